@@ -1,0 +1,45 @@
+"""The `playtable` command. Each command group lives in its own module of this package."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from playtable import __version__
+from playtable.cli.games import games
+from playtable.cli.play import play
+from playtable.cli.state import state
+from playtable.core.errors import PlaytableError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="playtable")
+def cli() -> None:
+    """playtable: play four tabletop game designs, bot them, and playtest them by the thousand.
+
+    Start with `playtable play` for a menu of the games, or `playtable games` for their
+    parameters and variants."""
+
+
+cli.add_command(games)
+cli.add_command(play)
+cli.add_command(state)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Entry point: bad input of any kind ends with status 2 and one line naming the problem."""
+    try:
+        return cli.main(args=argv, prog_name="playtable", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(2 if isinstance(err, click.UsageError) else err.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except PlaytableError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)

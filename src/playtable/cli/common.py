@@ -1,0 +1,63 @@
+"""Shared pieces of the `playtable` command: game lookup, parameters, JSON output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from playtable.core.errors import BadParameter
+from playtable.core.params import resolve_params
+from playtable.core.protocol import Game
+from playtable.core.registry import game_ids, get_game
+
+
+class GameType(click.ParamType):
+    """A registered game id, with the known ids in the error and in shell completion."""
+
+    name = "GAME"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value in game_ids():
+            return value
+        self.fail(f"unknown game '{value}' (known: {', '.join(game_ids())})", param, ctx)
+
+
+GAME = GameType()
+
+param_option = click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set a game parameter (repeatable). See `playtable games GAME` for the list.",
+)
+variant_option = click.option(
+    "--variant", default=None, metavar="NAME", help="Start from a named variant's parameters."
+)
+
+
+def game_and_params(game_id: str, variant: str | None, params: Sequence[str]) -> tuple[Game[Any, Any], Any]:
+    game = get_game(game_id)
+    return game, resolve_params(game.params_type, game.variants, variant, params)
+
+
+def parse_rig(items: Sequence[str]) -> dict[str, list[Any]]:
+    """`d6=3,4,1` -> {"d6": [3, 4, 1]}; non-numbers stay text (`deck=AS,KH`)."""
+    rigged: dict[str, list[Any]] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise BadParameter(f"'{item}' is not of the form QUEUE=v1,v2,...")
+        values: list[Any] = []
+        for text in (v.strip() for v in value.split(",") if v.strip()):
+            values.append(int(text) if text.lstrip("-").isdigit() else text)
+        rigged.setdefault(key, []).extend(values)
+    return rigged
+
+
+def echo_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")

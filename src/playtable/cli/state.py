@@ -1,0 +1,87 @@
+"""`playtable state ...`: make, inspect and advance positions as JSON files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from playtable.cli.common import GAME, echo_json, game_and_params, param_option, parse_rig, variant_option
+from playtable.core.errors import BadParameter
+from playtable.core.position import position_to_json, read_position, write_position
+from playtable.core.protocol import Event, State
+from playtable.core.registry import get_game
+
+FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+@click.group()
+def state() -> None:
+    """Make, read and advance positions (the full state as JSON; see docs/positions.md)."""
+
+
+def _legal(position: State) -> list[str]:
+    return [] if position.is_terminal else [str(a) for a in position.legal_actions()]
+
+
+@state.command()
+@click.argument("game", type=GAME)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the chance stream.")
+@variant_option
+@param_option
+@click.option("--rig", multiple=True, metavar="QUEUE=V1,V2", help="Rig chance: e.g. d6=3,5,1.")
+@click.option("--out", type=FILE, default=None, help="Write the position here instead of stdout.")
+def new(game: str, seed: int, variant: str | None, params: tuple[str, ...], rig: tuple[str, ...],
+        out: Path | None) -> None:
+    """A new position of GAME."""
+    the_game, the_params = game_and_params(game, variant, params)
+    position = the_game.new_state(the_params, seed, parse_rig(rig) or None)
+    if out:
+        write_position(position, out)
+    else:
+        echo_json(position_to_json(position))
+
+
+@state.command()
+@click.argument("game", type=GAME)
+@click.argument("file", type=FILE)
+def legal(game: str, file: Path) -> None:
+    """The legal actions in the position FILE, in their canonical text form."""
+    position = read_position(get_game(game), file)
+    echo_json({"current_player": position.current_player, "legal": _legal(position)})
+
+
+@state.command()
+@click.argument("game", type=GAME)
+@click.argument("file", type=FILE)
+@click.argument("actions", nargs=-1, required=True)
+@click.option("--out", type=FILE, default=None, help="Write the result here instead of into FILE.")
+def apply(game: str, file: Path, actions: tuple[str, ...], out: Path | None) -> None:
+    """Apply ACTIONS in order to the position FILE and save it (all or nothing).
+
+    Prints the new position, the events and the new legal actions."""
+    position = read_position(get_game(game), file)
+    events: list[Event] = []
+    for text in actions:
+        events.extend(position.apply(position.parse_action(text)))
+    write_position(position, out or file)
+    echo_json(
+        {
+            "position": position_to_json(position),
+            "events": [e.to_json() for e in events],
+            "current_player": position.current_player,
+            "legal": _legal(position),
+        }
+    )
+
+
+@state.command()
+@click.argument("game", type=GAME)
+@click.argument("file", type=FILE)
+@click.option("--seat", type=int, required=True, help="The seat whose view to show (0-based).")
+def view(game: str, file: Path, seat: int) -> None:
+    """What seat SEAT may see of the position FILE (its observation)."""
+    position = read_position(get_game(game), file)
+    if not 0 <= seat < position.num_players:
+        raise BadParameter(f"no seat {seat}: this position has seats 0..{position.num_players - 1}")
+    echo_json(position.observation(seat))

@@ -1,0 +1,204 @@
+"""The game protocol every game implements and every front end, bot and lab tool relies on.
+
+It follows OpenSpiel's state API in plain Python (see DESIGN.md):
+
+* `Game` knows its id, its parameters type (a frozen dataclass whose defaults are the seed's
+  rules), its named variants, how many seats a configuration has, and makes states.
+* `State` is one position: whose turn it is, the legal actions, `apply`, the outcome, what each
+  seat may see, copies, determinization, and an exact JSON form (hidden parts and the random
+  stream included).
+* Actions are small immutable values with one canonical text (`str(a)`), parsed back by
+  `State.parse_action`. An illegal or malformed action raises `IllegalAction` and the state is
+  unchanged.
+* `Event`s say what happened, in data and in plain words.
+
+Chance is resolved inside `apply` from the state's own seeded `Chance` stream, so there is no
+chance player. Simultaneous moves (the wizard game's heroes) are taken as sequential secret
+commits: `current_player` names one seat at a time, and the other seats' observations show only
+that a commitment was made until all are revealed. Continuous actions (Star Dice throws) are
+parameter records; `sample_actions(rng, k)` offers a finite candidate set to search bots.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+
+from playtable.core.chance import Chance
+from playtable.core.errors import IllegalAction
+
+TERMINAL = -1
+"""`current_player` of a finished game."""
+
+
+@runtime_checkable
+class Action(Hashable, Protocol):
+    """Anything immutable whose `str()` is its canonical text form."""
+
+    def __str__(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. `kind` is a stable snake_case name the lab counts; `text` is the
+    plain-words line a log shows; `data` holds the JSON-ready details a front end animates."""
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        return cls(str(data["kind"]), str(data["text"]), dict(data.get("data", {})))
+
+
+P = TypeVar("P")
+S = TypeVar("S", bound="State")
+
+
+class State(ABC):
+    """One position of a game. Subclasses keep all their data JSON-serialisable."""
+
+    game_id: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many seats this position has."""
+
+    # -- whose turn and what may be done ---------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or TERMINAL."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Any]:
+        """The current player's legal actions, in a stable order."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """The action whose canonical text is `text`; raises IllegalAction if malformed."""
+
+    @abstractmethod
+    def apply(self, action: Any) -> list[Event]:
+        """Play `action` for the current player. Raises IllegalAction (state unchanged) if the
+        action is not legal here."""
+
+    def apply_text(self, text: str) -> list[Event]:
+        return self.apply(self.parse_action(text))
+
+    def require_legal(self, action: Any) -> None:
+        """Raise IllegalAction unless `action` is legal now; games call this first in `apply`."""
+        if self.is_terminal:
+            raise IllegalAction(f"the game is over; '{action}' cannot be played")
+        if action not in self.legal_actions():
+            raise IllegalAction(f"'{action}' is not a legal action now")
+
+    def sample_actions(self, rng: Chance, k: int) -> list[Any]:
+        """Up to k candidate actions for search bots. Discrete games sample their legal list
+        without replacement; games with continuous actions override this."""
+        legal = self.legal_actions()
+        if len(legal) <= k:
+            return list(legal)
+        picked = list(legal)
+        rng.shuffle(picked)
+        return picked[:k]
+
+    # -- outcome --------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One number per seat; 1 is a win and 0 a loss unless the game says otherwise. Before
+        the end, the returns so far (usually zeros)."""
+
+    def metrics(self) -> dict[str, float | int | str | bool]:
+        """Game-specific figures the lab records per game (score, turns, how it ended...)."""
+        return {}
+
+    # -- information ------------------------------------------------------------------------------
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, Any]:
+        """JSON-ready view holding only what `seat` may know."""
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: Chance) -> State:
+        """A copy where everything `seat` cannot know (hidden cards, future chance) is resampled
+        from `rng`, consistently with what `seat` has seen."""
+
+    # -- copies and persistence -----------------------------------------------------------------
+    @abstractmethod
+    def clone(self: S) -> S: ...
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The full state: hidden parts, rigged queues and the random stream included."""
+
+
+class Game(ABC, Generic[P, S]):
+    """A game design: what it is called, its parameters, and how to make and read states."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    params_type: ClassVar[type]
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    """Named presets of parameter values (earlier rules, the seed's optional rules)."""
+
+    @abstractmethod
+    def num_players(self, params: P) -> int: ...
+
+    def seat_names(self, params: P) -> list[str]:
+        return [f"seat {i}" for i in range(self.num_players(params))]
+
+    def default_params(self) -> P:
+        params: P = self.params_type()
+        return params
+
+    @abstractmethod
+    def new_state(
+        self, params: P | None = None, seed: int = 0, rigged: Mapping[str, list[Any]] | None = None
+    ) -> S:
+        """A new game. `rigged` pre-loads the chance stream's queues (die rolls, a deck order)
+        before setup, so even the deal can be forced."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        """Read `State.to_json()` output back; raises BadPosition naming the problem."""
+
+    def bots(self) -> Mapping[str, Callable[[], Agent]]:
+        """The game's own bots by name (random is available for every game in `agents`)."""
+        return {}
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """A heuristic value of `state` for `seat` in [0, 1], used by greedy search. The default
+        is the returns at the end and 0.5 before it."""
+        if state.is_terminal:
+            return float(state.returns()[seat])
+        return 0.5
+
+
+class Agent(Protocol):
+    """Anything that picks an action for the seat to move. Agents are deterministic given the
+    `rng` they are handed."""
+
+    name: str
+
+    def choose(self, state: State, rng: Chance) -> Any: ...
+
+
+def params_as_dict(params: Any) -> dict[str, Any]:
+    """JSON-ready parameter values (tuples become lists)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(params):
+        value = getattr(params, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
