@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from playtable.cli.common import GAME, echo_json, game_and_params, param_option, parse_rig, variant_option
+from playtable.cli.common import (
+    GAME,
+    echo_json,
+    game_and_params,
+    param_option,
+    parse_rig,
+    variant_option,
+)
 from playtable.core.errors import BadParameter
 from playtable.core.position import position_to_json, read_position, write_position
 from playtable.core.protocol import Event, State

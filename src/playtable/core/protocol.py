@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -66,6 +66,8 @@ class State(ABC):
     """One position of a game. Subclasses keep all their data JSON-serialisable."""
 
     game_id: ClassVar[str]
+    setup_events: Sequence[Event] = ()
+    """What happened while the game was set up (before any action); replays start with it."""
 
     @property
     @abstractmethod

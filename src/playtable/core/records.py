@@ -63,7 +63,7 @@ def start_state(record: Record) -> State:
 def replay(record: Record) -> tuple[State, list[Event]]:
     """The final state and every event, in order, of a record."""
     state = start_state(record)
-    events: list[Event] = []
+    events: list[Event] = list(state.setup_events)
     for text in record.actions:
         events.extend(state.apply(state.parse_action(text)))
     return state, events

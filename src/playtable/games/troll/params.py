@@ -1,0 +1,77 @@
+"""Parameters of Angry Troll versus Magic Bridge: the final rules by default (seed 000 §7.1),
+every destructive variation of §4.1, and the Day-5 draft rules as `rules="draft"`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from playtable.core.errors import BadParameter
+
+SLOTS = 6
+
+
+@dataclass(frozen=True)
+class TrollParams:
+    rules: Literal["final", "draft"] = field(
+        default="final",
+        metadata={"doc": "final = seed 000 §7.1; draft = Day-5 / §4.1 rules (seed 001)"},
+    )
+    heights: tuple[int, ...] = field(
+        default=(3, 2, 1, 1, 2, 3),
+        metadata={"doc": "bricks per slot, positions 1-6, both rows (§6.1); more = easier (§4.1)"},
+    )
+    extra_per_slot: int = field(
+        default=0, metadata={"doc": "bricks added to every slot: 1 = 15 awakenings, 2 = tutorial (§4.1)"}
+    )
+    extra_end_bricks: int = field(
+        default=0, metadata={"doc": "bricks added to each end slot (positions 1 and 6) (§4.1)"}
+    )
+    troll_starts_with_card: bool = field(
+        default=False, metadata={"doc": "one card from the deck is given to the troll at the start (§4.1)"}
+    )
+    reusable_ace_of_diamonds: bool = field(
+        default=False, metadata={"doc": "the ace of diamonds is kept after use, like THE CLUB (§4.1)"}
+    )
+    club_from_start: bool = field(
+        default=False, metadata={"doc": "the troll starts holding THE CLUB (§4.1)"}
+    )
+    diamond_from_start: bool = field(
+        default=False, metadata={"doc": "the troll starts holding the ace of diamonds (§4.1 toys)"}
+    )
+    turn_limit: int = field(
+        default=1000, metadata={"doc": "safety stop, counted as a loss; never reached in practice"}
+    )
+
+    def slot_heights(self) -> tuple[int, ...]:
+        out = [h + self.extra_per_slot for h in self.heights]
+        out[0] += self.extra_end_bricks
+        out[-1] += self.extra_end_bricks
+        return tuple(out)
+
+    def validate(self) -> None:
+        if len(self.heights) != SLOTS:
+            raise BadParameter(f"'heights' needs {SLOTS} numbers, got {len(self.heights)}")
+        heights = self.slot_heights()
+        if min(heights) < 1:
+            raise BadParameter("every slot needs at least one brick")
+        held = int(self.club_from_start) + int(self.diamond_from_start)
+        held += int(self.troll_starts_with_card)
+        if 2 * sum(heights) + held + 1 > 52:
+            raise BadParameter(
+                f"a bridge of {2 * sum(heights)} bricks leaves no deck of awakening (52 cards)"
+            )
+        if self.turn_limit < 1:
+            raise BadParameter("'turn_limit' must be at least 1")
+
+
+VARIANTS: dict[str, dict[str, object]] = {
+    "draft": {"rules": "draft"},
+    "easier-ends": {"extra_end_bricks": 1},
+    "plus-one": {"extra_per_slot": 1},
+    "tutorial": {"extra_per_slot": 2},
+    "troll-card": {"troll_starts_with_card": True},
+    "reusable-diamond": {"reusable_ace_of_diamonds": True},
+    "club-start": {"club_from_start": True},
+    "toys": {"club_from_start": True, "diamond_from_start": True, "reusable_ace_of_diamonds": True},
+}

@@ -1,0 +1,487 @@
+"""The state and transitions of Angry Troll versus Magic Bridge (seed 000 §6-§7.1).
+
+A turn (§6.2): 1. bricks awaken, 2. the troll takes two actions, 3. awakened bricks flee, then
+the bridge is checked. The awakening phase is resolved automatically inside `apply` (it is all
+chance), so the only decisions are the troll's actions. See RULES.md for every rule and the
+interpretations this code follows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter, IllegalAction
+from playtable.core.protocol import TERMINAL, Event, State
+from playtable.games.troll import bridge as geo
+from playtable.games.troll.actions import (
+    DIRECTED_ACTIONS,
+    DIRECTIONS,
+    LAY,
+    STOMP,
+    WAIT,
+    TrollAction,
+    parse_troll_action,
+)
+from playtable.games.troll.cards import (
+    ACE_OF_CLUBS,
+    ACE_OF_DIAMONDS,
+    CLUBS,
+    DECK,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    card_pretty,
+    colour,
+    is_red,
+    parse_card,
+)
+from playtable.games.troll.params import TrollParams
+
+
+class TrollState(State):
+    game_id = "troll"
+
+    def __init__(self, params: TrollParams, chance: Chance):
+        self.params = params
+        self.chance = chance
+        self.stacks: list[list[int]] = [[] for _ in range(geo.SLOTS)]
+        self.face_up: set[int] = set()  # face-up cards on the bridge or in the troll's hands
+        self.seen: set[int] = set()  # cards the player has seen (remembered when face down)
+        self.deck: list[int] = []  # the deck of awakening; top card last
+        self.set_aside: list[int] = []  # waiting for the next awakening phase, in order
+        self.played: tuple[list[int], list[int]] = ([], [])  # lower and upper flight stacks
+        self.lower_red = True
+        self.troll = 0
+        self.carried: list[int] = []
+        self.visited: set[int] = set()
+        self.actions_left = 2
+        self.turn = 0
+        self.outcome: str | None = None  # "win" or "loss"
+        self.end_reason = ""
+        self.stats = {"awakenings": 0, "double_awakenings": 0, "fled": 0, "items_used": 0,
+                      "stomps": 0, "club_acquired": 0}
+        self.setup_events: list[Event] = []
+        self._legal: list[TrollAction] | None = None
+        self.hold_next_turn = False  # bots' previews stop before the next awakening is drawn
+
+    # -- protocol: turn and actions ----------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.outcome else 0
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.outcome == "win" else 0.0]
+
+    @property
+    def perfect(self) -> bool:
+        return self.outcome == "win" and all(self.stacks)
+
+    @property
+    def score(self) -> int:
+        """Cards left in the deck of awakening (§7.1 "Your score"); lower is better."""
+        return len(self.deck)
+
+    def metrics(self) -> dict[str, float | int | str | bool]:
+        return {"won": self.outcome == "win", "perfect": self.perfect, "score": self.score,
+                "turns": self.turn, "end_reason": self.end_reason, **self.stats}
+
+    def parse_action(self, text: str) -> TrollAction:
+        return parse_troll_action(text)
+
+    def legal_actions(self) -> list[TrollAction]:
+        if self._legal is None:
+            self._legal = [] if self.outcome else self._compute_legal()
+        return self._legal
+
+    def _top_awake(self, slot: int) -> bool:
+        stack = self.stacks[slot]
+        return bool(stack) and stack[-1] in self.face_up
+
+    def throw_target(self, direction: str) -> int | None:
+        """The first slot in `direction` whose top brick is awake (§7.1: no lobbing over one)."""
+        slot = geo.NEIGHBOUR[self.troll][direction]
+        while slot >= 0:
+            if self._top_awake(slot):
+                return slot
+            slot = geo.NEIGHBOUR[slot][direction]
+        return None
+
+    def _compute_legal(self) -> list[TrollAction]:
+        stacks, troll, draft = self.stacks, self.troll, self.params.rules == "draft"
+        out: list[TrollAction] = []
+        neighbours = geo.NEIGHBOUR[troll]
+        for d in DIRECTIONS:
+            n = neighbours[d]
+            if n >= 0 and stacks[n] and n not in self.visited:
+                out.append(DIRECTED_ACTIONS["move", d])
+        if self._top_awake(troll):
+            out.append(STOMP)
+        if not self.carried:
+            for d in DIRECTIONS:
+                n = neighbours[d]
+                if n >= 0 and self._top_awake(n) and stacks[n][-1] // 13 != HEARTS:
+                    out.append(DIRECTED_ACTIONS["pick", d])
+        for card in self.carried:
+            suit = card // 13
+            if card not in self.face_up:
+                out.extend(self._lay_actions(draft))
+                continue
+            for d in DIRECTIONS:
+                n = neighbours[d]
+                if suit == CLUBS and n >= 0 and self._top_awake(n):
+                    out.append(DIRECTED_ACTIONS["club", d])
+                elif suit == DIAMONDS and (draft or self.throw_target(d) is not None):
+                    out.append(DIRECTED_ACTIONS["throw", d])
+                elif suit == SPADES and n >= 0 and stacks[n]:
+                    if stacks[n][-1] in self.face_up:
+                        out.append(DIRECTED_ACTIONS["shovel", d])
+                    elif draft:
+                        out.append(DIRECTED_ACTIONS["wake", d])
+        return out or [WAIT]
+
+    def _lay_actions(self, draft: bool) -> list[TrollAction]:
+        """Where a carried dormant brick may be laid: next to the troll in an original bridge
+        position (§7.1), or in the draft anywhere it touches two bricks (§4.1). Never onto an
+        awake brick (interpretation I9)."""
+        if draft:
+            spots = [s for s in range(geo.SLOTS) if s != self.troll
+                     and geo.supporting_neighbours(self.stacks, s) >= 2]
+        else:
+            spots = list(geo.ADJACENT[self.troll])
+        return [LAY[s] for s in sorted(spots) if not self._top_awake(s)]
+
+    def apply(self, action: Any) -> list[Event]:
+        if not isinstance(action, TrollAction):
+            raise IllegalAction(f"{action!r} is not a troll action")
+        if self.outcome:
+            raise IllegalAction(f"the game is over; '{action}' cannot be played")
+        if action not in self.legal_actions():
+            raise IllegalAction(f"'{action}' is not legal now (legal: "
+                                f"{', '.join(map(str, self.legal_actions()))})")
+        self._legal = None
+        events: list[Event] = []
+        self._act(action, events)
+        self.actions_left -= 1
+        if self.actions_left == 0:
+            self._finish_turn(events)
+        return events
+
+    # -- the troll action phase (§7.1) ----------------------------------------------------------
+    def _act(self, action: TrollAction, events: list[Event]) -> None:
+        verb = action.verb
+        if verb == "wait":
+            events.append(Event("waited", "The troll has nothing it can do and waits.", {}))
+            return
+        if verb == "stomp":
+            self._subdue(self.troll)
+            self.stats["stomps"] += 1
+            top = self.stacks[self.troll][-1]
+            events.append(Event("stomped", f"The troll stomps {card_pretty(top)} at "
+                                f"{geo.slot_name(self.troll)} flat.", {"slot": self.troll}))
+            return
+        if verb == "lay":
+            card = self.carried.pop()
+            self.stacks[action.slot].append(card)
+            events.append(Event("laid", f"The troll lays {card_pretty(card)} down at "
+                                f"{geo.slot_name(action.slot)}.", {"slot": action.slot}))
+            return
+        target = geo.NEIGHBOUR[self.troll][action.direction]
+        if verb == "move":
+            self.troll = target
+            self.visited.add(target)
+            events.append(Event("moved", f"The troll steps {action.direction} to "
+                                f"{geo.slot_name(target)}.", {"slot": target}))
+        elif verb == "pick":
+            card = self.stacks[target].pop()
+            self.carried.append(card)
+            if card == ACE_OF_CLUBS:
+                self.stats["club_acquired"] = 1
+            events.append(Event("picked_up", f"The troll picks up {card_pretty(card)} from "
+                                f"{geo.slot_name(target)}.", {"slot": target, "card": card}))
+        elif verb == "club":
+            self._use(CLUBS, events)
+            self._subdue(target)
+            events.append(Event("clubbed", f"The troll clubs {card_pretty(self.stacks[target][-1])}"
+                                f" at {geo.slot_name(target)} senseless.", {"slot": target}))
+        elif verb == "throw":
+            self._use(DIAMONDS, events)
+            hit = self.throw_target(action.direction)
+            if hit is None:
+                events.append(Event("thrown", f"The troll throws the diamond {action.direction} "
+                                    "off the bridge.", {"slot": None}))
+            else:
+                self._subdue(hit)
+                events.append(Event("thrown", f"The troll's diamond knocks "
+                                    f"{card_pretty(self.stacks[hit][-1])} at {geo.slot_name(hit)} "
+                                    "out.", {"slot": hit}))
+        elif verb == "shovel":
+            self._use(SPADES, events)
+            card = self.stacks[target].pop()
+            self.face_up.discard(card)
+            self.carried.append(card)
+            events.append(Event("shovelled", f"The troll shovels {card_pretty(card)} from "
+                                f"{geo.slot_name(target)} into its hands, dormant.",
+                                {"slot": target, "card": card}))
+        elif verb == "wake":
+            self._use(SPADES, events)
+            self._awaken_top(target, events, by_troll=True)
+
+    def _subdue(self, slot: int) -> None:
+        self.face_up.discard(self.stacks[slot][-1])
+
+    def _use(self, suit: int, events: list[Event]) -> None:
+        """Spend the carried card of `suit`; it is set aside unless it is a kept ace (§7.1)."""
+        card = next(c for c in self.carried if c // 13 == suit)
+        self.stats["items_used"] += 1
+        kept = card == ACE_OF_CLUBS or (card == ACE_OF_DIAMONDS and self.params.reusable_ace_of_diamonds)
+        if not kept:
+            self.carried.remove(card)
+            self.face_up.discard(card)
+            self.set_aside.append(card)
+            events.append(Event("used", f"{card_pretty(card)} is used up and set aside.", {"card": card}))
+
+    # -- end of turn: flight, falling (draft), collapse, win, next awakening ----------------------
+    def _finish_turn(self, events: list[Event]) -> None:
+        self._flight_phase(events)
+        if self.params.rules == "draft":
+            self._unsupported_fall(events)
+        if self.outcome:
+            return
+        reason = geo.collapse_reason(self.stacks)
+        if reason:
+            self._end("loss", f"The bridge collapses: {reason}.", "collapse", events)
+            return
+        if not self.deck and not self.set_aside and self.face_up.isdisjoint(self._bridge_cards()):
+            perfect = all(self.stacks)
+            text = "A perfect win: every slot of the bridge still has a brick!" if perfect else \
+                "The troll wins: the deck is spent and every brick is dormant."
+            self._end("win", text, "perfect" if perfect else "win", events)
+            return
+        if self.turn >= self.params.turn_limit:
+            self._end("loss", "The turn limit is reached.", "turn_limit", events)
+            return
+        if self.hold_next_turn:
+            return
+        self._start_turn(events)
+
+    def _bridge_cards(self) -> list[int]:
+        return [c for stack in self.stacks for c in stack]
+
+    def _flight_phase(self, events: list[Event]) -> None:
+        """§7.1: every awake brick not under the troll moves one step towards the closest bank
+        not blocked by the troll; movers are fixed first and moved nearest-the-bank first."""
+        movers = [s for s in range(geo.SLOTS) if s != self.troll and self._top_awake(s)]
+        steps = {s: geo.flight_step(s, self.troll) for s in movers}
+        movers.sort(key=lambda s: s % geo.COLUMNS if steps[s] < 0 else geo.COLUMNS - s % geo.COLUMNS)
+        for slot in movers:
+            card = self.stacks[slot].pop()
+            column = slot % geo.COLUMNS + steps[slot]
+            if 0 <= column < geo.COLUMNS:
+                self.stacks[slot + steps[slot]].append(card)
+                events.append(Event("fled_step", f"{card_pretty(card)} creeps from "
+                                    f"{geo.slot_name(slot)} to {geo.slot_name(slot + steps[slot])}.",
+                                    {"from": slot, "to": slot + steps[slot], "card": card}))
+            else:
+                bank = "left" if column < 0 else "right"
+                self.face_up.discard(card)
+                self.set_aside.append(card)
+                self.stats["fled"] += 1
+                events.append(Event("fled", f"{card_pretty(card)} fled to the {bank} bank.",
+                                    {"from": slot, "bank": bank, "card": card}))
+
+    def _unsupported_fall(self, events: list[Event]) -> None:
+        """Draft rule (seed 001 §4.1): a dormant stack away from the ends needs two touching
+        neighbours, else it falls; repeated until nothing more falls."""
+        falling = True
+        while falling:
+            falling = False
+            for slot in range(geo.SLOTS):
+                stack = self.stacks[slot]
+                if (slot % geo.COLUMNS in (0, geo.COLUMNS - 1) or not stack
+                        or stack[-1] in self.face_up or geo.supporting_neighbours(self.stacks, slot) >= 2):
+                    continue
+                falling = True
+                self.set_aside.extend(stack)
+                self.face_up.difference_update(stack)
+                self.stacks[slot] = []
+                events.append(Event("fell", f"Unsupported bricks at {geo.slot_name(slot)} fall "
+                                    "into the river.", {"slot": slot, "count": len(stack)}))
+                if slot == self.troll:
+                    self._end("loss", "The troll falls with its brick.", "fell", events)
+                    return
+
+    def _start_turn(self, events: list[Event]) -> None:
+        self.turn += 1
+        self.visited = {self.troll}
+        self.actions_left = 2
+        events.append(Event("turn", f"Turn {self.turn} begins.", {"turn": self.turn}))
+        self._awakening_phase(events)
+
+    def _awakening_phase(self, events: list[Event]) -> None:
+        """§7.1: set-aside cards are played back one at a time in the order they were set
+        aside; with none, one card is drawn from the deck; with no deck either, no awakening."""
+        if self.set_aside:
+            cards, self.set_aside = self.set_aside, []
+        elif self.deck:
+            cards = [self.deck.pop()]
+        else:
+            events.append(Event("no_awakening", "No card to play: no brick awakens.", {}))
+            return
+        for i, card in enumerate(cards):
+            self._play_card(card, events)
+            if self.outcome:
+                self.set_aside = cards[i + 1:] + self.set_aside
+                return
+
+    def _play_card(self, card: int, events: list[Event]) -> None:
+        row = 0 if is_red(card) == self.lower_red else 1
+        self.played[row].append(card)
+        self.seen.add(card)
+        roll = self.chance.roll(6)
+        target = geo.awakening_target(self.stacks, row, roll - 1)
+        row_name = "lower" if row == 0 else "upper"
+        if target is None:
+            events.append(Event("no_brick", f"{card_pretty(card)} goes to the {row_name} stack, "
+                                f"rolled {roll}: no brick left in the {row_name} row.",
+                                {"card": card, "roll": roll, "row": row}))
+            return
+        events.append(Event("card_played", f"{card_pretty(card)} goes to the {row_name} stack, "
+                            f"rolled {roll}.", {"card": card, "roll": roll, "row": row, "slot": target}))
+        self._awaken_top(target, events, by_troll=False)
+
+    def _awaken_top(self, slot: int, events: list[Event], by_troll: bool) -> None:
+        card = self.stacks[slot][-1]
+        self.stats["awakenings"] += 1
+        if card in self.face_up:
+            self.stacks[slot].pop()
+            self.face_up.discard(card)
+            self.set_aside.append(card)
+            self.stats["double_awakenings"] += 1
+            events.append(Event("flew_away", f"{card_pretty(card)} at {geo.slot_name(slot)} jolts "
+                                "awake again and flies away!", {"slot": slot, "card": card}))
+            if slot == self.troll:
+                self._end("loss", "The troll's brick flies away, and the troll with it.",
+                          "double_awakening", events)
+            return
+        self.face_up.add(card)
+        self.seen.add(card)
+        events.append(Event("awakened", f"{card_pretty(card)} awakened at {geo.slot_name(slot)}.",
+                            {"slot": slot, "card": card, "by_troll": by_troll}))
+
+    def _end(self, outcome: str, text: str, reason: str, events: list[Event]) -> None:
+        self.outcome = outcome
+        self.end_reason = reason
+        self._legal = None
+        events.append(Event("won" if outcome == "win" else "lost",
+                            f"{text} Score: {self.score}.", {"reason": reason, "score": self.score}))
+
+    # -- setup (§6.1, §7.1 "Building the Magic Bridge") ------------------------------------------
+    def setup(self) -> list[Event]:
+        params, events = self.params, []
+        cards = list(DECK)
+        for held, card in ((params.club_from_start, ACE_OF_CLUBS),
+                           (params.diamond_from_start, ACE_OF_DIAMONDS)):
+            if held:
+                cards.remove(card)
+                self.carried.append(card)
+                self.face_up.add(card)
+                self.seen.add(card)
+        rigged_top = self._rigged_deck_top(cards)
+        self.chance.shuffle(cards)
+        heights = params.slot_heights()
+        for slot in range(geo.SLOTS):
+            self.stacks[slot] = [cards.pop() for _ in range(heights[slot % geo.COLUMNS])]
+        self.deck = cards + rigged_top[::-1]
+        if params.troll_starts_with_card:
+            card = self.deck.pop()
+            self.carried.append(card)
+            self.face_up.add(card)
+            self.seen.add(card)
+            events.append(Event("given", f"The troll is given {card_pretty(card)}.", {"card": card}))
+        first = self.deck.pop()
+        self.played[0].append(first)
+        self.seen.add(first)
+        self.lower_red = is_red(first)
+        roll = self.chance.roll(6)
+        self.troll = roll - 1
+        events.append(Event("setup", f"{card_pretty(first)} starts the lower stack: the lower row "
+                            f"is {colour(first)}. Rolled {roll}: the troll stands on lower {roll}.",
+                            {"card": first, "roll": roll, "troll": self.troll}))
+        self._start_turn(events)
+        self.setup_events = events
+        return events
+
+    def _rigged_deck_top(self, cards: list[int]) -> list[int]:
+        texts = self.chance.rigged.pop("deck", [])
+        top = [parse_card(t) for t in texts]
+        for card in top:
+            if card not in cards:
+                raise BadParameter(f"rigged deck card {texts[top.index(card)]} is held or repeated")
+            cards.remove(card)
+        deck_size = 52 - 2 * sum(self.params.slot_heights()) - len(self.carried)
+        if len(top) > deck_size:
+            raise BadParameter(f"{len(top)} rigged deck cards, but the deck of awakening has {deck_size}")
+        return top
+
+    # -- copies ---------------------------------------------------------------------------------
+    def clone(self) -> TrollState:
+        other = TrollState.__new__(TrollState)
+        other.params = self.params
+        other.chance = self.chance.clone()
+        other.stacks = [list(s) for s in self.stacks]
+        other.face_up = set(self.face_up)
+        other.seen = set(self.seen)
+        other.deck = list(self.deck)
+        other.set_aside = list(self.set_aside)
+        other.played = (list(self.played[0]), list(self.played[1]))
+        other.lower_red = self.lower_red
+        other.troll = self.troll
+        other.carried = list(self.carried)
+        other.visited = set(self.visited)
+        other.actions_left = self.actions_left
+        other.turn = self.turn
+        other.outcome = self.outcome
+        other.end_reason = self.end_reason
+        other.stats = dict(self.stats)
+        other.setup_events = self.setup_events
+        other._legal = self._legal
+        other.hold_next_turn = self.hold_next_turn
+        return other
+
+    def determinize(self, seat: int, rng: Chance) -> TrollState:
+        """Resample the order of every card the player has never seen (face-down bricks never
+        turned up, and the deck) and the future die rolls; remembered cards stay put."""
+        other = self.clone()
+        other.chance = rng.fork(rng.next_u64())
+        places: list[tuple[list[int], int]] = []
+        for stack in other.stacks:
+            places.extend((stack, i) for i, c in enumerate(stack) if c not in self.seen)
+        places.extend((other.deck, i) for i in range(len(other.deck)))
+        unseen = [lst[i] for lst, i in places]
+        rng.shuffle(unseen)
+        for (lst, i), card in zip(places, unseen, strict=True):
+            lst[i] = card
+        other._legal = None
+        return other
+
+    # -- persistence and views live in serialize.py ----------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        from playtable.games.troll.serialize import state_to_json
+
+        return state_to_json(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        from playtable.games.troll.serialize import observation
+
+        if seat != 0:
+            raise IllegalAction(f"troll is a one-seat game; there is no seat {seat}")
+        return observation(self)
