@@ -1,0 +1,209 @@
+"""Information Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012).
+
+Single-observer ISMCTS: the tree belongs to the seat that decides (the *observer*) and its nodes
+are that seat's information sets, not states. Every iteration
+
+1. draws a fresh determinization of the root through `State.determinize(observer, rng)`: hidden
+   cards *and the future random stream* are resampled from what the observer has seen, so the
+   real deal and the real dice never enter the search;
+2. descends the tree using only actions legal in that determinization, choosing by UCB1 in
+   which an edge's exploration term counts how often it was *available* (not the parent's
+   visits); the seat acting at a node maximises its own mean return;
+3. after an action, moves to the child keyed by what the observer now sees
+   (`observation(observer)`): different die results or revealed cards lead to different
+   information sets, so the tree's later decisions are conditioned only on information the
+   player would really have;
+4. expands one new edge, plays the rest of the game at random (up to `rollout_depth` steps,
+   then `Game.evaluate`), and backs the returns up.
+
+Because each iteration samples its own future and every decision inside the tree is taken in a
+node that pools all futures consistent with the observer's information, the search does not
+"average over clairvoyance" (Bjarnason, Fern & Tadepalli, ICAPS 2009): a move that wins only
+after a lucky guess is valued at its real chance, not as a sure win.
+
+The budget is `iterations`, or wall-clock `seconds` when that is positive (then results depend
+on the machine's speed; iterations are the reproducible budget). With an iteration budget the
+agent is deterministic given the rng handed to `choose`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from playtable.agents.greedy import evaluate, game_of
+from playtable.core.chance import Chance
+from playtable.core.protocol import Game, State
+
+
+class _Edge:
+    """An action taken at an information set, with its statistics and where it led."""
+
+    __slots__ = ("action", "visits", "avail", "total", "children")
+
+    def __init__(self, action: Any, seats: int) -> None:
+        self.action = action
+        self.visits = 0
+        self.avail = 0
+        self.total = [0.0] * seats
+        self.children: dict[str, _Node] = {}
+
+
+class _Node:
+    """An information set of the observer."""
+
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[str, _Edge] = {}
+
+
+def _info_key(state: State, observer: int) -> str:
+    return json.dumps(state.observation(observer), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class IsmctsAgent:
+    """SO-ISMCTS with UCB1 over available actions; see the module documentation."""
+
+    iterations: int = 1000
+    """Iterations per decision (the reproducible budget)."""
+    seconds: float = 0.0
+    """If positive, search for this many seconds instead (not reproducible across machines)."""
+    c: float = 0.7
+    """UCB1 exploration constant, on returns rescaled to [0, 1] by the range seen so far."""
+    rollout_depth: int = 400
+    """Random playout steps before falling back to `Game.evaluate`."""
+    width: int = 64
+    """Candidate actions per node (`State.sample_actions`; all of a discrete game's usually)."""
+    info_sets: bool = True
+    """Key children by the observer's observation (information sets). False merges all outcomes
+    of an action into one child (open-loop search), which is cheaper but cruder."""
+    _game: Any = field(default=None, init=False, repr=False, compare=False)
+    last_stats: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    name = "ismcts"
+
+    def bind(self, game: Game[Any, Any]) -> None:
+        self._game = game
+
+    def choose(self, state: State, rng: Chance) -> Any:
+        observer = state.current_player
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last_stats = {"iterations": 0, "seconds": 0.0, "edges": {}}
+            return legal[0]
+        search_rng = Chance(rng.next_u64())
+        game = game_of(state, self._game)
+        seats = state.num_players
+        root = _Node()
+        bounds = [math.inf, -math.inf]
+        start = time.perf_counter()
+        done = 0
+        while True:
+            if self.seconds > 0:
+                if done > 0 and time.perf_counter() - start >= self.seconds:
+                    break
+            elif done >= self.iterations:
+                break
+            self._iterate(state, observer, root, search_rng, game, seats, bounds)
+            done += 1
+        elapsed = time.perf_counter() - start
+        real = {str(a): a for a in legal}
+        ranked = [e for key, e in root.edges.items() if key in real]
+        self.last_stats = {
+            "iterations": done,
+            "seconds": elapsed,
+            "edges": {str(e.action): (e.visits, e.total[observer] / max(1, e.visits)) for e in ranked},
+        }
+        if not ranked:
+            return legal[0]
+        best = max(ranked, key=lambda e: (e.visits, e.total[observer] / max(1, e.visits)))
+        return real[str(best.action)]
+
+    # -- one iteration -------------------------------------------------------------------------
+    def _iterate(
+        self,
+        root_state: State,
+        observer: int,
+        root: _Node,
+        rng: Chance,
+        game: Game[Any, Any] | None,
+        seats: int,
+        bounds: list[float],
+    ) -> None:
+        world = root_state.determinize(observer, Chance(rng.next_u64()))
+        node = root
+        path: list[_Edge] = []
+        expanded = False
+        while not world.is_terminal and not expanded:
+            candidates = world.sample_actions(rng, self.width)
+            if not candidates:
+                break
+            untried = []
+            available = []
+            for action in candidates:
+                edge = node.edges.get(str(action))
+                if edge is None:
+                    untried.append(action)
+                else:
+                    edge.avail += 1
+                    available.append(edge)
+            if untried:
+                action = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+                edge = _Edge(action, seats)
+                edge.avail = 1
+                node.edges[str(action)] = edge
+                expanded = True
+            else:
+                edge = self._select(available, world.current_player, bounds)
+                action = edge.action
+            world.apply(action)
+            path.append(edge)
+            key = _info_key(world, observer) if self.info_sets else ""
+            child = edge.children.get(key)
+            if child is None:
+                child = _Node()
+                edge.children[key] = child
+                expanded = True
+            node = child
+        values = self._rollout(world, rng, game, seats)
+        for v in values:
+            if v < bounds[0]:
+                bounds[0] = v
+            if v > bounds[1]:
+                bounds[1] = v
+        for edge in path:
+            edge.visits += 1
+            total = edge.total
+            for s in range(seats):
+                total[s] += values[s]
+
+    def _select(self, edges: list[_Edge], player: int, bounds: list[float]) -> _Edge:
+        lo, hi = bounds
+        scale = 1.0 / (hi - lo) if hi > lo else 1.0
+        offset = lo if hi > lo else 0.0
+        best = edges[0]
+        best_score = -math.inf
+        c = self.c
+        for edge in edges:
+            mean = (edge.total[player] / edge.visits - offset) * scale
+            score = mean + c * math.sqrt(math.log(edge.avail) / edge.visits)
+            if score > best_score:
+                best, best_score = edge, score
+        return best
+
+    def _rollout(
+        self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int
+    ) -> list[float]:
+        for _ in range(self.rollout_depth):
+            if world.is_terminal:
+                break
+            candidates = world.sample_actions(rng, self.width)
+            world.apply(candidates[rng.below(len(candidates))] if len(candidates) > 1 else candidates[0])
+        if world.is_terminal:
+            return [float(r) for r in world.returns()]
+        return [evaluate(game, world, s) for s in range(seats)]
