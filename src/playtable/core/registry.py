@@ -11,6 +11,7 @@ from playtable.core.protocol import Game
 
 _GAMES: dict[str, str] = {
     "troll": "playtable.games.troll.game:GAME",
+    "rotator": "playtable.games.rotator.game:GAME",
 }
 
 

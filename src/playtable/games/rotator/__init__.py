@@ -1,0 +1,1 @@
+"""Rotator (seed 004): rules, boards, solver and render helpers."""

@@ -1,0 +1,230 @@
+"""The Rotator rules as fast pure functions on a compact tuple, shared by the game state and
+the solver.
+
+A `Core` tuple is `(solid, cur, m1, m2, pos, turn, boosts, phase, choices)`:
+
+* `solid`: bit mask of the cells that are solid rock now (the rest of the map is open).
+* `cur`, `m1`, `m2`: touched cells by age -- touched this turn (a bare triangle), last turn
+  (one line), two turns ago (two lines). Touched cells are always open. At the Collapse step
+  of a turn, `m2` collapses into solid rock and the others age by one (seed, "Step 2").
+* `pos`: the player's cell (-1 before the first move); `turn`: 1-based turn number;
+  `boosts`: boost spaces left; `phase`: START (pick a square: the first move, or after
+  capturing a node), DRILL, WON or LOST; `choices`: mask of the squares a START may pick.
+
+"Down" in board terms during turn t is DOWN[(t - 1) % 4]: south, east, north, west -- each
+clockwise turn of the card brings the board's former east side to the bottom.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from playtable.games.rotator.board import Board, cell_name
+
+START, DRILL, WON, LOST = 0, 1, 2, 3
+PHASE_NAMES = ("start", "drill", "won", "lost")
+
+SOUTH, EAST, NORTH, WEST = 0, 1, 2, 3
+DIRECTION_NAMES = ("south", "east", "north", "west")
+
+
+class Core(NamedTuple):
+    solid: int
+    cur: int
+    m1: int
+    m2: int
+    pos: int
+    turn: int
+    boosts: int
+    phase: int
+    choices: int
+
+
+class Log:
+    """Collects what happened during a transition (the state turns it into Events)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, dict[str, object]]] = []
+
+    def add(self, kind: str, **data: object) -> None:
+        self.items.append((kind, data))
+
+
+def down_of(turn: int) -> int:
+    return (turn - 1) % 4
+
+
+class Geometry:
+    """Per-board constants: neighbour tables per direction, far row, top row, nodes."""
+
+    def __init__(self, board: Board) -> None:
+        rows, cols = board.rows, board.cols
+        n = rows * cols
+        self.rows, self.cols = rows, cols
+        self.nxt: list[list[int]] = [[-1] * n for _ in range(4)]
+        for i in range(n):
+            r, c = divmod(i, cols)
+            self.nxt[SOUTH][i] = i + cols if r + 1 < rows else -1
+            self.nxt[EAST][i] = i + 1 if c + 1 < cols else -1
+            self.nxt[NORTH][i] = i - cols if r > 0 else -1
+            self.nxt[WEST][i] = i - 1 if c > 0 else -1
+        self.top = (1 << cols) - 1
+        self.far = self.top << ((rows - 1) * cols)
+        self.nodes = frozenset(board.nodes)
+        self.territory = dict(board.territory)
+
+
+@lru_cache(maxsize=64)
+def geometry_of(board: Board) -> Geometry:
+    return Geometry(board)
+
+
+class Engine:
+    """Transitions for one board and one set of numeric rules."""
+
+    def __init__(self, board: Board, boost_total: int = 10, max_drill: int = 3,
+                 turn_limit: int = 200) -> None:
+        self.board = board
+        self.geo = geometry_of(board)
+        self.boost_total = boost_total
+        self.max_drill = max_drill
+        self.turn_limit = turn_limit
+
+    def initial(self) -> Core:
+        return Core(self.board.land, 0, 0, 0, -1, 1, self.boost_total, START, self.geo.top)
+
+    # -- steps ------------------------------------------------------------------------------
+    def _fall(self, solid: int, touched: int, new: int, pos: int, d: int,
+              log: Log | None) -> tuple[int, int, int, bool]:
+        """Step 1 (Fall): move through open cells along `d` until the next one is solid or
+        the edge. Untouched cells passed are marked in `new`. Returns pos, new, touched, won."""
+        nxt = self.geo.nxt[d]
+        far = self.geo.far
+        path: list[int] = []
+        j = nxt[pos]
+        won = False
+        while j >= 0 and not (solid >> j) & 1:
+            pos = j
+            bit = 1 << j
+            if not touched & bit:
+                new |= bit
+                touched |= bit
+            path.append(j)
+            if far & bit:
+                won = True
+                break
+            j = nxt[j]
+        if log is not None and path:
+            log.add("fall", cells=path, to=pos)
+        return pos, new, touched, won
+
+    def _begin_turn(self, s: Core, solid: int, pos: int, new: int, won: bool,
+                    log: Log | None) -> Core:
+        """Fall from `pos` (unless already won), then Collapse (Step 2)."""
+        cur, m1, m2 = s.cur, s.m1, s.m2
+        d = down_of(s.turn)
+        if not won:
+            pos, new, _, won = self._fall(solid, cur | m1 | m2 | new, new, pos, d, log)
+        if won:
+            if log is not None:
+                log.add("win", cell=pos, turn=s.turn)
+            return Core(solid, cur | new, m1, m2, pos, s.turn, s.boosts, WON, 0)
+        collapsing = m2
+        solid |= collapsing
+        if log is not None and collapsing:
+            log.add("collapse", cells=sorted_cells(collapsing))
+        if collapsing >> pos & 1:
+            if log is not None:
+                log.add("loss", cell=pos, reason="collapse", turn=s.turn)
+            return Core(solid, new, cur, m1, pos, s.turn, s.boosts, LOST, 0)
+        return Core(solid, new, cur, m1, pos, s.turn, s.boosts, DRILL, 0)
+
+    def start(self, s: Core, cell: int, log: Log | None = None) -> Core:
+        """Pick the square to move from: a top-row square on the first move, or any space of
+        a node just captured. The square becomes touched and open."""
+        bit = 1 << cell
+        solid = s.solid & ~bit
+        touched = s.cur | s.m1 | s.m2
+        new = 0 if touched & bit else bit
+        won = bool(self.geo.far & bit)
+        if log is not None:
+            log.add("start", cell=cell, turn=s.turn)
+        return self._begin_turn(s, solid, cell, new, won, log)
+
+    def drill_run(self, s: Core) -> int:
+        """The most spaces a Drill may take now (0 when the ground below is the map edge)."""
+        limit = min(self.max_drill, s.boosts + 1)
+        nxt = self.geo.nxt[down_of(s.turn)]
+        nodes = self.geo.nodes
+        j = s.pos
+        k = 0
+        while k < limit:
+            j = nxt[j]
+            if j < 0 or not (s.solid >> j) & 1:
+                break
+            k += 1
+            if j in nodes:
+                break
+        return k
+
+    def drill(self, s: Core, k: int, log: Log | None = None) -> Core:
+        """Step 3 (Drill) with `k` spaces (0 skips), then Step 4 (Rotate) and the next turn's
+        Fall and Collapse. `k` must be at most `drill_run(s)`."""
+        d = down_of(s.turn)
+        nxt = self.geo.nxt[d]
+        solid, cur, pos = s.solid, s.cur, s.pos
+        won = False
+        captured = -1
+        drilled: list[int] = []
+        for _ in range(k):
+            pos = nxt[pos]
+            bit = 1 << pos
+            solid &= ~bit
+            cur |= bit
+            drilled.append(pos)
+            if self.geo.far & bit:
+                won = True
+                break
+        boosts = s.boosts - max(0, len(drilled) - 1)
+        if log is not None and drilled:
+            log.add("drill", cells=drilled, boost=max(0, len(drilled) - 1), boosts_left=boosts)
+        if not won and drilled and pos in self.geo.nodes:
+            captured = pos
+            cleared = self.geo.territory[pos] & solid
+            solid &= ~cleared
+            cur |= cleared
+            if log is not None:
+                log.add("capture", node=pos, cells=sorted_cells(cleared))
+        elif not won and drilled:
+            pos, cur, _, won = self._fall(solid, cur | s.m1 | s.m2, cur, pos, d, log)
+        if won:
+            if log is not None:
+                log.add("win", cell=pos, turn=s.turn)
+            return Core(solid, cur, s.m1, s.m2, pos, s.turn, boosts, WON, 0)
+        turn = s.turn + 1
+        if log is not None:
+            log.add("rotate", turn=turn, down=DIRECTION_NAMES[down_of(turn)])
+        if self.turn_limit and turn > self.turn_limit:
+            if log is not None:
+                log.add("loss", cell=pos, reason="turn limit", turn=turn)
+            return Core(solid, cur, s.m1, s.m2, pos, turn, boosts, LOST, 0)
+        nxt_state = Core(solid, cur, s.m1, s.m2, pos, turn, boosts, START, 0)
+        if captured >= 0:
+            return nxt_state._replace(choices=self.geo.territory[captured])
+        return self._begin_turn(nxt_state, solid, pos, 0, False, log)
+
+
+def sorted_cells(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def describe_cells(cells: list[int]) -> str:
+    return ", ".join(cell_name(c) for c in cells)

@@ -1,0 +1,108 @@
+"""Rotator (seed 004): a one-player puzzle of rotating gravity and collapsing tunnels."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter, BadPosition
+from playtable.core.params import params_from_dict
+from playtable.core.protocol import Agent, Game
+from playtable.games.rotator.board import Board, board_problems, generate_board, load_board
+from playtable.games.rotator.rules import RotatorParams, RotatorState, state_from_json
+
+LEVELS: dict[str, tuple[int, int]] = {
+    "easy": (2, 5),
+    "medium": (6, 8),
+    "hard": (9, 200),
+}
+"""Difficulty by the solver's fewest turns to win (see benchmarks/rotator_solver.py)."""
+
+
+def level_of(turns: int) -> str:
+    for name, (lo, hi) in LEVELS.items():
+        if lo <= turns <= hi:
+            return name
+    return "trivial"
+
+
+def board_for(params: RotatorParams, seed: int) -> Board:
+    """The board a new game uses: the named one, or one generated from `seed` (of the asked
+    difficulty when `params.level` is not 'any')."""
+    if params.board:
+        board = load_board(params.board)
+        problems = board_problems(board, params.placement)
+        if problems:
+            raise BadParameter(f"board {params.board} is not legal: {problems[0]}")
+        return board
+    # fork: the core stream of seed s is the stream of seed 0 shifted by s draws, so nearby
+    # seeds would give the same boards; a forked stream is unrelated for each seed.
+    chance = Chance(seed).fork(0x0B0A4D)
+    if params.level == "any":
+        return generate_board(chance, params.placement, params.allow_trivial)
+    from playtable.games.rotator.engine import Engine
+    from playtable.games.rotator.solver import solve_core
+
+    lo, hi = LEVELS[params.level]
+    while True:
+        board = generate_board(chance, params.placement, params.allow_trivial)
+        engine = Engine(board, params.boost_total, params.max_drill, params.turn_limit)
+        solution = solve_core(engine, engine.initial())
+        if solution.winnable and lo <= solution.turns <= hi:
+            return board
+
+
+class RotatorGame(Game[RotatorParams, RotatorState]):
+    id = "rotator"
+    name = "Rotator"
+    params_type = RotatorParams
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "territory-buffer": {"placement": "territory", "allow_trivial": True},
+        "easy": {"level": "easy"},
+        "medium": {"level": "medium"},
+        "hard": {"level": "hard"},
+        "no-limit": {"turn_limit": 0},
+    }
+
+    def num_players(self, params: RotatorParams) -> int:
+        return 1
+
+    def seat_names(self, params: RotatorParams) -> list[str]:
+        return ["driller"]
+
+    def new_state(
+        self,
+        params: RotatorParams | None = None,
+        seed: int = 0,
+        rigged: Mapping[str, list[Any]] | None = None,
+    ) -> RotatorState:
+        the_params = params if params is not None else RotatorParams()
+        board = board_for(the_params, seed)
+        return RotatorState(the_params, board, chance=Chance(seed, 0, dict(rigged or {})))
+
+    def state_from_json(self, data: Mapping[str, Any]) -> RotatorState:
+        raw = data.get("params", {})
+        if not isinstance(raw, dict):
+            raise BadPosition("'params' must be an object")
+        try:
+            params = params_from_dict(RotatorParams, raw)
+        except BadParameter as err:
+            raise BadPosition(f"params: {err}") from None
+        chance = Chance.from_json(data.get("chance"))
+        return state_from_json(params, dict(data), chance)
+
+    def bots(self) -> Mapping[str, Callable[[], Agent]]:
+        from playtable.games.rotator.bots import SolverAgent
+
+        return {"solver": SolverAgent}
+
+    def evaluate(self, state: RotatorState, seat: int) -> float:
+        if state.is_terminal:
+            return float(state.returns()[seat])
+        pos = state.core.pos
+        row = pos // state.board.cols if pos >= 0 else 0
+        return 0.1 + 0.8 * row / (state.board.rows - 1)
+
+
+GAME = RotatorGame()
