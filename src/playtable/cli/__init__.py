@@ -9,6 +9,7 @@ import click
 
 from playtable import __version__
 from playtable.cli.games import games
+from playtable.cli.lab import compare, query, report, sim
 from playtable.cli.play import play
 from playtable.cli.state import state
 from playtable.core.errors import PlaytableError
@@ -26,6 +27,10 @@ def cli() -> None:
 cli.add_command(games)
 cli.add_command(play)
 cli.add_command(state)
+cli.add_command(sim)
+cli.add_command(compare)
+cli.add_command(query)
+cli.add_command(report)
 
 
 def main(argv: list[str] | None = None) -> Any:
@@ -34,9 +39,13 @@ def main(argv: list[str] | None = None) -> Any:
         return cli.main(args=argv, prog_name="playtable", standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
+    except click.UsageError as err:
+        hint = f" (see '{err.ctx.command_path} --help')" if err.ctx else ""
+        click.echo(f"error: {err.format_message()}{hint}", err=True)
+        sys.exit(2)
     except click.ClickException as err:
-        err.show()
-        sys.exit(2 if isinstance(err, click.UsageError) else err.exit_code)
+        click.echo(f"error: {err.format_message()}", err=True)
+        sys.exit(err.exit_code)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)

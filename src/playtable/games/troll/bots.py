@@ -8,7 +8,8 @@ Rules of thumb (also in RULES.md, "The heuristic bot"):
    to flee (each flight is a lost brick and an extra awakening); few cards waiting to be played
    back (each is an extra awakening); an empty slot costs more than a short stack; holding a
    useful tool (THE CLUB above all, then a diamond, a club, a spade); standing near the middle,
-   where most of the bridge is in reach.
+   where most of the bridge is in reach; not standing on an awake brick, which a double
+   awakening would throw into the air with the troll on it.
 4. Stomping is free, items cost an awakening: with equal outcomes, the cheaper pair wins.
 """
 
@@ -42,10 +43,12 @@ def evaluate(state: TrollState) -> float:
             tools += 4.0
         elif card in face_up:
             tools += _TOOL_VALUE.get(card // 13, 0.0)
+    under_troll = stacks[state.troll][-1] in face_up if stacks[state.troll] else False
     column = state.troll % geo.COLUMNS
     centrality = 1.0 if 1 <= column <= 4 else 0.0
     raw = (0.5 * bricks - 1.5 * empty - 2.0 * awake - 1.2 * len(state.set_aside)
-           + 1.0 * min(end_cover, 3) + tools + 0.5 * centrality - 0.3 * len(state.deck))
+           + 1.0 * min(end_cover, 3) + tools + 0.5 * centrality - 0.3 * len(state.deck)
+           - 1.5 * under_troll)
     return 1.0 / (1.0 + pow(2.718281828, -raw / 8.0))
 
 

@@ -1,0 +1,3 @@
+from playtable.cli import main
+
+main()
