@@ -9,7 +9,8 @@ Rules of thumb (also in RULES.md, "The heuristic bot"):
    back (each is an extra awakening); an empty slot costs more than a short stack; holding a
    useful tool (THE CLUB above all, then a diamond, a club, a spade); standing near the middle,
    where most of the bridge is in reach; not standing on an awake brick, which a double
-   awakening would throw into the air with the troll on it.
+   awakening would throw into the air with the troll on it (weighed by the exact chance that
+   the next card lands there, empty positions that redirect to it included).
 4. Stomping is free, items cost an awakening: with equal outcomes, the cheaper pair wins.
 """
 
@@ -47,9 +48,22 @@ def evaluate(state: TrollState) -> float:
     column = state.troll % geo.COLUMNS
     centrality = 1.0 if 1 <= column <= 4 else 0.0
     raw = (0.5 * bricks - 1.5 * empty - 2.0 * awake - 1.2 * len(state.set_aside)
-           + 1.0 * min(end_cover, 3) + tools + 0.5 * centrality - 0.3 * len(state.deck)
-           - 1.5 * under_troll)
-    return 1.0 / (1.0 + pow(2.718281828, -raw / 8.0))
+           + 1.0 * min(end_cover, 3) + tools + 0.5 * centrality - 0.3 * len(state.deck))
+    value = 1.0 / (1.0 + pow(2.718281828, -raw / 8.0))
+    if under_troll:
+        cards_next_turn = len(state.set_aside) or min(1, len(state.deck))
+        value *= (1.0 - hit_chance(state, state.troll)) ** cards_next_turn
+    return value
+
+
+def hit_chance(state: TrollState, slot: int) -> float:
+    """The chance that one card played into the stacks awakens `slot`: its row's colour is about
+    even odds, and the die faces that land there include the empty positions that redirect to
+    it (§7.1 "No brick there...")."""
+    row, faces = slot // geo.COLUMNS, 0
+    for column in range(geo.COLUMNS):
+        faces += geo.awakening_target(state.stacks, row, column) == slot
+    return 0.5 * faces / 6
 
 
 class HeuristicTroll:
@@ -62,7 +76,7 @@ class HeuristicTroll:
             after_first = state.clone()
             after_first.hold_next_turn = True
             after_first.apply(first)
-            if after_first.actions_left == 2 or after_first.outcome:
+            if after_first.actions_left != 1 or after_first.outcome:  # the turn is over
                 value = evaluate(after_first)
             else:
                 value = max(self._after(after_first, second) for second in after_first.legal_actions())
