@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from tests.lab.lab_toygame import GAME, ToyParams, ToyState
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lab"))
-
-from lab_toygame import GAME, ToyParams, ToyState  # noqa: E402
-
-from playtable.agents import GENERIC_AGENTS, make_agent, split_agent_spec  # noqa: E402
-from playtable.agents.greedy import GreedyAgent  # noqa: E402
-from playtable.agents.ismcts import IsmctsAgent  # noqa: E402
-from playtable.core.chance import Chance  # noqa: E402
-from playtable.core.errors import BadParameter  # noqa: E402
-from playtable.core.playout import play_out  # noqa: E402
+from playtable.agents import GENERIC_AGENTS, make_agent, split_agent_spec
+from playtable.agents.greedy import GreedyAgent
+from playtable.agents.ismcts import IsmctsAgent
+from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter
+from playtable.core.playout import play_out
 
 
 def _win_rate(spec: str, n: int, params: ToyParams | None = None) -> float:

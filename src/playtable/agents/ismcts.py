@@ -196,9 +196,7 @@ class IsmctsAgent:
                 best, best_score = edge, score
         return best
 
-    def _rollout(
-        self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int
-    ) -> list[float]:
+    def _rollout(self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int) -> list[float]:
         for _ in range(self.rollout_depth):
             if world.is_terminal:
                 break

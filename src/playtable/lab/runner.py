@@ -1,0 +1,290 @@
+"""Running many games: one row per game, in worker processes (default) or on Ray.
+
+A row depends only on (game, parameters, agents, seed): the game's chance stream is seeded by
+the seed, and each seat's agent gets its own stream derived from the seed and the seat. So the
+same seeds give identical rows with any number of workers and on either backend, and two
+variants played on the same seeds face the same deals and dice (common random numbers).
+
+Games are grouped into batches; finished batches are handed back in task order (a batch that
+finishes early waits for the ones before it), so output files have a stable order. When the run
+is interrupted, every finished game is still handed back (`Interrupted.rows`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import multiprocessing
+import signal
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from playtable.agents import make_agent
+from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter, PlaytableError, UnknownGame
+from playtable.core.params import params_from_dict
+from playtable.core.protocol import Game, params_as_dict
+from playtable.core.registry import get_game
+
+AGENT_SALT = 0xA6E27
+
+
+def resolve_game(ref: str) -> Game[Any, Any]:
+    """A registered game id, or `module:attribute` naming a Game instance (for games under
+    development and tests)."""
+    if ":" not in ref:
+        return get_game(ref)
+    module_name, _, attr = ref.partition(":")
+    try:
+        game = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as err:
+        raise UnknownGame(f"cannot load game '{ref}': {err}") from None
+    if not isinstance(game, Game):
+        raise UnknownGame(f"'{ref}' is not a Game")
+    return game
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One configuration to simulate: a game, full parameter values, one agent spec per seat."""
+
+    game: str
+    params: dict[str, Any]
+    agents: tuple[str, ...]
+    label: str = "default"
+    max_steps: int = 100_000
+
+    @classmethod
+    def build(
+        cls,
+        game_ref: str,
+        params: Any,
+        agents: Sequence[str],
+        label: str = "default",
+        max_steps: int = 100_000,
+    ) -> Arm:
+        """Check the game, parameters and agents now (so bad input fails before any worker
+        starts) and fill one agent per seat (a single agent plays every seat)."""
+        game = resolve_game(game_ref)
+        seats = game.num_players(params)
+        specs = list(agents) or ["random"]
+        if len(specs) == 1:
+            specs = specs * seats
+        if len(specs) != seats:
+            raise BadParameter(f"{game.id} with these parameters has {seats} seats, got {len(specs)} agents")
+        for spec in specs:
+            make_agent(game, spec)
+        return cls(game_ref, params_as_dict(params), tuple(specs), label, max_steps)
+
+
+def agent_rng(seed: int, seat: int) -> Chance:
+    """Each seat's agent stream: independent of the game's stream and of the other seats'."""
+    return Chance(seed).fork(AGENT_SALT + seat)
+
+
+@cache
+def _params(game_ref: str, params_json: str) -> Any:
+    game = resolve_game(game_ref)
+    return params_from_dict(game.params_type, json.loads(params_json))
+
+
+def play_game(arm: Arm, seed: int) -> dict[str, Any]:
+    """Play one game and describe it as a result row (see `storage` for the columns)."""
+    game = resolve_game(arm.game)
+    params_json = json.dumps(arm.params, sort_keys=True)
+    params = _params(arm.game, params_json)
+    players = game.num_players(params)
+    row: dict[str, Any] = {
+        "game": game.id,
+        "variant": arm.label,
+        "seed": seed,
+        "params": params_json,
+        "agents": list(arm.agents),
+        "players": players,
+        "completed": False,
+        "error": None,
+        "length": 0,
+    }
+    decisions = [0] * players
+    events: Counter[str] = Counter()
+    branching_sum = 0
+    branching_max = 0
+    state = None
+    try:
+        state = game.new_state(params, seed)
+        agents = [make_agent(game, spec) for spec in arm.agents]
+        rngs = [agent_rng(seed, s) for s in range(players)]
+        length = 0
+        while not state.is_terminal and length < arm.max_steps:
+            seat = state.current_player
+            width = len(state.legal_actions())
+            branching_sum += width
+            branching_max = max(branching_max, width)
+            action = agents[seat].choose(state, rngs[seat])
+            for event in state.apply(action):
+                events[event.kind] += 1
+            decisions[seat] += 1
+            length += 1
+        row["length"] = length
+        row["completed"] = state.is_terminal
+    except PlaytableError as err:
+        row["error"] = f"{type(err).__name__}: {err}"
+    except Exception as err:  # a crash in one game must not lose the run: it is recorded
+        row["error"] = f"{type(err).__name__}: {err}"
+    returns = [float(r) for r in state.returns()] if state is not None else [math.nan] * players
+    metrics = dict(state.metrics()) if state is not None and row["error"] is None else {}
+    row.update(_outcome(row["completed"], returns, metrics))
+    row["returns"] = returns
+    row["return_0"] = returns[0] if returns else math.nan
+    row["decisions"] = decisions
+    total = sum(decisions)
+    row["branching_mean"] = branching_sum / total if total else math.nan
+    row["branching_max"] = branching_max
+    row["events"] = dict(sorted(events.items()))
+    row["metrics"] = metrics
+    return row
+
+
+def _outcome(completed: bool, returns: list[float], metrics: dict[str, Any]) -> dict[str, Any]:
+    """win (seat 0 won), draw, winner (-1 when none or shared)."""
+    if not completed or not returns:
+        return {"win": False, "draw": False, "winner": -1}
+    if len(returns) == 1:
+        won = metrics.get("won")
+        win = bool(won) if isinstance(won, bool) else returns[0] >= 1.0
+        return {"win": win, "draw": False, "winner": 0 if win else -1}
+    best = max(returns)
+    top = [i for i, r in enumerate(returns) if r == best]
+    if len(top) == 1:
+        return {"win": top[0] == 0, "draw": False, "winner": top[0]}
+    return {"win": False, "draw": True, "winner": -1}
+
+
+def play_batch(batch: Sequence[tuple[Arm, int]]) -> list[dict[str, Any]]:
+    return [play_game(arm, seed) for arm, seed in batch]
+
+
+# -- execution -------------------------------------------------------------------------------------
+class Interrupted(Exception):  # noqa: N818 - it is a control-flow signal, not an error
+    """The run was stopped; `rows` holds every game that had finished."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__(f"interrupted after {len(rows)} games")
+        self.rows = rows
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _batches(tasks: Sequence[tuple[Arm, int]], workers: int, size: int | None) -> list[list[tuple[Arm, int]]]:
+    if size is None:
+        size = max(1, min(32, math.ceil(len(tasks) / (max(1, workers) * 8))))
+    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+
+
+def _run_local(
+    batches: list[list[tuple[Arm, int]]], workers: int
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    if workers <= 1:
+        for i, batch in enumerate(batches):
+            yield i, play_batch(batch)
+        return
+    # spawn: workers start clean (no inherited threads or locks); they import the game by name.
+    ctx = multiprocessing.get_context("spawn")
+    pool = ctx.Pool(workers, initializer=_ignore_sigint)
+    try:
+        indexed = list(enumerate(batches))
+        for i, rows in pool.imap_unordered(_play_indexed, indexed):
+            yield i, rows
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _play_indexed(item: tuple[int, list[tuple[Arm, int]]]) -> tuple[int, list[dict[str, Any]]]:
+    return item[0], play_batch(item[1])
+
+
+def _run_ray(
+    batches: list[list[tuple[Arm, int]]], workers: int, address: str | None
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    try:
+        import ray
+    except ImportError:
+        raise BadParameter("the ray backend needs Ray: pip install 'playtable[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(play_batch)
+        limit = max(2, 2 * workers)
+        queue = list(enumerate(batches))
+        running: dict[Any, int] = {}
+        while queue or running:
+            while queue and len(running) < limit:
+                i, batch = queue.pop(0)
+                running[remote.remote(batch)] = i
+            done, _ = ray.wait(list(running), num_returns=1)
+            ref = done[0]
+            yield running.pop(ref), ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+@dataclass
+class RunOptions:
+    workers: int = 1
+    backend: str = "local"
+    address: str | None = None
+    batch_size: int | None = None
+    on_rows: Callable[[list[dict[str, Any]]], None] | None = field(default=None, repr=False)
+
+
+def run_tasks(tasks: Sequence[tuple[Arm, int]], options: RunOptions | None = None) -> list[dict[str, Any]]:
+    """Play every (arm, seed) task; rows come back (and go to `on_rows`) in task order. On
+    Ctrl-C, raises `Interrupted` carrying every finished row, after handing them to `on_rows`."""
+    options = options or RunOptions()
+    if options.backend not in ("local", "ray"):
+        raise BadParameter(f"unknown backend '{options.backend}' (known: local, ray)")
+    if options.workers < 1:
+        raise BadParameter("--workers must be at least 1")
+    batches = _batches(tasks, options.workers, options.batch_size)
+    if options.backend == "ray":
+        source = _run_ray(batches, options.workers, options.address)
+    else:
+        source = _run_local(batches, options.workers)
+    finished: dict[int, list[dict[str, Any]]] = {}
+    rows: list[dict[str, Any]] = []
+    next_index = 0
+
+    def hand_over(batch_rows: list[dict[str, Any]]) -> None:
+        rows.extend(batch_rows)
+        if options.on_rows is not None:
+            options.on_rows(batch_rows)
+
+    try:
+        for index, batch_rows in source:
+            finished[index] = batch_rows
+            while next_index in finished:
+                hand_over(finished.pop(next_index))
+                next_index += 1
+    except KeyboardInterrupt:
+        for index in sorted(finished):
+            hand_over(finished.pop(index))
+        raise Interrupted(rows) from None
+    finally:
+        close = getattr(source, "close", None)
+        if callable(close):
+            close()
+    return rows

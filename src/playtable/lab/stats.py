@@ -1,0 +1,143 @@
+"""Statistics for playtests: Wilson intervals, paired differences on common seeds, and Wald's SPRT.
+
+* Win rates get the Wilson score interval (Wilson 1927; recommended over the Wald interval by
+  Brown, Cai & DasGupta, Stat. Sci. 2001): 0 of 100 gives [0, 3.7 %].
+* Two variants played on the same seeds (common random numbers) are analysed as pairs: the mean
+  per-seed difference with a normal interval on the paired differences, and the discordant
+  counts (seeds where only one variant won) with an exact two-sided sign (McNemar) test.
+* The sequential probability ratio test (Wald 1945) answers "is B better than A" with the fewest
+  games on average: on the discordant seeds, H0 says B wins half of them, H1 says B wins p1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (successes may be fractional, e.g. draws as
+    halves). n = 0 gives (0, 1)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
+
+
+def mean_sd(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (0 for fewer than two values)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, 0.0)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return (mean, math.sqrt(var))
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolation quantile (numpy's default), NaN for no values."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def binom_two_sided(k: int, n: int) -> float:
+    """Exact two-sided sign-test p-value for k successes in n trials at p = 1/2."""
+    if n == 0:
+        return 1.0
+    k = min(k, n - k)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0**n
+    return min(1.0, 2 * tail)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """B minus A on common seeds."""
+
+    n: int
+    mean_a: float
+    mean_b: float
+    diff: float
+    low: float
+    high: float
+    b_only: int
+    """Seeds where B did better than A (B won, A did not)."""
+    a_only: int
+    """Seeds where A did better than B."""
+    p_value: float
+    """Exact two-sided sign test on the discordant seeds (McNemar's exact test for wins)."""
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+def paired(a: Sequence[float], b: Sequence[float], z: float = Z95) -> Paired:
+    """Compare per-seed results `b[i]` against `a[i]` (same seeds, same order)."""
+    if len(a) != len(b):
+        raise ValueError("paired results need the same seeds on both sides")
+    n = len(a)
+    diffs = [y - x for x, y in zip(a, b, strict=True)]
+    mean, sd = mean_sd(diffs)
+    if n == 0:
+        return Paired(0, math.nan, math.nan, math.nan, -1.0, 1.0, 0, 0, 1.0)
+    half = z * sd / math.sqrt(n) if n > 1 else math.inf
+    b_only = sum(1 for d in diffs if d > 0)
+    a_only = sum(1 for d in diffs if d < 0)
+    return Paired(
+        n=n,
+        mean_a=sum(a) / n,
+        mean_b=sum(b) / n,
+        diff=mean,
+        low=mean - half,
+        high=mean + half,
+        b_only=b_only,
+        a_only=a_only,
+        p_value=binom_two_sided(b_only, b_only + a_only),
+    )
+
+
+class Sprt:
+    """Wald's SPRT for a Bernoulli rate: H0 p = p0 against H1 p = p1 (p1 > p0), error rates
+    alpha (accepting H1 wrongly) and beta (accepting H0 wrongly). Feed outcomes with `add`;
+    `decision` is "H1", "H0" or None while undecided."""
+
+    def __init__(self, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05) -> None:
+        if not 0 < p0 < p1 < 1:
+            raise ValueError("the SPRT needs 0 < p0 < p1 < 1")
+        if not (0 < alpha < 1 and 0 < beta < 1):
+            raise ValueError("alpha and beta must lie in (0, 1)")
+        self.p0, self.p1, self.alpha, self.beta = p0, p1, alpha, beta
+        self.lower = math.log(beta / (1 - alpha))
+        self.upper = math.log((1 - beta) / alpha)
+        self._win = math.log(p1 / p0)
+        self._loss = math.log((1 - p1) / (1 - p0))
+        self.llr = 0.0
+        self.n = 0
+        self.wins = 0
+        self.decision: str | None = None
+
+    def add(self, success: bool) -> str | None:
+        if self.decision is None:
+            self.n += 1
+            self.wins += int(success)
+            self.llr += self._win if success else self._loss
+            if self.llr >= self.upper:
+                self.decision = "H1"
+            elif self.llr <= self.lower:
+                self.decision = "H0"
+        return self.decision

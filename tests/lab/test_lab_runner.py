@@ -1,0 +1,147 @@
+"""The simulation runner and result storage, on the toy game (tests/lab/lab_toygame.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+from playtable.core.errors import BadParameter, UnknownGame
+from playtable.lab.metrics import summarize, survival
+from playtable.lab.runner import Arm, Interrupted, RunOptions, agent_rng, play_game, resolve_game, run_tasks
+from playtable.lab.storage import ResultsError, ResultWriter, query, read_rows
+
+TOY = "tests.lab.lab_toygame:GAME"
+
+
+def _arm(agent: str = "random", label: str = "default", **params: Any) -> Arm:
+    game = resolve_game(TOY)
+    from playtable.core.params import params_from_dict
+
+    return Arm.build(TOY, params_from_dict(game.params_type, params), [agent], label)
+
+
+def test_games_resolve_by_id_or_module_path() -> None:
+    assert resolve_game(TOY).id == "toy"
+    with pytest.raises(UnknownGame):
+        resolve_game("no_such_module:GAME")
+    with pytest.raises(UnknownGame):
+        resolve_game("json:dumps")
+
+
+def test_arms_check_their_agents_and_seats() -> None:
+    arm = _arm(players=2)
+    assert arm.agents == ("random", "random")
+    with pytest.raises(BadParameter, match="unknown agent"):
+        _arm("nobody")
+    game = resolve_game(TOY)
+    with pytest.raises(BadParameter, match="2 seats"):
+        Arm.build(TOY, game.params_type(players=2), ["random"] * 3)
+
+
+def test_a_row_depends_only_on_the_seed() -> None:
+    arm = _arm("greedy:samples=2")
+    assert play_game(arm, 7) == play_game(arm, 7)
+    row = play_game(arm, 7)
+    assert row["completed"] and row["error"] is None
+    assert row["win"] == (row["returns"][0] == 1.0)
+    assert row["length"] == sum(row["decisions"])
+    assert row["events"]["game_over"] == 1
+    assert json.loads(row["params"])["target"] == 35
+
+
+def test_agent_streams_are_independent_of_the_game_stream() -> None:
+    from playtable.core.chance import Chance
+
+    game_stream = [Chance(5).next_u64() for _ in range(3)]
+    assert agent_rng(5, 0).next_u64() not in game_stream
+    assert agent_rng(5, 0).next_u64() != agent_rng(5, 1).next_u64()
+
+
+def test_rows_are_identical_for_any_number_of_workers() -> None:
+    arm = _arm("greedy:samples=2")
+    tasks = [(arm, s) for s in range(30)]
+    one = run_tasks(tasks, RunOptions(workers=1, batch_size=4))
+    two = run_tasks(tasks, RunOptions(workers=2, batch_size=3))
+    assert one == two
+    assert [r["seed"] for r in two] == list(range(30))
+
+
+def test_interrupting_keeps_every_finished_game() -> None:
+    arm = _arm()
+    seen: list[int] = []
+
+    def stop_after_two_batches(rows: list[dict[str, Any]]) -> None:
+        seen.extend(r["seed"] for r in rows)
+        if len(seen) >= 10:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as stop:
+        run_tasks([(arm, s) for s in range(50)], RunOptions(batch_size=5, on_rows=stop_after_two_batches))
+    assert [r["seed"] for r in stop.value.rows] == list(range(10))
+
+
+def test_a_crashing_game_is_recorded_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.lab import lab_toygame
+
+    def broken(self: Any, action: Any) -> Any:
+        raise RuntimeError("rule failure")
+
+    monkeypatch.setattr(lab_toygame.ToyState, "apply", broken)
+    row = play_game(_arm(), 1)
+    assert row["error"] == "RuntimeError: rule failure"
+    assert not row["completed"] and not row["win"]
+
+
+def test_step_limit_marks_games_incomplete() -> None:
+    arm = Arm(TOY, _arm().params, ("random",), max_steps=2)
+    row = play_game(arm, 3)
+    assert row["length"] == 2 and not row["completed"]
+
+
+def test_parquet_rows_round_trip_and_answer_sql(tmp_path: Path) -> None:
+    arm = _arm()
+    rows = run_tasks([(arm, s) for s in range(20)])
+    path = tmp_path / "r.parquet"
+    with ResultWriter(path) as writer:
+        writer.write(rows[:7])
+        writer.write(rows[7:])
+    assert not (tmp_path / "r.parquet.part").exists()
+    assert pq.read_table(path).num_rows == 20
+    back = read_rows([path])
+    assert [r["seed"] for r in back] == list(range(20))
+    assert back[3]["events"] == rows[3]["events"]
+    assert back[3]["metrics"] == {k: float(v) for k, v in rows[3]["metrics"].items()}
+    columns, result = query("SELECT count(*) n, sum(win::int) w, sum(events['bust']) b FROM games", [path])
+    assert columns == ["n", "w", "b"]
+    assert result[0] == (20, sum(r["win"] for r in rows), sum(r["events"].get("bust", 0) for r in rows))
+    with pytest.raises(ResultsError, match="query failed"):
+        query("SELECT nope FROM games", [path])
+    with pytest.raises(ResultsError, match="no result file"):
+        query("SELECT 1", [tmp_path / "missing.parquet"])
+
+
+def test_new_metrics_after_the_first_chunk_are_kept(tmp_path: Path) -> None:
+    rows = run_tasks([(_arm(), s) for s in range(4)])
+    rows[3] = {**rows[3], "metrics": {**rows[3]["metrics"], "late": 2}}
+    path = tmp_path / "r.parquet"
+    with ResultWriter(path) as writer:
+        writer.write(rows[:2])
+        writer.write(rows[2:])
+    assert read_rows([path])[3]["metrics"]["late"] == 2
+
+
+def test_summary_and_survival() -> None:
+    rows = run_tasks([(_arm(), s) for s in range(40)])
+    s = summarize(rows)
+    assert s["games"] == 40 and s["completion"] == 1.0
+    assert s["win_low"] <= s["win_rate"] <= s["win_high"]
+    assert s["turns"]["mean"] == 5
+    turns, share = survival(rows)
+    assert share[0] <= 1.0 and share[-1] == pytest.approx(s["win_rate"])
+    duel = summarize(run_tasks([(_arm(players=2), s) for s in range(40)]))
+    assert sum(duel["seat_win_rates"]) + duel["draw_rate"] == pytest.approx(1.0)
+    assert 0.0 <= duel["balance"] <= 1.0

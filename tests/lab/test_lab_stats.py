@@ -1,0 +1,85 @@
+"""Wilson intervals, paired differences and the SPRT (see ../shared/research/anchors-ai.md §4)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playtable.lab.stats import Sprt, binom_two_sided, mean_sd, paired, quantile, wilson
+
+
+def test_wilson_matches_the_published_examples() -> None:
+    low, high = wilson(0, 100)
+    assert low == 0.0 and high == pytest.approx(0.037, abs=5e-4)
+    low, high = wilson(3700, 10_000)
+    assert low == pytest.approx(0.3605, abs=5e-4) and high == pytest.approx(0.3796, abs=5e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.integers(min_value=1, max_value=5000), st.floats(min_value=0, max_value=1))
+def test_wilson_contains_the_estimate_and_stays_in_bounds(n: int, share: float) -> None:
+    k = round(share * n)
+    low, high = wilson(k, n)
+    assert 0.0 <= low <= k / n <= high <= 1.0
+
+
+def test_paired_difference_counts_discordant_seeds() -> None:
+    a = [1, 0, 0, 1, 0, 0, 1, 0]
+    b = [1, 1, 1, 1, 0, 1, 0, 0]
+    d = paired(a, b)
+    assert d.n == 8 and d.b_only == 3 and d.a_only == 1
+    assert d.diff == pytest.approx(0.25)
+    assert d.low < d.diff < d.high
+    assert d.p_value == pytest.approx(binom_two_sided(3, 4))
+    with pytest.raises(ValueError):
+        paired([1.0], [1.0, 0.0])
+
+
+def test_identical_results_give_a_zero_width_interval() -> None:
+    d = paired([1, 0, 1], [1, 0, 1])
+    assert d.diff == 0 and d.half_width == 0 and d.p_value == 1.0
+
+
+def test_sign_test_is_exact() -> None:
+    assert binom_two_sided(0, 5) == pytest.approx(2 / 32)
+    assert binom_two_sided(5, 10) == 1.0
+
+
+def test_sprt_bounds_and_decisions() -> None:
+    sprt = Sprt(0.5, 0.6)
+    assert sprt.lower == pytest.approx(-2.944, abs=1e-3) and sprt.upper == pytest.approx(2.944, abs=1e-3)
+    for _ in range(200):
+        if sprt.add(True):
+            break
+    assert sprt.decision == "H1" and sprt.n < 200
+    sprt = Sprt(0.5, 0.6)
+    for i in range(2000):
+        if sprt.add(i % 3 == 0):  # a rate of 1/3: clearly not 0.6
+            break
+    assert sprt.decision == "H0"
+    with pytest.raises(ValueError):
+        Sprt(0.6, 0.5)
+
+
+def test_sprt_errors_are_near_their_nominal_rates() -> None:
+    """Simulated with a seeded stream: under H0 (p = 0.5) it rarely accepts H1."""
+    from playtable.core.chance import Chance
+
+    rng = Chance(1)
+    wrong = 0
+    for _ in range(200):
+        sprt = Sprt(0.5, 0.65)
+        while sprt.decision is None:
+            sprt.add(rng.random() < 0.5)
+        wrong += sprt.decision == "H1"
+    assert wrong / 200 < 0.1
+
+
+def test_small_helpers() -> None:
+    assert mean_sd([1.0, 3.0]) == (2.0, math.sqrt(2))
+    assert math.isnan(mean_sd([])[0])
+    assert quantile([1, 2, 3, 4], 0.5) == 2.5
