@@ -11,6 +11,7 @@ from playtable import __version__
 from playtable.cli.games import games
 from playtable.cli.lab import compare, query, report, sim
 from playtable.cli.play import play
+from playtable.cli.stardice import stardice
 from playtable.cli.state import state
 from playtable.core.errors import PlaytableError
 
@@ -31,6 +32,7 @@ cli.add_command(sim)
 cli.add_command(compare)
 cli.add_command(query)
 cli.add_command(report)
+cli.add_command(stardice)
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -12,6 +12,7 @@ from playtable.core.protocol import Game
 _GAMES: dict[str, str] = {
     "troll": "playtable.games.troll.game:GAME",
     "rotator": "playtable.games.rotator.game:GAME",
+    "stardice": "playtable.games.stardice.game:GAME",
 }
 
 

@@ -1,0 +1,48 @@
+"""Star Dice as a protocol `Game` (seed 002): Federation and Klingon, plus the neutral Borg die."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from playtable.core.chance import Chance
+from playtable.core.protocol import Agent, Game
+from playtable.games.stardice.match import SEAT_NAMES, StarDiceState, state_from_json
+from playtable.games.stardice.params import VARIANTS, StarDiceParams
+
+
+class StarDiceGame(Game[StarDiceParams, StarDiceState]):
+    id = "stardice"
+    name = "Star Dice"
+    params_type = StarDiceParams
+    variants = VARIANTS
+
+    def num_players(self, params: StarDiceParams) -> int:
+        return 2
+
+    def seat_names(self, params: StarDiceParams) -> list[str]:
+        return list(SEAT_NAMES)
+
+    def new_state(self, params: StarDiceParams | None = None, seed: int = 0,
+                  rigged: Mapping[str, list[Any]] | None = None) -> StarDiceState:
+        params = params or StarDiceParams()
+        params.validate()
+        state = StarDiceState(params, Chance(seed, rigged=dict(rigged or {})))
+        state.start_battle()
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any]) -> StarDiceState:
+        return state_from_json(dict(data))
+
+    def bots(self) -> Mapping[str, Callable[[], Agent]]:
+        from playtable.games.stardice.bots import BOTS
+
+        return BOTS
+
+    def evaluate(self, state: StarDiceState, seat: int) -> float:
+        from playtable.games.stardice.bots import evaluate
+
+        return evaluate(state, seat)
+
+
+GAME = StarDiceGame()

@@ -1,0 +1,150 @@
+"""Star Dice parameters: the Final Rules as defaults, earlier iterations as named variants."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from playtable.core.errors import BadParameter
+from playtable.games.stardice.formation import FormationParams
+from playtable.games.stardice.physics import PIECE_TYPES, PhysicsParams, TableGeometry
+from playtable.games.stardice.scoring import FINAL_POINTS, ScoringRules
+
+
+@dataclass(frozen=True)
+class StarDiceParams:
+    # -- materials (Final Rules: 2d20, 1d12, 1d8, 3d6 per player; the Borg die) --------------
+    dice: tuple[str, ...] = ("d20", "d20", "d12", "d8", "d6", "d6", "d6")
+    use_borg: bool = True
+    borg_faces: tuple[int, ...] = (8, 16, 16, 24, 24, 32)
+    borg_pips: tuple[int, ...] = (3, 4, 4, 5, 5, 6)
+    # -- rules of play ---------------------------------------------------------------------
+    slide_d6: bool = True
+    """Ninth iteration / Final Rules: a d6 may be slid instead of rolled."""
+    torpedoes: int = 0
+    """Photon torpedo stones per player. 0: cut, as the ninth iteration decided (RULES.md)."""
+    torpedo_rule: Literal["iter8", "iter9"] = "iter9"
+    """iter8: a torpedo instead of a ship, at most one per own d6 on the table; iter9: a torpedo
+    only immediately after rolling a d6."""
+    max_rethrows: int = 5
+    """Re-throws of a die that never entered (Other rules) allowed in one turn; past that the
+    die is lost (a guard against endless misses)."""
+    # -- scoring ---------------------------------------------------------------------------
+    scoring: Literal["final", "multiplier", "max", "max_best"] = "final"
+    single_value: Literal["face", "one"] = "face"
+    formation_points: tuple[int, ...] = FINAL_POINTS
+    borg_must_be_beaten: bool = True
+    borg_bonus: bool = True
+    # -- war -------------------------------------------------------------------------------
+    war_target: int = 50
+    """The first player to exceed this many points wins the war; 0: a single battle."""
+    war_scoring: Literal["both", "winner_only"] = "both"
+    """both: each player adds their battle points (Final Rules); winner_only: only the battle's
+    winner adds theirs (iteration 3/4)."""
+    max_battles: int = 40
+    # -- the formation engine (table units: fractions of the table width) -------------------
+    connect_range: float = 0.25
+    hysteresis: float = 0.02
+    min_angle_deg: float = 15.0
+    jitter: float = 0.004
+    stop_speed: float = 0.02
+    settle_time: float = 0.3
+    merge_distance: float = 0.036
+    check_crossing: bool = True
+    disconnect_on_move: bool = True
+    connect_while_moving: bool = False
+    # -- the table simulation ---------------------------------------------------------------
+    frame: float = 0.06
+    max_speed: float = 5.0
+    roll_dir_noise_deg: float = 6.0
+    roll_speed_noise: float = 0.12
+    slide_dir_noise_deg: float = 1.5
+    slide_speed_noise: float = 0.04
+    tumble_speed: float = 0.25
+    """A die knocked faster than this tumbles and shows a new random face."""
+
+    def validate(self) -> None:
+        for d in self.dice:
+            if d not in PIECE_TYPES or d in ("borg", "stone"):
+                raise BadParameter(f"unknown die type '{d}' in dice (d4, d6, d8, d10, d12, d20)")
+        if not self.dice:
+            raise BadParameter("each player needs at least one die")
+        if len(self.borg_faces) != len(self.borg_pips) or not self.borg_faces:
+            raise BadParameter("borg_faces and borg_pips must be non-empty and equally long")
+        if len(self.formation_points) < 2:
+            raise BadParameter("formation_points needs at least two values")
+        if self.torpedoes < 0 or self.max_rethrows < 0 or self.war_target < 0:
+            raise BadParameter("torpedoes, max_rethrows and war_target must not be negative")
+        if self.max_battles < 1:
+            raise BadParameter("max_battles must be at least 1")
+        if not 0 < self.connect_range < 2 or self.hysteresis < 0 or self.jitter < 0:
+            raise BadParameter("connect_range must be in (0, 2); hysteresis, jitter >= 0")
+        if self.settle_time < 0 or self.stop_speed < 0 or self.merge_distance < 0:
+            raise BadParameter("settle_time, stop_speed and merge_distance must be >= 0")
+        if not 0 <= self.min_angle_deg < 180:
+            raise BadParameter("min_angle_deg must be in [0, 180)")
+        if self.frame <= 0.02 or self.max_speed <= 0:
+            raise BadParameter("frame must exceed 0.02 and max_speed must be positive")
+
+    def formation_params(self) -> FormationParams:
+        return FormationParams(
+            connect_range=self.connect_range, hysteresis=self.hysteresis,
+            min_angle_deg=self.min_angle_deg, jitter=self.jitter, stop_speed=self.stop_speed,
+            settle_time=self.settle_time, merge_distance=self.merge_distance,
+            check_crossing=self.check_crossing, disconnect_on_move=self.disconnect_on_move,
+            connect_while_moving=self.connect_while_moving,
+        )
+
+    def scoring_rules(self) -> ScoringRules:
+        return ScoringRules(
+            system=self.scoring, formation_points=self.formation_points,
+            borg_must_be_beaten=self.borg_must_be_beaten, borg_bonus=self.borg_bonus,
+            single_value=self.single_value,
+        )
+
+    def physics_params(self) -> PhysicsParams:
+        return PhysicsParams(geometry=TableGeometry(frame=self.frame))
+
+
+_ONE_EACH = ("d4", "d6", "d8", "d10", "d12", "d20")
+_OLD_ENGINE: dict[str, Any] = {"disconnect_on_move": False, "slide_d6": False, "war_target": 0}
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "final": {},
+    "battle": {"war_target": 0},
+    "torpedoes_iter9": {"torpedoes": 3, "torpedo_rule": "iter9", "slide_d6": False},
+    "torpedoes_iter8": {"torpedoes": 3, "torpedo_rule": "iter8", "slide_d6": False},
+    "iteration8": {"torpedoes": 3, "torpedo_rule": "iter8", "slide_d6": False,
+                   "dice": ("d20", "d12", "d8", "d6", "d6", "d6")},
+    "iteration7_borg1": {"borg_faces": (2, 4, 8, 16, 32, 64), "borg_pips": (1, 2, 3, 4, 5, 6),
+                         "borg_bonus": False, "slide_d6": False, "war_target": 0,
+                         "dice": _ONE_EACH},
+    "iteration7_borg2": {"borg_faces": (2, 4, 8, 16, 32, 64), "borg_pips": (1, 2, 3, 4, 5, 6),
+                         "slide_d6": False, "war_target": 0, "dice": _ONE_EACH},
+    "iteration5": {**_OLD_ENGINE, "dice": _ONE_EACH, "borg_faces": tuple(range(1, 21)),
+                   "borg_pips": (0,) * 20, "borg_bonus": False, "min_angle_deg": 30.0},
+    "iteration4": {**_OLD_ENGINE, "dice": _ONE_EACH, "scoring": "max",
+                   "borg_faces": tuple(range(1, 13)), "borg_pips": (0,) * 12,
+                   "borg_bonus": False, "min_angle_deg": 30.0, "connect_while_moving": True},
+    "iteration3_scoring1": {**_OLD_ENGINE, "dice": _ONE_EACH, "scoring": "max",
+                            "borg_faces": tuple(range(1, 21)), "borg_pips": (0,) * 20,
+                            "borg_bonus": False, "min_angle_deg": 0.0, "check_crossing": False,
+                            "connect_while_moving": True},
+    "iteration3_scoring2": {**_OLD_ENGINE, "dice": _ONE_EACH, "scoring": "max_best",
+                            "borg_faces": tuple(range(1, 21)), "borg_pips": (0,) * 20,
+                            "borg_bonus": False, "min_angle_deg": 0.0, "check_crossing": False,
+                            "connect_while_moving": True},
+    "iteration2_multipliers": {**_OLD_ENGINE, "dice": _ONE_EACH, "use_borg": False,
+                               "scoring": "multiplier", "single_value": "one",
+                               "min_angle_deg": 0.0, "check_crossing": False,
+                               "connect_while_moving": True},
+    "iteration1_multipliers": {**_OLD_ENGINE, "dice": _ONE_EACH, "use_borg": False,
+                               "scoring": "multiplier", "single_value": "face",
+                               "min_angle_deg": 0.0, "check_crossing": False,
+                               "connect_while_moving": True, "hysteresis": 0.0,
+                               "jitter": 0.0},
+}
+"""Named presets. `battle`: one battle of the final rules. The iteration presets put the
+two-player match under that iteration's materials, engine and scoring (iterations 1 and 2 were
+solitaire; as presets both players' dice are scored the way iteration 2's objective 2 scored the
+red dice)."""

@@ -1,0 +1,130 @@
+"""Drawing a Star Dice table as a picture (matplotlib, no display needed): the touch surface and
+its frame, dice as stars (white Federation, red Klingon, green Borg) with their rolled values,
+formations filled in their own colours with their point values, strings in white, and the
+connection range ring around each die (seed iterations 2 and 5 software design)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from playtable.games.stardice.match import BORG, SEAT_NAMES, StarDiceState, owner_of
+from playtable.games.stardice.physics import PIECE_TYPES
+
+_SEAT_COLOURS = ("#f4f4f4", "#e0342c")
+_BORG_COLOUR = "#35d04a"
+_SHAPE_COLOURS = ("#f7c948", "#4fc3f7", "#ba68c8", "#ff8a65", "#81c784", "#f06292", "#9575cd")
+
+
+def render_table(state: StarDiceState, path: str | Path, title: str | None = None) -> Path:
+    """Write the table of `state` to `path` (PNG or any format matplotlib knows)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, Polygon, Rectangle
+
+    params = state.params
+    geo = params.physics_params().geometry
+    layout = state.layout()
+    score = state.current_score() if state.last_score is None or not state.is_terminal \
+        else state.last_score
+    fig, ax = plt.subplots(figsize=(10, 8.2), dpi=110)
+    fig.patch.set_facecolor("#05060f")
+    ax.set_facecolor("#05060f")
+    f = geo.frame
+    ax.add_patch(Rectangle((-f, -f), geo.width + 2 * f, geo.depth + 2 * f, facecolor="#1b1e2b",
+                           edgecolor="#555a70", lw=1.5))
+    ax.add_patch(Rectangle((0, 0), geo.width, geo.depth, facecolor="#0b1030",
+                           edgecolor="#7986cb", lw=1.0))
+    # faint background stars, fixed pattern
+    for i in range(90):
+        x = (i * 0.6180339887) % 1.0 * geo.width
+        y = (i * 0.4142135623 + 0.37 * (i % 7)) % 1.0 * geo.depth
+        ax.plot(x, y, ".", color="#3a3f66", ms=1.5, zorder=1)
+    pos = layout.positions
+    shapes = {s.objects: s for s in score.shapes}
+    for i, cycle in enumerate(layout.formations):
+        colour = _SHAPE_COLOURS[i % len(_SHAPE_COLOURS)]
+        pts = [pos[o] for o in cycle]
+        ax.add_patch(Polygon(pts, closed=True, facecolor=colour, alpha=0.18, edgecolor=colour,
+                             lw=2.5, zorder=3))
+        cx, cy = _centroid(pts)
+        s = shapes.get(cycle)
+        if s is not None:
+            who = "nobody" if s.owner is None else SEAT_NAMES[s.owner]
+            bonus = f" +{s.bonus}" if s.bonus else ""
+            ax.text(cx, cy, f"{s.points}{bonus}\n{who}", color=colour, ha="center",
+                    va="center", fontsize=13, fontweight="bold", zorder=6)
+    for path_ in layout.strings:
+        xs = [pos[o][0] for o in path_]
+        ys = [pos[o][1] for o in path_]
+        ax.plot(xs, ys, "-", color="white", lw=1.6, alpha=0.9, zorder=3)
+    # range rings and the dice
+    for piece in sorted(state.table.values(), key=lambda p: p.id):
+        on_surface = geo.on_surface(piece.x, piece.y)
+        if piece.kind == "stone":
+            ax.add_patch(Circle((piece.x, piece.y), PIECE_TYPES["stone"].radius,
+                                facecolor="#9fd8ff", edgecolor="white", alpha=0.7, zorder=4))
+            continue
+        owner = owner_of(piece.id)
+        colour = _BORG_COLOUR if owner is None else _SEAT_COLOURS[owner]
+        if on_surface:
+            ax.add_patch(Circle((piece.x, piece.y), params.connect_range, fill=False,
+                                edgecolor=colour, alpha=0.12, lw=0.8, ls="--", zorder=2))
+        r = PIECE_TYPES[piece.kind].radius * 1.6
+        ax.add_patch(Polygon(_star(piece.x, piece.y, r, piece.angle), closed=True,
+                             facecolor=colour, edgecolor="#202020", lw=0.6, zorder=5,
+                             alpha=1.0 if on_surface else 0.45))
+        value = state.values.get(piece.id)
+        label = piece.kind if value is None else f"{value}"
+        if piece.id == BORG and value is not None:
+            label = f"{value}/{state.borg_pips()}"
+        ax.text(piece.x, piece.y - r * 1.5, label, color=colour, ha="center", va="top",
+                fontsize=8, zorder=6)
+    ax.set_xlim(-f - 0.02, geo.width + f + 0.02)
+    ax.set_ylim(-f - 0.02, geo.depth + f + 0.02)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    pts_text = f"Federation {score.points[0]}  -  Klingon {score.points[1]}"
+    war = f"   (war {state.war[0]}-{state.war[1]})" if params.war_target else ""
+    ax.set_title(title or f"Star Dice, battle {state.battle}: {pts_text}{war}", color="white",
+                 fontsize=14)
+    out = Path(path)
+    fig.savefig(out, facecolor=fig.get_facecolor(), bbox_inches="tight")
+    plt.close(fig)
+    return out
+
+
+def _star(x: float, y: float, r: float, angle: float) -> list[tuple[float, float]]:
+    pts = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.45
+        a = angle + math.pi / 2 + i * math.pi / 5
+        pts.append((x + rr * math.cos(a), y + rr * math.sin(a)))
+    return pts
+
+
+def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:
+    """Shoelace centroid of a polygon (the vertices' mean if it is degenerate)."""
+    area = 0.0
+    cx = cy = 0.0
+    n = len(pts)
+    for i in range(n):
+        x0, y0 = pts[i]
+        x1, y1 = pts[(i + 1) % n]
+        c = x0 * y1 - x1 * y0
+        area += c
+        cx += (x0 + x1) * c
+        cy += (y0 + y1) * c
+    if abs(area) < 1e-12:
+        return sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
+    return cx / (3 * area), cy / (3 * area)
+
+
+def table_summary(state: StarDiceState) -> dict[str, Any]:
+    """The score of the table in JSON form (what the picture shows)."""
+    score = state.last_score if state.is_terminal and state.last_score else state.current_score()
+    return {"battle": state.battle, "points": list(score.points), "war": list(state.war),
+            "shapes": [s.to_json() for s in score.shapes if s.kind != "single"]}
