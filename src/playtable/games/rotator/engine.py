@@ -41,6 +41,10 @@ class Core(NamedTuple):
     choices: int
 
 
+Raw = tuple[int, int, int, int, int, int, int, int, int]
+"""A Core as a plain tuple (what the engine returns: cheaper to build in the solver)."""
+
+
 class Log:
     """Collects what happened during a transition (the state turns it into Events)."""
 
@@ -103,7 +107,7 @@ class Engine:
         the edge. Untouched cells passed are marked in `new`. Returns pos, new, touched, won."""
         nxt = self.geo.nxt[d]
         far = self.geo.far
-        path: list[int] = []
+        path: list[int] | None = [] if log is not None else None
         j = nxt[pos]
         won = False
         while j >= 0 and not (solid >> j) & 1:
@@ -112,7 +116,8 @@ class Engine:
             if not touched & bit:
                 new |= bit
                 touched |= bit
-            path.append(j)
+            if path is not None:
+                path.append(j)
             if far & bit:
                 won = True
                 break
@@ -121,100 +126,194 @@ class Engine:
             log.add("fall", cells=path, to=pos)
         return pos, new, touched, won
 
-    def _begin_turn(self, s: Core, solid: int, pos: int, new: int, won: bool,
-                    log: Log | None) -> Core:
-        """Fall from `pos` (unless already won), then Collapse (Step 2)."""
-        cur, m1, m2 = s.cur, s.m1, s.m2
-        d = down_of(s.turn)
+    def _begin_turn(self, s: Raw, solid: int, pos: int, new: int, won: bool,
+                    log: Log | None) -> Raw:
+        """Fall from `pos` (unless already won), then Collapse (Step 2). `s` is the position
+        after the rotation (its masks not yet aged)."""
+        _, cur, m1, m2, _, turn, boosts, _, _ = s
         if not won:
-            pos, new, _, won = self._fall(solid, cur | m1 | m2 | new, new, pos, d, log)
+            pos, new, _, won = self._fall(solid, cur | m1 | m2 | new, new, pos, (turn - 1) & 3,
+                                          log)
         if won:
             if log is not None:
-                log.add("win", cell=pos, turn=s.turn)
-            return Core(solid, cur | new, m1, m2, pos, s.turn, s.boosts, WON, 0)
-        collapsing = m2
-        solid |= collapsing
-        if log is not None and collapsing:
-            log.add("collapse", cells=sorted_cells(collapsing))
-        if collapsing >> pos & 1:
+                log.add("win", cell=pos, turn=turn)
+            return (solid, cur | new, m1, m2, pos, turn, boosts, WON, 0)
+        solid |= m2
+        if log is not None and m2:
+            log.add("collapse", cells=sorted_cells(m2))
+        if m2 >> pos & 1:
             if log is not None:
-                log.add("loss", cell=pos, reason="collapse", turn=s.turn)
-            return Core(solid, new, cur, m1, pos, s.turn, s.boosts, LOST, 0)
-        return Core(solid, new, cur, m1, pos, s.turn, s.boosts, DRILL, 0)
+                log.add("loss", cell=pos, reason="collapse", turn=turn)
+            return (solid, new, cur, m1, pos, turn, boosts, LOST, 0)
+        return (solid, new, cur, m1, pos, turn, boosts, DRILL, 0)
 
-    def start(self, s: Core, cell: int, log: Log | None = None) -> Core:
+    def start(self, s: Raw, cell: int, log: Log | None = None) -> Raw:
         """Pick the square to move from: a top-row square on the first move, or any space of
         a node just captured. The square becomes touched and open."""
         bit = 1 << cell
-        solid = s.solid & ~bit
-        touched = s.cur | s.m1 | s.m2
-        new = 0 if touched & bit else bit
+        solid = s[0] & ~bit
+        new = 0 if (s[1] | s[2] | s[3]) & bit else bit
         won = bool(self.geo.far & bit)
         if log is not None:
-            log.add("start", cell=cell, turn=s.turn)
+            log.add("start", cell=cell, turn=s[5])
         return self._begin_turn(s, solid, cell, new, won, log)
 
-    def drill_run(self, s: Core) -> int:
+    def drill_run(self, s: Raw) -> int:
         """The most spaces a Drill may take now (0 when the ground below is the map edge)."""
-        limit = min(self.max_drill, s.boosts + 1)
-        nxt = self.geo.nxt[down_of(s.turn)]
+        solid = s[0]
+        limit = min(self.max_drill, s[6] + 1)
+        nxt = self.geo.nxt[(s[5] - 1) & 3]
         nodes = self.geo.nodes
-        j = s.pos
+        j = s[4]
         k = 0
         while k < limit:
             j = nxt[j]
-            if j < 0 or not (s.solid >> j) & 1:
+            if j < 0 or not (solid >> j) & 1:
                 break
             k += 1
             if j in nodes:
                 break
         return k
 
-    def drill(self, s: Core, k: int, log: Log | None = None) -> Core:
+    def drill(self, s: Raw, k: int, log: Log | None = None) -> Raw:
         """Step 3 (Drill) with `k` spaces (0 skips), then Step 4 (Rotate) and the next turn's
         Fall and Collapse. `k` must be at most `drill_run(s)`."""
-        d = down_of(s.turn)
-        nxt = self.geo.nxt[d]
-        solid, cur, pos = s.solid, s.cur, s.pos
+        solid, cur, m1, m2, pos, turn, boosts, _, _ = s
+        geo = self.geo
+        d = (turn - 1) & 3
+        far = geo.far
         won = False
         captured = -1
-        drilled: list[int] = []
-        for _ in range(k):
-            pos = nxt[pos]
-            bit = 1 << pos
-            solid &= ~bit
-            cur |= bit
-            drilled.append(pos)
-            if self.geo.far & bit:
-                won = True
-                break
-        boosts = s.boosts - max(0, len(drilled) - 1)
-        if log is not None and drilled:
-            log.add("drill", cells=drilled, boost=max(0, len(drilled) - 1), boosts_left=boosts)
-        if not won and drilled and pos in self.geo.nodes:
-            captured = pos
-            cleared = self.geo.territory[pos] & solid
-            solid &= ~cleared
-            cur |= cleared
+        if k:
+            nxt = geo.nxt[d]
+            drilled: list[int] = []
+            for _ in range(k):
+                pos = nxt[pos]
+                bit = 1 << pos
+                solid &= ~bit
+                cur |= bit
+                drilled.append(pos)
+                if far & bit:
+                    won = True
+                    break
+            boosts -= len(drilled) - 1
             if log is not None:
-                log.add("capture", node=pos, cells=sorted_cells(cleared))
-        elif not won and drilled:
-            pos, cur, _, won = self._fall(solid, cur | s.m1 | s.m2, cur, pos, d, log)
-        if won:
-            if log is not None:
-                log.add("win", cell=pos, turn=s.turn)
-            return Core(solid, cur, s.m1, s.m2, pos, s.turn, boosts, WON, 0)
-        turn = s.turn + 1
+                log.add("drill", cells=drilled, boost=len(drilled) - 1, boosts_left=boosts)
+            if not won:
+                if pos in geo.nodes:
+                    captured = pos
+                    cleared = geo.territory[pos] & solid
+                    solid &= ~cleared
+                    cur |= cleared
+                    if log is not None:
+                        log.add("capture", node=pos, cells=sorted_cells(cleared))
+                else:
+                    pos, cur, _, won = self._fall(solid, cur | m1 | m2, cur, pos, d, log)
+            if won:
+                if log is not None:
+                    log.add("win", cell=pos, turn=turn)
+                return (solid, cur, m1, m2, pos, turn, boosts, WON, 0)
+        turn += 1
         if log is not None:
-            log.add("rotate", turn=turn, down=DIRECTION_NAMES[down_of(turn)])
+            log.add("rotate", turn=turn, down=DIRECTION_NAMES[(turn - 1) & 3])
         if self.turn_limit and turn > self.turn_limit:
             if log is not None:
                 log.add("loss", cell=pos, reason="turn limit", turn=turn)
-            return Core(solid, cur, s.m1, s.m2, pos, turn, boosts, LOST, 0)
-        nxt_state = Core(solid, cur, s.m1, s.m2, pos, turn, boosts, START, 0)
+            return (solid, cur, m1, m2, pos, turn, boosts, LOST, 0)
         if captured >= 0:
-            return nxt_state._replace(choices=self.geo.territory[captured])
-        return self._begin_turn(nxt_state, solid, pos, 0, False, log)
+            return (solid, cur, m1, m2, pos, turn, boosts, START,
+                    geo.territory[captured])
+        return self._begin_turn((solid, cur, m1, m2, pos, turn, boosts, START, 0), solid, pos,
+                                0, False, log)
+
+
+    def drill_children(self, s: Raw) -> list[Raw]:
+        """`[drill(s, k) for k in range(drill_run(s) + 1)]` without logging, built in one pass
+        (the solver's hot path; tests check it equals the one-by-one `drill`)."""
+        solid, cur, m1, m2, pos, turn, boosts, _, _ = s
+        geo = self.geo
+        d = (turn - 1) & 3
+        nd = turn & 3
+        far = geo.far
+        nodes = geo.nodes
+        nxt = geo.nxt[d]
+        nxt2 = geo.nxt[nd]
+        limit = self.turn_limit
+        turn1 = turn + 1
+        over = bool(limit) and turn1 > limit
+        out: list[Raw] = []
+        k = 0
+        maxk = min(self.max_drill, boosts + 1)
+        p = pos
+        while True:
+            # the position after drilling k spaces (already applied to solid/cur/p)
+            b = boosts - (k - 1 if k else 0)
+            q = p
+            c = cur
+            so = solid
+            won = False
+            captured = -1
+            if k:
+                if far >> p & 1:
+                    out.append((so, c, m1, m2, p, turn, b, WON, 0))
+                    break
+                if p in nodes:
+                    captured = p
+                    cleared = geo.territory[p] & so
+                    so &= ~cleared
+                    c |= cleared
+                else:
+                    touched = c | m1 | m2
+                    j = nxt[q]
+                    while j >= 0 and not (so >> j) & 1:
+                        q = j
+                        bit = 1 << j
+                        if not touched & bit:
+                            c |= bit
+                            touched |= bit
+                        if far & bit:
+                            won = True
+                            break
+                        j = nxt[j]
+            if won:
+                out.append((so, c, m1, m2, q, turn, b, WON, 0))
+            elif over:
+                out.append((so, c, m1, m2, q, turn1, b, LOST, 0))
+            elif captured >= 0:
+                out.append((so, c, m1, m2, q, turn1, b, START, geo.territory[captured]))
+            else:
+                # next turn: Fall along the new down, then Collapse
+                touched = c | m1 | m2
+                new = 0
+                j = nxt2[q]
+                while j >= 0 and not (so >> j) & 1:
+                    q = j
+                    bit = 1 << j
+                    if not touched & bit:
+                        new |= bit
+                        touched |= bit
+                    if far & bit:
+                        won = True
+                        break
+                    j = nxt2[j]
+                if won:
+                    out.append((so, c | new, m1, m2, q, turn1, b, WON, 0))
+                elif m2 >> q & 1:
+                    out.append((so | m2, new, c, m1, q, turn1, b, LOST, 0))
+                else:
+                    out.append((so | m2, new, c, m1, q, turn1, b, DRILL, 0))
+            # drill one more space if allowed
+            if k >= maxk or (k and p in nodes):
+                break
+            j = nxt[p]
+            if j < 0 or not (solid >> j) & 1:
+                break
+            k += 1
+            p = j
+            bit = 1 << j
+            solid &= ~bit
+            cur |= bit
+        return out
 
 
 def sorted_cells(mask: int) -> list[int]:

@@ -204,9 +204,9 @@ class RotatorState(State):
         self.require_legal(action)
         log = Log()
         if isinstance(action, Start):
-            self.core = self.engine.start(self.core, action.cell, log)
+            self.core = Core._make(self.engine.start(self.core, action.cell, log))
         else:
-            self.core = self.engine.drill(self.core, action.spaces, log)
+            self.core = Core._make(self.engine.drill(self.core, action.spaces, log))
         events = [_event(kind, data) for kind, data in log.items]
         for e in events:
             if e.kind == "loss":

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playtable.games.rotator.board import cell_name
-from playtable.games.rotator.engine import DRILL, LOST, START, WON, Core, Engine, sorted_cells
+from playtable.games.rotator.engine import DRILL, LOST, START, WON, Engine, Raw, sorted_cells
 
 
 @dataclass
@@ -45,65 +45,64 @@ class Solution:
         }
 
 
-def _key(s: Core) -> tuple[int, ...]:
-    return (s.solid, s.cur, s.m1, s.m2, s.pos, s.turn & 3, s.phase, s.choices)
-
-
-def solve_core(engine: Engine, root: Core, max_states: int = 0) -> Solution:
+def solve_core(engine: Engine, root: Raw, max_states: int = 0) -> Solution:
     """Solve from `root` (a START or DRILL position). `max_states` > 0 caps the work."""
-    if root.phase == WON:
-        return Solution(True, [], root.turn, 0, 0)
-    if root.phase == LOST:
+    phase0 = root[7]
+    if phase0 == WON:
+        return Solution(True, [], root[5], 0, 0)
+    if phase0 == LOST:
         return Solution(False, [], 0, 0, 0)
-    # entries: (core, parent index, action text)
-    cores: list[Core] = [root]
+    # Every position stored: the tuple, its parent's index, the action that made it.
+    cores: list[Raw] = [root]
     parents: list[int] = [-1]
-    actions: list[str] = [""]
-    seen: dict[tuple[int, ...], int] = {_key(root): root.boosts}
-    start_boosts = root.boosts
-    # best win so far: (turn, boosts used, parent index, action)
-    best: tuple[int, int, int, str] | None = None
+    actions: list[tuple[int, int]] = [(0, 0)]  # (kind, value): kind 0 start cell, 1 drill k
+    seen: dict[tuple[int, ...], int] = {
+        (root[0], root[1], root[2], root[3], root[4], root[5] & 3, root[7], root[8]): root[6]}
+    start_boosts = root[6]
+    # the best win so far: (turn, boosts used, parent index, action)
+    best: tuple[int, int, int, tuple[int, int]] | None = None
     frontier = [0]
     expanded = 0
     start = engine.start
-    drill = engine.drill
-    run_of = engine.drill_run
-
-    def note_win(ns: Core, parent: int, action: str) -> None:
-        nonlocal best
-        cand = (ns.turn, start_boosts - ns.boosts, parent, action)
-        if best is None or cand[:2] < best[:2]:
-            best = cand
-
+    drill_children = engine.drill_children
     while frontier:
-        layer_turn = cores[frontier[0]].turn
+        layer_turn = cores[frontier[0]][5]
         queue = deque(frontier)
         nxt: list[int] = []
+        # Once a win on turn layer_turn is known, only cheaper wins this turn matter.
+        final = best is not None and best[0] <= layer_turn
         while queue:
             idx = queue.popleft()
             s = cores[idx]
             expanded += 1
             if max_states and expanded > max_states:
                 return Solution(False, [], 0, 0, expanded, complete=False)
-            if s.phase == START:
-                moves = [(start(s, c), f"start {cell_name(c)}") for c in sorted_cells(s.choices)]
+            if s[7] == START:
+                children = [(start(s, c), (0, c)) for c in sorted_cells(s[8])]
             else:
-                moves = [(drill(s, k), f"drill {k}") for k in range(run_of(s) + 1)]
-            for ns, text in moves:
-                if ns.phase == WON:
-                    note_win(ns, idx, text)
+                children = [(c, (1, k)) for k, c in enumerate(drill_children(s))]
+            for ns, act in children:
+                ph = ns[7]
+                if ph == WON:
+                    cand = (ns[5], start_boosts - ns[6], idx, act)
+                    if best is None or cand[:2] < best[:2]:
+                        best = cand
                     continue
-                if ns.phase == LOST:
+                if ph == LOST:
                     continue
-                key = _key(ns)
+                same_turn = ph == DRILL and ns[5] == layer_turn
+                if final and not same_turn:
+                    continue
+                b = ns[6]
+                key = (ns[0], ns[1], ns[2], ns[3], ns[4], ns[5] & 3, ph, ns[8])
                 old = seen.get(key)
-                if old is not None and old >= ns.boosts:
+                if old is not None and old >= b:
                     continue
-                seen[key] = ns.boosts
+                seen[key] = b
                 cores.append(ns)
                 parents.append(idx)
-                actions.append(text)
-                if ns.turn == layer_turn and ns.phase == DRILL:
+                actions.append(act)
+                if same_turn:
                     queue.append(len(cores) - 1)
                 else:
                     nxt.append(len(cores) - 1)
@@ -119,7 +118,8 @@ def solve_core(engine: Engine, root: Core, max_states: int = 0) -> Solution:
         line.append(actions[i])
         i = parents[i]
     line.reverse()
-    return Solution(True, line, turn, boosts, expanded)
+    texts = [f"start {cell_name(v)}" if kind == 0 else f"drill {v}" for kind, v in line]
+    return Solution(True, texts, turn, boosts, expanded)
 
 
 def solve_state(state: Any, max_states: int = 0) -> Solution:
