@@ -1,0 +1,333 @@
+"""`playtable play troll`: Angry Troll versus Magic Bridge in the terminal (Textual).
+
+The app knows the game only through the protocol: `GAME.new_state`, `state.observation(0)`,
+`state.legal_actions()`, `state.apply(...)` and the events' plain words. Keys: arrows move the
+troll; s stomps; p, u (or c/t/h/k for one item of several), l start an action that an arrow (or, to
+lay far away in the draft rules, a slot number) finishes; w waits; Esc cancels; n deals a new
+game; ? shows the rules; q quits. The list of legal actions can also be clicked, or focused with
+Tab and chosen with Enter.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from playtable.core.errors import IllegalAction
+from playtable.core.protocol import Event, State
+from playtable.core.registry import get_game
+from playtable.tui import troll_view as view
+from playtable.tui.troll_screens import EndScreen, HelpScreen
+
+GROUPS: dict[str, tuple[str, ...]] = {
+    "pick": ("pick",), "use": view.USE_VERBS, "club": ("club",), "throw": ("throw",),
+    "shovel": ("shovel",), "wake": ("wake",), "lay": ("lay",),
+}
+PROMPTS = {
+    "pick": "Pick up which brick?", "use": "Use your card which way?", "club": "Club which way?",
+    "throw": "Throw which way?", "shovel": "Shovel which brick?", "wake": "Wake which brick?",
+    "lay": "Lay the brick down where?",
+}
+NOTHING_TO = {
+    "pick": "Nothing to pick up: no awake brick other than a heart is next to the troll"
+            " (or your hands are full).",
+    "use": "You carry no awake card you can use here.",
+    "lay": "You carry no dormant brick to lay down (shovel one up with a spade first).",
+    "stomp": "Nothing to stomp: the brick under the troll is not awake.",
+    "wait": "You can't wait while something else can be done.",
+}
+EVENT_STYLE = {
+    "awakened": "#e0a000", "flew_away": "bold #d0312d", "fled": "#d0312d", "fled_step": "#c07030",
+    "won": "bold #2e9e44", "lost": "bold #d0312d", "no_brick": "dim", "no_awakening": "dim",
+}
+
+
+class BridgeView(Static, can_focus=True):
+    """The bridge and the lines under it. Focusable so that the arrow keys reach the app."""
+
+
+class TrollApp(App[None]):
+    TITLE = "Angry Troll versus Magic Bridge"
+    AUTO_FOCUS = "#board"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $primary-background; color: $text; }
+    #main { height: 1fr; }
+    #left { width: 57; }
+    #board { height: auto; padding: 0 0; }
+    #board:focus { background: $boost; }
+    #hint { height: auto; max-height: 2; color: $warning; padding: 0 1; }
+    #log { height: 1fr; border: round $secondary; min-height: 4; scrollbar-size-vertical: 1; }
+    #right { width: 1fr; min-width: 22; }
+    #actions { height: auto; max-height: 14; border: round $accent; padding: 0 0; }
+    #reference { height: 1fr; border: round $secondary; scrollbar-size-vertical: 1; }
+    #reference-text { padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("left", "direction('left')", "Move", show=False),
+        Binding("right", "direction('right')", "Move", show=False),
+        Binding("up", "direction('up')", "Move", show=False),
+        Binding("down", "direction('down')", "Move", show=False),
+        Binding("s", "verb('stomp')", "Stomp", show=False),
+        Binding("p", "verb('pick')", "Pick up", show=False),
+        Binding("u", "verb('use')", "Use", show=False),
+        Binding("c", "verb('club')", "Club", show=False),
+        Binding("t", "verb('throw')", "Throw", show=False),
+        Binding("h", "verb('shovel')", "Shovel", show=False),
+        Binding("k", "verb('wake')", "Wake", show=False),
+        Binding("l", "verb('lay')", "Lay down", show=False),
+        Binding("w", "verb('wait')", "Wait", show=False),
+        *[Binding(str(n), f"digit({n})", "Slot", show=False) for n in range(1, 7)],
+        Binding("escape", "cancel", "Cancel"),
+        Binding("n", "new_game", "New game"),
+        Binding("question_mark", "help", "Rules"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, params: Any = None, seed: int | None = None) -> None:
+        super().__init__()
+        self.game = get_game("troll")
+        self.params = params if params is not None else self.game.default_params()
+        self.seed = seed if seed is not None else random.randrange(1_000_000)
+        self.state: State = self.game.new_state(self.params, self.seed)
+        self.pending: str | None = None
+        self.pending_column: int | None = None
+        self.hint_message = ""
+        self.log_lines: list[str] = []
+        self.last_end_text = ""
+
+    # -- layout -----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BridgeView(id="board")
+                yield Static(id="hint")
+                yield RichLog(id="log", wrap=True, min_width=20)
+            with Vertical(id="right"):
+                yield OptionList(id="actions")
+                with VerticalScroll(id="reference"):
+                    yield Static(id="reference-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).border_title = "What happened"
+        self.query_one("#actions", OptionList).border_title = "Your options"
+        self.query_one("#reference", VerticalScroll).border_title = "Rules (? for all)"
+        ref = Text()
+        for i, line in enumerate(view.QUICK_REFERENCE, 1):
+            ref.append(f"{i}. ", style="bold")
+            ref.append_text(view.colour_cards(line))
+            ref.append("\n")
+        self.query_one("#reference-text", Static).update(ref)
+        self._start()
+
+    def _start(self) -> None:
+        self.query_one("#log", RichLog).clear()
+        self.log_lines = []
+        self.log_event(Event("new_game", f"New game, seed {self.seed}.", {}))
+        for event in self.state.setup_events:
+            self.log_event(event)
+        self.hint_message = "Your turn: two actions. Arrow keys move; the list on the right shows the rest."
+        self.refresh_view()
+
+    # -- drawing ----------------------------------------------------------------------------
+    @property
+    def obs(self) -> dict[str, Any]:
+        return self.state.observation(0)
+
+    def legal_texts(self) -> list[str]:
+        return [str(a) for a in self.state.legal_actions()]
+
+    def refresh_view(self) -> None:
+        obs = self.obs
+        self.query_one("#status", Static).update(view.status_text(obs, self.seed))
+        board = view.render_bridge(obs)
+        board.append("\n")
+        board.append_text(view.info_text(obs))
+        self.query_one("#board", BridgeView).update(board)
+        self.query_one("#hint", Static).update(view.colour_cards(self.hint_message))
+        legal = self.legal_texts()
+        use_verbs = {view.split_action(t)[0] for t in legal} & set(view.USE_VERBS)
+        actions = self.query_one("#actions", OptionList)
+        actions.clear_options()
+        actions.add_options([Option(view.action_line(obs, t, use_verbs), id=t) for t in legal])
+        if self.state.is_terminal:
+            actions.add_option(Option(Text("n   start a new game", style="bold"), id="__new__"))
+
+    def log_event(self, event: Event) -> None:
+        if event.kind == "turn":
+            text = Text(f"── {event.text.rstrip('.')} ──", style="bold")
+        else:
+            text = view.colour_cards(event.text, EVENT_STYLE.get(event.kind, ""))
+        if event.kind in ("won", "lost"):
+            self.last_end_text = event.text
+        self.log_lines.append(text.plain)
+        self.query_one("#log", RichLog).write(text)
+
+    def hint(self, message: str, bad: bool = False) -> None:
+        self.hint_message = message
+        self.query_one("#hint", Static).update(view.colour_cards(message))
+        if bad:
+            self.bell()
+
+    # -- playing ----------------------------------------------------------------------------
+    def play(self, text: str) -> bool:
+        """Apply the legal action whose canonical text is `text`; False (nothing changes) if
+        it is not legal now."""
+        legal = {str(a): a for a in self.state.legal_actions()}
+        if text not in legal:
+            self.hint(f"'{text}' is not possible now.", bad=True)
+            return False
+        self.pending, self.pending_column = None, None
+        try:
+            events = self.state.apply(legal[text])
+        except IllegalAction as err:  # the game disagrees with its own legal list: say so
+            self.hint(str(err), bad=True)
+            return False
+        for event in events:
+            self.log_event(event)
+        if self.state.is_terminal:
+            self.hint_message = "The game is over. n: new game, q: quit."
+        else:
+            left = self.obs["actions_left"]
+            self.hint_message = (f"{left} action{'s' if left > 1 else ''} left this turn."
+                                 if left else "")
+        self.refresh_view()
+        if self.state.is_terminal:
+            self.show_end()
+        return True
+
+    def candidates(self, group: str) -> list[str]:
+        verbs = GROUPS[group]
+        return [t for t in self.legal_texts() if view.split_action(t)[0] in verbs]
+
+    def _direction_of(self, text: str) -> str | None:
+        verb, direction, slot = view.split_action(text)
+        if verb == "lay" and slot is not None:
+            return view.direction_to(view.slot_of(self.obs["troll"]), slot)
+        return direction or None
+
+    def _game_over(self) -> bool:
+        if self.state.is_terminal:
+            self.hint("The game is over. n: new game, q: quit.", bad=True)
+            return True
+        return False
+
+    def action_verb(self, verb: str) -> None:
+        if self._game_over():
+            return
+        self.pending, self.pending_column = None, None
+        if verb in ("stomp", "wait"):
+            if verb in self.legal_texts():
+                self.play(verb)
+            else:
+                self.hint(NOTHING_TO[verb], bad=True)
+            return
+        found = self.candidates(verb)
+        if not found:
+            self.hint(NOTHING_TO.get(verb, f"You can't {verb} now."), bad=True)
+            return
+        self.pending = verb
+        ways = sorted({self._direction_of(t) or "" for t in found} - {""}, key=list(view.ARROW).index)
+        keys = " ".join(view.ARROW[w] for w in ways)
+        extra = " or a slot number 1-6" if any(self._direction_of(t) is None for t in found) else ""
+        self.hint(f"{PROMPTS[verb]} Press {keys}{extra} (Esc cancels).")
+
+    def action_direction(self, direction: str) -> None:
+        if self._game_over():
+            return
+        if self.pending == "lay" and self.pending_column is not None:
+            if direction in ("up", "down"):
+                row = "upper" if direction == "up" else "lower"
+                self.play(f"lay {row} {self.pending_column}")
+            else:
+                self.hint("Press ↑ for the upper row or ↓ for the lower row.", bad=True)
+            return
+        if self.pending:
+            matches = [t for t in self.candidates(self.pending) if self._direction_of(t) == direction]
+            if len(matches) == 1:
+                self.play(matches[0])
+            elif not matches:
+                self.hint(f"Not {direction}. {PROMPTS[self.pending]} (Esc cancels)", bad=True)
+            else:
+                keys = " or ".join(f"{view.VERB_KEY[view.split_action(t)[0]]} to "
+                                   f"{view.split_action(t)[0]}" for t in matches)
+                self.hint(f"Two cards can go {direction}: press {keys}.")
+            return
+        text = f"move {direction}"
+        if text in self.legal_texts():
+            self.play(text)
+        else:
+            self.hint(self._why_not_move(direction), bad=True)
+
+    def _why_not_move(self, direction: str) -> str:
+        obs = self.obs
+        troll = view.slot_of(obs["troll"])
+        target = view.neighbour(troll, direction)
+        if target is None:
+            return f"The troll can't step {direction}: that is off the bridge."
+        if view.stack_at(obs, target)["height"] == 0:
+            return f"No brick at {target[0]} {target[1]}: the troll must stand on a brick."
+        if target in [view.slot_of(v) for v in obs.get("visited", [])]:
+            return f"The troll already stood on {target[0]} {target[1]} this turn."
+        return f"The troll can't move {direction} now."
+
+    def action_digit(self, number: int) -> None:
+        if self._game_over():
+            return
+        if self.pending != "lay":
+            self.hint("Slot numbers are for laying a brick down far away (l, then 1-6).", bad=True)
+            return
+        matches = [t for t in self.candidates("lay") if t.endswith(f" {number}")]
+        if len(matches) == 1:
+            self.play(matches[0])
+        elif matches:
+            self.pending_column = number
+            self.hint(f"Lay it at upper {number} (↑) or lower {number} (↓)?")
+        else:
+            self.hint(f"You can't lay the brick in column {number}.", bad=True)
+
+    def action_cancel(self) -> None:
+        if self.pending:
+            self.pending, self.pending_column = None, None
+            self.hint("Cancelled.")
+        else:
+            self.query_one("#board", BridgeView).focus()
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        chosen = message.option.id
+        if chosen == "__new__":
+            self.action_new_game()
+        elif chosen:
+            self.play(chosen)
+
+    # -- the end, new games, help -----------------------------------------------------------
+    def show_end(self) -> None:
+        self.push_screen(EndScreen(self.obs, self.last_end_text))
+
+    def action_new_game(self, seed: int | None = None) -> None:
+        self.seed = seed if seed is not None else random.randrange(1_000_000)
+        self.state = self.game.new_state(self.params, self.seed)
+        self.pending, self.pending_column = None, None
+        self._start()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+
+def make_app(seed: int | None = None) -> TrollApp:
+    """The menu's way in: the default rules, a given or random seed."""
+    return TrollApp(None, seed)
+
+
+def run_troll(params: Any, seed: int | None) -> None:
+    """`playtable play troll`: play until the player quits."""
+    TrollApp(params, seed).run()
