@@ -11,6 +11,8 @@ from playtable import __version__
 from playtable.cli.games import games
 from playtable.cli.lab import compare, query, report, sim
 from playtable.cli.play import play
+from playtable.cli.rotator import play_rotator
+from playtable.cli.solve import solve
 from playtable.cli.stardice import stardice
 from playtable.cli.state import state
 from playtable.core.errors import PlaytableError
@@ -27,6 +29,8 @@ def cli() -> None:
 
 cli.add_command(games)
 cli.add_command(play)
+play.add_command(play_rotator)
+cli.add_command(solve)
 cli.add_command(state)
 cli.add_command(sim)
 cli.add_command(compare)
