@@ -79,3 +79,91 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
                    f"(totals {s['totals'][0]}-{s['totals'][1]}) {s['note']}".rstrip())
     if out:
         click.echo(f"table drawn to {out}")
+
+
+@stardice.command("tuio")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=3333, show_default=True,
+              help="UDP port (0: any free port; the port is printed on stderr).")
+@click.option("--dice", "dice_map", required=True, metavar="MAP",
+              help="Fiducial ids to dice: a JSON file, or inline '0=F.d20a:17,1=K.d6a,12=borg:16'.")
+@click.option("--profiles", default="2Dobj,2Dblb", show_default=True,
+              help="TUIO profiles that carry dice (2Dobj, 2Dblb, 2Dcur).")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON line per committed frame (dice, connections, formations, points).")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              help="Record every datagram received to this file (JSON lines).")
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False), default=None,
+              help="Replay a recorded session instead of listening.")
+@click.option("--realtime", is_flag=True, help="Replay at the recorded pace.")
+@click.option("--duration", type=float, default=None, help="Stop after this many seconds.")
+@click.option("--max-frames", type=int, default=None, help="Stop after this many frames.")
+@click.option("--grace", type=float, default=0.25, show_default=True,
+              help="Seconds a vanished die is kept before it leaves its formation.")
+@click.option("--values-from-stdin", is_flag=True,
+              help="Read rolled values typed by the players on stdin: lines 'F.d20a 17'.")
+@variant_option
+@param_option
+def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
+         record_path: str | None, replay_path: str | None, realtime: bool,
+         duration: float | None, max_frames: int | None, grace: float,
+         values_from_stdin: bool, variant: str | None, params: tuple[str, ...]) -> None:
+    """Live formations and scores from a real multitouch table speaking TUIO 1.1."""
+    import sys
+    import threading
+
+    from playtable.cli.common import game_and_params
+    from playtable.core.errors import BadParameter
+    from playtable.games.stardice.tuio import (
+        TuioListener,
+        TuioTable,
+        load_dice_map,
+        replay_recording,
+    )
+
+    if host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127."):
+        click.echo(f"note: listening on {host}, not only on loopback", err=True)
+    _, the_params = game_and_params("stardice", variant, params)
+    last_line: list[str] = [""]
+
+    def show(report: dict[str, Any]) -> None:
+        if as_json:
+            sys.stdout.write(json.dumps(report, separators=(",", ":")) + "\n")
+            sys.stdout.flush()
+            return
+        line = (f"Federation {report['points'][0]} - Klingon {report['points'][1]} | "
+                f"formations {report['formations']} | strings {report['strings']}")
+        if line != last_line[0]:
+            click.echo(f"[{report['t']:8.2f}s] {line}")
+            last_line[0] = line
+
+    table = TuioTable(
+        load_dice_map(dice_map), the_params.formation_params(), the_params.scoring_rules(),
+        tuple(p.strip() for p in profiles.split(",") if p.strip()), grace=grace,
+        borg_faces=the_params.borg_faces, borg_pips=the_params.borg_pips, on_frame=show)
+    if values_from_stdin:
+        def read_values() -> None:
+            for raw in sys.stdin:
+                parts = raw.split()
+                if len(parts) == 2 and parts[1].isdigit():
+                    try:
+                        table.set_value(parts[0], int(parts[1]))
+                    except BadParameter as err:
+                        click.echo(f"error: {err}", err=True)
+                elif parts:
+                    click.echo(f"error: expected 'DIE VALUE', got {raw.strip()!r}", err=True)
+
+        threading.Thread(target=read_values, daemon=True).start()
+    if replay_path:
+        n = replay_recording(table, replay_path, realtime)
+        click.echo(f"replayed {n} packets: {table.stats.frames} frames, "
+                   f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)
+        return
+    listener = TuioListener(table, host, port, record_path)
+    click.echo(f"listening on {listener.address[0]}:{listener.address[1]}", err=True)
+    try:
+        listener.serve(duration, max_frames)
+    except KeyboardInterrupt:
+        listener.close()
+    click.echo(f"received {table.stats.packets} packets: {table.stats.frames} frames, "
+               f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)
