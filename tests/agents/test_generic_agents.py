@@ -129,3 +129,5 @@ def test_search_beats_random_on_the_same_seeds() -> None:
     ismcts_rate = _win_rate("ismcts:iterations=100", 40)
     assert greedy_rate > random_rate + 0.2
     assert ismcts_rate > random_rate + 0.2
+    rollout_rate = _win_rate("ismcts:iterations=100,rollout_depth=100", 40)
+    assert rollout_rate > random_rate + 0.1

@@ -13,8 +13,9 @@ are that seat's information sets, not states. Every iteration
    (`observation(observer)`): different die results or revealed cards lead to different
    information sets, so the tree's later decisions are conditioned only on information the
    player would really have;
-4. expands one new edge, plays the rest of the game at random (up to `rollout_depth` steps,
-   then `Game.evaluate`), and backs the returns up.
+4. expands one new edge, scores the leaf (with the game's own `Game.evaluate` when it has
+   one, else by playing on at random to the end; `rollout_depth` sets a fixed random playout
+   length), and backs the values up.
 
 Because each iteration samples its own future and every decision inside the tree is taken in a
 node that pools all futures consistent with the observer's information, the search does not
@@ -75,8 +76,10 @@ class IsmctsAgent:
     """If positive, search for this many seconds instead (not reproducible across machines)."""
     c: float = 0.7
     """UCB1 exploration constant, on returns rescaled to [0, 1] by the range seen so far."""
-    rollout_depth: int = 400
-    """Random playout steps before falling back to `Game.evaluate`."""
+    rollout_depth: int = -1
+    """Random playout steps before falling back to `Game.evaluate`. -1 (auto): none when the
+    game has its own `evaluate` (the leaf is scored by the heuristic at once), otherwise play
+    at random to the end (at most 10,000 steps)."""
     width: int = 64
     """Candidate actions per node (`State.sample_actions`; all of a discrete game's usually)."""
     info_sets: bool = True
@@ -197,7 +200,11 @@ class IsmctsAgent:
         return best
 
     def _rollout(self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int) -> list[float]:
-        for _ in range(self.rollout_depth):
+        depth = self.rollout_depth
+        if depth < 0:
+            has_own = game is not None and type(game).evaluate is not Game.evaluate
+            depth = 0 if has_own else 10_000
+        for _ in range(depth):
             if world.is_terminal:
                 break
             candidates = world.sample_actions(rng, self.width)

@@ -1,0 +1,342 @@
+"""`playtable report`: one self-contained HTML page from result files.
+
+The page needs nothing but itself: the plots are matplotlib PNGs embedded as base64 data URIs
+and the styles are inline. Rows are grouped by file, variant and agents; the page shows
+
+* a summary table per group (games, completion, win rate with its Wilson 95 % interval,
+  duration, branching, and balance / first-player advantage for games of several seats);
+* win rate per group with interval bars; score and length histograms; the survival curve of the
+  turn on which games are lost;
+* paired differences from the first group on the seeds they share (common random numbers);
+* the game's own metrics and the events per game.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from playtable.lab.compare import value_of
+from playtable.lab.metrics import summarize, survival
+from playtable.lab.stats import paired
+from playtable.lab.storage import read_rows
+
+_CSS = """
+body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em auto; max-width: 1100px;
+       color: #1d2430; background: #fbfbfd; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #d9dde5; padding-bottom: 0.2em; }
+p.meta { color: #5a6475; margin-top: 0; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }
+th, td { border: 1px solid #d9dde5; padding: 0.3em 0.6em; text-align: right; }
+th { background: #eef1f6; }
+td:first-child, th:first-child { text-align: left; }
+.plots { display: flex; flex-wrap: wrap; gap: 1em; }
+.plots figure { margin: 0; background: white; border: 1px solid #d9dde5; padding: 0.5em; }
+figcaption { font-size: 0.85em; color: #5a6475; max-width: 500px; }
+.note { font-size: 0.85em; color: #5a6475; }
+"""
+
+
+def _pct(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _num(x: Any, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return html.escape(str(x))
+
+
+def _group_rows(rows: Sequence[dict[str, Any]], several_files: bool) -> dict[str, list[dict[str, Any]]]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        agents = ", ".join(dict.fromkeys(row.get("agents") or []))
+        label = f"{row.get('variant')} · {agents}"
+        if several_files:
+            label = f"{Path(str(row.get('filename', ''))).stem} · {label}"
+        groups.setdefault(label, []).append(row)
+    return groups
+
+
+def _figure_html(fig: Any, caption: str) -> str:
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return (
+        f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+    )
+
+
+def _score_key(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
+    """The per-game score to histogram: the game's `score` metric if it has one, else the
+    return of seat 0."""
+    if any("score" in (r.get("metrics") or {}) for r in rows):
+        return "m_score", "score (game metric)"
+    return "return_0", "return of seat 0"
+
+
+def _plots(groups: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[str, Any]]) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figures = []
+    labels = list(groups)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+    # Win rate with Wilson intervals.
+    fig, ax = plt.subplots(figsize=(5.3, 0.8 + 0.45 * len(labels)))
+    rates = [summaries[g]["win_rate"] for g in labels]
+    lows = [summaries[g]["win_rate"] - summaries[g]["win_low"] for g in labels]
+    highs = [summaries[g]["win_high"] - summaries[g]["win_rate"] for g in labels]
+    ys = list(range(len(labels)))
+    ax.barh(ys, rates, color=colours[0], alpha=0.35)
+    ax.errorbar(rates, ys, xerr=[lows, highs], fmt="o", color=colours[0], capsize=4)
+    ax.set_yticks(ys, [_short(g) for g in labels])
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(0.05, min(1.0, max(s["win_high"] for s in summaries.values()) * 1.15)))
+    ax.set_xlabel("win rate (seat 0), 95% Wilson interval")
+    ax.grid(axis="x", alpha=0.3)
+    figures.append(_figure_html(fig, "Win rate per group with 95% Wilson intervals."))
+
+    all_rows = [r for rs in groups.values() for r in rs]
+    key, key_name = _score_key(all_rows)
+    for what, name in ((key, key_name), ("duration", "game length")):
+        fig, ax = plt.subplots(figsize=(5.3, 3.0))
+        values_by_group = {}
+        for g in labels:
+            if what == "duration":
+                values = [_duration(r) for r in groups[g]]
+            else:
+                values = [value_of(r, what) for r in groups[g]]
+            values_by_group[g] = [v for v in values if v is not None and not math.isnan(v)]
+        flat = [v for vs in values_by_group.values() for v in vs]
+        if flat:
+            lo, hi = min(flat), max(flat)
+            integral = all(float(v).is_integer() for v in flat)
+            bins: Any = [x - 0.5 for x in range(int(lo), int(hi) + 2)] if integral and hi - lo <= 80 else 30
+            for i, g in enumerate(labels):
+                ax.hist(
+                    values_by_group[g],
+                    bins=bins,
+                    histtype="step",
+                    linewidth=1.6,
+                    color=colours[i % len(colours)],
+                    label=_short(g),
+                    density=True,
+                )
+        unit = "turns" if what == "duration" and _has_turns(all_rows) else "actions"
+        ax.set_xlabel(name if what != "duration" else f"game length ({unit})")
+        ax.set_ylabel("share of games")
+        ax.grid(alpha=0.3)
+        if len(labels) > 1:
+            ax.legend(fontsize=7)
+        caption = (
+            f"Distribution of the {name}" + (f" in {unit}" if what == "duration" else "") + " per group."
+        )
+        figures.append(_figure_html(fig, caption))
+
+    fig, ax = plt.subplots(figsize=(5.3, 3.0))
+    for i, g in enumerate(labels):
+        turns, share = survival(groups[g])
+        ax.step(turns, share, where="post", color=colours[i % len(colours)], label=_short(g))
+    ax.set_xlabel("turn" if _has_turns(all_rows) else "action")
+    ax.set_ylabel("share of games not yet lost")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    if len(labels) > 1:
+        ax.legend(fontsize=7)
+    figures.append(
+        _figure_html(fig, "Survival: the share of games not lost by each turn (wins never count as lost).")
+    )
+    return figures
+
+
+def _has_turns(rows: Sequence[dict[str, Any]]) -> bool:
+    return any("turns" in (r.get("metrics") or {}) for r in rows)
+
+
+def _duration(row: dict[str, Any]) -> float:
+    turns = (row.get("metrics") or {}).get("turns")
+    if isinstance(turns, int | float) and not isinstance(turns, bool):
+        return float(turns)
+    return float(row.get("length") or 0)
+
+
+def _short(label: str, width: int = 42) -> str:
+    return label if len(label) <= width else label[: width - 1] + "…"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _summary_table(summaries: dict[str, dict[str, Any]], groups: dict[str, list[dict[str, Any]]]) -> str:
+    multi = any(s["players"] > 1 for s in summaries.values())
+    headers = ["group", "game", "games", "win rate", "95% CI", "completion", "errors"]
+    if multi:
+        headers += ["draws", "balance", "first-player adv."]
+    rows = []
+    for g, s in summaries.items():
+        cells = [
+            html.escape(g),
+            html.escape(str(groups[g][0].get("game", ""))),
+            str(s["games"]),
+            _pct(s["win_rate"]),
+            f"[{_pct(s['win_low'])}, {_pct(s['win_high'])}]",
+            _pct(s["completion"]),
+            str(s["errors"]),
+        ]
+        if multi:
+            cells += [
+                _pct(s.get("draw_rate", math.nan)),
+                _num(s.get("balance", math.nan), 3),
+                _num(s.get("first_player_advantage", math.nan), 3),
+            ]
+        rows.append(cells)
+    return _table(headers, rows)
+
+
+def _analysis_table(summaries: dict[str, dict[str, Any]]) -> str:
+    headers = [
+        "group",
+        "actions mean",
+        "actions sd",
+        "turns mean",
+        "turns sd",
+        "branching mean",
+        "branching max",
+        "decisions per turn",
+    ]
+    rows = []
+    for g, s in summaries.items():
+        turns = s.get("turns") or {}
+        rows.append(
+            [
+                html.escape(g),
+                _num(s["length"]["mean"]),
+                _num(s["length"]["sd"]),
+                _num(turns.get("mean")),
+                _num(turns.get("sd")),
+                _num(s["branching_mean"]),
+                _num(s["branching_max"], 0),
+                _num(s.get("decisions_per_turn")),
+            ]
+        )
+    return _table(headers, rows)
+
+
+def _paired_table(groups: dict[str, list[dict[str, Any]]]) -> str:
+    labels = list(groups)
+    base_label = labels[0]
+    base = {int(r["seed"]): r for r in groups[base_label]}
+    rows = []
+    for g in labels[1:]:
+        other = {int(r["seed"]): r for r in groups[g]}
+        seeds = sorted(set(base) & set(other))
+        if not seeds:
+            continue
+        d = paired([value_of(base[s], "win") for s in seeds], [value_of(other[s], "win") for s in seeds])
+        rows.append(
+            [
+                html.escape(g),
+                str(d.n),
+                f"{100 * d.diff:+.1f} pp",
+                f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}] pp",
+                str(d.b_only),
+                str(d.a_only),
+                f"{d.p_value:.3g}",
+            ]
+        )
+    if not rows:
+        return "<p class='note'>No other group shares seeds with the first one.</p>"
+    return (
+        f"<p class='note'>Win rate minus that of <b>{html.escape(base_label)}</b> on the seeds both played "
+        "(same deals and dice): 95% interval on the paired differences, and the exact sign test on the "
+        "seeds where only one side won.</p>"
+        + _table(
+            [
+                "group",
+                "common seeds",
+                "difference",
+                "95% CI",
+                "won only here",
+                "won only in first",
+                "sign test p",
+            ],
+            rows,
+        )
+    )
+
+
+def _metrics_table(summaries: dict[str, dict[str, Any]], key: str) -> str:
+    names: list[str] = []
+    for s in summaries.values():
+        names += [k for k in s[key] if k not in names]
+    if not names:
+        return "<p class='note'>None recorded.</p>"
+    rows = [[html.escape(n)] + [_num(s[key].get(n), 3) for s in summaries.values()] for n in names]
+    return _table(["mean per game"] + [_short(g, 30) for g in summaries], rows)
+
+
+def render_report(rows: Sequence[dict[str, Any]], title: str, sources: Sequence[str]) -> str:
+    several = len({r.get("filename") for r in rows}) > 1
+    groups = _group_rows(rows, several)
+    summaries = {g: summarize(rs) for g, rs in groups.items()}
+    figures = _plots(groups, summaries)
+    generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p class='meta'>{len(rows)} games in {len(groups)} group(s) from "
+        f"{', '.join(html.escape(s) for s in sources)} · generated {generated} by playtable report</p>",
+        "<h2>Summary</h2>",
+        _summary_table(summaries, groups),
+        "<h2>Plots</h2><div class='plots'>",
+        *figures,
+        "</div>",
+        "<h2>Paired comparison (common random numbers)</h2>",
+        _paired_table(groups) if len(groups) > 1 else "<p class='note'>Only one group.</p>",
+        "<h2>Game analysis (Ludii / TAG style)</h2>",
+        "<p class='note'>Duration in actions and in the game's own turns; branching is the number of legal "
+        "actions at each decision; balance is 1 minus the largest gap between two seats' win rates; "
+        "first-player advantage is seat 0's win rate minus a fair share.</p>",
+        _analysis_table(summaries),
+        "<h2>Game metrics</h2>",
+        _metrics_table(summaries, "metrics"),
+        "<h2>Events per game</h2>",
+        _metrics_table(summaries, "events_per_game"),
+        "</body></html>",
+    ]
+    return "\n".join(parts)
+
+
+def write_report(files: Sequence[Path], out: Path, title: str | None = None) -> Path:
+    rows = read_rows(files)
+    if not rows:
+        from playtable.lab.storage import ResultsError
+
+        raise ResultsError("the result files hold no games")
+    games = sorted({str(r.get("game")) for r in rows})
+    page = render_report(rows, title or f"playtable report: {', '.join(games)}", [f.name for f in files])
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(page, encoding="utf-8")
+    tmp.replace(out)
+    return out
