@@ -227,6 +227,32 @@ class Engine:
                                 0, False, log)
 
 
+    def cheapest_win_now(self, s: Raw) -> int:
+        """For a DRILL position: the fewest spaces whose drill (and the fall after it) reaches
+        the far row this turn, or 0 when no drill does. (The solver's last-layer check.)"""
+        solid, _, _, _, pos, turn, boosts, _, _ = s
+        geo = self.geo
+        nxt = geo.nxt[(turn - 1) & 3]
+        far = geo.far
+        nodes = geo.nodes
+        maxk = min(self.max_drill, boosts + 1)
+        p = pos
+        for k in range(1, maxk + 1):
+            p = nxt[p]
+            if p < 0 or not (solid >> p) & 1:
+                return 0
+            solid &= ~(1 << p)
+            if far >> p & 1:
+                return k
+            if p in nodes:
+                return 0
+            j = nxt[p]
+            while j >= 0 and not (solid >> j) & 1:
+                if far >> j & 1:
+                    return k
+                j = nxt[j]
+        return 0
+
     def drill_children(self, s: Raw) -> list[Raw]:
         """`[drill(s, k) for k in range(drill_run(s) + 1)]` without logging, built in one pass
         (the solver's hot path; tests check it equals the one-by-one `drill`)."""

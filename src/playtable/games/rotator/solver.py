@@ -65,18 +65,33 @@ def solve_core(engine: Engine, root: Raw, max_states: int = 0) -> Solution:
     expanded = 0
     start = engine.start
     drill_children = engine.drill_children
+    cheapest_win_now = engine.cheapest_win_now
     while frontier:
         layer_turn = cores[frontier[0]][5]
+        # Once a win on this turn is known, only cheaper wins this turn matter: look at the
+        # positions using the fewest boost spaces first, and only for a win this turn.
+        final = best is not None and best[0] <= layer_turn
+        if final:
+            frontier.sort(key=lambda i: -cores[i][6])
         queue = deque(frontier)
         nxt: list[int] = []
-        # Once a win on turn layer_turn is known, only cheaper wins this turn matter.
-        final = best is not None and best[0] <= layer_turn
         while queue:
             idx = queue.popleft()
             s = cores[idx]
             expanded += 1
             if max_states and expanded > max_states:
                 return Solution(False, [], 0, 0, expanded, complete=False)
+            if final:
+                assert best is not None
+                if start_boosts - s[6] >= best[1]:
+                    continue
+                if s[7] == DRILL:
+                    k = cheapest_win_now(s)
+                    if k:
+                        cand = (s[5], start_boosts - s[6] + k - 1, idx, (1, k))
+                        if cand[:2] < best[:2]:
+                            best = cand
+                    continue
             if s[7] == START:
                 children = [(start(s, c), (0, c)) for c in sorted_cells(s[8])]
             else:
@@ -87,6 +102,7 @@ def solve_core(engine: Engine, root: Raw, max_states: int = 0) -> Solution:
                     cand = (ns[5], start_boosts - ns[6], idx, act)
                     if best is None or cand[:2] < best[:2]:
                         best = cand
+                        final = best[0] <= layer_turn
                     continue
                 if ph == LOST:
                     continue
