@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from playtable.core.chance import Chance
+from playtable.core.protocol import State
 from playtable.core.registry import get_game
 from playtable.tui import menu as menu_module
 from playtable.tui.menu import MenuApp, app_factory, menu_entries
@@ -302,3 +303,82 @@ def test_run_menu_opens_the_chosen_game_and_comes_back(monkeypatch: pytest.Monke
     monkeypatch.setattr(TrollApp, "run", lambda self: opened.append(self))
     menu_module.run_menu()
     assert len(opened) == 1 and isinstance(opened[0], TrollApp)
+
+
+def find_toys_seed() -> tuple[int, str]:
+    """A deal of the toys variant where THE CLUB and the diamond can both strike one way."""
+    params = GAME.params_type(**GAME.variants["toys"])
+    for seed in range(500):
+        legal = [str(a) for a in GAME.new_state(params, seed).legal_actions()]
+        for text in legal:
+            if text.startswith("club ") and f"throw {text.split()[1]}" in legal:
+                return seed, text.split()[1]
+    raise AssertionError("no such deal in 500 seeds")
+
+
+def test_two_items_in_hand_ask_which_one_to_use() -> None:
+    """Toys variant (seed §4.1): THE CLUB and the ace of diamonds can both hit the same brick;
+    'u' then the arrow asks which, 'c' or 't' then the arrow decides."""
+    params = GAME.params_type(**GAME.variants["toys"])
+    seed, way = find_toys_seed()
+    arrow = way  # the direction names are also the arrow keys' names
+
+    async def go() -> None:
+        app = TrollApp(params, seed)
+        async with app.run_test(size=(100, 34)) as pilot:
+            lines = dict(shown_options(app))
+            assert keys_of(lines[f"club {way}"]) == ["c", arrow]
+            assert keys_of(lines[f"throw {way}"]) == ["t", arrow]
+            before = app.state.to_json()
+            await pilot.press("u", arrow)
+            await pilot.pause()
+            assert app.state.to_json() == before
+            assert "press c to club or t to throw" in app.hint_message
+            await pilot.press("c", arrow)
+            await pilot.pause()
+            reference = GAME.new_state(params, seed)
+            reference.apply(reference.parse_action(f"club {way}"))
+            assert app.state.to_json() == reference.to_json()
+
+    run(go)
+
+
+def find_far_lay() -> tuple[State, int]:
+    """A draft-rules position where a carried brick may go to either row of a column that is
+    not next to the troll, found by random play."""
+    params = GAME.params_type(rules="draft")
+    for seed in range(500):
+        state = GAME.new_state(params, seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if state.is_terminal:
+                break
+            legal = [str(a) for a in state.legal_actions()]
+            column = state.observation(0)["troll"]["position"]
+            for c in range(1, 7):
+                if abs(c - column) > 1 and f"lay lower {c}" in legal and f"lay upper {c}" in legal:
+                    return state, c
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position in 500 games")
+
+
+def test_draft_rules_lay_a_brick_far_away_by_slot_number() -> None:
+    """Draft rules (seed §4.1): a dormant brick may be laid wherever it touches two bricks:
+    'l', the column, then ↑/↓ when both rows of that column are possible."""
+    state, column = find_far_lay()
+
+    async def go() -> None:
+        reference = GAME.state_from_json(state.to_json())
+        app = TrollApp(None, 1, state=GAME.state_from_json(state.to_json()))
+        async with app.run_test(size=(100, 40)) as pilot:
+            lines = dict(shown_options(app))
+            assert keys_of(lines[f"lay lower {column}"]) == ["l", str(column), "down"]
+            await pilot.press("l", str(column))
+            await pilot.pause()
+            assert app.pending_column == column and app.state.to_json() == reference.to_json()
+            await pilot.press("down")
+            await pilot.pause()
+            reference.apply(reference.parse_action(f"lay lower {column}"))
+            assert app.state.to_json() == reference.to_json()
+
+    run(go)

@@ -79,7 +79,7 @@ class MenuApp(App[str | None]):
         yield Static(title, id="menu-title")
         options = []
         for entry in self.entries:
-            line = Text(entry.name, style="bold" if entry.make_app else "dim")
+            line = Text.assemble((entry.name, "bold" if entry.make_app else "dim"))
             if entry.note:
                 line.append(f"  — {entry.note}", style="dim italic")
             options.append(Option(line, id=entry.game_id, disabled=entry.make_app is None))

@@ -10,6 +10,7 @@ Tab and chosen with Enter.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -21,6 +22,7 @@ from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from playtable.core.errors import IllegalAction
+from playtable.core.params import params_from_dict
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.tui import troll_view as view
@@ -91,12 +93,18 @@ class TrollApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, params: Any = None, seed: int | None = None) -> None:
+    def __init__(self, params: Any = None, seed: int | None = None, state: State | None = None) -> None:
+        """A new game with `params` (the seed's rules if None) and `seed` (random if None), or,
+        given `state`, that position played on (its own parameters; `seed` is only shown)."""
         super().__init__()
         self.game = get_game("troll")
-        self.params = params if params is not None else self.game.default_params()
         self.seed = seed if seed is not None else random.randrange(1_000_000)
-        self.state: State = self.game.new_state(self.params, self.seed)
+        if state is not None:
+            self.params = params_from_dict(self.game.params_type, state.to_json()["params"])
+            self.state: State = state
+        else:
+            self.params = params if params is not None else self.game.default_params()
+            self.state = self.game.new_state(self.params, self.seed)
         self.pending: str | None = None
         self.pending_column: int | None = None
         self.hint_message = ""
@@ -132,11 +140,18 @@ class TrollApp(App[None]):
     def _start(self) -> None:
         self.query_one("#log", RichLog).clear()
         self.log_lines = []
-        self.log_event(Event("new_game", f"New game, seed {self.seed}.", {}))
+        self.log_event(Event("new_game", f"New game, seed {self.seed}{self._rules_note()}.", {}))
         for event in self.state.setup_events:
             self.log_event(event)
         self.hint_message = "Your turn: two actions. Arrow keys move; the list on the right shows the rest."
         self.refresh_view()
+
+    def _rules_note(self) -> str:
+        """The parameters that differ from the seed's rules, e.g. ' (extra_per_slot=2)'."""
+        default = self.game.default_params()
+        changed = [f"{f.name}={getattr(self.params, f.name)}" for f in dataclasses.fields(self.params)
+                   if getattr(self.params, f.name) != getattr(default, f.name)]
+        return f" ({', '.join(changed)})" if changed else ""
 
     # -- drawing ----------------------------------------------------------------------------
     @property
@@ -155,10 +170,9 @@ class TrollApp(App[None]):
         self.query_one("#board", BridgeView).update(board)
         self.query_one("#hint", Static).update(view.colour_cards(self.hint_message))
         legal = self.legal_texts()
-        use_verbs = {view.split_action(t)[0] for t in legal} & set(view.USE_VERBS)
         actions = self.query_one("#actions", OptionList)
         actions.clear_options()
-        actions.add_options([Option(view.action_line(obs, t, use_verbs), id=t) for t in legal])
+        actions.add_options([Option(view.action_line(obs, t, legal), id=t) for t in legal])
         if self.state.is_terminal:
             actions.add_option(Option(Text("n   start a new game", style="bold"), id="__new__"))
 

@@ -113,11 +113,12 @@ class HelpScreen(ModalScreen[None]):
         text.append("\nOn the bridge: ", style="bold")
         text.append("▒▒▒", style=view.BACK)
         text.append(" a face-down brick, ")
-        text.append(" 7♥ ", style=f"{view.RED} {view.AWAKE_BG}")
+        text.append(" 7♥ ", style=f"{view.RED_ON_LIGHT} {view.AWAKE_BG}")
         text.append(" an awake brick (the arrow shows where it will flee), ")
         text.append(" 7♥ ", style=f"italic {view.BACK}")
-        text.append(" a dormant brick you have seen, the number on top is the stack's height, "
-                    "~~~ an empty slot. Esc closes this.")
+        text.append(" a dormant brick you have seen; the number on top is the stack's height, "
+                    "~~~ an empty slot, the double frame is the troll. The suits beside a row are "
+                    "the colour of the cards that awaken its bricks. Esc closes this.")
         with VerticalScroll(id="help-box"):
             yield Static(text)
 

@@ -16,8 +16,10 @@ COLUMNS = 6
 ROWS = ("upper", "lower")  # top to bottom on the screen; "up" means towards the upper row
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 ARROW = {"left": "←", "right": "→", "up": "↑", "down": "↓"}
-RED = "bold #d0312d"
-BLACK = "bold #1a1a1a"
+RED = "bold #e8504a"  # red suits on the dark screen
+BLACK = "bold #f2f2f2"  # black suits on the dark screen are drawn light, so they stay readable
+RED_ON_LIGHT = "bold #c0201a"  # on an awake (light yellow) brick
+BLACK_ON_LIGHT = "bold #1a1a1a"
 AWAKE_BG = "on #ffd866"
 BACK = "#8fb3e0 on #23395d"
 RIVER = "#4a90d9"
@@ -35,9 +37,9 @@ QUICK_REFERENCE = [
     "already stood on this turn.",
     "Stomp (s): the awake brick under the troll goes dormant.",
     "Pick up (p + arrow): take an awake brick next to you (not a heart). Carry one at a time.",
-    "Use it (u + arrow): ♣ club a brick next to you dormant; ♦ throw at the first awake brick "
-    "in a line; ♠ shovel a brick next to you into your hands, dormant. Used cards are set aside. "
-    "A♣ is THE CLUB: kept forever, but you can pick up nothing else.",
+    "Use it (u + arrow): ♣ club an awake brick next to you dormant; ♦ throw at the first awake "
+    "brick in a line; ♠ shovel an awake brick next to you into your hands, dormant. Used cards "
+    "are set aside. A♣ is THE CLUB: kept forever, but you can pick up nothing else.",
     "Lay down (l + arrow): put a carried dormant brick in a slot next to you.",
     "Then awake bricks flee one step towards the nearer bank the troll does not block (arrows "
     "on the bricks); off the end they escape and come back as set-aside cards.",
@@ -47,8 +49,10 @@ QUICK_REFERENCE = [
 ]
 
 
-def card_style(card: str) -> str:
-    return RED if card[-1] in "HD" else BLACK
+def card_style(card: str, on_light: bool = False) -> str:
+    if card[-1] in "HD":
+        return RED_ON_LIGHT if on_light else RED
+    return BLACK_ON_LIGHT if on_light else BLACK
 
 
 def card_face(card: str) -> str:
@@ -75,7 +79,7 @@ def colour_cards(line: str, base: str = "") -> Text:
     pos = 0
     for match in CARD_IN_TEXT.finditer(line):
         out.append(line[pos:match.start()])
-        out.append(match.group(0), style="bold #e0443e" if match.group(2) in "♥♦" else "bold")
+        out.append(match.group(0), style=RED if match.group(2) in "♥♦" else BLACK)
         pos = match.end()
     out.append(line[pos:])
     return out
@@ -165,14 +169,15 @@ def _cell(obs: Mapping[str, Any], slot: tuple[str, int]) -> tuple[Text, Text, Te
         bottom = Text("└─────┘", style=frame)
         side = "│"
     card = stack["cards"][-1]
-    middle = Text(side, style=frame)
+    middle = Text()
+    middle.append(side, style=frame)
     if stack["awake"] and card is not None:
         flee = flight_hint(obs, slot)
         face = card_face(card)
         left = "←" if flee == "left" else " "
         right = "→" if flee == "right" else " "
         inner = (left + face.center(3) + right) if len(face) <= 3 else (left + face + right)[:5]
-        middle.append(inner[:5].ljust(5), style=f"{card_style(card)} {AWAKE_BG}")
+        middle.append(inner[:5].ljust(5), style=f"{card_style(card, on_light=True)} {AWAKE_BG}")
     elif card is not None:
         middle.append(f" {card_face(card):^3} ", style=f"italic {BACK}")
     else:
@@ -191,8 +196,8 @@ def render_bridge(obs: Mapping[str, Any]) -> Text:
     for row in ROWS:
         colour = row_colour(obs, row)
         margins = [
-            Text(f"{row:<6}", style="bold"),
-            Text(f" {suits_of(colour)}   ", style=RED if colour == "red" else "bold"),
+            Text.assemble((f"{row:<6}", "bold")),
+            Text.assemble((f" {suits_of(colour)}   ", RED if colour == "red" else BLACK)),
             Text(" " * 6),
         ]
         cells = [_cell(obs, (row, pos)) for pos in range(1, COLUMNS + 1)]
@@ -251,7 +256,7 @@ def info_text(obs: Mapping[str, Any]) -> Text:
         colour = row_colour(obs, row)
         played = list(obs["flight_stacks"][row])
         line = Text(f"{row.capitalize()} stack ")
-        line.append(f"{suits_of(colour)} {colour}", style=RED if colour == "red" else "bold")
+        line.append(f"{suits_of(colour)} {colour}", style=RED if colour == "red" else BLACK)
         line.append(f": {len(played)} played", style="")
         if played:
             line.append(", last ")
@@ -337,24 +342,30 @@ def describe(obs: Mapping[str, Any], text: str) -> str:
     return "wait (nothing else to do)"
 
 
-def key_for(obs: Mapping[str, Any], text: str, use_verbs: set[str]) -> str:
-    """The keys that play an action, as shown in the list: '←', 's', 'p →', 'u ↓', 'l 3'."""
+def key_for(obs: Mapping[str, Any], text: str, legal: Sequence[str]) -> str:
+    """The keys that play an action, as shown in the list: '←', 's', 'p →', 'u ↓', 'l ↑', and
+    for a far slot (draft rules) 'l 3', or 'l 3↓' when both rows of column 3 are possible."""
     verb, direction, lay_slot = split_action(text)
     if verb == "move":
         return ARROW[direction]
     if verb in USE_VERBS:
+        use_verbs = {split_action(t)[0] for t in legal} & set(USE_VERBS)
         letter = "u" if len(use_verbs) == 1 else VERB_KEY[verb]
         return f"{letter} {ARROW[direction]}"
     if verb == "lay" and lay_slot is not None:
         d = direction_to(slot_of(obs["troll"]), lay_slot)
-        return f"l {ARROW[d]}" if d else f"l {lay_slot[1]}" + ("↑" if lay_slot[0] == "upper" else "↓")
+        if d:
+            return f"l {ARROW[d]}"
+        same_column = [t for t in legal if t.startswith("lay ") and t.endswith(f" {lay_slot[1]}")]
+        row_key = ("↑" if lay_slot[0] == "upper" else "↓") if len(same_column) > 1 else ""
+        return f"l {lay_slot[1]}{row_key}"
     if direction:
         return f"{VERB_KEY[verb]} {ARROW[direction]}"
     return VERB_KEY[verb]
 
 
-def action_line(obs: Mapping[str, Any], text: str, use_verbs: set[str]) -> Text:
-    out = Text(f"{key_for(obs, text, use_verbs):<4}", style="bold #f0a020")
+def action_line(obs: Mapping[str, Any], text: str, legal: Sequence[str]) -> Text:
+    out = Text.assemble((f"{key_for(obs, text, legal):<3} ", "bold #f0a020"))
     out.append_text(colour_cards(describe(obs, text)))
     return out
 
