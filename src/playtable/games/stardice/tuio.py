@@ -32,6 +32,7 @@ Coordinates: TUIO's x, y in 0..1 (origin top-left) map to table units as x * wid
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import math
 import socket
@@ -506,6 +507,8 @@ class TuioListener:
                  record: str | Path | None = None) -> None:
         self.table = table
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        with contextlib.suppress(OSError):  # room for bursts (a split frame, a busy moment)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
         try:
             self.sock.bind((host, port))
         except OSError as err:
