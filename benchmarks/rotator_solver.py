@@ -32,6 +32,7 @@ def main() -> None:
     times: list[float] = []
     turns: Counter[int] = Counter()
     boosts: Counter[int] = Counter()
+    grid: Counter[tuple[int, int]] = Counter()
     levels: Counter[str] = Counter()
     states: list[int] = []
     worst_seed = -1
@@ -49,7 +50,8 @@ def main() -> None:
             won += 1
             turns[solution.turns] += 1
             boosts[solution.boosts] += 1
-            levels[level_of(solution.turns)] += 1
+            grid[(solution.turns, solution.boosts)] += 1
+            levels[level_of(solution.turns, solution.boosts)] += 1
         else:
             turns[0] += 1
     n = len(times)
@@ -77,12 +79,17 @@ def main() -> None:
     for b in sorted(boosts):
         print(f"| {b} | {boosts[b]} |")
     print()
-    print("| level | fewest turns | winnable boards |")
+    print("| level | rule | winnable boards |")
     print("|---|---|---|")
-    for name, (lo, hi) in LEVELS.items():
-        print(f"| {name} | {lo}-{hi} | {levels[name]} ({100 * levels[name] / max(won, 1):.1f}%) |")
-    if levels["trivial"]:
-        print(f"| trivial | 1 | {levels['trivial']} |")
+    rules = {**LEVELS, "trivial": "won on turn 1"}
+    for name, rule in rules.items():
+        print(f"| {name} | {rule} | {levels[name]} ({100 * levels[name] / max(won, 1):.1f}%) |")
+    print()
+    print("| fewest turns \\ boost spaces | " + " | ".join(str(b) for b in range(11)) + " |")
+    print("|---|" + "---|" * 11)
+    for t in sorted(k for k in turns if k):
+        row = [str(grid[(t, b)]) if grid[(t, b)] else "" for b in range(11)]
+        print(f"| {t} | " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":

@@ -112,10 +112,21 @@ def test_solve_from_mid_game_positions() -> None:
 
 
 def test_levels_cover_the_turn_counts() -> None:
-    """Difficulty levels: consecutive ranges of fewest turns."""
-    ranges = sorted(LEVELS.values())
-    assert all(a[1] + 1 == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
-    assert level_of(1) == "trivial"
+    """Difficulty levels from the solver's rating (fewest turns, then boost spaces)."""
+    assert set(LEVELS) == {"easy", "medium", "hard"}
+    assert level_of(1, 0) == "trivial"
+    assert level_of(5, 9) == "easy"
+    assert level_of(9, 5) == "medium" and level_of(9, 6) == "hard"
+    assert level_of(13, 0) == "hard"
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.sampled_from(["easy", "medium", "hard"]), st.integers(min_value=0, max_value=100))
+def test_generator_levels_give_boards_of_that_level(level: str, seed: int) -> None:
+    """The generator's difficulty levels: a board the solver rates at the asked level."""
+    state = GAME.new_state(RotatorParams(level=level), seed)  # type: ignore[arg-type]
+    solution = solve_state(state)
+    assert solution.winnable and level_of(solution.turns, solution.boosts) == level
 
 
 def test_solver_respects_max_states() -> None:
