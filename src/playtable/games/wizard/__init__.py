@@ -1,0 +1,1 @@
+"""The Wizard's Labyrinth: the wizard-versus-heroes board game of seed 003."""

@@ -1,0 +1,42 @@
+"""Actions: a verb and its arguments; `str()` is the canonical text ('move N', 'place m3 c4')."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playtable.core.errors import IllegalAction
+
+ARITY: dict[str, tuple[int, ...]] = {
+    "tower": (1,), "entrance": (1,), "key": (1,), "return": (1,), "start": (1,),
+    "remove": (1,), "play": (1,), "end": (0,), "place": (2,), "target": (1,),
+    "switch": (2,), "send": (1,), "discard": (1,), "move": (1,), "stay": (0,),
+    "sprint": (1, 2), "use": (1,), "give": (2,), "givekey": (1,), "boost": (1,), "fight": (0,),
+    "retreat": (1,), "keep": (1,),
+}
+
+
+@dataclass(frozen=True)
+class Act:
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+
+def act(verb: str, *args: str) -> Act:
+    return Act(verb, tuple(args))
+
+
+def parse(text: str) -> Act:
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action must be text, not {text!r}")
+    words = text.split()
+    if not words:
+        raise IllegalAction("an empty action")
+    verb, args = words[0].lower(), tuple(words[1:])
+    if verb not in ARITY:
+        raise IllegalAction(f"unknown action '{verb}' (known: {', '.join(sorted(ARITY))})")
+    if len(args) not in ARITY[verb]:
+        raise IllegalAction(f"'{verb}' takes {' or '.join(map(str, ARITY[verb]))} argument(s)")
+    return Act(verb, args)

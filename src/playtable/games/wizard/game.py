@@ -1,0 +1,53 @@
+"""The Wizard's Labyrinth (seed 003): one wizard against 2-4 heroes. Seat 0 is the wizard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from playtable.core.protocol import Agent, Game
+from playtable.games.wizard.params import VARIANTS, WizardParams
+from playtable.games.wizard.state import WizardState, state_from_json
+
+
+class WizardGame(Game[WizardParams, WizardState]):
+    id = "wizard"
+    name = "The Wizard's Labyrinth"
+    params_type = WizardParams
+    variants = VARIANTS
+
+    def num_players(self, params: WizardParams) -> int:
+        return params.players
+
+    def seat_names(self, params: WizardParams) -> list[str]:
+        return ["wizard"] + [f"hero{i}" for i in range(1, params.players)]
+
+    def new_state(
+        self, params: WizardParams | None = None, seed: int = 0,
+        rigged: Mapping[str, list[Any]] | None = None,
+    ) -> WizardState:
+        from playtable.games.wizard.rules import run
+        from playtable.games.wizard.setup import new_game
+
+        params = params or WizardParams()
+        params.validate()
+        st = new_game(params, seed, rigged)
+        run(st)
+        st._events = []
+        return st
+
+    def state_from_json(self, data: Mapping[str, Any]) -> WizardState:
+        return state_from_json(data)
+
+    def bots(self) -> Mapping[str, Callable[[], Agent]]:
+        from playtable.games.wizard.bots import BOTS
+
+        return BOTS
+
+    def evaluate(self, state: WizardState, seat: int) -> float:
+        from playtable.games.wizard.bots import evaluate
+
+        return evaluate(state, seat)
+
+
+GAME = WizardGame()

@@ -1,0 +1,175 @@
+"""What each seat may know, and determinization (resampling what a seat cannot know).
+
+Public: the grid, removed tiles, face-up tiles and tokens, where face-down tokens lie and which
+placement put them there, heroes (hit points, places, items, keys: heroes play open-handed),
+the wizard's hand size, both decks' sizes, both discard piles, the Mana Wheel, played cards.
+
+The wizard also knows: his hand, the identity of every token (he placed them), where the
+untaken keys lie, the cards of his opening draw.
+A hero also knows: his own pending move.
+Nobody knows: the order of the decks, the faces of face-down room tiles (the alpha rules shuffle
+them face down), the moves other heroes have committed but not revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playtable.core.chance import Chance
+from playtable.games.wizard import board
+from playtable.games.wizard.board import Square
+from playtable.games.wizard.content import kind_of
+from playtable.games.wizard.state import Token, WizardState
+
+
+def role(seat: int) -> str:
+    return "wizard" if seat == 0 else f"hero{seat}"
+
+
+def observation(st: WizardState, seat: int) -> dict[str, Any]:
+    wizard = seat == 0
+    cells = []
+    for sq, c in sorted(st.cells.items()):
+        view: dict[str, Any] = {"square": board.name(sq), "removed": c.removed,
+                                "flipped": c.flipped}
+        if sq == st.tower:
+            view["tower"] = True
+        elif c.flipped:
+            tile = st.content.tile(c.tile)
+            view.update(tile=tile.id, draw=tile.draw, mana=tile.mana, key=c.key)
+        elif wizard and c.key:
+            view["key"] = True
+        view["tokens"] = [
+            {"up": t.up, "batch": t.batch, **({"kind": t.kind} if t.up or wizard else {})}
+            for t in c.tokens
+        ]
+        if c.items:
+            view["items"] = [kind_of(i) for i in c.items]
+        if c.keys:
+            view["keys"] = c.keys
+        cells.append(view)
+    heroes = []
+    for h in st.heroes:
+        eq = st.equipped(h)
+        heroes.append({
+            "seat": h.seat, "hp": h.hp, "alive": h.alive, "square": board.name(h.pos),
+            "keys": h.keys, "equipped": sorted(kind_of(c) for c in eq),
+            "hand": sorted(kind_of(c) for c in h.items if c not in eq),
+            "combat_bonus": st.combat_bonus(h), "save_bonus": st.save_bonus(h),
+            "frozen": h.frozen, "stuck": h.stuck, "committed": h.seat in st.commits,
+        })
+    decision: dict[str, Any] = {}
+    if st.decision:
+        decision = {"kind": st.decision["kind"], "seat": st.decision["seat"]}
+        if st.decision["kind"] == "keep":
+            decision["cards"] = [kind_of(c) for c in st.decision["cards"]]
+        if st.decision["kind"] in ("place", "spell", "send") and st.decision.get("card"):
+            decision["card"] = kind_of(st.decision["card"])
+        if st.decision["kind"] == "place" and wizard:
+            decision["tokens"] = list(st.decision["tokens"])
+        if st.decision["kind"] in ("retreat",):
+            decision["hero"] = st.decision["hero"]
+        if "left" in st.decision and st.decision["kind"] != "key":
+            decision["left"] = st.decision["left"]
+    obs: dict[str, Any] = {
+        "game": "wizard", "seat": seat, "role": role(seat), "round": st.round,
+        "to_move": st.current_player, "decision": decision, "size": st.size,
+        "tower": board.name(st.tower), "entrance": st.entrance,
+        "entrance_square": board.name(st.entrance_square()),
+        "start": board.name(st.start) if st.start else None,
+        "cells": cells, "heroes": heroes,
+        "wizard": {
+            "hand_size": len(st.hand), "deck_size": len(st.deck),
+            "discard": [kind_of(c) for c in st.discard], "removed": [kind_of(c) for c in st.out],
+            "in_play": [kind_of(c) for c in st.offered] if st.decision.get("kind") != "opening"
+            else [],
+            "wheel": st.wheel, "mana_left": st.mana, "wheel_max": st.params.mana_max,
+        },
+        "loot": {"deck_size": len(st.loot_deck), "discard": [kind_of(c) for c in st.loot_discard]},
+        "keys_found": st.keys_found, "keys_needed": st.params.keys_needed,
+        "door_open": st.door_open(), "rage": st.rage,
+        "winner": st.winner or None, "end": st.end or None,
+    }
+    if wizard:
+        obs["wizard"]["hand"] = sorted(kind_of(c) for c in st.hand)
+        if st.decision.get("kind") == "opening":
+            obs["wizard"]["opening"] = sorted(kind_of(c) for c in st.offered)
+    elif seat in st.commits:
+        obs["my_move"] = st.commits[seat]
+    return obs
+
+
+def determinize(st: WizardState, seat: int, rng: Chance) -> WizardState:
+    """A copy where what `seat` cannot know is resampled from `rng`: the decks' order, the faces
+    of face-down tiles, other heroes' pending moves, the future chance stream; for a hero also
+    the wizard's hand, the identity of face-down tokens (within each placement) and where the
+    untaken keys lie."""
+    out = st.clone()
+    out.chance = Chance(rng.next_u64())
+    rng.shuffle(out.loot_deck)
+    _resample_tiles(out, seat, rng)
+    if seat != 0:
+        pool = out.hand + out.deck + (out.offered if out.decision.get("kind") == "opening" else [])
+        rng.shuffle(pool)
+        if out.decision.get("kind") == "opening":
+            k = len(out.offered)
+            out.offered, pool = pool[:k], pool[k:]
+        out.hand, out.deck = pool[: len(out.hand)], pool[len(out.hand):]
+        _resample_tokens(out, rng)
+    else:
+        rng.shuffle(out.deck)
+    _resample_commits(out, seat, rng)
+    return out
+
+
+def _resample_tiles(out: WizardState, seat: int, rng: Chance) -> None:
+    hidden: list[Square] = [sq for sq, c in sorted(out.cells.items())
+                            if sq != out.tower and not c.flipped]
+    pool = [out.cells[sq].tile for sq in hidden if not out.content.tile(out.cells[sq].tile).key]
+    spare_keys = [t for t in out.unused_tiles if out.content.tile(t).key]
+    pool += [t for t in out.unused_tiles if not out.content.tile(t).key]
+    if seat != 0:
+        keys = [out.cells[sq].tile for sq in hidden if out.cells[sq].key]
+        for sq in hidden:
+            out.cells[sq].key = False
+        chosen = list(hidden)
+        rng.shuffle(chosen)
+        chosen = sorted(chosen[: len(keys)])
+        regular_places = [sq for sq in hidden if sq not in chosen]
+        for sq, tile in zip(chosen, keys, strict=True):
+            out.cells[sq].key = True
+            out.cells[sq].tile = tile
+    else:
+        regular_places = [sq for sq in hidden if not out.cells[sq].key]
+    rng.shuffle(pool)
+    for sq in regular_places:
+        out.cells[sq].tile = pool.pop()
+    out.unused_tiles = pool + spare_keys
+
+
+def _resample_tokens(out: WizardState, rng: Chance) -> None:
+    slots: dict[int, list[Token]] = {}
+    for _, c in sorted(out.cells.items()):
+        for t in c.tokens:
+            if not t.up:
+                slots.setdefault(t.batch, []).append(t)
+    for t in out.lost:
+        slots.setdefault(t.batch, []).append(t)
+    for tokens in slots.values():
+        kinds = [t.kind for t in tokens]
+        rng.shuffle(kinds)
+        for t, k in zip(tokens, kinds, strict=True):
+            t.kind = k
+
+
+def _resample_commits(out: WizardState, seat: int, rng: Chance) -> None:
+    from playtable.games.wizard.hero_turn import legal_commit
+
+    for other in sorted(out.commits):
+        if other == seat:
+            continue
+        saved = out.decision
+        out.decision = {"kind": "commit", "seat": other}
+        options = [a for a in legal_commit(out) if a.verb in ("move", "stay", "sprint")]
+        out.decision = saved
+        out.commits[other] = str(rng.choice(options))

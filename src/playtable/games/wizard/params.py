@@ -1,0 +1,95 @@
+"""Parameters of The Wizard's Labyrinth: the final rules (8 Nov) as defaults, earlier rules as
+variants. Each field cites the seed section it comes from (see RULES.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from playtable.core.errors import BadParameter
+
+
+@dataclass(frozen=True)
+class WizardParams:
+    players: int = 4
+    """Seats: 1 wizard + 2-4 heroes (8 Nov 'Preparation')."""
+    rules: Literal["final", "beta", "alpha"] = "final"
+    """Which cards of the content are in the wizard deck (cards added after a version are out)."""
+    keys_needed: int = 2
+    """Keys the heroes need to open the tower (8 Nov: 2 of 3; 23 Oct and 17 Oct: all 3)."""
+    mana_start: int = 2
+    """Mana Wheel at the start (8 Nov: 2; 17 Oct: 1; 23 Oct silent, we use 1)."""
+    mana_per_turn: int = 0
+    """Wheel spin at the start of each wizard turn (17 Oct: +1; removed in the 26 Oct update)."""
+    mana_max: int = 6
+    """The wheel's maximum (the picture is missing; ours)."""
+    mana_min: int = 1
+    """The wheel's minimum (ours)."""
+    trap_rule: Literal["scaled", "per_trap"] = "scaled"
+    """8 Nov: one save per hero, harder the more traps (7+/10+/13+), 2 damage. 23 Oct/17 Oct:
+    one save per trap at `trap_save`, 2 damage per failed save."""
+    trap_save: int = 10
+    """The per-trap save of `trap_rule=per_trap` (23 Oct: 10+; 17 Oct: 5+)."""
+    combat_rolls: Literal["best", "sum"] = "best"
+    """Several heroes in one combat: best die (8 Nov, 23 Oct) or dice added (17 Oct)."""
+    loss_damage: Literal["per_monster", "one"] = "per_monster"
+    """Damage for a lost combat: 1 per monster (8 Nov, 23 Oct) or 1 (17 Oct)."""
+    combat_loot: Literal["draw2keep1", "first_two", "two"] = "draw2keep1"
+    """After a won combat: draw 2 keep 1 (8 Nov); 1 card, 2 the first time the room is cleared
+    (23 Oct); 2 cards (17 Oct)."""
+    flip_tiles: Literal["loot_phase", "on_enter"] = "loot_phase"
+    """When a tile turns face up: in the loot phase once its monsters are beaten (8 Nov), or
+    when a hero enters it, together with its tokens (23 Oct, 17 Oct)."""
+    token_cap: int = 0
+    """Most tokens on one tile: 0 means the number of players (8 Nov, 23 Oct); 17 Oct: 3."""
+    rage: bool = True
+    """The wizard's rage removes tiles once the keys are found (8 Nov, 23 Oct; not in 17 Oct)."""
+    max_rounds: int = 60
+    """Ours: a game still running after this many rounds ends in a draw (the seed has no end
+    for a game that no side can win)."""
+    max_gives: int = 3
+    """Ours: gifts (items or keys) a hero may make per turn, so every turn ends."""
+    content: str = ""
+    """A directory with wizard_deck.json, loot_deck.json and tiles.json ('' = the package's)."""
+
+    def validate(self) -> None:
+        if not 3 <= self.players <= 5:
+            raise BadParameter(f"players must be 3, 4 or 5, not {self.players}")
+        if not 1 <= self.keys_needed <= 3:
+            raise BadParameter(f"keys_needed must be 1 to 3, not {self.keys_needed}")
+        if not 1 <= self.mana_min <= self.mana_max <= 20:
+            raise BadParameter("the mana wheel needs 1 <= mana_min <= mana_max <= 20")
+        if not self.mana_min <= self.mana_start <= self.mana_max:
+            raise BadParameter(f"mana_start must lie on the wheel ({self.mana_min}..{self.mana_max})")
+        if not 0 <= self.mana_per_turn <= 5:
+            raise BadParameter("mana_per_turn must be 0 to 5")
+        if not 1 <= self.trap_save <= 21:
+            raise BadParameter("trap_save must be 1 to 21")
+        if self.token_cap < 0 or self.token_cap > 10:
+            raise BadParameter("token_cap must be 0 (= players) to 10")
+        if not 1 <= self.max_rounds <= 1000:
+            raise BadParameter("max_rounds must be 1 to 1000")
+        if not 0 <= self.max_gives <= 20:
+            raise BadParameter("max_gives must be 0 to 20")
+
+    @property
+    def cap(self) -> int:
+        return self.token_cap or self.players
+
+    @property
+    def size(self) -> int:
+        return {3: 5, 4: 6, 5: 7}[self.players]
+
+
+VARIANTS: dict[str, dict[str, object]] = {
+    "final": {},
+    "beta": {
+        "rules": "beta", "keys_needed": 3, "mana_start": 1, "trap_rule": "per_trap",
+        "trap_save": 10, "combat_loot": "first_two", "flip_tiles": "on_enter",
+    },
+    "alpha": {
+        "rules": "alpha", "keys_needed": 3, "mana_start": 1, "mana_per_turn": 1,
+        "trap_rule": "per_trap", "trap_save": 5, "combat_rolls": "sum", "loss_damage": "one",
+        "combat_loot": "two", "flip_tiles": "on_enter", "token_cap": 3, "rage": False,
+    },
+}
