@@ -13,6 +13,7 @@ _GAMES: dict[str, str] = {
     "troll": "playtable.games.troll.game:GAME",
     "rotator": "playtable.games.rotator.game:GAME",
     "stardice": "playtable.games.stardice.game:GAME",
+    "wizard": "playtable.games.wizard.game:GAME",
 }
 
 
