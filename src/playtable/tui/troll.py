@@ -26,29 +26,9 @@ from playtable.core.params import params_from_dict
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.tui import troll_view as view
+from playtable.tui import troll_words as words
 from playtable.tui.troll_screens import EndScreen, HelpScreen
-
-GROUPS: dict[str, tuple[str, ...]] = {
-    "pick": ("pick",), "use": view.USE_VERBS, "club": ("club",), "throw": ("throw",),
-    "shovel": ("shovel",), "wake": ("wake",), "lay": ("lay",),
-}
-PROMPTS = {
-    "pick": "Pick up which brick?", "use": "Use your card which way?", "club": "Club which way?",
-    "throw": "Throw which way?", "shovel": "Shovel which brick?", "wake": "Wake which brick?",
-    "lay": "Lay the brick down where?",
-}
-NOTHING_TO = {
-    "pick": "Nothing to pick up: no awake brick other than a heart is next to the troll"
-            " (or your hands are full).",
-    "use": "You carry no awake card you can use here.",
-    "lay": "You carry no dormant brick to lay down (shovel one up with a spade first).",
-    "stomp": "Nothing to stomp: the brick under the troll is not awake.",
-    "wait": "You can't wait while something else can be done.",
-}
-EVENT_STYLE = {
-    "awakened": "#e0a000", "flew_away": "bold #d0312d", "fled": "#d0312d", "fled_step": "#c07030",
-    "won": "bold #2e9e44", "lost": "bold #d0312d", "no_brick": "dim", "no_awakening": "dim",
-}
+from playtable.tui.troll_words import EVENT_STYLE, GROUPS, NOTHING_TO, PROMPTS
 
 
 class BridgeView(Static, can_focus=True):
@@ -130,7 +110,7 @@ class TrollApp(App[None]):
         self.query_one("#actions", OptionList).border_title = "Your options"
         self.query_one("#reference", VerticalScroll).border_title = "Rules (? for all)"
         ref = Text()
-        for i, line in enumerate(view.QUICK_REFERENCE, 1):
+        for i, line in enumerate(words.QUICK_REFERENCE, 1):
             ref.append(f"{i}. ", style="bold")
             ref.append_text(view.colour_cards(line))
             ref.append("\n")
@@ -172,7 +152,7 @@ class TrollApp(App[None]):
         legal = self.legal_texts()
         actions = self.query_one("#actions", OptionList)
         actions.clear_options()
-        actions.add_options([Option(view.action_line(obs, t, legal), id=t) for t in legal])
+        actions.add_options([Option(words.action_line(obs, t, legal), id=t) for t in legal])
         if self.state.is_terminal:
             actions.add_option(Option(Text("n   start a new game", style="bold"), id="__new__"))
 
@@ -211,20 +191,30 @@ class TrollApp(App[None]):
         if self.state.is_terminal:
             self.hint_message = "The game is over. n: new game, q: quit."
         else:
-            left = self.obs["actions_left"]
-            self.hint_message = (f"{left} action{'s' if left > 1 else ''} left this turn."
-                                 if left else "")
+            self.hint_message = self._summary(events)
         self.refresh_view()
         if self.state.is_terminal:
             self.show_end()
         return True
 
+    def _summary(self, events: list[Event]) -> str:
+        """The hint after an action: how many actions are left, or, when a new turn began,
+        what fled and what awoke (the log has the whole story)."""
+        turns = [i for i, e in enumerate(events) if e.kind == "turn"]
+        if not turns:
+            left = self.obs["actions_left"]
+            return f"{left} action{'s' if left > 1 else ''} left this turn."
+        fled = [e.text for e in events[:turns[-1]] if e.kind in ("fled", "fell")]
+        woke = [e.text for e in events[turns[-1] + 1:]
+                if e.kind in ("awakened", "flew_away", "no_brick", "no_awakening")]
+        return " ".join([*fled, f"{events[turns[-1]].text.rstrip('.')}:", *woke, "Two actions."])
+
     def candidates(self, group: str) -> list[str]:
         verbs = GROUPS[group]
-        return [t for t in self.legal_texts() if view.split_action(t)[0] in verbs]
+        return [t for t in self.legal_texts() if words.split_action(t)[0] in verbs]
 
     def _direction_of(self, text: str) -> str | None:
-        verb, direction, slot = view.split_action(text)
+        verb, direction, slot = words.split_action(text)
         if verb == "lay" and slot is not None:
             return view.direction_to(view.slot_of(self.obs["troll"]), slot)
         return direction or None
@@ -272,8 +262,8 @@ class TrollApp(App[None]):
             elif not matches:
                 self.hint(f"Not {direction}. {PROMPTS[self.pending]} (Esc cancels)", bad=True)
             else:
-                keys = " or ".join(f"{view.VERB_KEY[view.split_action(t)[0]]} to "
-                                   f"{view.split_action(t)[0]}" for t in matches)
+                keys = " or ".join(f"{words.VERB_KEY[words.split_action(t)[0]]} to "
+                                   f"{words.split_action(t)[0]}" for t in matches)
                 self.hint(f"Two cards can go {direction}: press {keys}.")
             return
         text = f"move {direction}"

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from playtable.tui import troll_view as view
+from playtable.tui import troll_words as words
 
 KEYS = [
     ("← → ↑ ↓", "move the troll one step"),
@@ -51,8 +52,8 @@ class EndScreen(ModalScreen[None]):
         self.end_text = end_text
 
     def compose(self) -> ComposeResult:
-        title, style = view.end_title(self.obs)
-        reason = self.end_text.split(" Score:")[0] or view.END_REASONS.get(
+        title, style = words.end_title(self.obs)
+        reason = self.end_text.split(" Score:")[0] or words.END_REASONS.get(
             str(self.obs.get("end_reason")), "")
         score = int(self.obs["score"])
         body = Text()
@@ -102,7 +103,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         text = Text()
         text.append("Angry Troll versus Magic Bridge — the rules in ten lines\n\n", style="bold")
-        for i, line in enumerate(view.QUICK_REFERENCE, 1):
+        for i, line in enumerate(words.QUICK_REFERENCE, 1):
             text.append(f"{i:>2}. ", style="bold")
             text.append_text(view.colour_cards(line))
             text.append("\n")
