@@ -290,3 +290,28 @@ def test_property_random_battles_keep_invariants(seed: int) -> None:
         for k in state.layout().positions:
             assert state.layout().degree(k) <= 2
     assert GAME.state_from_json(state.to_json()).to_json() == state.to_json()
+
+
+def test_replay_reproduces_a_war_exactly() -> None:
+    """A whole war (several battles, Borg roles alternating) replays exactly."""
+    params = params_from_dict(StarDiceParams, {"war_target": 12})
+    state = GAME.new_state(params, 8)
+    events: list = []
+    actions = play_out(state, [RandomThrower(), RandomThrower()], Chance(8), events=events)
+    assert len(state.battle_points) >= 2
+    again, replayed = replay(record_of("stardice", params, 8, actions))
+    assert [e.to_json() for e in replayed] == [e.to_json() for e in events]
+    assert again.to_json() == state.to_json()
+    # the Klingon rolled the Borg die in battle 1; the roles alternate from battle 2 on
+    rollers = [e.data["roller"] for e in events if e.kind == "battle_started"]
+    assert rollers == [(b + 1) % 2 for b in range(1, len(state.battle_points))]
+
+
+def test_observation_and_determinize_hide_only_the_future() -> None:
+    s = opened(seed=2)
+    s.apply(Throw.make("roll", "d12a", 0.2, -0.03, 70.0, 1.3, 1.0))
+    obs = s.observation(1)
+    assert obs["hands"][0] == s.hand_names(0) and len(obs["table"]) == len(s.table)
+    json.dumps(obs)
+    d = s.determinize(1, Chance(5))
+    assert d.table == s.table and d.values == s.values and d.chance != s.chance

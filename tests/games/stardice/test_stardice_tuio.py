@@ -248,3 +248,47 @@ def test_cli_tuio_json_end_to_end() -> None:
     assert reports[-1]["formations"] == [["F.d20a", "K.d20a", "borg"]]
     assert reports[-1]["points"] == [6, 0]
     assert "1 malformed, 1 late" in err
+
+
+def test_values_entered_by_the_players_and_a_map_file(tmp_path: Path) -> None:
+    """Rolled values may come from the map or be entered by the players (set_value)."""
+    path = tmp_path / "dice.json"
+    path.write_text(json.dumps({"dice": {"0": "F.d20a", "7": "K.d20a", "14": "borg"}}))
+    from playtable.games.stardice.tuio import load_dice_map
+
+    t = TuioTable(load_dice_map(str(path)))
+    tri = [obj_set(1, 0, 0.3, 0.4), obj_set(2, 7, 0.5, 0.4), obj_set(3, 14, 0.4, 0.55)]
+    t.feed(bundle("2Dobj", [1, 2, 3], tri, 1), "a", 0.0)
+    t.tick(0.5)
+    assert t.last_report is not None and t.last_report["points"] == [0, 0]  # all zero: a tie
+    t.set_value("F.d20a", 9)
+    t.set_value("K.d20a", 20)
+    t.set_value("borg", 16)
+    t.feed(bundle("2Dobj", [1, 2, 3], [], -1), "a", 0.6)
+    assert t.last_report["points"] == [0, 3 + 4]  # 20 beats the Borg's 16: +4 pips
+    with pytest.raises(BadParameter):
+        t.set_value("Z.d6", 3)
+    with pytest.raises(BadParameter):
+        load_dice_map(str(tmp_path / "missing.json"))
+
+
+def test_cli_replays_a_recorded_session(tmp_path: Path) -> None:
+    """`playtable stardice tuio --replay FILE --json` gives the same result without a socket;
+    broken lines in the file are counted, not fatal."""
+    import base64
+
+    from click.testing import CliRunner
+
+    from playtable.cli import cli
+
+    rec = tmp_path / "s.jsonl"
+    lines = [json.dumps({"t": t, "from": "127.0.0.1:9", "data": base64.b64encode(d).decode()})
+             for t, d in session()]
+    rec.write_text("\n".join(lines + ["not json"]) + "\n")
+    result = CliRunner().invoke(cli, ["stardice", "tuio", "--dice", DICE_MAP, "--replay",
+                                      str(rec), "--json"])
+    assert result.exit_code == 0, result.output
+    reports = [json.loads(x) for x in result.output.splitlines() if x.startswith("{")]
+    assert reports[-1]["points"] == [6, 0]
+    bad = CliRunner().invoke(cli, ["stardice", "tuio", "--dice", "7=Q.d6", "--replay", str(rec)])
+    assert bad.exit_code != 0
