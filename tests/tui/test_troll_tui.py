@@ -161,7 +161,9 @@ def test_the_list_of_options_can_be_clicked_or_chosen_with_enter() -> None:
             await pilot.pause()
             reference.apply(reference.parse_action(chosen))
             assert app.state.to_json() == reference.to_json()
-            await pilot.press("escape")  # back to the bridge: arrows move the troll again
+            assert app.focused is app.query_one("#board")  # arrows move the troll again
+            actions.focus()
+            await pilot.press("escape")  # Esc also leaves the list
             assert app.focused is app.query_one("#board")
 
     run(go)
@@ -382,3 +384,36 @@ def test_draft_rules_lay_a_brick_far_away_by_slot_number() -> None:
             assert app.state.to_json() == reference.to_json()
 
     run(go)
+
+
+@pytest.mark.parametrize("rules", ["final", "draft"])
+def test_flight_arrows_on_the_bridge_match_the_flight_the_game_plays(rules: str) -> None:
+    """The arrows drawn on awake bricks preview the flight phase (seed §6.2, §7.1: towards the
+    closest bank not blocked by the troll); check them against the game's own fled events."""
+    from playtable.tui.troll_view import flight_hint
+
+    checked = 0
+    for seed in range(200):
+        state = GAME.new_state(GAME.params_type(rules=rules), seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            action = rng.choice(state.legal_actions())
+            before = state.observation(0)
+            events = state.apply(action)
+            if before["actions_left"] != 1 or str(action).startswith("move"):
+                continue  # the troll stays put during the last action: the preview must hold
+            for event in events:
+                if event.kind == "turn":
+                    break
+                if event.kind in ("fled_step", "fled"):
+                    start = int(event.data["from"])
+                    slot = ("lower" if start < 6 else "upper", start % 6 + 1)
+                    if not before["bridge"][slot[0]][slot[1] - 1]["awake"]:
+                        continue  # woken by the last action itself (the draft's spade)
+                    if event.kind == "fled":
+                        expected = str(event.data["bank"])
+                    else:
+                        expected = "left" if int(event.data["to"]) < start else "right"
+                    assert flight_hint(before, slot) == expected, (seed, slot, event.text)
+                    checked += 1
+    assert checked > 50

@@ -312,6 +312,7 @@ class TrollApp(App[None]):
             self.action_new_game()
         elif chosen:
             self.play(chosen)
+        self.query_one("#board", BridgeView).focus()  # so the arrow keys move the troll again
 
     # -- the end, new games, help -----------------------------------------------------------
     def show_end(self) -> None:
