@@ -343,7 +343,7 @@ class FormationEngine:
                 tr.x, tr.y, tr.last_t = s.x, s.y, t
             if speed is not None:
                 tr.vx, tr.vy = s.vx or 0.0, s.vy or 0.0
-            if tr.still_since is not None and t - tr.still_since >= p.settle_time:
+            if tr.still_since is not None and t - tr.still_since >= p.settle_time - 1e-9:
                 tr.anchor = tr.still
                 tr.x, tr.y = tr.still
                 tr.vx = tr.vy = 0.0

@@ -51,12 +51,20 @@ def render_table(state: StarDiceState, path: str | Path, title: str | None = Non
         ax.add_patch(Polygon(pts, closed=True, facecolor=colour, alpha=0.18, edgecolor=colour,
                              lw=2.5, zorder=3))
         cx, cy = _centroid(pts)
+        xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+        if math.hypot(max(xs) - min(xs), max(ys) - min(ys)) < 0.2:
+            # a small formation: its label beside it, with a leader line
+            lx = max(xs) + 0.06 if cx < geo.width - 0.15 else min(xs) - 0.06
+            ax.plot([cx, lx], [cy, cy], "-", color=colour, lw=0.8, alpha=0.8, zorder=6)
+            cx = lx
         s = shapes.get(cycle)
         if s is not None:
             who = "nobody" if s.owner is None else SEAT_NAMES[s.owner]
             bonus = f" +{s.bonus}" if s.bonus else ""
             ax.text(cx, cy, f"{s.points}{bonus}\n{who}", color=colour, ha="center",
-                    va="center", fontsize=13, fontweight="bold", zorder=6)
+                    va="center", fontsize=12, fontweight="bold", zorder=7,
+                    bbox={"boxstyle": "round,pad=0.2", "facecolor": "#05060f", "alpha": 0.4,
+                          "edgecolor": "none"})
     for path_ in layout.strings:
         xs = [pos[o][0] for o in path_]
         ys = [pos[o][1] for o in path_]
@@ -73,7 +81,7 @@ def render_table(state: StarDiceState, path: str | Path, title: str | None = Non
         if on_surface:
             ax.add_patch(Circle((piece.x, piece.y), params.connect_range, fill=False,
                                 edgecolor=colour, alpha=0.12, lw=0.8, ls="--", zorder=2))
-        r = PIECE_TYPES[piece.kind].radius * 1.6
+        r = PIECE_TYPES[piece.kind].radius * 1.25
         ax.add_patch(Polygon(_star(piece.x, piece.y, r, piece.angle), closed=True,
                              facecolor=colour, edgecolor="#202020", lw=0.6, zorder=5,
                              alpha=1.0 if on_surface else 0.45))
@@ -81,8 +89,8 @@ def render_table(state: StarDiceState, path: str | Path, title: str | None = Non
         label = piece.kind if value is None else f"{value}"
         if piece.id == BORG and value is not None:
             label = f"{value}/{state.borg_pips()}"
-        ax.text(piece.x, piece.y - r * 1.5, label, color=colour, ha="center", va="top",
-                fontsize=8, zorder=6)
+        ax.text(piece.x + r * 0.9, piece.y - r * 0.9, label, color=colour, ha="left",
+                va="top", fontsize=8, zorder=6)
     ax.set_xlim(-f - 0.02, geo.width + f + 0.02)
     ax.set_ylim(-f - 0.02, geo.depth + f + 0.02)
     ax.set_aspect("equal")
