@@ -417,3 +417,27 @@ def test_flight_arrows_on_the_bridge_match_the_flight_the_game_plays(rules: str)
                     assert flight_hint(before, slot) == expected, (seed, slot, event.text)
                     checked += 1
     assert checked > 50
+
+
+def test_play_troll_from_a_position_file_and_bad_files_exit_2(tmp_path: Any,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from playtable.cli import main
+    from playtable.core.position import write_position
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "troll"}', encoding="utf-8")
+    for argv in (["play", "troll", "--position", str(bad)],
+                 ["play", "troll", "--position", str(tmp_path / "missing.json")]):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2
+
+    good = tmp_path / "good.json"
+    state = GAME.new_state(None, 9)
+    state.apply(state.legal_actions()[0])
+    write_position(state, good)
+    started: list[TrollApp] = []
+    monkeypatch.setattr(TrollApp, "run", lambda self: started.append(self))
+    main(["play", "troll", "--position", str(good)])
+    assert started and started[0].state.to_json() == state.to_json()
+    assert started[0].from_position

@@ -21,9 +21,18 @@ def play(ctx: click.Context) -> None:
 @click.option("--seed", type=int, default=None, help="Seed of the deal (random if omitted).")
 @variant_option
 @param_option
-def play_troll(seed: int | None, variant: str | None, params: tuple[str, ...]) -> None:
+@click.option("--position", "position", type=click.Path(dir_okay=False), default=None,
+              help="Play on from a saved position (JSON from `playtable state`); it has its own parameters.")
+def play_troll(seed: int | None, variant: str | None, params: tuple[str, ...], position: str | None) -> None:
     """Angry Troll versus Magic Bridge (solitaire)."""
     from playtable.tui.troll import run_troll
 
-    _, the_params = game_and_params("troll", variant, params)
-    run_troll(the_params, seed)
+    game, the_params = game_and_params("troll", variant, params)
+    if position is None:
+        run_troll(the_params, seed)
+        return
+    if variant or params:
+        raise click.UsageError("--position brings its own parameters; leave out --variant and --param")
+    from playtable.core.position import read_position
+
+    run_troll(None, seed, state=read_position(game, position))

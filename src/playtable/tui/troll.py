@@ -79,6 +79,7 @@ class TrollApp(App[None]):
         super().__init__()
         self.game = get_game("troll")
         self.seed = seed if seed is not None else random.randrange(1_000_000)
+        self.from_position = state is not None
         if state is not None:
             self.params = params_from_dict(self.game.params_type, state.to_json()["params"])
             self.state: State = state
@@ -120,7 +121,8 @@ class TrollApp(App[None]):
     def _start(self) -> None:
         self.query_one("#log", RichLog).clear()
         self.log_lines = []
-        self.log_event(Event("new_game", f"New game, seed {self.seed}{self._rules_note()}.", {}))
+        start = "A saved position" if self.from_position else f"New game, seed {self.seed}"
+        self.log_event(Event("new_game", f"{start}{self._rules_note()}.", {}))
         for event in self.state.setup_events:
             self.log_event(event)
         self.hint_message = "Your turn: two actions. Arrow keys move; the list on the right shows the rest."
@@ -143,7 +145,8 @@ class TrollApp(App[None]):
 
     def refresh_view(self) -> None:
         obs = self.obs
-        self.query_one("#status", Static).update(view.status_text(obs, self.seed))
+        origin = "saved position" if self.from_position else f"seed {self.seed}"
+        self.query_one("#status", Static).update(view.status_text(obs, origin))
         board = view.render_bridge(obs)
         board.append("\n")
         board.append_text(view.info_text(obs))
@@ -320,6 +323,7 @@ class TrollApp(App[None]):
 
     def action_new_game(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else random.randrange(1_000_000)
+        self.from_position = False
         self.state = self.game.new_state(self.params, self.seed)
         self.pending, self.pending_column = None, None
         self._start()
@@ -333,6 +337,6 @@ def make_app(seed: int | None = None) -> TrollApp:
     return TrollApp(None, seed)
 
 
-def run_troll(params: Any, seed: int | None) -> None:
-    """`playtable play troll`: play until the player quits."""
-    TrollApp(params, seed).run()
+def run_troll(params: Any, seed: int | None, state: State | None = None) -> None:
+    """`playtable play troll`: play until the player quits (from `state` if given)."""
+    TrollApp(params, seed, state=state).run()

@@ -243,7 +243,7 @@ def info_text(obs: Mapping[str, Any]) -> Text:
     return Text("\n").join(lines)
 
 
-def status_text(obs: Mapping[str, Any], seed: int) -> Text:
+def status_text(obs: Mapping[str, Any], origin: str) -> Text:
     """The phase line: turn, the troll's actions left, what comes next, the seed."""
     out = Text()
     out.append(f" Turn {obs['turn']}", style="bold")
@@ -255,5 +255,5 @@ def status_text(obs: Mapping[str, Any], seed: int) -> Text:
         out.append("troll's actions ")
         out.append("●" * left + "○" * (2 - left), style="bold #f0a020")
         out.append(f" {left} left, then awake bricks flee")
-    out.append(f" · seed {seed}")
+    out.append(f" · {origin}")
     return out
