@@ -242,8 +242,8 @@ coords = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
                 max_size=15), st.sampled_from([0.0, 15.0]), st.booleans())
 def test_property_degree_two_and_no_crossing(pts: list[tuple[float, float]], angle: float,
                                              crossing_only: bool) -> None:
-    """Random layouts never give a die three connections or two crossing connections, and the
-    shapes partition the dice."""
+    """Random layouts never give a die three connections, two crossing connections or an angle
+    under the minimum, and the shapes partition the dice."""
     params = FormationParams(min_angle_deg=angle)
     points = {f"d{i:02d}": p for i, p in enumerate(pts)}
     lay = static_layout(points, params)
@@ -252,6 +252,12 @@ def test_property_degree_two_and_no_crossing(pts: list[tuple[float, float]], ang
     for i, (a, b) in enumerate(lay.edges):
         for c, d in lay.edges[i + 1:]:
             assert not segments_cross(points[a], points[b], points[c], points[d])
+            shared = {a, b} & {c, d}
+            if shared and angle > 0:
+                p = shared.pop()
+                u = b if a == p else a
+                v = d if c == p else c
+                assert angle_between(points[p], points[u], points[v]) >= angle - 1e-9
     seen = [v for f in lay.formations for v in f] + [v for s in lay.strings for v in s] \
         + list(lay.singles)
     assert sorted(seen) == sorted(points)
