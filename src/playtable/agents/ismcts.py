@@ -77,9 +77,11 @@ class IsmctsAgent:
     c: float = 0.7
     """UCB1 exploration constant, on returns rescaled to [0, 1] by the range seen so far."""
     rollout_depth: int = -1
-    """Random playout steps before falling back to `Game.evaluate`. -1 (auto): none when the
-    game has its own `evaluate` (the leaf is scored by the heuristic at once), otherwise play
-    at random to the end (at most 10,000 steps)."""
+    """Playout steps before falling back to `Game.evaluate`. -1 (auto): none when the game has
+    its own `evaluate` (the leaf is scored by the heuristic at once; 8 with a `rollout_agent`),
+    otherwise play at random to the end (at most 10,000 steps)."""
+    rollout_agent: str = ""
+    """An agent spec (e.g. a game's own bot) that plays the rollouts instead of random moves."""
     width: int = 64
     """Candidate actions per node (`State.sample_actions`; all of a discrete game's usually)."""
     info_sets: bool = True
@@ -87,6 +89,7 @@ class IsmctsAgent:
     of an action into one child (open-loop search), which is cheaper but cruder."""
     _game: Any = field(default=None, init=False, repr=False, compare=False)
     last_stats: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _rollout_policy: Any = field(default=None, init=False, repr=False, compare=False)
 
     name = "ismcts"
 
@@ -199,14 +202,27 @@ class IsmctsAgent:
                 best, best_score = edge, score
         return best
 
+    def _policy(self, game: Game[Any, Any] | None) -> Any:
+        if not self.rollout_agent or game is None:
+            return None
+        if self._rollout_policy is None:
+            from playtable.agents import make_agent
+
+            self._rollout_policy = make_agent(game, self.rollout_agent)
+        return self._rollout_policy
+
     def _rollout(self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int) -> list[float]:
         depth = self.rollout_depth
         if depth < 0:
             has_own = game is not None and type(game).evaluate is not Game.evaluate
-            depth = 0 if has_own else 10_000
+            depth = (8 if self.rollout_agent else 0) if has_own else 10_000
+        policy = self._policy(game)
         for _ in range(depth):
             if world.is_terminal:
                 break
+            if policy is not None:
+                world.apply(policy.choose(world, rng))
+                continue
             candidates = world.sample_actions(rng, self.width)
             world.apply(candidates[rng.below(len(candidates))] if len(candidates) > 1 else candidates[0])
         if world.is_terminal:

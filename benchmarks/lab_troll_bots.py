@@ -1,0 +1,77 @@
+"""Troll win rate of each bot on the same seeds, with Wilson 95% intervals and paired
+differences from the game's heuristic bot (common random numbers: the same deals and dice).
+
+    .venv/bin/python benchmarks/lab_troll_bots.py [--games 1000] [--search-games 200]
+        [--iterations 200] [--workers 2] [--out troll_bots.parquet]
+
+The cheap bots play `--games` seeds; the search bots (greedy, ISMCTS) play the first
+`--search-games` of them, and their paired difference is taken on those seeds only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from playtable.core.registry import get_game
+from playtable.lab.compare import value_of
+from playtable.lab.runner import Arm, RunOptions, run_tasks
+from playtable.lab.stats import paired, wilson
+from playtable.lab.storage import ResultWriter
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--search-games", type=int, default=200)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=None, help="also write every game to this Parquet file")
+    args = parser.parse_args()
+    game = get_game("troll")
+    params = game.default_params()
+    bots = [
+        ("random", args.games),
+        ("heuristic", args.games),
+        ("greedy", args.search_games),
+        (f"ismcts:iterations={args.iterations}", args.search_games),
+        (f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=4", args.search_games),
+    ]
+    results: dict[str, dict[int, dict]] = {}
+    timings: dict[str, float] = {}
+    writer = ResultWriter(args.out) if args.out else None
+    for spec, n in bots:
+        arm = Arm.build("troll", params, [spec], label=spec)
+        start = time.perf_counter()
+        rows = run_tasks([(arm, s) for s in range(n)], RunOptions(workers=args.workers))
+        timings[spec] = time.perf_counter() - start
+        results[spec] = {r["seed"]: r for r in rows}
+        if writer is not None:
+            writer.write(rows)
+    if writer is not None:
+        writer.close()
+    base = results["heuristic"]
+    print(f"troll (default parameters), seeds from 0; {args.workers} workers")
+    print(
+        f"{'bot':58} {'games':>6} {'wins':>5} {'win rate':>9} {'95% CI':>17} "
+        f"{'vs heuristic (paired, pp)':>30} {'s/game':>7}"
+    )
+    for spec, n in bots:
+        rows = results[spec]
+        wins = sum(1 for r in rows.values() if r["win"])
+        low, high = wilson(wins, n)
+        seeds = sorted(set(rows) & set(base))
+        d = paired([value_of(base[s], "win") for s in seeds], [value_of(rows[s], "win") for s in seeds])
+        diff = (
+            ""
+            if spec == "heuristic"
+            else f"{100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] p={d.p_value:.2g}"
+        )
+        print(
+            f"{spec:58} {n:6d} {wins:5d} {100 * wins / n:8.1f}% [{100 * low:5.1f}%, {100 * high:5.1f}%] "
+            f"{diff:>30} {args.workers * timings[spec] / n:7.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
