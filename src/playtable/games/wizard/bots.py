@@ -1,16 +1,30 @@
-"""Bots for The Wizard's Labyrinth (heuristic bots: see BOTS in RULES.md)."""
+"""Bots for The Wizard's Labyrinth.
+
+`heuristic` plays either side with rules of thumb (written out in RULES.md, "Bots"). It is
+deterministic given the rng it is handed (used only to break ties). A hero bot uses only what
+its seat may see: face-down tokens are counted, never identified; the wizard bot knows its own
+tokens and keys but never looks at face-down room tiles. The generic `random` agent (uniform over
+the legal actions) is the other bot for both sides.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
+from typing import Any
 
-from playtable.core.protocol import Agent
-from playtable.games.wizard.state import START_HP, WizardState
+from playtable.core.chance import Chance
+from playtable.core.protocol import Agent, State
+from playtable.games.wizard import board
+from playtable.games.wizard.actions import Act
+from playtable.games.wizard.board import Square
+from playtable.games.wizard.content import kind_of
+from playtable.games.wizard.state import START_HP, Hero, WizardState
 
 
 def evaluate(st: WizardState, seat: int) -> float:
-    """A rough value in [0, 1] for `seat`: the heroes' progress (keys, hit points, a door that is
-    open) against the wizard's strength."""
+    """A rough value in [0, 1] for `seat`: the heroes' progress (keys, hit points, an open door)
+    against the wizard."""
     if st.is_terminal:
         return float(st.returns()[seat])
     living = st.living()
@@ -23,4 +37,406 @@ def evaluate(st: WizardState, seat: int) -> float:
     return 1.0 - heroes if seat == 0 else heroes
 
 
-BOTS: dict[str, Callable[[], Agent]] = {}
+@cache
+def p_heroes_win(dice: int, bonus: int, levels: int, add: bool = False) -> float:
+    """The chance that the best of `dice` d20 (or their sum when `add`) plus `bonus` ties or
+    beats a d20 plus `levels`."""
+    if dice <= 0:
+        return 0.0
+    if add:
+        dist = {0: 1.0}
+        for _ in range(dice):
+            nxt: dict[int, float] = {}
+            for s, p in dist.items():
+                for f in range(1, 21):
+                    nxt[s + f] = nxt.get(s + f, 0.0) + p / 20
+            dist = nxt
+        total = 0.0
+        for w in range(1, 21):
+            total += sum(p for s, p in dist.items() if s + bonus >= w + levels) / 20
+        return total
+    total = 0.0
+    for w in range(1, 21):
+        t = w + levels - bonus  # the best die must reach t
+        if t <= 1:
+            total += 1.0
+        elif t <= 20:
+            total += 1.0 - ((t - 1) / 20) ** dice
+    return total / 20
+
+
+def _noise(rng: Chance) -> float:
+    return rng.random() * 0.01
+
+
+class HeuristicAgent:
+    """Rules of thumb for both sides (see RULES.md, 'Bots')."""
+
+    name = "heuristic"
+
+    def choose(self, state: State, rng: Chance) -> Any:
+        assert isinstance(state, WizardState)
+        st = state
+        legal: list[Act] = st.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        kind = st.decision["kind"]
+        method: Callable[[WizardState, list[Act], Chance], Act] | None = getattr(
+            self, f"_{kind}", None)
+        if method is None:
+            return rng.choice(legal)
+        return method(st, legal, rng)
+
+    # -- the wizard ------------------------------------------------------------------------------
+    def _tower(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        return rng.choice(legal)
+
+    def _entrance(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        return rng.choice(legal)
+
+    def _key(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        """Keys far from every corner (where the heroes start) and apart from each other."""
+        n = st.size
+        corners = [board.corner(n, c) for c in board.CORNERS]
+        placed = [sq for sq, c in st.cells.items() if c.key]
+
+        def score(a: Act) -> float:
+            sq = board.parse_square(a.args[0], n)
+            far = min(_manhattan(sq, c) for c in corners)
+            apart = min((_manhattan(sq, p) for p in placed), default=n)
+            return 2 * far + min(apart, 3) + _noise(rng) * 100
+
+        return max(legal, key=score)
+
+    def _opening(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        """Send back the cards least useful early: the dearest."""
+        return max(legal, key=lambda a: (st.content.wizard[a.args[0]].cost, _noise(rng)))
+
+    def _rage(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        """Remove the tile that lengthens the heroes' way to the tower most."""
+        entrance = st.entrance_square()
+        heroes = [h.pos for h in st.living()]
+
+        def score(a: Act) -> float:
+            gone = board.parse_square(a.args[0], st.size)
+            dist = board.distances(entrance, lambda x: x != gone and st.open_square(x), st.size)
+            near = min(_manhattan(gone, h) for h in heroes)
+            return sum(dist.get(h, 99) for h in heroes) - 0.1 * near + _noise(rng)
+
+        return max(legal, key=score)
+
+    def _main(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        plays = {a.args[0]: a for a in legal if a.verb == "play"}
+        if not plays:
+            return legal[-1]
+        groups = _groups(st)
+        biggest = max(len(g) for g in groups.values()) if groups else 0
+        for spell in ("whirlwind",):
+            if spell in plays and biggest >= 2:
+                return plays[spell]
+        if "fireball" in plays and (biggest >= 2 or any(h.hp <= 1 for h in st.living())):
+            return plays["fireball"]
+        if "frost_bolt" in plays and (_door_threat(st) or (biggest >= 2 and len(st.hand) >= 4)):
+            return plays["frost_bolt"]
+        if "switcheroo" in plays and _best_switch(st) is not None:
+            return plays["switcheroo"]
+        tokens = [k for k in plays if st.content.wizard[k].type != "spell"]
+        if tokens:
+            return plays[max(tokens, key=lambda k: (st.content.wizard[k].cost,
+                                                    sum(st.content.wizard[k].monsters)))]
+        return legal[-1]
+
+    def _place(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        """Real monsters on keys, the tower (once open) and where the heroes step next; traps
+        where the heroes step next; blanks as decoys near the heroes."""
+        heroes = [h.pos for h in st.living()]
+        keys = {sq for sq, c in st.cells.items() if c.key and not c.removed}
+        guard = {board.step(k, d) for k in keys for d in board.DIRS}
+        towards = _hero_paths(st)
+        target = _party_target(st)
+
+        def score(a: Act) -> float:
+            token, sq = a.args[0], board.parse_square(a.args[1], st.size)
+            cell = st.cells[sq]
+            near = min((_manhattan(sq, h) for h in heroes), default=9)
+            real = sum(1 for t in cell.tokens if t.kind != "blank")
+            value = 0.0
+            if token.startswith("m"):
+                value += 8.0 if sq == st.tower else 0.0
+                value += 4.0 if sq in keys else (1.0 if sq in guard else 0.0)
+                value += 2.0 if sq == target else 0.0
+                value += 3.0 if near == 1 else (1.5 if near == 2 else 0.0)
+                value += 2.0 if sq in towards else 0.0
+                value += 0.5 * real
+            elif token == "trap":
+                value += 3.0 if near == 1 else (1.0 if near == 2 else 0.0)
+                value += 2.0 if sq in keys else 0.0
+                value += 1.5 if sq in towards else 0.0
+            else:
+                value += 2.5 if near == 1 else (1.0 if near == 2 else 0.0)
+                value += 1.0 if not cell.tokens else 0.0
+                value -= 1.0 * real
+                value += 1.0 if sq == st.tower else 0.0
+            order = {"m": 0.3, "t": 0.2, "b": 0.0}[token[0]]
+            return value + order + _noise(rng)
+
+        return max(legal, key=score)
+
+    def _spell(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        if legal[0].verb == "switch":
+            best = _best_switch(st)
+            if best is not None:
+                for a in legal:
+                    if (a.args[0], a.args[1]) == best:
+                        return a
+            return rng.choice(legal)
+        entrance = st.entrance_square()
+
+        def score(a: Act) -> float:
+            sq = board.parse_square(a.args[0], st.size)
+            here = st.heroes_at(sq)
+            return (3 * len(here) + sum(h.keys for h in here) * 2
+                    - 0.3 * _manhattan(sq, entrance) - 0.1 * sum(h.hp for h in here) + _noise(rng))
+
+        return max(legal, key=score)
+
+    def _send(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        entrance = st.entrance_square()
+
+        def score(a: Act) -> float:
+            sq = board.parse_square(a.args[0], st.size)
+            real = sum(t.level for t in st.cells[sq].tokens)
+            return 2 * real + _manhattan(sq, entrance) + _noise(rng)
+
+        return max(legal, key=score)
+
+    def _discard(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        """Discard what cannot be paid for soon, else the weakest card."""
+        def score(a: Act) -> float:
+            card = st.content.wizard[a.args[0]]
+            if card.cost > st.wheel + 1:
+                return 100.0 + card.cost
+            return -card.cost + _noise(rng)
+
+        return max(legal, key=score)
+
+    def _retreat(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        entrance = st.entrance_square()
+
+        def score(a: Act) -> float:
+            sq = board.parse_square(a.args[0], st.size)
+            real = sum(t.level for t in st.cells[sq].tokens if t.kind.startswith("m"))
+            return 3 * real + _manhattan(sq, entrance) + _noise(rng)
+
+        return max(legal, key=score)
+
+    # -- the heroes ------------------------------------------------------------------------------
+    def _start(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        entrance = st.entrance_square()
+        return min(legal, key=lambda a: (_manhattan(board.corner(st.size, a.args[0]), entrance),
+                                         _noise(rng)))
+
+    def _commit(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        h = st.hero(int(st.decision["seat"]))
+        uses = [a for a in legal if a.verb == "use"]
+        if uses and h.hp <= 5:
+            return uses[0]
+        gift = _useful_gift(st, h, legal)
+        if gift is not None:
+            return gift
+        target = _party_target(st)
+        dist = board.distances(target, lambda x: st.open_square(x), st.size) if target else {}
+        strength = _party_strength(st)
+
+        def score(a: Act) -> float:
+            if a.verb in ("use", "give", "givekey"):
+                return -1e9
+            dest = _destination(st, h.pos, a)
+            if dest == st.tower:
+                return _tower_score(st, h, strength)
+            d = dist.get(dest, 50)
+            value = -3.0 * d
+            cell = st.cells[dest]
+            hidden = sum(1 for t in cell.tokens if not t.up)
+            up = [t for t in cell.tokens if t.up]
+            up_levels = sum(t.level for t in up)
+            if hidden or up_levels:
+                mates = _likely_mates(st, h, dest)
+                est = up_levels + 1.0 * hidden
+                p = p_heroes_win(1 + mates, strength["bonus"], round(est),
+                                 st.params.combat_rolls == "sum")
+                monsters = len(up) + 0.5 * hidden
+                care = 2.5 if h.hp <= 3 else (1.5 if h.hp <= 5 else 1.0)
+                value += 1.5 * p - care * (1 - p) * (1 + monsters)
+            if not cell.flipped and dest != h.pos:
+                value += 1.5
+            if a.verb == "sprint":
+                value -= 1.0  # keep the sprint for when it matters
+            mates_far = [m for m in st.living() if m.seat != h.seat]
+            if mates_far:
+                value -= 0.3 * min(_manhattan(dest, m.pos) for m in mates_far)
+            return value + _noise(rng)
+
+        return max(legal, key=score)
+
+    def _boost(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        step = st.decision["step"]
+        sq = board.parse_square(step["square"], st.size)
+        party = [st.hero(s) for s in step["heroes"] if st.hero(s).alive]
+        levels = sum(t.level for t in st.cells[sq].tokens)
+        bonus = sum(st.combat_bonus(h) for h in party) + int(step["bonus"])
+        p = p_heroes_win(len(party), bonus, levels, st.params.combat_rolls == "sum")
+        boosts = [a for a in legal if a.verb == "boost"]
+        if boosts and (p < 0.7 or sq == st.tower):
+            return max(boosts, key=lambda a: st.content.loot[a.args[0]].value)
+        return next(a for a in legal if a.verb == "fight")
+
+    def _keep(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        h = st.hero(int(st.decision["seat"]))
+        return max(legal, key=lambda a: (_loot_value(st, h, a.args[0]), _noise(rng)))
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _manhattan(a: Square, b: Square) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def _groups(st: WizardState) -> dict[Square, list[Hero]]:
+    out: dict[Square, list[Hero]] = {}
+    for h in st.living():
+        out.setdefault(h.pos, []).append(h)
+    return out
+
+
+def _door_threat(st: WizardState) -> bool:
+    if not st.door_open():
+        return False
+    entrance = st.entrance_square()
+    return any(_manhattan(h.pos, entrance) <= 2 for h in st.living())
+
+
+def _best_switch(st: WizardState) -> tuple[str, str] | None:
+    """Swap the weakest hero onto the strongest hidden monster."""
+    best: tuple[float, str, str] | None = None
+    for sq, c in st.cells.items():
+        if sq == st.tower or c.removed or not c.tokens:
+            continue
+        top = c.tokens[-1]
+        if not top.kind.startswith("m") or top.level < 2:
+            continue
+        for h in st.living():
+            if h.pos == sq:
+                continue
+            value = top.level * 2 - h.hp * 0.3 + len(st.heroes_at(h.pos))
+            if best is None or value > best[0]:
+                best = (value, f"hero{h.seat}", board.name(sq))
+    return None if best is None else (best[1], best[2])
+
+
+def _hero_paths(st: WizardState) -> set[Square]:
+    """Squares one step from a hero towards the nearest face-down tile (public knowledge)."""
+    out: set[Square] = set()
+    for h in st.living():
+        for d in board.DIRS:
+            nxt = board.step(h.pos, d)
+            if st.open_square(nxt) and not st.cells[nxt].flipped:
+                out.add(nxt)
+    return out
+
+
+def _destination(st: WizardState, frm: Square, a: Act) -> Square:
+    if a.verb == "move":
+        return board.step(frm, a.args[0])
+    if a.verb == "sprint":
+        mid = board.step(frm, a.args[0])
+        if st.cells[mid].tokens or len(a.args) == 1:
+            return mid
+        return board.step(mid, a.args[1])
+    return frm
+
+
+def _party_strength(st: WizardState) -> dict[str, int]:
+    living = st.living()
+    return {"bonus": max((st.combat_bonus(h) for h in living), default=0),
+            "total_bonus": sum(st.combat_bonus(h) for h in living),
+            "hp": sum(h.hp for h in living)}
+
+
+def _likely_mates(st: WizardState, h: Hero, dest: Square) -> int:
+    """Other heroes who follow the same party plan and stand next to `dest` (they tend to go
+    there too)."""
+    return sum(1 for m in st.living() if m.seat != h.seat and _manhattan(m.pos, dest) <= 1
+               and not m.frozen)
+
+
+def _party_target(st: WizardState) -> Square | None:
+    """The party's shared goal, computed from public facts only, so every hero bot agrees
+    without seeing the others' commits: dropped keys, then the tower entrance once the door is
+    open, else the nearest face-down tile to the party's leader (the lowest living seat)."""
+    living = st.living()
+    if not living:
+        return None
+    leader = living[0].pos
+    dropped = [sq for sq, c in st.cells.items() if c.keys and not c.removed]
+    if dropped:
+        return min(dropped, key=lambda s: _manhattan(s, leader))
+    visible_keys = [sq for sq, c in st.cells.items() if c.flipped and c.key and not c.removed
+                    and sq != st.tower]
+    if visible_keys:
+        return min(visible_keys, key=lambda s: _manhattan(s, leader))
+    if st.door_open():
+        return st.entrance_square()
+    dist = board.distances(leader, lambda x: st.open_square(x), st.size)
+    unexplored = [sq for sq in dist if not st.cells[sq].flipped]
+    if not unexplored:
+        return st.entrance_square()
+    tokens = {sq: sum(1 for t in st.cells[sq].tokens) for sq in unexplored}
+    return min(unexplored, key=lambda s: (dist[s] + 0.2 * tokens[s], s))
+
+
+def _tower_score(st: WizardState, h: Hero, strength: dict[str, int]) -> float:
+    cell = st.cells[st.tower]
+    hidden = sum(1 for t in cell.tokens if not t.up)
+    levels = sum(t.level for t in cell.tokens if t.up) + round(2.0 * hidden)
+    mates = sum(1 for m in st.living() if m.seat != h.seat and m.pos == h.pos)
+    p = p_heroes_win(1 + mates, strength["total_bonus"] if mates else st.combat_bonus(h), levels,
+                     st.params.combat_rolls == "sum")
+    late = st.round > st.params.max_rounds * 0.5
+    return 100.0 if p >= 0.3 or late or mates + 1 >= len(st.living()) else -5.0
+
+
+def _loot_value(st: WizardState, h: Hero, kind: str) -> float:
+    card = st.content.loot[kind]
+    if card.type == "equipment":
+        gear = [st.content.lcard(c) for c in st.equipped(h)]
+        if card.slot == "sword":
+            swords = sorted([g.combat for g in gear if g.slot == "sword"], reverse=True)
+            gain = card.combat - (swords[1] if len(swords) >= 2 else 0)
+            return 2.0 * max(gain, 0) + 0.3
+        boots = [g.save for g in gear if g.slot == "boots"]
+        return 1.0 * max(card.save - (boots[0] if boots else 0), 0) + 0.2
+    if card.effect == "heal":
+        return 3.0 if h.hp <= 6 else 1.5
+    if card.effect == "combat_bonus":
+        return 1.2 * card.value / 2
+    return 1.0
+
+
+def _useful_gift(st: WizardState, h: Hero, legal: list[Act]) -> Act | None:
+    """Hand a spare sword to a mate on the tile whose equipment it improves."""
+    for a in legal:
+        if a.verb != "give":
+            continue
+        card = st.content.loot[a.args[0]]
+        if card.slot != "sword":
+            continue
+        spare = [c for c in h.items if kind_of(c) == a.args[0] and c not in st.equipped(h)]
+        if not spare:
+            continue
+        mate = st.hero(int(a.args[1][4:]))
+        if _loot_value(st, mate, a.args[0]) > 1.0:
+            return a
+    return None
+
+
+BOTS: dict[str, Callable[[], Agent]] = {"heuristic": HeuristicAgent}

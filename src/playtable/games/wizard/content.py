@@ -48,7 +48,7 @@ class WizardCard:
             return f"{self.name} (cost {self.cost}): monster level {levels}, {self.blanks} blank(s)"
         if self.type == "trap":
             return f"{self.name} (cost {self.cost}): {self.traps} trap(s), {self.blanks} blank(s)"
-        return f"{self.name} (cost {self.cost}): {self.text}"
+        return f"{self.name} (cost {self.cost}): {self.text.rstrip('.')}"
 
 
 @dataclass(frozen=True)
