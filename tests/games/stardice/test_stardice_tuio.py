@@ -292,3 +292,68 @@ def test_cli_replays_a_recorded_session(tmp_path: Path) -> None:
     assert reports[-1]["points"] == [6, 0]
     bad = CliRunner().invoke(cli, ["stardice", "tuio", "--dice", "7=Q.d6", "--replay", str(rec)])
     assert bad.exit_code != 0
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_args = st.one_of(st.integers(-5, 5), st.floats(width=32),
+                  st.sampled_from(["set", "alive", "fseq", "source", "x"]), st.booleans())
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.lists(st.one_of(
+    st.binary(max_size=64),
+    st.tuples(st.sampled_from(["2Dobj", "2Dcur", "2Dblb", "3Dobj"]),
+              st.lists(_args, max_size=12)),
+), max_size=12))
+def test_property_garbage_never_crashes(packets: list[Any]) -> None:
+    """Random bytes and random TUIO-looking messages: counted as malformed or applied, never a
+    crash, and the layout keeps its invariants."""
+    t = table(dice_profiles=("2Dobj", "2Dcur", "2Dblb"))
+    for i, p in enumerate(packets):
+        if isinstance(p, bytes):
+            data = p
+        else:
+            profile, args = p
+            data = bytes(msg(profile, *args).dgram)
+        t.feed(data, "fuzz", 0.01 * i)
+        t.tick(0.01 * i + 0.005)
+    lay = t.engine.layout()
+    assert all(lay.degree(k) <= 2 for k in lay.positions)
+    assert t.stats.packets == len(packets)
+
+
+_frame = st.tuples(
+    st.lists(st.integers(0, 6), max_size=6, unique=True),  # alive
+    st.lists(st.tuples(st.integers(0, 6), st.sampled_from([0, 1, 7, 14, 99]),
+                       st.floats(-0.2, 1.2), st.floats(-0.2, 1.2)), max_size=6),  # sets
+    st.integers(-1, 300),  # fseq
+    st.sampled_from(["a", "b"]),  # source
+)
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.lists(_frame, min_size=1, max_size=25))
+def test_property_random_tracker_streams_keep_invariants(frames: list[Any]) -> None:
+    """Random (well-formed) streams from two sources with random frame numbers, appearing and
+    vanishing objects: no crash, degree <= 2, no crossing, every die reported once."""
+    from playtable.games.stardice.formation import segments_cross
+
+    t = table()
+    for i, (alive, sets, fseq, source) in enumerate(frames):
+        data = bundle("2Dobj", alive, [obj_set(s, f, x, y * 0.75) for s, f, x, y in sets], fseq,
+                      source=source)
+        t.feed(data, "x", 0.1 * i)
+        rep = t.last_report
+        if rep is None:
+            continue
+        ids = [d["id"] for d in rep["dice"]]
+        assert len(ids) == len(set(ids))
+        lay = t.engine.layout()
+        pos = lay.positions
+        assert all(lay.degree(k) <= 2 for k in pos)
+        for j, (a, b) in enumerate(lay.edges):
+            for c, d in lay.edges[j + 1:]:
+                assert not segments_cross(pos[a], pos[b], pos[c], pos[d])
+    assert t.stats.malformed == 0
