@@ -133,3 +133,14 @@ def test_solver_respects_max_states() -> None:
     state = GAME.new_state(RotatorParams(), 0)
     partial = solve_core(state.engine, state.core, max_states=5)
     assert not partial.complete and not partial.winnable
+
+
+def test_solver_bot_wins_through_the_protocol() -> None:
+    """The game's 'solver' bot plays a winnable board to a win via the generic play-out."""
+    from playtable.agents import make_agent
+    from playtable.core.chance import Chance
+    from playtable.core.playout import play_out
+
+    state = GAME.new_state(RotatorParams(board="easy"), 0)
+    play_out(state, [make_agent(GAME, "solver")], Chance(1))
+    assert state.returns() == [1.0] and state.metrics()["won"] is True

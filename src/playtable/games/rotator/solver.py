@@ -45,6 +45,9 @@ class Solution:
         }
 
 
+DRILL_CODES = [0, 1, 2, 3]
+
+
 def solve_core(engine: Engine, root: Raw, max_states: int = 0) -> Solution:
     """Solve from `root` (a START or DRILL position). `max_states` > 0 caps the work."""
     phase0 = root[7]
@@ -54,13 +57,16 @@ def solve_core(engine: Engine, root: Raw, max_states: int = 0) -> Solution:
         return Solution(False, [], 0, 0, 0)
     # Every position stored: the tuple, its parent's index, the action that made it.
     cores: list[Raw] = [root]
-    parents: list[int] = [-1]
-    actions: list[tuple[int, int]] = [(0, 0)]  # (kind, value): kind 0 start cell, 1 drill k
+    # parent index << 8 | action code (0-3: drill k; 4 + cell: start there); -1 for the root
+    meta: list[int] = [-1]
+    add_core = cores.append
+    add_meta = meta.append
     seen: dict[tuple[int, ...], int] = {
         (root[0], root[1], root[2], root[3], root[4], root[5] & 3, root[7], root[8]): root[6]}
+    get = seen.get
     start_boosts = root[6]
     # the best win so far: (turn, boosts used, parent index, action)
-    best: tuple[int, int, int, tuple[int, int]] | None = None
+    best: tuple[int, int, int, int] | None = None
     frontier = [0]
     expanded = 0
     start = engine.start
@@ -88,36 +94,38 @@ def solve_core(engine: Engine, root: Raw, max_states: int = 0) -> Solution:
                 if s[7] == DRILL:
                     k = cheapest_win_now(s)
                     if k:
-                        cand = (s[5], start_boosts - s[6] + k - 1, idx, (1, k))
+                        cand = (s[5], start_boosts - s[6] + k - 1, idx, k)
                         if cand[:2] < best[:2]:
                             best = cand
                     continue
             if s[7] == START:
-                children = [(start(s, c), (0, c)) for c in sorted_cells(s[8])]
+                children = [start(s, c) for c in sorted_cells(s[8])]
+                codes = [4 + c for c in sorted_cells(s[8])]
             else:
-                children = [(c, (1, k)) for k, c in enumerate(drill_children(s))]
-            for ns, act in children:
+                children = drill_children(s)
+                codes = DRILL_CODES
+            base = idx << 8
+            for ns, code in zip(children, codes, strict=False):
                 ph = ns[7]
+                if ph == LOST:
+                    continue
                 if ph == WON:
-                    cand = (ns[5], start_boosts - ns[6], idx, act)
+                    cand = (ns[5], start_boosts - ns[6], idx, code)
                     if best is None or cand[:2] < best[:2]:
                         best = cand
                         final = best[0] <= layer_turn
-                    continue
-                if ph == LOST:
                     continue
                 same_turn = ph == DRILL and ns[5] == layer_turn
                 if final and not same_turn:
                     continue
                 b = ns[6]
                 key = (ns[0], ns[1], ns[2], ns[3], ns[4], ns[5] & 3, ph, ns[8])
-                old = seen.get(key)
+                old = get(key)
                 if old is not None and old >= b:
                     continue
                 seen[key] = b
-                cores.append(ns)
-                parents.append(idx)
-                actions.append(act)
+                add_core(ns)
+                add_meta(base | code)
                 if same_turn:
                     queue.append(len(cores) - 1)
                 else:
@@ -130,11 +138,11 @@ def solve_core(engine: Engine, root: Raw, max_states: int = 0) -> Solution:
     turn, boosts, parent, last = best
     line = [last]
     i = parent
-    while parents[i] >= 0:
-        line.append(actions[i])
-        i = parents[i]
+    while meta[i] >= 0:
+        line.append(meta[i] & 255)
+        i = meta[i] >> 8
     line.reverse()
-    texts = [f"start {cell_name(v)}" if kind == 0 else f"drill {v}" for kind, v in line]
+    texts = [f"drill {code}" if code < 4 else f"start {cell_name(code - 4)}" for code in line]
     return Solution(True, texts, turn, boosts, expanded)
 
 
