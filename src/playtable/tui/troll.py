@@ -123,7 +123,7 @@ class TrollApp(App[None]):
         self.log_lines = []
         start = "A saved position" if self.from_position else f"New game, seed {self.seed}"
         self.log_event(Event("new_game", f"{start}{self._rules_note()}.", {}))
-        for event in self.state.setup_events:
+        for event in () if self.from_position else self.state.setup_events:
             self.log_event(event)
         self.hint_message = "Your turn: two actions. Arrow keys move; the list on the right shows the rest."
         self.refresh_view()
