@@ -27,8 +27,11 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--allow-trivial", action="store_true",
                         help="keep boards with an all-air column (won on turn 1)")
+    parser.add_argument("--placement", choices=["node", "territory"], default="node",
+                        help="reading of the node placement rule (RULES.md I1)")
     args = parser.parse_args()
-    params = RotatorParams(allow_trivial=args.allow_trivial)
+    params = RotatorParams(allow_trivial=args.allow_trivial or args.placement == "territory",
+                           placement=args.placement)
     times: list[float] = []
     turns: Counter[int] = Counter()
     boosts: Counter[int] = Counter()
@@ -57,7 +60,8 @@ def main() -> None:
     n = len(times)
     ms = sorted(t * 1000 for t in times)
     print(f"Rotator solver over {n} generated boards (seeds {args.first_seed}.."
-          f"{args.first_seed + n - 1}, allow_trivial={args.allow_trivial})")
+          f"{args.first_seed + n - 1}, placement={params.placement}, "
+          f"allow_trivial={params.allow_trivial})")
     print()
     print("| measure | value |")
     print("|---|---|")
