@@ -346,3 +346,22 @@ def test_same_table_in_a_fresh_process() -> None:
     here = GAME.new_state(BATTLE, 31)
     play_out(here, [RandomThrower(), RandomThrower()], Chance(31))
     assert json.loads(out) == json.loads(json.dumps(here.to_json(), sort_keys=True))
+
+
+def test_iteration2_foul_discards_a_die_of_the_players_choice() -> None:
+    """Iteration 2 (kept through iteration 4): "When a play incurs a foul, he must immediately
+    discard one die of his choice from his hand. If he has no dice left, then he automatically
+    loses the game." The Final Rules make a foul a forfeit instead."""
+    params = resolve_params(StarDiceParams, VARIANTS, "iteration4")
+    s = GAME.new_state(params, 2)
+    s.apply(Call("odd"))
+    s.apply(Throw.make("roll", BORG, 0.5, -0.03, 90.0, 1.6, 2.0))
+    seat = s.current_player
+    with pytest.raises(IllegalAction):
+        s.apply(Touch())  # the die must be named
+    events = s.apply(s.parse_action("touch d20a"))
+    assert events[0].kind == "foul" and "d20a" not in s.hand_names(seat)
+    assert f"{'FK'[seat]}.d20a" in s.eliminated and s.current_player == seat
+    final = opened()
+    with pytest.raises(IllegalAction):
+        final.apply(Touch("d20a"))

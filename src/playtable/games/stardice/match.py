@@ -120,11 +120,14 @@ class Hold:
 
 @dataclass(frozen=True, order=True)
 class Touch:
-    """The player touched the table so that the game's state changed: a forfeit (Final Rules,
-    Other rules)."""
+    """A foul: the player touched the table so that the game's state changed. Final Rules:
+    a forfeit (`touch`). Iteration 2-4 (`foul_rule=discard`): the player discards a die of
+    their choice from hand (`touch d6a`)."""
+
+    die: str = ""
 
     def __str__(self) -> str:
-        return "touch"
+        return f"touch {self.die}" if self.die else "touch"
 
 
 Action = Throw | Call | Hold | Touch
@@ -144,6 +147,8 @@ def parse_action_text(text: str) -> Action:
         return Hold()
     if t == "touch":
         return Touch()
+    if t.startswith("touch ") and re.fullmatch(r"[a-z0-9]+", t[6:]):
+        return Touch(t[6:])
     m = _THROW_RE.match(t)
     if not m:
         raise IllegalAction(
@@ -281,7 +286,14 @@ class StarDiceState(State):
         if isinstance(action, Hold):
             return None if self.phase == "torpedo" else "'hold' answers the torpedo choice only"
         if isinstance(action, Touch):
-            return None if self.phase in ("throw", "torpedo") else "no battle turn is under way"
+            if self.phase not in ("throw", "torpedo"):
+                return "no battle turn is under way"
+            if self.params.foul_rule == "forfeit":
+                return None if not action.die else "a foul forfeits the battle: just 'touch'"
+            hand = self.hand_names(self.to_move)
+            if not action.die:
+                return None if not hand else "name the die to discard: 'touch d6a'"
+            return None if action.die in hand else f"'{action.die}' is not in hand"
         if not isinstance(action, Throw):
             return f"'{action}' is not a Star Dice action"
         geo = self.params.physics_params().geometry
@@ -413,7 +425,17 @@ class StarDiceState(State):
             return [Event("called", f"{SEAT_NAMES[seat]} calls {action.parity}.",
                           {"seat": seat, "call": action.parity})]
         if isinstance(action, Touch):
-            return self._forfeit(seat, "touched the table")
+            if not action.die:
+                return self._forfeit(seat, "touched the table")
+            die = f"{SEATS[seat]}.{action.die}"
+            self.hands[seat].remove(die)
+            self.eliminated.append(die)
+            events = [Event("foul", f"{SEAT_NAMES[seat]} fouls and discards {action.die}.",
+                            {"seat": seat, "die": die})]
+            if self.phase == "torpedo" or not self._has_stock(seat):
+                self.phase = "throw"
+                return events + self._next_turn(seat)
+            return events
         if isinstance(action, Hold):
             events = [Event("held_fire", f"{SEAT_NAMES[seat]} holds the torpedo.",
                             {"seat": seat})]

@@ -26,6 +26,9 @@ class StarDiceParams:
     torpedo_rule: Literal["iter8", "iter9"] = "iter9"
     """iter8: a torpedo instead of a ship, at most one per own d6 on the table; iter9: a torpedo
     only immediately after rolling a d6."""
+    foul_rule: Literal["forfeit", "discard"] = "forfeit"
+    """A foul (touching the table): Final Rules, the battle is forfeited; iterations 2-4, the
+    player discards a die of their choice from hand (with none left, the battle is lost)."""
     max_rethrows: int = 5
     """Re-throws of a die that never entered (Other rules) allowed in one turn; past that the
     die is lost (a guard against endless misses)."""
@@ -109,6 +112,11 @@ class StarDiceParams:
 _ONE_EACH = ("d4", "d6", "d8", "d10", "d12", "d20")
 _OLD_ENGINE: dict[str, Any] = {"disconnect_on_move": False, "slide_d6": False, "war_target": 0}
 
+_DOUBLING = {"borg_faces": (2, 4, 8, 16, 32, 64), "borg_pips": (1, 2, 3, 4, 5, 6)}
+_NEUTRAL_D20 = {"borg_faces": tuple(range(1, 21)), "borg_pips": (0,) * 20, "borg_bonus": False}
+_NEUTRAL_D12 = {"borg_faces": tuple(range(1, 13)), "borg_pips": (0,) * 12, "borg_bonus": False}
+_EARLY_ENGINE = {"min_angle_deg": 0.0, "check_crossing": False, "connect_while_moving": True}
+
 VARIANTS: dict[str, dict[str, Any]] = {
     "final": {},
     "battle": {"war_target": 0},
@@ -116,33 +124,22 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "torpedoes_iter8": {"torpedoes": 3, "torpedo_rule": "iter8", "slide_d6": False},
     "iteration8": {"torpedoes": 3, "torpedo_rule": "iter8", "slide_d6": False,
                    "dice": ("d20", "d12", "d8", "d6", "d6", "d6")},
-    "iteration7_borg1": {"borg_faces": (2, 4, 8, 16, 32, 64), "borg_pips": (1, 2, 3, 4, 5, 6),
-                         "borg_bonus": False, "slide_d6": False, "war_target": 0,
+    "iteration7_borg1": {**_DOUBLING, "borg_bonus": False, "slide_d6": False, "war_target": 0,
                          "dice": _ONE_EACH},
-    "iteration7_borg2": {"borg_faces": (2, 4, 8, 16, 32, 64), "borg_pips": (1, 2, 3, 4, 5, 6),
-                         "slide_d6": False, "war_target": 0, "dice": _ONE_EACH},
-    "iteration5": {**_OLD_ENGINE, "dice": _ONE_EACH, "borg_faces": tuple(range(1, 21)),
-                   "borg_pips": (0,) * 20, "borg_bonus": False, "min_angle_deg": 30.0},
-    "iteration4": {**_OLD_ENGINE, "dice": _ONE_EACH, "scoring": "max",
-                   "borg_faces": tuple(range(1, 13)), "borg_pips": (0,) * 12,
-                   "borg_bonus": False, "min_angle_deg": 30.0, "connect_while_moving": True},
-    "iteration3_scoring1": {**_OLD_ENGINE, "dice": _ONE_EACH, "scoring": "max",
-                            "borg_faces": tuple(range(1, 21)), "borg_pips": (0,) * 20,
-                            "borg_bonus": False, "min_angle_deg": 0.0, "check_crossing": False,
-                            "connect_while_moving": True},
-    "iteration3_scoring2": {**_OLD_ENGINE, "dice": _ONE_EACH, "scoring": "max_best",
-                            "borg_faces": tuple(range(1, 21)), "borg_pips": (0,) * 20,
-                            "borg_bonus": False, "min_angle_deg": 0.0, "check_crossing": False,
-                            "connect_while_moving": True},
-    "iteration2_multipliers": {**_OLD_ENGINE, "dice": _ONE_EACH, "use_borg": False,
-                               "scoring": "multiplier", "single_value": "one",
-                               "min_angle_deg": 0.0, "check_crossing": False,
-                               "connect_while_moving": True},
-    "iteration1_multipliers": {**_OLD_ENGINE, "dice": _ONE_EACH, "use_borg": False,
-                               "scoring": "multiplier", "single_value": "face",
-                               "min_angle_deg": 0.0, "check_crossing": False,
-                               "connect_while_moving": True, "hysteresis": 0.0,
-                               "jitter": 0.0},
+    "iteration7_borg2": {**_DOUBLING, "slide_d6": False, "war_target": 0, "dice": _ONE_EACH},
+    "iteration5": {**_OLD_ENGINE, **_NEUTRAL_D20, "dice": _ONE_EACH, "min_angle_deg": 30.0},
+    "iteration4": {**_OLD_ENGINE, **_NEUTRAL_D12, "dice": _ONE_EACH, "scoring": "max",
+                   "foul_rule": "discard", "min_angle_deg": 30.0, "connect_while_moving": True},
+    "iteration3_scoring1": {**_OLD_ENGINE, **_NEUTRAL_D20, **_EARLY_ENGINE, "dice": _ONE_EACH,
+                            "scoring": "max", "foul_rule": "discard"},
+    "iteration3_scoring2": {**_OLD_ENGINE, **_NEUTRAL_D20, **_EARLY_ENGINE, "dice": _ONE_EACH,
+                            "scoring": "max_best", "foul_rule": "discard"},
+    "iteration2_multipliers": {**_OLD_ENGINE, **_EARLY_ENGINE, "dice": _ONE_EACH,
+                               "use_borg": False, "scoring": "multiplier",
+                               "single_value": "one", "foul_rule": "discard"},
+    "iteration1_multipliers": {**_OLD_ENGINE, **_EARLY_ENGINE, "dice": _ONE_EACH,
+                               "use_borg": False, "scoring": "multiplier",
+                               "single_value": "face", "hysteresis": 0.0, "jitter": 0.0},
 }
 """Named presets. `battle`: one battle of the final rules. The iteration presets put the
 two-player match under that iteration's materials, engine and scoring (iterations 1 and 2 were
