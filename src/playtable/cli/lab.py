@@ -573,3 +573,40 @@ def report(files: tuple[str, ...], out: str, title: str | None) -> None:
 
     path = write_report([Path(f) for f in files], Path(out), title)
     click.echo(f"report written to {path}")
+
+
+# -- claims ------------------------------------------------------------------------------------------
+@click.command()
+@click.argument("game")
+@click.option(
+    "-n", "--games", type=int, default=1000, show_default=True, help="Deals (and games per difficulty)."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--agent", default="heuristic", show_default=True, help="The bot whose games are measured.")
+@click.option("--json", "as_json", is_flag=True, help="Print the claims as JSON.")
+def claims(game: str, games: int, seed: int, agent: str, as_json: bool) -> None:
+    """Measure a design's own claims against simulation (troll: seed 000 §4.2)."""
+    if game != "troll":
+        raise BadParameter(f"claims are measured for the troll game only, not '{game}'")
+    if games < 1:
+        raise BadParameter("-n must be at least 1")
+    from playtable.agents import make_agent
+    from playtable.core.registry import get_game
+    from playtable.lab.claims import claims_rows, troll_claims
+
+    make_agent(get_game("troll"), agent)
+    measured = troll_claims(games, seed, agent)
+    if as_json:
+        click.echo(json.dumps(claims_rows(measured), indent=1, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"troll design claims (seed 000 §4.2), seeds {seed}..{seed + games - 1}", title_justify="left"
+    )
+    for col in ("claim", "the seed says", "measured", "95% CI", "n", "verdict"):
+        table.add_column(col)
+    for c in measured:
+        table.add_row(c.claim, c.seed_says, c.measured, c.interval, str(c.n), c.verdict)
+    Console().print(table)
