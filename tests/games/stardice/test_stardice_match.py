@@ -211,7 +211,12 @@ def test_json_round_trip_and_clone_independence() -> None:
 def test_bad_positions_are_named() -> None:
     s = opened()
     data = s.to_json()
-    for key, value in (("phase", "dancing"), ("hands", [["K.d20a"], []]), ("table", 3)):
+    on_table = data["table"][0]["id"]
+    ghost = {"time": 0.0, "edges": [], "tracks": {"F.d8a": {"x": 0.1, "y": 0.1, "anchor": None,
+                                                          "still": [0.1, 0.1]}}}
+    for key, value in (("phase", "dancing"), ("hands", [["K.d20a"], []]), ("table", 3),
+                       ("eliminated", [on_table]), ("engine", ghost),
+                       ("values", {"F.d4a": 3})):
         bad = dict(data)
         bad[key] = value
         with pytest.raises(BadPosition):

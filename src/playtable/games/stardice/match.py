@@ -863,6 +863,18 @@ def state_from_json(data: Any) -> StarDiceState:
             raise BadPosition("'borg_face' is out of range")
         state.eliminated = [str(v) for v in data["eliminated"]]
         state.engine = FormationEngine.from_json(params.formation_params(), data["engine"])
+        in_hand = {d for h in hands for d in h}
+        if in_hand & set(table):
+            raise BadPosition(f"{sorted(in_hand & set(table))[0]} is both in hand and on the table")
+        gone = set(state.eliminated)
+        if gone & (in_hand | set(table)):
+            raise BadPosition(f"{sorted(gone & (in_hand | set(table)))[0]} is eliminated but "
+                              "still in play")
+        for obj in state.engine.tracks:
+            for member in obj.split("+"):
+                if member not in table:
+                    raise BadPosition(f"the formation engine sees '{obj}', which is not on "
+                                      "the table")
         state.clock = float(data["clock"])
         state.rethrows = int(data["rethrows"])
         state.throws = int(data["throws"])
