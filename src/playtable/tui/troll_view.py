@@ -110,17 +110,10 @@ def top_card(obs: Mapping[str, Any], slot: tuple[str, int] | None) -> str | None
 
 
 def flight_hint(obs: Mapping[str, Any], slot: tuple[str, int]) -> str | None:
-    """Where an awake brick will step in the flight phase, as a reading aid only: towards the
-    nearer bank (positions 1-3 left, 4-6 right) unless the troll stands between it and that bank
-    in the same row (seed §6.2/§7.1). The game decides; this arrow just previews it."""
-    troll = slot_of(obs["troll"])
-    if slot == troll or not stack_at(obs, slot)["awake"]:
-        return None
-    row, pos = slot
-    step = -1 if pos <= 3 else 1
-    if troll[0] == row and (troll[1] - pos) * step > 0:
-        step = -step
-    return "left" if step < 0 else "right"
+    """Where an awake brick will step in the flight phase ("left", "right" or None), as the game
+    reports it in the observation."""
+    flees = stack_at(obs, slot).get("flees")
+    return str(flees) if flees else None
 
 
 # -- the bridge -----------------------------------------------------------------------------------

@@ -139,6 +139,15 @@ def check_invariants(state: TrollState) -> None:
         raise BadPosition("the troll carries at most two cards (two only with the toys variant)")
 
 
+def _flees(state: TrollState, slot: int) -> str | None:
+    """Which way the brick at `slot` will step in the next flight phase, if it is awake and not
+    under the troll (§7.1, I6): shown to the player, who can work it out anyway."""
+    stack = state.stacks[slot]
+    if slot == state.troll or not stack or stack[-1] not in state.face_up:
+        return None
+    return "left" if geo.flight_step(slot, state.troll) < 0 else "right"
+
+
 def observation(state: TrollState) -> dict[str, Any]:
     """What the player may see: face-up cards, the bricks it remembers, heights, the troll, the
     flight stacks and set-aside cards, the deck's size. Never the deck order, an unseen
@@ -157,8 +166,10 @@ def observation(state: TrollState) -> dict[str, Any]:
                     "height": len(stack),
                     "cards": [visible(c) for c in stack],
                     "awake": bool(stack) and stack[-1] in state.face_up,
+                    "flees": _flees(state, slot),
                 }
-                for stack in state.stacks[r * geo.COLUMNS:(r + 1) * geo.COLUMNS]
+                for slot, stack in enumerate(state.stacks[r * geo.COLUMNS:(r + 1) * geo.COLUMNS],
+                                             start=r * geo.COLUMNS)
             ]
             for r, row in enumerate(ROW_NAMES)
         },
