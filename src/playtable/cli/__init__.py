@@ -9,7 +9,7 @@ import click
 
 from playtable import __version__
 from playtable.cli.games import games
-from playtable.cli.lab import claims, compare, query, report, sim
+from playtable.cli.lab import claims, compare, query, report, sim, solve_troll
 from playtable.cli.play import play
 from playtable.cli.rotator import play_rotator
 from playtable.cli.solve import solve
@@ -37,6 +37,7 @@ cli.add_command(compare)
 cli.add_command(query)
 cli.add_command(report)
 cli.add_command(claims)
+solve.add_command(solve_troll)
 cli.add_command(stardice)
 
 
