@@ -5,15 +5,20 @@ differences from the game's heuristic bot (common random numbers: the same deals
         [--iterations 200] [--workers 2] [--out troll_bots.parquet]
 
 The cheap bots play `--games` seeds; the search bots (greedy, ISMCTS) play the first
-`--search-games` of them, and their paired difference is taken on those seeds only.
+`--search-games` of them, and their paired difference is taken on those seeds only. The
+clairvoyant solver (deck order and dice known) runs on the first `--clairvoyant-games` seeds
+with a budget of `--budget` turns per deal; each bot's wins on those seeds are then shown as a
+share of the deals the solver could win (an interval when some deals stay undecided).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import time
 
 from playtable.core.registry import get_game
+from playtable.lab.clairvoyant import Verdict, solve_deal
 from playtable.lab.compare import value_of
 from playtable.lab.runner import Arm, RunOptions, run_tasks
 from playtable.lab.stats import paired, wilson
@@ -26,6 +31,8 @@ def main() -> None:
     parser.add_argument("--search-games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--clairvoyant-games", type=int, default=None, help="default: --search-games")
+    parser.add_argument("--budget", type=int, default=5000, help="solver turns per deal")
     parser.add_argument("--out", default=None, help="also write every game to this Parquet file")
     args = parser.parse_args()
     game = get_game("troll")
@@ -50,6 +57,11 @@ def main() -> None:
             writer.write(rows)
     if writer is not None:
         writer.close()
+    m = args.clairvoyant_games if args.clairvoyant_games is not None else args.search_games
+    start = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        verdicts: list[Verdict] = pool.starmap(solve_deal, [(s, None, args.budget) for s in range(m)])
+    solver_time = time.perf_counter() - start
     base = results["heuristic"]
     print(f"troll (default parameters), seeds from 0; {args.workers} workers")
     print(
@@ -71,6 +83,29 @@ def main() -> None:
             f"{spec:58} {n:6d} {wins:5d} {100 * wins / n:8.1f}% [{100 * low:5.1f}%, {100 * high:5.1f}%] "
             f"{diff:>30} {args.workers * timings[spec] / n:7.3f}"
         )
+    won = [v.seed for v in verdicts if v.result == "win"]
+    lost = sum(1 for v in verdicts if v.result == "no win")
+    unknown = m - len(won) - lost
+    low, high = wilson(len(won), m)
+    print(
+        f"\nclairvoyant solver on seeds 0..{m - 1} (budget {args.budget} turns, "
+        f"{args.workers * solver_time / max(1, m):.2f} s/deal): {len(won)} winnable, {lost} proved lost, "
+        f"{unknown} undecided"
+    )
+    most = f", at most {100 * (len(won) + unknown) / m:.1f}%" if unknown else ""
+    print(
+        f"winnable in hindsight: {100 * len(won) / m:.1f}% "
+        f"(Wilson [{100 * low:.1f}%, {100 * high:.1f}%]){most}"
+    )
+    print(f"{'bot':58} {'wins on these seeds':>20} {'share of the clairvoyant bound':>32}")
+    for spec, n in bots:
+        if n < m:
+            continue
+        wins = sum(1 for s in range(m) if results[spec][s]["win"])
+        top = wins / len(won) if won else float("nan")
+        bottom = wins / (len(won) + unknown) if won or unknown else float("nan")
+        share = f"{top:.3f}" if not unknown else f"{bottom:.3f} .. {top:.3f}"
+        print(f"{spec:58} {wins:20d} {share:>32}")
 
 
 if __name__ == "__main__":
