@@ -15,6 +15,7 @@ from playtable.cli.rotator import play_rotator
 from playtable.cli.solve import solve
 from playtable.cli.stardice import stardice
 from playtable.cli.state import state
+from playtable.cli.wizard import play_wizard
 from playtable.core.errors import PlaytableError
 
 
@@ -30,6 +31,7 @@ def cli() -> None:
 cli.add_command(games)
 cli.add_command(play)
 play.add_command(play_rotator)
+play.add_command(play_wizard)
 cli.add_command(solve)
 cli.add_command(state)
 cli.add_command(sim)
