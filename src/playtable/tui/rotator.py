@@ -274,7 +274,9 @@ class RotatorApp(App[None]):
         except PlaytableError as err:
             self.hint_text = str(err)
         self.history.clear()
-        self.log_lines = [f"new board (seed {self.seed})"]
+        what = f"board {self.params.board}, restarted" if self.params.board else (
+            f"new board (seed {self.seed})")
+        self.log_lines = [what]
         self.hint_text = ""
         self._reset_cursor()
         self.refresh_view()
