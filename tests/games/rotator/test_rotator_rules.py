@@ -366,6 +366,9 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
         with pytest.raises(IllegalAction):
             state.apply(state.parse_action(text))
     assert state.to_json() == before
+    for bad in (Start(-1), Start(999), Drill(-1)):
+        with pytest.raises(IllegalAction):
+            state.apply(bad)
     state.apply(Start(at(0, 3)))
     with pytest.raises(IllegalAction):
         state.apply(Start(at(0, 4)))

@@ -184,7 +184,9 @@ class RotatorState(State):
             if s.phase != START:
                 raise IllegalAction(f"'{action}': pick a start square only on the first move "
                                     "or after capturing a node; now drill 0-3")
-            if not (s.choices >> action.cell) & 1:
+            if not isinstance(action.cell, int) or not 0 <= action.cell < 200 or not (
+                s.choices >> action.cell
+            ) & 1:
                 where = "the top row" if s.turn == 1 else "the captured node's territory"
                 raise IllegalAction(f"'{action}': the start square must be on {where}")
             return
@@ -192,7 +194,7 @@ class RotatorState(State):
             if s.phase != DRILL:
                 raise IllegalAction(f"'{action}': first pick a start square ('start C1')")
             run = self.engine.drill_run(s)
-            if not 0 <= action.spaces <= run:
+            if not isinstance(action.spaces, int) or not 0 <= action.spaces <= run:
                 raise IllegalAction(
                     f"'{action}': you can drill 0 to {run} space(s) here (solid ground, the "
                     f"edge, a node, max {self.params.max_drill} a turn, {s.boosts} boost "
