@@ -194,3 +194,24 @@ def test_ctrl_c_on_a_running_sim_keeps_the_finished_games(tmp_path: Path) -> Non
     for row in rows[:3] + rows[-3:]:
         expected = play_game(arm, row["seed"])
         assert row["win"] == expected["win"] and row["length"] == expected["length"]
+
+
+def test_team_wins_are_not_draws() -> None:
+    """The wizard's heroes win together: several top returns are winners, not a draw."""
+    from playtable.lab.runner import _outcome
+
+    assert _outcome(True, [0.0, 1.0, 1.0, 1.0], {}) == {
+        "win": False,
+        "draw": False,
+        "winner": -1,
+        "winners": [1, 2, 3],
+    }
+    assert _outcome(True, [1.0, 0.0, 0.0, 0.0], {})["winner"] == 0
+    assert _outcome(True, [0.5, 0.5], {})["draw"]
+    assert _outcome(False, [1.0, 0.0], {})["winners"] == []
+    rows = [
+        {"players": 4, "win": False, "draw": False, "winners": [1, 2, 3], "completed": True, "length": 1},
+        {"players": 4, "win": True, "draw": False, "winners": [0], "completed": True, "length": 1},
+    ]
+    s = summarize(rows)
+    assert s["seat_win_rates"] == [0.5, 0.5, 0.5, 0.5] and s["balance"] == 1.0

@@ -122,7 +122,8 @@ def _print_summary(summary: dict[str, Any], title: str) -> None:
         for seat, (rate, (lo, hi)) in enumerate(
             zip(summary["seat_win_rates"], summary["seat_win_intervals"], strict=True)
         ):
-            table.add_row(f"seat {seat} wins", f"{_pct(rate)}  [{_pct(lo)}, {_pct(hi)}]")
+            name = summary["seat_names"][seat]
+            table.add_row(f"seat {seat} ({name}) wins", f"{_pct(rate)}  [{_pct(lo)}, {_pct(hi)}]")
         table.add_row("draws", _pct(summary["draw_rate"]))
         table.add_row("balance", _fmt(summary["balance"]))
         table.add_row("first-player advantage", _fmt(summary["first_player_advantage"]))

@@ -3,7 +3,8 @@
 * win rate of seat 0 (the troll, or the first player) with a Wilson 95 % interval; for games of
   several seats, each seat's win rate, draws, **balance** (Ludii: 1 minus the largest gap
   between two seats' win rates) and **first-player advantage** (seat 0's win rate minus the
-  mean of all seats', i.e. minus 1/players when there are no draws);
+  mean of all seats', i.e. minus 1/players when exactly one seat wins each game; in team games
+  such as the wizard's, every seat of the winning side counts as a winner);
 * **completion**: the share of games that reached an end (not stopped by the step limit or by
   an error);
 * **duration**: actions per game (mean, standard deviation, quartiles), and the game's own
@@ -82,15 +83,21 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if players > 1:
         seat_wins = [0] * players
         for r in rows:
-            w = r.get("winner")
-            if isinstance(w, int) and 0 <= w < players:
-                seat_wins[w] += 1
+            winners = r.get("winners")
+            if winners is None:  # files written before the column existed
+                w = r.get("winner")
+                winners = [w] if isinstance(w, int) and w >= 0 else []
+            for w in winners:
+                if 0 <= w < players:
+                    seat_wins[w] += 1
         rates = [w / n if n else math.nan for w in seat_wins]
         summary["seat_win_rates"] = rates
         summary["seat_win_intervals"] = [wilson(w, n) for w in seat_wins]
         summary["draw_rate"] = sum(1 for r in rows if r.get("draw")) / n if n else math.nan
         summary["balance"] = 1 - (max(rates) - min(rates)) if n else math.nan
-        summary["first_player_advantage"] = rates[0] - (1 - summary["draw_rate"]) / players if n else math.nan
+        summary["first_player_advantage"] = rates[0] - sum(rates) / players if n else math.nan
+        names = next((r.get("seat_names") for r in rows if r.get("seat_names")), None)
+        summary["seat_names"] = list(names) if names else [f"seat {i}" for i in range(players)]
     metrics = metric_values(rows)
     summary["metrics"] = {k: mean_sd(v)[0] for k, v in metrics.items()}
     if "turns" in metrics:

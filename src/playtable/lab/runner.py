@@ -105,6 +105,7 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
         "params": params_json,
         "agents": list(arm.agents),
         "players": players,
+        "seat_names": list(game.seat_names(params)),
         "completed": False,
         "error": None,
         "length": 0,
@@ -150,18 +151,20 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
 
 
 def _outcome(completed: bool, returns: list[float], metrics: dict[str, Any]) -> dict[str, Any]:
-    """win (seat 0 won), draw, winner (-1 when none or shared)."""
+    """winners (the seats with the top return, unless every seat has it: a team game such as
+    the wizard's heroes wins together), win (seat 0 is a winner), draw (every seat has the same
+    return), winner (the only winner, else -1)."""
     if not completed or not returns:
-        return {"win": False, "draw": False, "winner": -1}
+        return {"win": False, "draw": False, "winner": -1, "winners": []}
     if len(returns) == 1:
         won = metrics.get("won")
         win = bool(won) if isinstance(won, bool) else returns[0] >= 1.0
-        return {"win": win, "draw": False, "winner": 0 if win else -1}
+        return {"win": win, "draw": False, "winner": 0 if win else -1, "winners": [0] if win else []}
     best = max(returns)
     top = [i for i, r in enumerate(returns) if r == best]
-    if len(top) == 1:
-        return {"win": top[0] == 0, "draw": False, "winner": top[0]}
-    return {"win": False, "draw": True, "winner": -1}
+    if len(top) == len(returns):
+        return {"win": False, "draw": True, "winner": -1, "winners": []}
+    return {"win": 0 in top, "draw": False, "winner": top[0] if len(top) == 1 else -1, "winners": top}
 
 
 def play_batch(batch: Sequence[tuple[Arm, int]]) -> list[dict[str, Any]]:

@@ -3,7 +3,8 @@
 Columns of every row (see docs/lab.md for the full list and example queries):
 
     game, variant, seed, params (JSON text), agents (list of agent specs, one per seat),
-    players, completed, error, length, win, draw, winner, returns (list), return_0,
+    players, completed, error, length, win, draw, winner, winners (list), seat_names (list),
+    returns (list), return_0,
     decisions (list, per seat), branching_mean, branching_max,
     events (map kind -> count), m_<name> for each of the game's `State.metrics()`
 
@@ -39,6 +40,8 @@ BASE_FIELDS: list[pa.Field] = [
     pa.field("win", pa.bool_()),
     pa.field("draw", pa.bool_()),
     pa.field("winner", pa.int32()),
+    pa.field("winners", pa.list_(pa.int32())),
+    pa.field("seat_names", pa.list_(pa.string())),
     pa.field("returns", pa.list_(pa.float64())),
     pa.field("return_0", pa.float64()),
     pa.field("decisions", pa.list_(pa.int64())),
