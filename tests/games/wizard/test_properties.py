@@ -155,3 +155,46 @@ def test_bad_positions_are_rejected_with_a_reason() -> None:
     ]:
         with pytest.raises(BadPosition, match=word):
             GAME.state_from_json(broken)  # type: ignore[arg-type]
+
+
+PUBLIC_EVENT_DATA = {
+    "key_hidden": set(), "token_placed": {"square", "batch"}, "wizard_draw": {"count"},
+    "commit": {"hero"}, "opening_draw": set(), "opening_kept": set(),
+}
+
+
+def test_events_and_hero_views_over_many_games_name_no_hidden_identity() -> None:
+    """Events are public: a placement names the square, never the token; hiding a key names no
+    square; a commit names no move. No hero view shows another hero's committed move."""
+    for seed in range(24):
+        players = 3 + seed % 3
+        s = GAME.new_state(params(players, [None, "beta", "alpha"][seed % 3]), seed)
+        rng = Chance(seed)
+        while not s.is_terminal:
+            for seat in range(1, players):
+                obs = s.observation(seat)
+                _hero_view_is_clean(obs)
+                assert obs.get("my_move") == s.commits.get(seat)
+            for e in s.apply(rng.choice(s.legal_actions())):
+                if e.kind in PUBLIC_EVENT_DATA:
+                    assert set(e.data) == PUBLIC_EVENT_DATA[e.kind]
+                if e.kind == "commit":
+                    hero = e.data["hero"]
+                    assert e.text == f"Hero {hero} has chosen a move (hidden until all have chosen)."
+
+
+def test_determinize_resamples_what_a_hero_cannot_know() -> None:
+    s = GAME.new_state(params(4), 6)
+    rng = Chance(3)
+    while s.round < 4 and not s.is_terminal:
+        s.apply(rng.choice(s.legal_actions()))
+    keys = {sq for sq, c in s.cells.items() if c.key}
+    varied_keys = varied_hand = False
+    for i in range(20):
+        det = s.determinize(1, Chance(100 + i))
+        varied_keys |= {sq for sq, c in det.cells.items() if c.key} != keys
+        varied_hand |= sorted(det.hand) != sorted(s.hand)
+        assert det.observation(1) == s.observation(1)
+    assert varied_keys and varied_hand
+    wiz = s.determinize(0, Chance(5))
+    assert wiz.hand == s.hand and {sq for sq, c in wiz.cells.items() if c.key} == keys

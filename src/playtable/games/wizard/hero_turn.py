@@ -386,7 +386,7 @@ def flip_tile(st: WizardState, sq: Square) -> None:
     before = st.wheel
     st.wheel = max(st.params.mana_min, min(st.params.mana_max, st.wheel + tile.mana))
     st.say("tile_flipped", f"{board.name(sq)} is turned face up: {tile.name} (card draw "
-           f"{tile.draw:+d}, mana {tile.mana:+d}){', with a key!' if cell.key else ''}.",
+           f"{tile.draw:+d}, mana {tile.mana:+d}){', with a key!' if cell.key else '.'}",
            square=board.name(sq), tile=tile.id, draw=tile.draw, mana=tile.mana, key=cell.key)
     if st.wheel != before:
         st.say("mana", f"The Mana Wheel turns to {st.wheel}.", wheel=st.wheel)
