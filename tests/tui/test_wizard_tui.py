@@ -131,3 +131,18 @@ def test_play_wizard_command_rejects_bad_seats() -> None:
     assert done.value.code == 2
     result = CliRunner().invoke(cli, ["play", "wizard", "--help"])
     assert result.exit_code == 0 and "--seat" in result.output
+
+
+def test_typed_actions_and_bad_text() -> None:
+    async def go() -> None:
+        app = WizardApp(params(3), seed=9, seats={1: "heuristic", 2: "heuristic"})
+        async with app.run_test(size=(150, 50)) as pilot:
+            await pilot.pause()
+            assert app.viewer == 0 and app.state.decision["kind"] == "entrance"
+            await pilot.click("#typed")
+            await pilot.press(*"fly away", "enter")
+            assert app.state.decision["kind"] == "entrance"  # nothing changed
+            assert "Not possible" in app.log_lines[-1]
+            await pilot.press(*"entrance W", "enter")
+            assert app.state.entrance == "W"
+    run(go)

@@ -6,7 +6,8 @@ from one human seat to another, a curtain hides the board ("hand over to hero 2"
 player presses Enter, so no seat sees another's secrets (the wizard's hand and tokens, a hero's
 committed move). The log shows only events, which are public.
 
-Keys: Enter (or a click) chooses the highlighted option; Tab focuses the list; q quits.
+Keys: Enter (or a click) chooses the highlighted option; Tab moves between the list and a line
+where an action can be typed (`place m3 c4`); q quits (from the list).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from playtable.agents import make_agent
@@ -178,6 +179,7 @@ class WizardApp(App[None]):
     #info { height: auto; padding: 0 1; }
     #right { width: 1fr; min-width: 30; }
     #actions { height: 1fr; max-height: 16; border: round $accent; }
+    #typed { height: 3; }
     #log { height: 1fr; border: round $secondary; }
     """
     BINDINGS = [Binding("q", "quit", "Quit")]
@@ -211,6 +213,7 @@ class WizardApp(App[None]):
                 yield Static(id="info")
             with Vertical(id="right"):
                 yield OptionList(id="actions")
+                yield Input(placeholder="or type an action, e.g. place m3 c4", id="typed")
                 yield RichLog(id="log", wrap=True)
         yield Footer()
 
@@ -313,6 +316,12 @@ class WizardApp(App[None]):
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         if message.option.id:
             self.play(str(message.option.id))
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        text = message.value.strip()
+        message.input.value = ""
+        if text:
+            self.play(text)
 
 
 def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str]) -> None:
