@@ -130,6 +130,7 @@ def _print_summary(summary: dict[str, Any], title: str) -> None:
     for key, title_ in (
         ("length", "actions per game"),
         ("turns", "turns per game"),
+        ("score", "score (game metric)"),
         ("return_0", "return (seat 0)"),
     ):
         d = summary.get(key)

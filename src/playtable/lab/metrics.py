@@ -100,6 +100,8 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         summary["seat_names"] = list(names) if names else [f"seat {i}" for i in range(players)]
     metrics = metric_values(rows)
     summary["metrics"] = {k: mean_sd(v)[0] for k, v in metrics.items()}
+    if "score" in metrics:
+        summary["score"] = distribution(metrics["score"])
     if "turns" in metrics:
         summary["turns"] = distribution(metrics["turns"])
         per_turn = [

@@ -223,10 +223,20 @@ def _run_ray(
         raise BadParameter("the ray backend needs Ray: pip install 'playtable[ray]'") from None
     started = False
     if not ray.is_initialized():
-        if address:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        try:
+            if address:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            else:
+                # A local Ray stays on the loopback interface.
+                ray.init(
+                    num_cpus=max(1, workers),
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    _node_ip_address="127.0.0.1",
+                )
+        except Exception as err:  # Ray raises several kinds; the user needs one line
+            where = f"at {address}" if address else "locally"
+            raise BadParameter(f"cannot start or reach Ray {where}: {str(err).splitlines()[0]}") from None
         started = True
     try:
         remote = ray.remote(play_batch)
