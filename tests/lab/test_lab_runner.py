@@ -147,7 +147,8 @@ def test_summary_and_survival() -> None:
     assert 0.0 <= duel["balance"] <= 1.0
 
 
-def test_ctrl_c_on_a_running_sim_keeps_the_finished_games(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_on_a_running_sim_keeps_the_finished_games(tmp_path: Path, how: str) -> None:
     """A real `playtable sim` with two workers, interrupted: it exits with 130 and the Parquet
     file holds every game handed back, a gap-free prefix of the seeds followed by any early
     finishers, each exactly as an uninterrupted run would have written it."""
@@ -182,7 +183,7 @@ def test_ctrl_c_on_a_running_sim_keeps_the_finished_games(tmp_path: Path) -> Non
     while not part.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
     time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(getattr(signal, how))
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err.decode()
     assert b"finished games kept" in err

@@ -53,6 +53,29 @@ def _pct(value: float) -> str:
     return "-" if math.isnan(value) else f"{100 * value:.1f}%"
 
 
+class _TermAsInterrupt:
+    """While running, SIGTERM (kill, a timeout) stops the run like Ctrl-C, so the finished
+    games are still written and the result file is completed."""
+
+    def __enter__(self) -> _TermAsInterrupt:
+        import signal
+
+        def handler(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt
+
+        try:
+            self._previous: Any = signal.signal(signal.SIGTERM, handler)
+        except ValueError:  # not the main thread
+            self._previous = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
+
+
 class _Live:
     """A rich progress bar with the running win rate (and its interval) and the time left."""
 
@@ -244,7 +267,7 @@ def sim(
     tasks = [(arm, s) for s in range(seed, seed + games)]
     writer = ResultWriter(out) if out else None
     interrupted = False
-    with _Live(games, f"{the_game.id} {' '.join(arm.agents)}", quiet) as live:
+    with _TermAsInterrupt(), _Live(games, f"{the_game.id} {' '.join(arm.agents)}", quiet) as live:
 
         def on_rows(rows: list[dict[str, Any]]) -> None:
             if writer is not None:
@@ -398,7 +421,7 @@ def compare(
         raise BadParameter(f"--sprt: {err}") from None
     total = games * len(arms)
     writer = ResultWriter(out) if out else None
-    with _Live(total, f"{the_game.id} {len(arms)} variants", quiet) as live:
+    with _TermAsInterrupt(), _Live(total, f"{the_game.id} {len(arms)} variants", quiet) as live:
 
         def on_rows(rows: list[dict[str, Any]]) -> None:
             if writer is not None:
