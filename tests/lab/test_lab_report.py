@@ -46,7 +46,7 @@ def test_report_is_one_self_contained_page(tmp_path: Path, capsys: pytest.Captur
     assert page.startswith("<!DOCTYPE html>")
     assert "<title>Toy &lt;lab&gt;</title>" in page
     images = re.findall(r'<img [^>]*src="([^"]+)"', page)
-    assert len(images) == 4 and all(src.startswith("data:image/png;base64,") for src in images)
+    assert len(images) == 3 and all(src.startswith("data:image/png;base64,") for src in images)
     assert not re.search(r"(src|href)=\"(https?:|//|file:)", page)
     for heading in ("Summary", "Paired comparison", "Game analysis", "Game metrics", "Events per game"):
         assert f"<h2>{heading}" in page

@@ -113,56 +113,82 @@ def _plots(groups: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[st
     ax.grid(axis="x", alpha=0.3)
     figures.append(_figure_html(fig, "Win rate per group with 95% Wilson intervals."))
 
+    games = list(dict.fromkeys(str(groups[g][0].get("game")) for g in labels))
+    for game in games:
+        game_labels = [g for g in labels if str(groups[g][0].get("game")) == game]
+        figures += _game_plots(game, {g: groups[g] for g in game_labels}, colours, len(games) > 1)
+    return figures
+
+
+def _metric_or_column(row: dict[str, Any], key: str) -> float | None:
+    """A per-game number for a histogram, or None when this row does not have it."""
+    value = (row.get("metrics") or {}).get(key[2:]) if key.startswith("m_") else row.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        return None
+    return float(value)
+
+
+def _game_plots(
+    game: str, groups: dict[str, list[dict[str, Any]]], colours: list[str], named: bool
+) -> list[str]:
+    """Score and length histograms, and (for one-seat games) the survival curve, of one game."""
+    import matplotlib.pyplot as plt
+
+    figures = []
+    labels = list(groups)
+    prefix = f"{game}: " if named else ""
     all_rows = [r for rs in groups.values() for r in rs]
     key, key_name = _score_key(all_rows)
-    for what, name in ((key, key_name), ("duration", "game length")):
+    unit = "turns" if _has_turns(all_rows) else "actions"
+    for what, name in ((key, key_name), ("duration", f"game length ({unit})")):
         fig, ax = plt.subplots(figsize=(5.3, 3.0))
-        values_by_group = {}
+        values_by_group: dict[str, list[float]] = {}
         for g in labels:
             if what == "duration":
-                values = [_duration(r) for r in groups[g]]
+                values: list[float | None] = [_duration(r) for r in groups[g]]
             else:
-                values = [value_of(r, what) for r in groups[g]]
-            values_by_group[g] = [v for v in values if v is not None and not math.isnan(v)]
+                values = [_metric_or_column(r, what) for r in groups[g]]
+            values_by_group[g] = [v for v in values if v is not None]
         flat = [v for vs in values_by_group.values() for v in vs]
         if flat:
             lo, hi = min(flat), max(flat)
             integral = all(float(v).is_integer() for v in flat)
             bins: Any = [x - 0.5 for x in range(int(lo), int(hi) + 2)] if integral and hi - lo <= 80 else 30
             for i, g in enumerate(labels):
-                ax.hist(
-                    values_by_group[g],
-                    bins=bins,
-                    histtype="step",
-                    linewidth=1.6,
-                    color=colours[i % len(colours)],
-                    label=_short(g),
-                    density=True,
-                )
-        unit = "turns" if what == "duration" and _has_turns(all_rows) else "actions"
-        ax.set_xlabel(name if what != "duration" else f"game length ({unit})")
+                if values_by_group[g]:
+                    ax.hist(
+                        values_by_group[g],
+                        bins=bins,
+                        histtype="step",
+                        linewidth=1.6,
+                        color=colours[i % len(colours)],
+                        label=_short(g),
+                        weights=[1.0 / len(values_by_group[g])] * len(values_by_group[g]),
+                    )
+        ax.set_title(f"{prefix}{name}", fontsize=9)
+        ax.set_xlabel(name)
         ax.set_ylabel("share of games")
         ax.grid(alpha=0.3)
         if len(labels) > 1:
             ax.legend(fontsize=7)
-        caption = (
-            f"Distribution of the {name}" + (f" in {unit}" if what == "duration" else "") + " per group."
+        figures.append(_figure_html(fig, f"{prefix}distribution of the {name} per group."))
+    if all(int(r.get("players") or 1) == 1 for r in all_rows):
+        fig, ax = plt.subplots(figsize=(5.3, 3.0))
+        for i, g in enumerate(labels):
+            turns, share = survival(groups[g])
+            ax.step(turns, share, where="post", color=colours[i % len(colours)], label=_short(g))
+        ax.set_title(f"{prefix}survival", fontsize=9)
+        ax.set_xlabel("turn" if unit == "turns" else "action")
+        ax.set_ylabel("share of games not yet lost")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+        if len(labels) > 1:
+            ax.legend(fontsize=7)
+        figures.append(
+            _figure_html(
+                fig, f"{prefix}survival: the share of games not lost by each turn (wins never count as lost)."
+            )
         )
-        figures.append(_figure_html(fig, caption))
-
-    fig, ax = plt.subplots(figsize=(5.3, 3.0))
-    for i, g in enumerate(labels):
-        turns, share = survival(groups[g])
-        ax.step(turns, share, where="post", color=colours[i % len(colours)], label=_short(g))
-    ax.set_xlabel("turn" if _has_turns(all_rows) else "action")
-    ax.set_ylabel("share of games not yet lost")
-    ax.set_ylim(0, 1.02)
-    ax.grid(alpha=0.3)
-    if len(labels) > 1:
-        ax.legend(fontsize=7)
-    figures.append(
-        _figure_html(fig, "Survival: the share of games not lost by each turn (wins never count as lost).")
-    )
     return figures
 
 
@@ -245,9 +271,12 @@ def _analysis_table(summaries: dict[str, dict[str, Any]]) -> str:
 def _paired_table(groups: dict[str, list[dict[str, Any]]]) -> str:
     labels = list(groups)
     base_label = labels[0]
+    base_game = groups[base_label][0].get("game")
     base = {int(r["seed"]): r for r in groups[base_label]}
     rows = []
     for g in labels[1:]:
+        if groups[g][0].get("game") != base_game:
+            continue  # seeds of another game are not common random numbers
         other = {int(r["seed"]): r for r in groups[g]}
         seeds = sorted(set(base) & set(other))
         if not seeds:

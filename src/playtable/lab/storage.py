@@ -186,7 +186,8 @@ def read_rows(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
         events = row.get("events")
         if isinstance(events, list):
             row["events"] = dict(events)
-        row["metrics"] = {k[2:]: v for k, v in row.items() if k.startswith("m_")}
+        # A null m_ column means the game does not report that metric (files of other games).
+        row["metrics"] = {k[2:]: v for k, v in row.items() if k.startswith("m_") and v is not None}
         extra = row.get("extra_metrics")
         if extra:
             row["metrics"].update(json.loads(extra))
