@@ -155,11 +155,20 @@ def _resample_tokens(out: WizardState, rng: Chance) -> None:
                 slots.setdefault(t.batch, []).append(t)
     for t in out.lost:
         slots.setdefault(t.batch, []).append(t)
-    for tokens in slots.values():
+    pending: list[str] = []
+    if out.decision.get("kind") == "place":  # the card's tokens not yet placed are unseen too
+        pending = out.decision["tokens"]
+        slots.setdefault(int(out.decision["batch"]), [])
+    for batch, tokens in slots.items():
         kinds = [t.kind for t in tokens]
+        own = out.decision.get("kind") == "place" and batch == int(out.decision["batch"])
+        if own:
+            kinds += pending
         rng.shuffle(kinds)
-        for t, k in zip(tokens, kinds, strict=True):
+        for t, k in zip(tokens, kinds, strict=False):
             t.kind = k
+        if own:
+            pending[:] = kinds[len(tokens):]
 
 
 def _resample_commits(out: WizardState, seat: int, rng: Chance) -> None:
