@@ -216,3 +216,38 @@ def test_team_wins_are_not_draws() -> None:
     ]
     s = summarize(rows)
     assert s["seat_win_rates"] == [0.5, 0.5, 0.5, 0.5] and s["balance"] == 1.0
+
+
+def test_games_of_a_killed_run_are_recovered_from_the_journal(tmp_path: Path) -> None:
+    """A process killed outright never closes its Parquet file; the journal written beside it
+    chunk by chunk still holds every finished game."""
+    from playtable.lab.storage import journal_path, recover
+
+    rows = run_tasks([(_arm(), s) for s in range(9)])
+    path = tmp_path / "killed.parquet"
+    writer = ResultWriter(path)
+    writer.write(rows[:4])
+    writer.write(rows[4:])
+    # no close(): the process "dies" here
+    assert journal_path(path).exists() and not path.exists()
+    with journal_path(path).open("a") as journal:
+        journal.write('{"cut short')
+    assert recover(path) == 9
+    back = read_rows([path])
+    assert [r["seed"] for r in back] == list(range(9))
+    assert back[5]["events"] == rows[5]["events"]
+    assert not journal_path(path).exists()
+
+
+def test_sim_saves_a_stale_journal_before_starting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from playtable.cli import main
+
+    rows = run_tasks([(_arm(), s) for s in range(3)])
+    out = tmp_path / "r.parquet"
+    ResultWriter(out).write(rows)  # killed
+    main(["sim", TOY, "-n", "4", "-q", "--out", str(out)])
+    assert "3 finished games" in capsys.readouterr().err
+    assert len(read_rows([tmp_path / "r.recovered.parquet"])) == 3
+    assert len(read_rows([out])) == 4

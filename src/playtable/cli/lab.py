@@ -187,6 +187,17 @@ def _jsonable(data: Any) -> Any:
     return data
 
 
+def _recover_stale(out: str | None) -> None:
+    """A run that was killed outright (not interrupted) left its games in a journal beside
+    OUT: save them as NAME.recovered.parquet before a new run starts."""
+    from playtable.lab.storage import journal_path, recover
+
+    if out and journal_path(out).exists():
+        target = Path(out).with_name(Path(out).stem + ".recovered.parquet")
+        count = recover(out, target)
+        click.echo(f"a killed run had left {count} finished games: saved to {target}", err=True)
+
+
 def _out_option(help_text: str) -> Any:
     return click.option("--out", type=click.Path(dir_okay=False), default=None, help=help_text)
 
@@ -265,6 +276,7 @@ def sim(
     specs = _agents_for(the_game, the_params, agents)
     arm = Arm.build(game, the_params, specs, label=variant or "default", max_steps=max_steps)
     tasks = [(arm, s) for s in range(seed, seed + games)]
+    _recover_stale(out)
     writer = ResultWriter(out) if out else None
     interrupted = False
     with _TermAsInterrupt(), _Live(games, f"{the_game.id} {' '.join(arm.agents)}", quiet) as live:
@@ -420,6 +432,7 @@ def compare(
     except ValueError as err:
         raise BadParameter(f"--sprt: {err}") from None
     total = games * len(arms)
+    _recover_stale(out)
     writer = ResultWriter(out) if out else None
     with _TermAsInterrupt(), _Live(total, f"{the_game.id} {len(arms)} variants", quiet) as live:
 

@@ -70,6 +70,7 @@ class ResultWriter:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.tmp = self.path.with_name(self.path.name + ".part")
+        self.journal = journal_path(self.path)
         self._writer: pq.ParquetWriter | None = None
         self._schema: pa.Schema | None = None
         self._metric_names: list[str] = []
@@ -86,6 +87,11 @@ class ResultWriter:
         fields.append(pa.field("extra_metrics", pa.string()))
         self._schema = pa.schema(fields)
         self.tmp.parent.mkdir(parents=True, exist_ok=True)
+        if self.journal.exists():
+            raise ResultsError(
+                f"{self.journal} holds the games of a run that was killed; "
+                f"recover them first (playtable.lab.storage.recover) or delete it"
+            )
         self._writer = pq.ParquetWriter(str(self.tmp), self._schema)
 
     def write(self, rows: Sequence[dict[str, Any]]) -> None:
@@ -112,6 +118,13 @@ class ResultWriter:
             columns["extra_metrics"].append(json.dumps(metrics) if metrics else None)
         table = pa.table(columns, schema=self._schema)
         self._writer.write_table(table)
+        # The Parquet file is readable only once closed; the journal keeps every finished game
+        # on disk meanwhile, so even a killed process loses none.
+        with self.journal.open("a", encoding="utf-8") as journal:
+            for row in rows:
+                journal.write(json.dumps(row, default=str) + "\n")
+            journal.flush()
+            os.fsync(journal.fileno())
         self.rows_written += len(rows)
 
     def close(self) -> None:
@@ -120,12 +133,43 @@ class ResultWriter:
             self._writer.close()
             self._writer = None
             os.replace(self.tmp, self.path)
+            self.journal.unlink(missing_ok=True)
 
     def __enter__(self) -> ResultWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def journal_path(path: str | Path) -> Path:
+    target = Path(path)
+    return target.with_name(target.name + ".journal.jsonl")
+
+
+def recover(path: str | Path, out: str | Path | None = None) -> int:
+    """Turn the journal a killed run left beside `path` into a Parquet file (`out`, by default
+    `path` itself when it does not exist yet, else `NAME.recovered.parquet`) and remove the
+    journal. Returns the number of games recovered."""
+    journal = journal_path(path)
+    if not journal.exists():
+        raise ResultsError(f"no journal {journal} to recover")
+    rows = []
+    for line in journal.read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            break  # a line cut short by the kill: everything before it is whole
+    target = Path(out) if out else Path(path)
+    if out is None and target.exists():
+        target = target.with_name(target.stem + ".recovered.parquet")
+    writer = ResultWriter(target)
+    writer.journal = target.with_name(target.name + ".recovering.jsonl")
+    writer.write(rows)
+    writer.close()
+    journal.unlink()
+    Path(str(path) + ".part").unlink(missing_ok=True)
+    return len(rows)
 
 
 def _check_files(paths: Iterable[str | Path]) -> list[str]:
