@@ -100,6 +100,10 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
 @click.option("--max-frames", type=int, default=None, help="Stop after this many frames.")
 @click.option("--grace", type=float, default=0.25, show_default=True,
               help="Seconds a vanished die is kept before it leaves its formation.")
+@click.option("--picture", type=click.Path(dir_okay=False), default=None,
+              help="Keep a picture of the live table up to date in this file (PNG).")
+@click.option("--picture-every", type=float, default=1.0, show_default=True,
+              help="Seconds between redraws of --picture.")
 @click.option("--values-from-stdin", is_flag=True,
               help="Read rolled values typed by the players on stdin: lines 'F.d20a 17'.")
 @variant_option
@@ -107,7 +111,8 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
 def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
          record_path: str | None, replay_path: str | None, realtime: bool,
          duration: float | None, max_frames: int | None, grace: float,
-         values_from_stdin: bool, variant: str | None, params: tuple[str, ...]) -> None:
+         picture: str | None, picture_every: float, values_from_stdin: bool,
+         variant: str | None, params: tuple[str, ...]) -> None:
     """Live formations and scores from a real multitouch table speaking TUIO 1.1."""
     import sys
     import threading
@@ -126,7 +131,12 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
     _, the_params = game_and_params("stardice", variant, params)
     last_line: list[str] = [""]
 
+    drawn: list[float] = [-1e9]
+
     def show(report: dict[str, Any]) -> None:
+        if picture and report["t"] - drawn[0] >= picture_every:
+            drawn[0] = report["t"]
+            table.render(picture)
         if as_json:
             sys.stdout.write(json.dumps(report, separators=(",", ":")) + "\n")
             sys.stdout.flush()
@@ -156,6 +166,8 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
         threading.Thread(target=read_values, daemon=True).start()
     if replay_path:
         n = replay_recording(table, replay_path, realtime)
+        if picture:
+            table.render(picture)
         click.echo(f"replayed {n} packets: {table.stats.frames} frames, "
                    f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)
         return
@@ -165,5 +177,7 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
         listener.serve(duration, max_frames)
     except KeyboardInterrupt:
         listener.close()
+    if picture:
+        table.render(picture)
     click.echo(f"received {table.stats.packets} packets: {table.stats.frames} frames, "
                f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)

@@ -285,9 +285,11 @@ def test_cli_replays_a_recorded_session(tmp_path: Path) -> None:
     lines = [json.dumps({"t": t, "from": "127.0.0.1:9", "data": base64.b64encode(d).decode()})
              for t, d in session()]
     rec.write_text("\n".join(lines + ["not json"]) + "\n")
+    png = tmp_path / "live.png"
     result = CliRunner().invoke(cli, ["stardice", "tuio", "--dice", DICE_MAP, "--replay",
-                                      str(rec), "--json"])
+                                      str(rec), "--json", "--picture", str(png)])
     assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
     reports = [json.loads(x) for x in result.output.splitlines() if x.startswith("{")]
     assert reports[-1]["points"] == [6, 0]
     bad = CliRunner().invoke(cli, ["stardice", "tuio", "--dice", "7=Q.d6", "--replay", str(rec)])

@@ -6,30 +6,64 @@ connection range ring around each die (seed iterations 2 and 5 software design).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from playtable.games.stardice.formation import Layout
 from playtable.games.stardice.match import BORG, SEAT_NAMES, StarDiceState, owner_of
-from playtable.games.stardice.physics import PIECE_TYPES
+from playtable.games.stardice.physics import PIECE_TYPES, TableGeometry
+from playtable.games.stardice.scoring import TableScore
 
 _SEAT_COLOURS = ("#f4f4f4", "#e0342c")
 _BORG_COLOUR = "#35d04a"
+_UNKNOWN_COLOUR = "#9e9e9e"
 _SHAPE_COLOURS = ("#f7c948", "#4fc3f7", "#ba68c8", "#ff8a65", "#81c784", "#f06292", "#9575cd")
+
+
+@dataclass(frozen=True)
+class ScenePiece:
+    id: str
+    kind: str
+    x: float
+    y: float
+    angle: float
+    owner: int | None
+    label: str
+    known: bool = True
 
 
 def render_table(state: StarDiceState, path: str | Path, title: str | None = None) -> Path:
     """Write the table of `state` to `path` (PNG or any format matplotlib knows)."""
+    params = state.params
+    score = state.current_score() if state.last_score is None or not state.is_terminal \
+        else state.last_score
+    pieces = []
+    for piece in sorted(state.table.values(), key=lambda p: p.id):
+        value = state.values.get(piece.id)
+        label = piece.kind if value is None else f"{value}"
+        if piece.id == BORG and value is not None:
+            label = f"{value}/{state.borg_pips()}"
+        pieces.append(ScenePiece(piece.id, piece.kind, piece.x, piece.y, piece.angle,
+                                 owner_of(piece.id), label))
+    pts_text = f"Federation {score.points[0]}  -  Klingon {score.points[1]}"
+    war = f"   (war {state.war[0]}-{state.war[1]})" if params.war_target else ""
+    return render_scene(pieces, state.layout(), score, params.connect_range,
+                        params.physics_params().geometry, path,
+                        title or f"Star Dice, battle {state.battle}: {pts_text}{war}")
+
+
+def render_scene(pieces: list[ScenePiece], layout: Layout, score: TableScore,
+                 connect_range: float, geo: TableGeometry, path: str | Path, title: str,
+                 y_down: bool = False) -> Path:
+    """Draw pieces, connections, formations and their scores. `y_down`: draw with the origin at
+    the top left, as TUIO trackers see the table."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, Polygon, Rectangle
 
-    params = state.params
-    geo = params.physics_params().geometry
-    layout = state.layout()
-    score = state.current_score() if state.last_score is None or not state.is_terminal \
-        else state.last_score
     fig, ax = plt.subplots(figsize=(10, 8.2), dpi=110)
     fig.patch.set_facecolor("#05060f")
     ax.set_facecolor("#05060f")
@@ -59,7 +93,7 @@ def render_table(state: StarDiceState, path: str | Path, title: str | None = Non
             cx = lx
         s = shapes.get(cycle)
         if s is not None:
-            who = "nobody" if s.owner is None else SEAT_NAMES[s.owner]
+            who = "nobody" if s.owner is None or s.owner < 0 else SEAT_NAMES[s.owner]
             bonus = f" +{s.bonus}" if s.bonus else ""
             ax.text(cx, cy, f"{s.points}{bonus}\n{who}", color=colour, ha="center",
                     va="center", fontsize=12, fontweight="bold", zorder=7,
@@ -70,38 +104,39 @@ def render_table(state: StarDiceState, path: str | Path, title: str | None = Non
         ys = [pos[o][1] for o in path_]
         ax.plot(xs, ys, "-", color="white", lw=1.6, alpha=0.9, zorder=3)
     # range rings and the dice
-    for piece in sorted(state.table.values(), key=lambda p: p.id):
+    for piece in pieces:
         on_surface = geo.on_surface(piece.x, piece.y)
         if piece.kind == "stone":
             ax.add_patch(Circle((piece.x, piece.y), PIECE_TYPES["stone"].radius,
                                 facecolor="#9fd8ff", edgecolor="white", alpha=0.7, zorder=4))
             continue
-        owner = owner_of(piece.id)
-        colour = _BORG_COLOUR if owner is None else _SEAT_COLOURS[owner]
+        if not piece.known:
+            colour = _UNKNOWN_COLOUR
+        else:
+            colour = _BORG_COLOUR if piece.owner is None else _SEAT_COLOURS[piece.owner]
         if on_surface:
-            ax.add_patch(Circle((piece.x, piece.y), params.connect_range, fill=False,
+            ax.add_patch(Circle((piece.x, piece.y), connect_range, fill=False,
                                 edgecolor=colour, alpha=0.12, lw=0.8, ls="--", zorder=2))
-        r = PIECE_TYPES[piece.kind].radius * 1.25
-        ax.add_patch(Polygon(_star(piece.x, piece.y, r, piece.angle), closed=True,
+        kind = piece.kind if piece.kind in PIECE_TYPES else "d6"
+        r = PIECE_TYPES[kind].radius * 1.25
+        heading = piece.angle + (math.pi if y_down else 0.0)  # upright stars either way
+        ax.add_patch(Polygon(_star(piece.x, piece.y, r, heading), closed=True,
                              facecolor=colour, edgecolor="#202020", lw=0.6, zorder=5,
                              alpha=1.0 if on_surface else 0.45))
-        value = state.values.get(piece.id)
-        label = piece.kind if value is None else f"{value}"
-        if piece.id == BORG and value is not None:
-            label = f"{value}/{state.borg_pips()}"
-        ax.text(piece.x + r * 0.9, piece.y - r * 0.9, label, color=colour, ha="left",
+        ax.text(piece.x + r * 0.9, piece.y - r * 0.9, piece.label, color=colour, ha="left",
                 va="top", fontsize=8, zorder=6)
     ax.set_xlim(-f - 0.02, geo.width + f + 0.02)
     ax.set_ylim(-f - 0.02, geo.depth + f + 0.02)
+    if y_down:
+        ax.invert_yaxis()
     ax.set_aspect("equal")
     ax.axis("off")
-    pts_text = f"Federation {score.points[0]}  -  Klingon {score.points[1]}"
-    war = f"   (war {state.war[0]}-{state.war[1]})" if params.war_target else ""
-    ax.set_title(title or f"Star Dice, battle {state.battle}: {pts_text}{war}", color="white",
-                 fontsize=14)
+    ax.set_title(title, color="white", fontsize=14)
     out = Path(path)
-    fig.savefig(out, facecolor=fig.get_facecolor(), bbox_inches="tight")
+    tmp = out.with_name(out.name + ".tmp" + out.suffix)
+    fig.savefig(tmp, facecolor=fig.get_facecolor(), bbox_inches="tight")
     plt.close(fig)
+    tmp.replace(out)  # a viewer never sees a half-written picture
     return out
 
 

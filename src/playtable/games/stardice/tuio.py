@@ -448,6 +448,30 @@ class TuioTable:
         dice = {k: self.die_info(k) for k in layout.positions}
         return score_table(layout, {}, dice, self.rules)
 
+    def render(self, path: str | Path) -> Path:
+        """Draw the live table (origin top left, as the tracker sees it)."""
+        from playtable.games.stardice.physics import TableGeometry
+        from playtable.games.stardice.render import ScenePiece, render_scene
+
+        layout = self.engine.layout()
+        score = self.score(layout)
+        pieces = []
+        for k, (x, y) in layout.positions.items():
+            spec = self.by_name.get(k)
+            kind = "d6"
+            if spec is not None:
+                kind = "borg" if spec.die == "borg" else spec.die.split(".", 1)[1].rstrip(
+                    "abcdefghijklmnopqrstuvwxyz")
+            value = self.values.get(k)
+            label = "?" if value is None else str(value)
+            if spec is not None and spec.die == "borg" and value is not None:
+                label = f"{value}/{self.die_info(k).pips}"
+            pieces.append(ScenePiece(k, kind, x, y, 0.0, spec.owner if spec else None, label,
+                                     spec is not None))
+        title = f"Star Dice live: Federation {score.points[0]}  -  Klingon {score.points[1]}"
+        return render_scene(pieces, layout, score, self.params.connect_range, TableGeometry(),
+                            path, title, y_down=True)
+
     def report(self, layout: Layout, source: str, profile: str, fseq: int, now: float,
                touches: int) -> dict[str, Any]:
         score = self.score(layout)
