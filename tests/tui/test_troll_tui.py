@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from tests.games.troll.helpers import FULL_UPPER, position
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
@@ -77,9 +78,16 @@ async def play_through_keys(app: TrollApp, pilot: Pilot[Any], choose: Callable[[
     return steps
 
 
+def opening() -> State:
+    """A known opening whatever the random stream: the troll on lower 1, 10♦ awake on lower 2."""
+    lower = ["2C 3C 4C", "5C 10D", "7C", "8C", "9C 10C", "JC QC KC"]
+    return position(lower, FULL_UPPER, troll="lower 1", awake=("10D",), deck=("2H", "3H", "4H"),
+                    d6=(3, 3, 3))
+
+
 def test_arrow_key_moves_the_troll_and_the_screen_follows() -> None:
     async def go() -> None:
-        app = TrollApp(None, 7)
+        app = TrollApp(None, 7, state=opening())
         async with app.run_test(size=(100, 34)) as pilot:
             assert app.obs["troll"] == {"row": "lower", "position": 1}
             assert "2 left" in plain(app.query_one("#status", Static))
@@ -102,7 +110,7 @@ def test_arrow_key_moves_the_troll_and_the_screen_follows() -> None:
 
 def test_pick_up_needs_a_direction_and_escape_cancels() -> None:
     async def go() -> None:
-        app = TrollApp(None, 7)
+        app = TrollApp(None, 7, state=opening())
         async with app.run_test() as pilot:
             before = app.state.to_json()
             await pilot.press("p")
@@ -120,7 +128,7 @@ def test_pick_up_needs_a_direction_and_escape_cancels() -> None:
 
 def test_illegal_keys_change_nothing() -> None:
     async def go() -> None:
-        app = TrollApp(None, 7)
+        app = TrollApp(None, 7, state=opening())
         async with app.run_test() as pilot:
             before = app.state.to_json()
             # off the bridge, nothing to stomp, nothing to use or lay, a slot number, no wait,
@@ -144,10 +152,10 @@ def test_illegal_keys_change_nothing() -> None:
 
 def test_the_list_of_options_can_be_clicked_or_chosen_with_enter() -> None:
     async def go() -> None:
-        app = TrollApp(None, 7)
+        app = TrollApp(None, 7, state=opening())
         async with app.run_test(size=(100, 34)) as pilot:
             first = shown_options(app)[0][0]
-            reference = GAME.new_state(None, 7)
+            reference = opening()
             await pilot.click("#actions", offset=(3, 1))
             await pilot.pause()
             reference.apply(reference.parse_action(first))

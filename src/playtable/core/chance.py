@@ -31,17 +31,20 @@ def _mix(z: int) -> int:
 class Chance:
     """A seeded random stream with optional rigged queues, JSON round-trippable."""
 
-    __slots__ = ("seed", "counter", "rigged")
+    __slots__ = ("seed", "counter", "rigged", "_base")
 
     def __init__(self, seed: int, counter: int = 0, rigged: dict[str, list[Any]] | None = None):
         self.seed = int(seed)
         self.counter = int(counter)
         self.rigged: dict[str, list[Any]] = {k: list(v) for k, v in (rigged or {}).items()}
+        # The seed is mixed before the counter is added, so that neighbouring seeds give
+        # unrelated streams rather than the same stream shifted by a few draws.
+        self._base = _mix(_mix(self.seed & _MASK) ^ (self.seed >> 64))
 
     # -- raw stream -------------------------------------------------------------------------
     def next_u64(self) -> int:
         self.counter += 1
-        return _mix((self.seed * _GOLDEN + self.counter * _GOLDEN) & _MASK)
+        return _mix((self._base + self.counter * _GOLDEN) & _MASK)
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n). Modulo bias is below 2**-50 for any n a game uses."""

@@ -43,9 +43,7 @@ def board_for(params: RotatorParams, seed: int) -> Board:
         if problems:
             raise BadParameter(f"board {params.board} is not legal: {problems[0]}")
         return board
-    # fork: the core stream of seed s is the stream of seed 0 shifted by s draws, so nearby
-    # seeds would give the same boards; a forked stream is unrelated for each seed.
-    chance = Chance(seed).fork(0x0B0A4D)
+    chance = Chance(seed)
     if params.level == "any":
         return generate_board(chance, params.placement, params.allow_trivial)
     from playtable.games.rotator.engine import Engine
