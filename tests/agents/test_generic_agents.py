@@ -131,3 +131,31 @@ def test_search_beats_random_on_the_same_seeds() -> None:
     assert ismcts_rate > random_rate + 0.2
     rollout_rate = _win_rate("ismcts:iterations=100,rollout_depth=100", 40)
     assert rollout_rate > random_rate + 0.1
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,single_tree=true"])
+def test_two_seat_decisions_ignore_the_other_seats_hidden_card(spec: str) -> None:
+    """One tree per seat: seat 0's choice does not depend on seat 1's bonus card or the deck
+    order, which seat 0 cannot see."""
+    params = ToyParams(players=2, target=25)
+    for seed in range(3):
+        state = GAME.new_state(params, seed)
+        state.apply_text("roll")
+        if state.is_terminal or state.current_player != 0:
+            continue
+        choice = make_agent(GAME, spec).choose(state, Chance(5))
+        twin = state.clone()
+        twin.deck[0], twin.bonus[1] = twin.bonus[1], twin.deck[0]
+        twin.chance = Chance(1234 + seed)
+        assert twin.observation(0) == state.observation(0)
+        assert make_agent(GAME, spec).choose(twin, Chance(5)) == choice
+
+
+def test_one_tree_per_seat_beats_random_in_a_duel() -> None:
+    params = ToyParams(players=2, target=25)
+    wins = 0.0
+    for seed in range(30):
+        state = GAME.new_state(params, seed)
+        play_out(state, [make_agent(GAME, "ismcts:iterations=60"), make_agent(GAME, "random")], Chance(seed))
+        wins += state.returns()[0]
+    assert wins / 30 > 0.6

@@ -1,21 +1,24 @@
 """Information Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012).
 
-Single-observer ISMCTS: the tree belongs to the seat that decides (the *observer*) and its nodes
-are that seat's information sets, not states. Every iteration
+One tree per observer (MO-ISMCTS): each seat has its own tree whose nodes are that seat's
+information sets, not states; in a one-seat game (the troll) this is the single tree of the
+player. Every iteration
 
-1. draws a fresh determinization of the root through `State.determinize(observer, rng)`: hidden
-   cards *and the future random stream* are resampled from what the observer has seen, so the
-   real deal and the real dice never enter the search;
-2. descends the tree using only actions legal in that determinization, choosing by UCB1 in
-   which an edge's exploration term counts how often it was *available* (not the parent's
-   visits); the seat acting at a node maximises its own mean return;
-3. after an action, moves to the child keyed by what the observer now sees
-   (`observation(observer)`): different die results or revealed cards lead to different
-   information sets, so the tree's later decisions are conditioned only on information the
-   player would really have;
-4. expands one new edge, scores the leaf (with the game's own `Game.evaluate` when it has
-   one, else by playing on at random to the end; `rollout_depth` sets a fixed random playout
-   length), and backs the values up.
+1. draws a fresh determinization of the root through `State.determinize(decider, rng)`: hidden
+   cards *and the future random stream* are resampled from what the deciding seat has seen, so
+   the real deal and the real dice never enter the search;
+2. descends, the seat to act choosing in its own tree among the actions legal in that
+   determinization, by UCB1 in which an edge's exploration term counts how often it was
+   *available* (not the parent's visits), maximising its own mean return;
+3. after an action, moves every tree to the child keyed by what that tree's seat now sees
+   (`observation(seat)`; in the other seats' trees the move itself is one edge, "someone
+   moved", and what they saw of it is in that observation): different die results or revealed
+   cards lead to different information sets, so no decision in a tree is conditioned on
+   anything its seat would not really know (`single_tree=true` gives SO-ISMCTS instead: one
+   tree for the decider, in which the other seats choose too);
+4. expands new nodes, scores the leaf (with the game's own `Game.evaluate` when it has one,
+   else by playing on at random to the end; `rollout_depth` and `rollout_agent` set another
+   playout), and backs the values up every tree's path.
 
 Because each iteration samples its own future and every decision inside the tree is taken in a
 node that pools all futures consistent with the observer's information, the search does not
@@ -62,13 +65,18 @@ class _Node:
         self.edges: dict[str, _Edge] = {}
 
 
+_OTHERS = "\x00others"
+"""The edge key, in a seat's tree, of a move made by another seat."""
+
+
 def _info_key(state: State, observer: int) -> str:
     return json.dumps(state.observation(observer), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass
 class IsmctsAgent:
-    """SO-ISMCTS with UCB1 over available actions; see the module documentation."""
+    """ISMCTS with one tree per seat and UCB1 over available actions; see the module
+    documentation."""
 
     iterations: int = 1000
     """Iterations per decision (the reproducible budget)."""
@@ -84,6 +92,10 @@ class IsmctsAgent:
     """An agent spec (e.g. a game's own bot) that plays the rollouts instead of random moves."""
     width: int = 64
     """Candidate actions per node (`State.sample_actions`; all of a discrete game's usually)."""
+    single_tree: bool = False
+    """With several seats, search one tree for the deciding seat only (SO-ISMCTS), in which
+    the other seats also choose by the decider's information. The default keeps one tree per
+    seat (MO-ISMCTS): each seat chooses in its own tree, keyed by its own observations."""
     info_sets: bool = True
     """Key children by the observer's observation (information sets). False merges all outcomes
     of an action into one child (open-loop search), which is cheaper but cruder."""
@@ -105,7 +117,7 @@ class IsmctsAgent:
         search_rng = Chance(rng.next_u64())
         game = game_of(state, self._game)
         seats = state.num_players
-        root = _Node()
+        roots: dict[int, _Node] = {}
         bounds = [math.inf, -math.inf]
         start = time.perf_counter()
         done = 0
@@ -115,10 +127,11 @@ class IsmctsAgent:
                     break
             elif done >= self.iterations:
                 break
-            self._iterate(state, observer, root, search_rng, game, seats, bounds)
+            self._iterate(state, observer, roots, search_rng, game, seats, bounds)
             done += 1
         elapsed = time.perf_counter() - start
         real = {str(a): a for a in legal}
+        root = roots.get(observer, _Node())
         ranked = [e for key, e in root.edges.items() if key in real]
         self.last_stats = {
             "iterations": done,
@@ -135,17 +148,22 @@ class IsmctsAgent:
         self,
         root_state: State,
         observer: int,
-        root: _Node,
+        roots: dict[int, _Node],
         rng: Chance,
         game: Game[Any, Any] | None,
         seats: int,
         bounds: list[float],
     ) -> None:
         world = root_state.determinize(observer, Chance(rng.next_u64()))
-        node = root
-        path: list[_Edge] = []
+        multi = seats > 1 and not self.single_tree
+        owners = list(range(seats)) if multi else [observer]
+        nodes = {q: roots.setdefault(q, _Node()) for q in owners}
+        paths: dict[int, list[_Edge]] = {q: [] for q in owners}
         expanded = False
         while not world.is_terminal and not expanded:
+            player = world.current_player
+            chooser = player if multi else observer
+            node = nodes[chooser]
             candidates = world.sample_actions(rng, self.width)
             if not candidates:
                 break
@@ -165,28 +183,38 @@ class IsmctsAgent:
                 node.edges[str(action)] = edge
                 expanded = True
             else:
-                edge = self._select(available, world.current_player, bounds)
+                edge = self._select(available, player, bounds)
                 action = edge.action
             world.apply(action)
-            path.append(edge)
-            key = _info_key(world, observer) if self.info_sets else ""
-            child = edge.children.get(key)
-            if child is None:
-                child = _Node()
-                edge.children[key] = child
-                expanded = True
-            node = child
+            for q in owners:
+                if q == chooser:
+                    step = edge
+                else:
+                    # In another seat's tree the move is one edge ("someone moved"); what that
+                    # seat saw of it is in the observation that keys the child.
+                    step = nodes[q].edges.get(_OTHERS) or nodes[q].edges.setdefault(
+                        _OTHERS, _Edge(None, seats)
+                    )
+                paths[q].append(step)
+                key = _info_key(world, q) if self.info_sets else ""
+                child = step.children.get(key)
+                if child is None:
+                    child = _Node()
+                    step.children[key] = child
+                    expanded = True
+                nodes[q] = child
         values = self._rollout(world, rng, game, seats)
         for v in values:
             if v < bounds[0]:
                 bounds[0] = v
             if v > bounds[1]:
                 bounds[1] = v
-        for edge in path:
-            edge.visits += 1
-            total = edge.total
-            for s in range(seats):
-                total[s] += values[s]
+        for path in paths.values():
+            for step in path:
+                step.visits += 1
+                total = step.total
+                for s in range(seats):
+                    total[s] += values[s]
 
     def _select(self, edges: list[_Edge], player: int, bounds: list[float]) -> _Edge:
         lo, hi = bounds
