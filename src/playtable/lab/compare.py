@@ -111,11 +111,17 @@ def run_compare(
         if decided:
             result.stopped = f"SPRT accepted {sprt.decision}" if sprt else ""
             return result
-        if until_ci is not None and all(result.paired(a.label).half_width <= until_ci for a in arms[1:]):
+        if until_ci is not None and all(_width(result.paired(a.label), on) <= until_ci for a in arms[1:]):
             result.stopped = f"every interval within +/-{until_ci:g}"
             return result
     result.stopped = f"all {games} seeds played"
     return result
+
+
+def _width(d: Paired, on: str) -> float:
+    """The half-width the --until-ci rule trusts: guarded against runs of agreeing seeds when
+    the compared results lie in [0, 1] (wins)."""
+    return d.guarded_half_width if on == "win" else d.half_width
 
 
 def _store(result: Comparison, rows: list[dict[str, Any]]) -> None:

@@ -85,6 +85,16 @@ class Paired:
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
+    @property
+    def guarded_half_width(self) -> float:
+        """A half-width that cannot be fooled by a run of agreeing seeds, for per-seed results
+        in [0, 1]: the variance of a difference is at most the share of discordant seeds, taken
+        at its Wilson upper bound (no discordant seed in n still gives about 3.8 / n)."""
+        if self.n == 0:
+            return math.inf
+        share_high = wilson(self.b_only + self.a_only, self.n)[1]
+        return max(self.half_width, Z95 * math.sqrt(share_high / self.n))
+
 
 def paired(a: Sequence[float], b: Sequence[float], z: float = Z95) -> Paired:
     """Compare per-seed results `b[i]` against `a[i]` (same seeds, same order)."""
