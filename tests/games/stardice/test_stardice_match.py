@@ -370,3 +370,18 @@ def test_iteration2_foul_discards_a_die_of_the_players_choice() -> None:
     final = opened()
     with pytest.raises(IllegalAction):
         final.apply(Touch("d20a"))
+
+
+def test_menu_is_public_and_samples_come_from_it() -> None:
+    """legal_actions is a finite menu fixed by the public position (the same in every
+    determinization, as tree search needs); sample_actions picks from it; every menu throw is
+    legal."""
+    s = opened(seed=6)
+    s.apply(Throw.make("roll", "d12a", 0.2, -0.03, 70.0, 1.3, 1.0))
+    menu = [str(a) for a in s.legal_actions()]
+    assert len(menu) > StarDiceState.POOL
+    assert [str(a) for a in s.determinize(0, Chance(9)).legal_actions()] == menu
+    assert set(map(str, s.sample_actions(Chance(2), 10))) <= set(menu)
+    assert all(s.is_legal(a) is None for a in s.legal_actions())
+    fresh = s.fresh_throws(Chance(3), 5)
+    assert len(fresh) == 5 and all(s.is_legal(a) is None for a in fresh)

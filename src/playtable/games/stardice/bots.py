@@ -24,15 +24,18 @@ def evaluate(state: StarDiceState, seat: int) -> float:
 
 
 class RandomThrower:
-    """Throws a random die in hand at a random spot (bots' candidate sampler, one sample)."""
+    """Throws a random die in hand at a random spot (`fresh_throws`, one sample; in the
+    torpedo phase that may be `hold`)."""
 
     name = "random-thrower"
 
     def choose(self, state: State, rng: Chance) -> Any:
-        options = state.sample_actions(rng, 1)
-        if isinstance(state, StarDiceState) and state.phase == "call":
+        assert isinstance(state, StarDiceState)
+        if state.phase == "call":
             return Call("odd" if rng.below(2) else "even")
-        return options[0]
+        if state.phase == "torpedo":  # fire or hold, evenly
+            return rng.choice(state.fresh_throws(rng, 2))
+        return state.fresh_throws(rng, 1)[0]
 
 
 class SearchThrower:
@@ -49,7 +52,7 @@ class SearchThrower:
         if state.phase == "call":
             return Call("odd" if rng.below(2) else "even")
         seat = state.current_player
-        options = state.sample_actions(rng, self.candidates)
+        options = state.fresh_throws(rng, self.candidates)
         best, best_value = options[0], -1.0
         for action in options:
             total = 0.0

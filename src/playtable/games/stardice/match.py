@@ -18,6 +18,8 @@ the same seed and the same throws give the same table.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -326,14 +328,36 @@ class StarDiceState(State):
         if reason is not None:
             raise IllegalAction(f"'{action}' is not legal now: {reason}")
 
+    POOL = 32
+    """Sampled throws in the menu of `legal_actions`."""
+
     def legal_actions(self) -> list[Any]:
-        """A finite menu: the discrete choices, and for throws one aimed throw per piece type
-        from the middle of each side of the frame to the table's centre. Any other throw within
-        the limits is legal too (`is_legal`); `touch` (a forfeit) is accepted but not listed."""
+        """A finite menu of the continuous throws: the discrete choices; for each piece type in
+        hand one throw from the middle of each side of the frame to the table's centre; and
+        `POOL` throws sampled as in `fresh_throws` from a stream seeded by the public position
+        (so the menu is the same in every determinization of a position, which tree search
+        needs). Any other throw within the limits is legal too (`is_legal`); `touch` (a foul)
+        is accepted but not listed."""
         if self.phase == "over":
             return []
         if self.phase == "call":
             return [Call("even"), Call("odd")]
+        out = self._center_menu()
+        seen = {str(a) for a in out}
+        for a in self.fresh_throws(Chance(self._public_seed()), self.POOL):
+            if str(a) not in seen:
+                seen.add(str(a))
+                out.append(a)
+        return out
+
+    def _public_seed(self) -> int:
+        public = [self.phase, self.battle, self.to_move, self.hands, self.torpedoes_left,
+                  self.throws, [[p.id, p.x, p.y] for p in sorted(self.table.values(),
+                                                                key=lambda p: p.id)]]
+        digest = hashlib.blake2b(json.dumps(public).encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+    def _center_menu(self) -> list[Any]:
         out: list[Any] = []
         pieces: list[tuple[Literal["roll", "slide", "torpedo"], str]] = []
         if self.phase == "borg":
@@ -370,12 +394,23 @@ class StarDiceState(State):
         return parse_action_text(text)
 
     def sample_actions(self, rng: Chance, k: int) -> list[Any]:
-        """k candidate actions for bots: throws aimed at random points of the touch surface
-        (half of them near dice already there) from random points of the frame, each die type
-        and mode in hand equally likely, at the speed that stops a lone die there."""
+        """Up to k actions of the `legal_actions` menu (all of it when it is small enough; in
+        the torpedo phase `hold` is always offered), chosen with `rng`."""
+        legal = self.legal_actions()
+        if len(legal) <= k:
+            return legal
+        keep = [a for a in legal if isinstance(a, Hold)]
+        rest = [a for a in legal if not isinstance(a, Hold)]
+        rng.shuffle(rest)
+        return (keep + rest)[:k]
+
+    def fresh_throws(self, rng: Chance, k: int) -> list[Any]:
+        """k throws drawn from `rng`: aimed at random points of the touch surface (half of them
+        near dice already there) from random points of the frame, each die type and mode in
+        hand equally likely, at the speed that stops a lone die there."""
         if self.phase in ("over", "call"):
             return self.legal_actions()[:k]
-        menu = [a for a in self.legal_actions() if isinstance(a, Throw)]
+        menu = [a for a in self._center_menu() if isinstance(a, Throw)]
         choices = sorted({(a.mode, a.piece) for a in menu})
         geo = self.params.physics_params().geometry
         out: list[Any] = [Hold()] if self.phase == "torpedo" else []
