@@ -59,6 +59,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games per throughput measurement")
     parser.add_argument("--iterations", type=int, default=300, help="ISMCTS iterations per decision")
     args = parser.parse_args()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average before the run: {load} (other processes share the CPUs; scaling needs idle cores)")
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}"
