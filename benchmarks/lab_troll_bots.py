@@ -33,6 +33,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clairvoyant-games", type=int, default=None, help="default: --search-games")
     parser.add_argument("--budget", type=int, default=5000, help="solver turns per deal")
+    parser.add_argument(
+        "--rollout-variant", action="store_true", help="also ISMCTS with heuristic playouts (slow)"
+    )
     parser.add_argument("--out", default=None, help="also write every game to this Parquet file")
     args = parser.parse_args()
     game = get_game("troll")
@@ -42,8 +45,10 @@ def main() -> None:
         ("heuristic", args.games),
         ("greedy", args.search_games),
         (f"ismcts:iterations={args.iterations}", args.search_games),
-        (f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=4", args.search_games),
     ]
+    if args.rollout_variant:
+        spec = f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=4"
+        bots.append((spec, args.search_games))
     results: dict[str, dict[int, dict]] = {}
     timings: dict[str, float] = {}
     writer = ResultWriter(args.out) if args.out else None
