@@ -8,6 +8,7 @@ from tests.games.wizard.helpers import params, put, ready, rig, sq, to_heroes
 
 from playtable.core.errors import BadParameter
 from playtable.games.wizard.game import GAME
+from playtable.games.wizard.state import WizardState
 from playtable.games.wizard.wizard_turn import removable
 
 
@@ -143,3 +144,39 @@ def test_state_new_from_the_command_line_shape() -> None:
 
     game = get_game("wizard")
     assert game is GAME and game.new_state(params(4), 0).size == 6
+
+
+def _removable_by_brute_force(st: WizardState) -> list[tuple[int, int]]:
+    from playtable.games.wizard import board
+
+    ring = board.ring(st.tower, st.size)
+    heroes = {h.pos for h in st.living()}
+    targets = [st.entrance_square()] + [s for s, c in st.cells.items() if c.keys and not c.removed]
+    out = []
+    for s, cell in sorted(st.cells.items()):
+        if cell.removed or s == st.tower or s in ring or s in heroes or s in targets:
+            continue
+        reach = board.distances(st.entrance_square(),
+                                lambda x, gone=s: x != gone and st.open_square(x), st.size)
+        if all(p in reach for p in heroes) and all(t in reach for t in targets):
+            out.append(s)
+    return out
+
+
+def test_rage_rule_matches_a_brute_force_check() -> None:
+    """8 Nov 'Rage of the wizard!': the fast cut-vertex search agrees with trying each tile."""
+    from playtable.core.chance import Chance
+    from playtable.games.wizard import board
+
+    for seed in range(60):
+        st = ready(players=3 + seed % 3, seed=seed, keys=("a3", "b3", "a2"))
+        rng = Chance(seed)
+        ring = board.ring(st.tower, st.size)
+        for square, cell in st.cells.items():
+            if square != st.tower and square not in ring and rng.below(100) < 35:
+                cell.removed = True
+        for h in st.heroes:
+            h.pos = rng.choice([s for s, c in st.cells.items() if not c.removed and s != st.tower])
+        if seed % 4 == 0:
+            st.cells[rng.choice(sorted(st.cells))].keys = 1
+        assert removable(st) == _removable_by_brute_force(st), seed

@@ -76,3 +76,46 @@ def all_reach(
         if any(t not in seen for t in targets):
             return False
     return True
+
+
+def neighbours(sq: Square, size: int) -> list[Square]:
+    return [(sq[0] + dr, sq[1] + dc) for dr, dc in DIRS.values()
+            if 0 <= sq[0] + dr < size and 0 <= sq[1] + dc < size]
+
+
+def separators(
+    root: Square, passable: Callable[[Square], bool], size: int, targets: set[Square]
+) -> tuple[set[Square], set[Square]]:
+    """(the squares whose removal cuts some target off from `root`, the squares reachable from
+    `root`), by one depth-first search (articulation points, Hopcroft & Tarjan 1973)."""
+    disc = {root: 0}
+    low = {root: 0}
+    parent: dict[Square, Square | None] = {root: None}
+    has = {root: root in targets}
+    cut: set[Square] = set()
+    stack = [(root, iter(neighbours(root, size)))]
+    clock = 1
+    while stack:
+        v, todo = stack[-1]
+        for w in todo:
+            if not passable(w):
+                continue
+            if w not in disc:
+                disc[w] = low[w] = clock
+                clock += 1
+                parent[w] = v
+                has[w] = w in targets
+                stack.append((w, iter(neighbours(w, size))))
+                break
+            if w != parent[v]:
+                low[v] = min(low[v], disc[w])
+        else:
+            stack.pop()
+            p = parent[v]
+            if p is not None:
+                low[p] = min(low[p], low[v])
+                if has[v]:
+                    if low[v] >= disc[p] and p != root:
+                        cut.add(p)
+                    has[p] = True
+    return cut, set(disc)

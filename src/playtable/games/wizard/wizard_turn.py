@@ -37,21 +37,14 @@ def removable(st: WizardState) -> list[Square]:
     hero can still reach the tower entrance and every tile with dropped keys."""
     ring = board.ring(st.tower, st.size)
     hero_squares = {h.pos for h in st.living()}
-    targets = [st.entrance_square()] + [sq for sq, c in st.cells.items() if c.keys and not c.removed]
-    out: list[Square] = []
-    for sq, cell in sorted(st.cells.items()):
-        if cell.removed or sq == st.tower or sq in ring or sq in hero_squares:
-            continue
-        if sq in targets:
-            continue
-
-        def passable(x: Square, gone: Square = sq) -> bool:
-            return x != gone and st.open_square(x)
-
-        reach = board.distances(st.entrance_square(), passable, st.size)
-        if all(p in reach for p in hero_squares) and all(t in reach for t in targets):
-            out.append(sq)
-    return out
+    keys = {sq for sq, c in st.cells.items() if c.keys and not c.removed}
+    entrance = st.entrance_square()
+    cut, reach = board.separators(entrance, st.open_square, st.size, hero_squares | keys)
+    if not (hero_squares | keys) <= reach:
+        return []  # someone is already cut off: the rage may not make it worse
+    return [sq for sq, cell in sorted(st.cells.items())
+            if not cell.removed and sq != st.tower and sq not in ring and sq not in hero_squares
+            and sq not in keys and sq not in cut]
 
 
 def step_rage(st: WizardState, step: dict[str, Any]) -> None:
