@@ -310,3 +310,30 @@ def test_turn_limit_ends_in_a_draw() -> None:
     st.apply_text("stay")
     assert st.is_terminal and st.winner == "draw" and st.end == "turn_limit"
     assert st.returns() == [0.5, 0.5, 0.5]
+
+
+def test_empty_tower_is_won_on_entering() -> None:
+    """8 Nov 'Keys': with the keys the heroes enter the tower; with no monsters to beat there,
+    they win at once."""
+    st = ready()
+    st.hero(2).keys = 2
+    st.keys_found = 2
+    st.hero(1).pos = st.hero(2).pos = sq("c4")
+    to_heroes(st)
+    st.apply_text("move N")
+    st.apply_text("stay")
+    assert st.winner == "heroes" and st.end == "tower"
+
+
+def test_more_than_three_traps_get_harder_still() -> None:
+    """8 Nov 'Avoiding traps' lists 1-3 traps; with 4 or 5 players a tile can hold more, and we
+    go on in steps of 3 (16+, 19+)."""
+    st = ready(players=5, keys=("g7", "a7", "g1"))
+    assert trap_threshold(st, 4) == 16 and trap_threshold(st, 5) == 19
+    put(st, "b1", "trap", "trap", "trap", "trap")
+    to_heroes(st)
+    rig(st, 15)
+    st.apply_text("move E")
+    for _ in range(3):
+        st.apply_text("stay")
+    assert st.hero(1).hp == 8

@@ -258,3 +258,14 @@ def test_positive_values_draw_cards_and_spin_the_wheel() -> None:
     assert st.cells[sq("b1")].flipped and st.cells[sq("a2")].flipped
     assert st.wheel == wheel + 1 - 1
     assert len(st.hand) >= hand + 1
+
+
+def test_fireball_hurts_every_hero_in_one_tile() -> None:
+    """Ours, a spell 'that targets heroes or rooms directly' (8 Nov 'Wizard Cards'): Fireball,
+    1 damage to each hero in one tile."""
+    st = ready()
+    st.hand = ["fireball.1"]
+    st.mana = 3
+    st.apply_text("play fireball")
+    st.apply_text("target a1")
+    assert [h.hp for h in st.heroes] == [9, 9] and st.discard == ["fireball.1"]
