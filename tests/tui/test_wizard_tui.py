@@ -146,3 +146,12 @@ def test_typed_actions_and_bad_text() -> None:
             await pilot.press(*"entrance W", "enter")
             assert app.state.entrance == "W"
     run(go)
+
+
+def test_menu_offers_the_wizard_game() -> None:
+    from playtable.tui.menu import app_factory
+
+    factory = app_factory("wizard")
+    assert factory is not None
+    app = factory(seed=3)
+    assert isinstance(app, WizardApp) and app.humans == [1]

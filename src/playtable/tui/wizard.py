@@ -326,3 +326,11 @@ class WizardApp(App[None]):
 
 def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str]) -> None:
     WizardApp(params, seed, seats).run()
+
+
+def make_app(seed: int | None = None) -> WizardApp:
+    """The menu's entry (`playtable play`): 3 players, you are hero 1, the wizard and hero 2
+    are bots. `playtable play wizard` chooses players and seats."""
+    game = get_game("wizard")
+    params = game.params_type(players=3)
+    return WizardApp(params, seed, seats={0: "heuristic", 2: "heuristic"})
