@@ -45,6 +45,7 @@ def main() -> None:
         ("heuristic", args.games),
         ("greedy", args.search_games),
         (f"ismcts:iterations={args.iterations}", args.search_games),
+        (f"ismcts:iterations={args.iterations},info_sets=false", args.search_games),
     ]
     if args.rollout_variant:
         spec = f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=4"
