@@ -50,10 +50,11 @@ def _edit(path: Path, key: str, index: int, **changes: object) -> None:
 
 def test_designer_content_directory_is_used(tmp_path: Path) -> None:
     d = _copy(tmp_path)
+    goblins = load_content().wizard["goblin"].count
     _edit(d / "wizard_deck.json", "cards", 0, count=20)
     s = GAME.new_state(params(3, content=str(d)), 1)
     total = len(s.deck) + len(s.offered) + len(s.hand) + len(s.discard)
-    assert total == 35 - 6 + 20  # goblins 6 -> 20
+    assert total == len(load_content().wizard_instances("final")) - goblins + 20
 
 
 @pytest.mark.parametrize(

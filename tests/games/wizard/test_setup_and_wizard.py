@@ -114,7 +114,7 @@ def test_monster_card_places_monsters_and_blanks_face_down() -> None:
     st.apply_text("place m3 b2")
     st.apply_text("place blank b3")
     st.apply_text("place blank d1")
-    assert st.decision["kind"] == "main" and st.discard == ["troll.1"] and st.mana == 0
+    assert st.decision["kind"] == "main" and st.discard[-1] == "troll.1" and st.mana == 0
     assert [t.kind for t in st.cells[sq("b2")].tokens] == ["m3"]
     assert not st.cells[sq("b2")].tokens[0].up
     hero_cell = next(c for c in st.observation(1)["cells"] if c["square"] == "b2")
@@ -268,4 +268,4 @@ def test_fireball_hurts_every_hero_in_one_tile() -> None:
     st.mana = 3
     st.apply_text("play fireball")
     st.apply_text("target a1")
-    assert [h.hp for h in st.heroes] == [9, 9] and st.discard == ["fireball.1"]
+    assert [h.hp for h in st.heroes] == [9, 9] and st.discard[-1] == "fireball.1"
