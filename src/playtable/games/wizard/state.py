@@ -7,7 +7,6 @@ a queue of automatic *steps* (flipping tokens, combats, the loot phase) run betw
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -415,6 +414,3 @@ def state_from_json(data: Any) -> WizardState:
         raise BadPosition(f"malformed wizard position: {type(err).__name__}: {err}") from None
     return st
 
-
-def replace_params(st: WizardState, **changes: Any) -> WizardParams:
-    return dataclasses.replace(st.params, **changes)
