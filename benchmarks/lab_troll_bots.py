@@ -48,7 +48,7 @@ def main() -> None:
         (f"ismcts:iterations={args.iterations},info_sets=false", args.search_games),
     ]
     if args.rollout_variant:
-        spec = f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=4"
+        spec = f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=2"
         bots.append((spec, args.search_games))
     results: dict[str, dict[int, dict]] = {}
     timings: dict[str, float] = {}
