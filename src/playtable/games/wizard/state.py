@@ -242,14 +242,16 @@ class WizardState(State):
         if h.hp <= 0:
             h.hp = 0
             h.alive = False
-            cell = self.cells[where] if where != self.tower else self.cells[h.prev or h.pos]
+            drop = where if where != self.tower else (h.prev or h.pos)
+            cell = self.cells[drop]
             cell.items.extend(h.items)
             cell.keys += h.keys
             dropped, keys = len(h.items), h.keys
             h.items, h.keys = [], 0
             self.stats["deaths"] += 1
-            self.say("death", f"Hero {h.seat} dies on {board.name(where)}, dropping {dropped} "
-                     f"item(s) and {keys} key(s).", hero=h.seat, square=board.name(where))
+            self.say("death", f"Hero {h.seat} dies{' in the tower' if where == self.tower else ''}"
+                     f", dropping {dropped} item(s) and {keys} key(s) on {board.name(drop)}.",
+                     hero=h.seat, square=board.name(drop))
             if not self.living():
                 self.finish("wizard", "heroes_dead", "All heroes are dead: the wizard wins.")
 
