@@ -44,7 +44,7 @@ class WizardParams:
     """Most tokens on one tile: 0 means the number of players (8 Nov, 23 Oct); 17 Oct: 3."""
     rage: bool = True
     """The wizard's rage removes tiles once the keys are found (8 Nov, 23 Oct; not in 17 Oct)."""
-    max_rounds: int = 60
+    max_rounds: int = 100
     """Ours: a game still running after this many rounds ends in a draw (the seed has no end
     for a game that no side can win)."""
     max_gives: int = 3
