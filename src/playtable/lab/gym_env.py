@@ -12,9 +12,10 @@ action texts, so that `Discrete(n)` index i always means the same action:
 * `rotator`: "start CELL" for the 200 cells and "drill 0-3"; seven 0/1 planes over the 20 x 10
   board (solid, control node, player, the three ages, start choices) plus gravity, boosts,
   phase and turn.
-* any other game: index i is the i-th legal action in the state's own order (up to 64), and the
-  observation is the observation JSON's numbers, flags and hashed strings in document order,
-  padded or cut to 256 values. Crude, but it works for every game.
+* any other game: index i is the i-th legal action in the state's own order (up to 256; the
+  wizard game has been seen with 81), and the observation is the observation JSON's numbers,
+  flags and hashed strings in document order, padded or cut to 256 values. Crude, but it works
+  for every game.
 
 The observation is a dict `{"observation": float32 vector, "action_mask": int8 vector}` (the
 PettingZoo classic convention). An action outside the mask ends the episode with reward -1
@@ -55,7 +56,7 @@ class Encoding:
     encode: Callable[[dict[str, Any]], np.ndarray]
     action_texts: list[str] | None
     """The fixed action catalogue, or None: index i is the i-th legal action."""
-    max_actions: int = 64
+    max_actions: int = 256
 
     @property
     def num_actions(self) -> int:
@@ -211,7 +212,7 @@ def _encode_generic(size: int) -> Callable[[dict[str, Any]], np.ndarray]:
     return encode
 
 
-def encoding_for(game: Any, params: Any, generic_size: int = 256, max_actions: int = 64) -> Encoding:
+def encoding_for(game: Any, params: Any, generic_size: int = 256, max_actions: int = 256) -> Encoding:
     """The encoding of `game` (a Game) with `params`; sizes are measured on a fresh deal."""
     sample = game.new_state(params, 0).observation(0)
     if game.id == "troll":
