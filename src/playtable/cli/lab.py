@@ -12,6 +12,7 @@ import json
 import math
 import re
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -279,6 +280,7 @@ def sim(
     _recover_stale(out)
     writer = ResultWriter(out) if out else None
     interrupted = False
+    started = time.perf_counter()
     with _TermAsInterrupt(), _Live(games, f"{the_game.id} {' '.join(arm.agents)}", quiet) as live:
 
         def on_rows(rows: list[dict[str, Any]]) -> None:
@@ -293,6 +295,7 @@ def sim(
         finally:
             if writer is not None:
                 writer.close()
+    elapsed = time.perf_counter() - started
     summary = summarize(rows)
     if as_json:
         click.echo(json.dumps(_jsonable(summary), indent=1))
@@ -300,6 +303,11 @@ def sim(
         _print_summary(
             summary, f"{the_game.id}: {', '.join(arm.agents)} ({arm.label}), seeds {seed}..{seed + games - 1}"
         )
+    rate = len(rows) / elapsed if elapsed > 0 else math.nan
+    plural = "s" if workers > 1 else ""
+    click.echo(
+        f"{len(rows)} games in {elapsed:.1f} s ({rate:.1f} games/s, {workers} worker{plural})", err=True
+    )
     if out:
         click.echo(f"{len(rows)} rows written to {out}", err=True)
     if interrupted:
