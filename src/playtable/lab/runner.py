@@ -180,8 +180,14 @@ class Interrupted(Exception):  # noqa: N818 - it is a control-flow signal, not a
         self.rows = rows
 
 
-def _ignore_sigint() -> None:
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, and take back the signals the parent held while it
+    started them (the mask is inherited), so that `terminate` can still stop them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
 
 def _batches(tasks: Sequence[tuple[Arm, int]], workers: int, size: int | None) -> list[list[tuple[Arm, int]]]:
@@ -199,7 +205,13 @@ def _run_local(
         return
     # spawn: workers start clean (no inherited threads or locks); they import the game by name.
     ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(workers, initializer=_ignore_sigint)
+    # Hold Ctrl-C while the pool starts: an interrupt half-way would leave workers running that
+    # nobody stops (and that keep the parent's output pipes open). It is delivered right after.
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        pool = ctx.Pool(workers, initializer=_worker_init)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     try:
         indexed = list(enumerate(batches))
         for i, rows in pool.imap_unordered(_play_indexed, indexed):
