@@ -146,3 +146,13 @@ def test_random_games_end() -> None:
         while not state.is_terminal:
             state.apply(rng.choice(state.legal_actions()))
         assert state.outcome in ("win", "loss") and state.turn < state.params.turn_limit
+
+
+def test_determinize_depends_only_on_what_the_player_knows() -> None:
+    """Two deals that look the same to the player (the deck in another order) give the same
+    samples from the same random stream."""
+    state = _new(None, 4)
+    other = state.clone()
+    other.deck.reverse()
+    assert state.observation(0) == other.observation(0)
+    assert state.determinize(0, Chance(9)).to_json() == other.determinize(0, Chance(9)).to_json()

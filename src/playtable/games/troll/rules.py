@@ -466,7 +466,8 @@ class TrollState(State):
         for stack in other.stacks:
             places.extend((stack, i) for i, c in enumerate(stack) if c not in self.seen)
         places.extend((other.deck, i) for i in range(len(other.deck)))
-        unseen = [lst[i] for lst, i in places]
+        # Sorted first, so that the sample depends on what the player knows, not the true order.
+        unseen = sorted(lst[i] for lst, i in places)
         rng.shuffle(unseen)
         for (lst, i), card in zip(places, unseen, strict=True):
             lst[i] = card
