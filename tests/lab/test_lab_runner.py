@@ -177,7 +177,14 @@ def test_ctrl_c_on_a_running_sim_keeps_the_finished_games(tmp_path: Path, how: s
         str(out),
         "-q",
     ]
-    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def default_signals() -> None:
+        # pytest-xdist workers ignore SIGINT, and an ignored signal stays ignored across exec:
+        # give the child the default handling a shell would.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen(
+        cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_signals
+    )
     part = out.with_name(out.name + ".part")
     deadline = time.monotonic() + 60
     while not part.exists() and time.monotonic() < deadline and proc.poll() is None:
