@@ -42,6 +42,11 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
     from playtable.games.stardice.render import render_table, table_summary
 
     game, the_params = game_and_params("stardice", variant, params)
+    if the_params.mode == "objective1":
+        from playtable.core.errors import BadParameter
+
+        raise BadParameter("battle is the two-player match; objective1 is solitaire: try "
+                           "'playtable sim stardice --variant objective1'")
     if not war and the_params.war_target != 0:
         the_params = params_from_dict(game.params_type, {"war_target": 0}, the_params)
     agents = [make_agent(game, federation), make_agent(game, klingon)]

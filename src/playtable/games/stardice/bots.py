@@ -14,7 +14,12 @@ from playtable.games.stardice.match import Call, StarDiceState
 
 def evaluate(state: StarDiceState, seat: int) -> float:
     """In [0, 1]: the war so far plus what the table would score now, for `seat` against the
-    other player, squashed."""
+    other player, squashed. Objective 1 (solitaire): `solitaire.evaluate`."""
+    from playtable.games.stardice.solitaire import SolitaireState
+    from playtable.games.stardice.solitaire import evaluate as solo_evaluate
+
+    if isinstance(state, SolitaireState):
+        return solo_evaluate(state)
     if state.is_terminal:
         return float(state.returns()[seat])
     points = state.current_score().points

@@ -18,20 +18,32 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
     variants = VARIANTS
 
     def num_players(self, params: StarDiceParams) -> int:
-        return 2
+        return 1 if params.mode == "objective1" else 2
 
     def seat_names(self, params: StarDiceParams) -> list[str]:
-        return list(SEAT_NAMES)
+        return list(SEAT_NAMES[:self.num_players(params)])
 
     def new_state(self, params: StarDiceParams | None = None, seed: int = 0,
                   rigged: Mapping[str, list[Any]] | None = None) -> StarDiceState:
         params = params or StarDiceParams()
         params.validate()
-        state = StarDiceState(params, Chance(seed, rigged=dict(rigged or {})))
+        chance = Chance(seed, rigged=dict(rigged or {}))
+        if params.mode == "objective1":
+            from playtable.games.stardice.solitaire import SolitaireState
+
+            solo = SolitaireState(params, chance)
+            solo.setup_events = solo.start_round()
+            return solo
+        state = StarDiceState(params, chance)
         state.start_battle()
         return state
 
     def state_from_json(self, data: Mapping[str, Any]) -> StarDiceState:
+        from playtable.games.stardice.solitaire import solitaire_from_json
+
+        params = data.get("params") if isinstance(data, Mapping) else None
+        if isinstance(params, Mapping) and params.get("mode") == "objective1":
+            return solitaire_from_json(dict(data))
         return state_from_json(dict(data))
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:

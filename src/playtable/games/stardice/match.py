@@ -48,6 +48,8 @@ from playtable.games.stardice.scoring import DieInfo, TableScore, score_table, z
 SEATS = ("F", "K")
 SEAT_NAMES = ("Federation", "Klingon")
 BORG = "borg"
+BLANK = "blank"
+"""Iteration 2, objective 1: the blank d6 dropped on the table at setup (`solitaire.py`)."""
 
 Phase = Literal["call", "borg", "throw", "torpedo", "over"]
 
@@ -186,6 +188,8 @@ def kind_of(die_id: str) -> str:
     """'F.d20a' -> 'd20'; 'borg' -> 'borg'; 'F.t1' -> 'stone'."""
     if die_id == BORG:
         return BORG
+    if die_id == BLANK:
+        return "d6"
     name = die_id.split(".", 1)[1]
     if name.startswith("t"):
         return "stone"
@@ -193,7 +197,7 @@ def kind_of(die_id: str) -> str:
 
 
 def owner_of(die_id: str) -> int | None:
-    if die_id == BORG:
+    if die_id in (BORG, BLANK):
         return None
     return SEATS.index(die_id.split(".", 1)[0])
 
@@ -881,7 +885,7 @@ def state_from_json(data: Any) -> StarDiceState:
         table = {}
         for item in data["table"]:
             pid = str(item["id"])
-            if pid != BORG and (pid.split(".", 1)[0] not in SEATS or kind_of(pid) not in
+            if pid not in (BORG, BLANK) and (pid.split(".", 1)[0] not in SEATS or kind_of(pid) not in
                                 PIECE_TYPES):
                 raise BadPosition(f"unknown piece '{pid}' on the table")
             if pid in table:

@@ -45,6 +45,11 @@ class StarDiceParams:
     """both: each player adds their battle points (Final Rules); winner_only: only the battle's
     winner adds theirs (iteration 3/4)."""
     max_battles: int = 40
+    # -- the solitaire objective of iteration 2 ---------------------------------------------
+    mode: Literal["versus", "objective1"] = "versus"
+    """versus: the two-player match. objective1 (Second Iteration, Objective 1): one player
+    (seat 0, the white dice) plus a blank d6 dropped on the table; round n must score more than
+    10n; the game ends at the first failed round (`solitaire.py`). `max_battles` caps rounds."""
     # -- the formation engine (table units: fractions of the table width) -------------------
     connect_range: float = 0.25
     hysteresis: float = 0.02
@@ -78,6 +83,11 @@ class StarDiceParams:
             raise BadParameter("formation_points needs at least two values")
         if self.torpedoes < 0 or self.max_rethrows < 0 or self.war_target < 0:
             raise BadParameter("torpedoes, max_rethrows and war_target must not be negative")
+        if self.mode not in ("versus", "objective1"):
+            raise BadParameter("mode must be 'versus' or 'objective1'")
+        if self.mode == "objective1" and (self.use_borg or self.torpedoes):
+            raise BadParameter("mode=objective1 is solitaire: it needs use_borg=false and "
+                               "torpedoes=0")
         if self.max_battles < 1:
             raise BadParameter("max_battles must be at least 1")
         if not 0 < self.connect_range < 2 or self.hysteresis < 0 or self.jitter < 0:
@@ -141,7 +151,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
                                "use_borg": False, "scoring": "multiplier",
                                "single_value": "face", "hysteresis": 0.0, "jitter": 0.0},
 }
-"""Named presets. `battle`: one battle of the final rules. The iteration presets put the
+VARIANTS["objective1"] = {**VARIANTS["iteration2_multipliers"], "mode": "objective1"}
+"""Named presets. `objective1`: iteration 2's solitaire Objective 1 (RULES.md). `battle`: one
+battle of the final rules. The iteration presets put the
 two-player match under that iteration's materials, engine and scoring (iterations 1 and 2 were
 solitaire; as presets both players' dice are scored the way iteration 2's objective 2 scored the
 red dice)."""
