@@ -4,6 +4,7 @@ d6 (variant `objective1`)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,6 +23,7 @@ from playtable.games.stardice.game import GAME
 from playtable.games.stardice.match import BLANK, Touch
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.games.stardice.physics import Piece
+from playtable.games.stardice.render import render_table
 from playtable.games.stardice.scoring import objective1_target
 from playtable.games.stardice.solitaire import SolitaireState
 
@@ -164,6 +166,7 @@ def test_foul_discards_a_die_from_hand() -> None:
 
 
 def test_mode_requires_no_borg_and_no_torpedoes() -> None:
+    """Second Iteration, Objective 1 has no Borg (neutral) die and no torpedoes."""
     with pytest.raises(BadParameter):
         params_from_dict(StarDiceParams, {"use_borg": True}, SOLO).validate()
     with pytest.raises(BadParameter):
@@ -198,17 +201,31 @@ def test_json_round_trip_and_replay_exact_in_objective1() -> None:
 
 
 def test_bad_objective1_positions_are_rejected() -> None:
+    """Second Iteration, Objective 1: one hand only; the blank d6 only in this mode."""
     data = fresh().to_json()
     data["hands"][1] = ["K.d4a"]
     with pytest.raises(BadPosition):
         GAME.state_from_json(data)
+    data = fresh().to_json()
+    data["params"]["mode"] = "versus"
+    data["params"]["use_borg"] = False
+    with pytest.raises(BadPosition):
+        GAME.state_from_json(data)
+
+
+def test_objective1_table_draws(tmp_path: Path) -> None:
+    """Second Iteration, Objective 1: the final table draws, titled with round and target."""
+    s = fresh(2)
+    play_out(s, [RandomThrower()], Chance(1))
+    out = render_table(s, tmp_path / "solo.png")
+    assert out.exists() and out.stat().st_size > 0
 
 
 @settings(deadline=None, max_examples=8)
 @given(st.integers(0, 10_000))
 def test_objective1_invariants_along_random_play(seed: int) -> None:
-    """Legal actions apply, JSON and clones round-trip at every step, the observation shows one
-    hand and the round's target."""
+    """Second Iteration, Objective 1: legal actions apply, JSON and clones round-trip at every
+    step, the observation shows one hand and the round's target."""
     s = fresh(seed)
     rng = Chance(seed + 1)
     bot = RandomThrower()

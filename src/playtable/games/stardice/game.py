@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from playtable.core.chance import Chance
+from playtable.core.errors import BadPosition
 from playtable.core.protocol import Agent, Game
-from playtable.games.stardice.match import SEAT_NAMES, StarDiceState, state_from_json
+from playtable.games.stardice.match import BLANK, SEAT_NAMES, StarDiceState, state_from_json
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 
 
@@ -44,7 +45,10 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         params = data.get("params") if isinstance(data, Mapping) else None
         if isinstance(params, Mapping) and params.get("mode") == "objective1":
             return solitaire_from_json(dict(data))
-        return state_from_json(dict(data))
+        state = state_from_json(dict(data))
+        if BLANK in state.table:
+            raise BadPosition("the blank d6 belongs to mode=objective1 only")
+        return state
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.stardice.bots import BOTS

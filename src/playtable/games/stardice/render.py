@@ -46,7 +46,10 @@ def render_table(state: StarDiceState, path: str | Path, title: str | None = Non
             label = f"{value}/{state.borg_pips()}"
         pieces.append(ScenePiece(piece.id, piece.kind, piece.x, piece.y, piece.angle,
                                  owner_of(piece.id), label))
-    pts_text = f"Federation {score.points[0]}  -  Klingon {score.points[1]}"
+    if params.mode == "objective1":  # the solitaire rounds game (solitaire.py)
+        title = title or (f"Star Dice, objective 1, round {state.battle}: {score.points[0]} "
+                          f"points against {10 * state.battle}")
+    pts_text = f"Federation {score.points[0]}  -  Klingon {score.points[-1]}"
     war = f"   (war {state.war[0]}-{state.war[1]})" if params.war_target else ""
     return render_scene(pieces, state.layout(), score, params.connect_range,
                         params.physics_params().geometry, path,

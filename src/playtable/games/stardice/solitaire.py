@@ -184,7 +184,9 @@ class SolitaireState(StarDiceState):
         return clone
 
     def clone(self) -> SolitaireState:
-        return solitaire_from_json(self.to_json())
+        twin = solitaire_from_json(self.to_json())
+        twin.setup_events = list(self.setup_events)
+        return twin
 
 
 def solitaire_from_json(data: Any) -> SolitaireState:
