@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from playtable.games.rotator.board import Board, cell_name
+from playtable.games.rotator.board import Board, cell_name, cells_of
 
 START, DRILL, WON, LOST = 0, 1, 2, 3
 PHASE_NAMES = ("start", "drill", "won", "lost")
@@ -342,13 +342,7 @@ class Engine:
         return out
 
 
-def sorted_cells(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+sorted_cells = cells_of  # the set bits of a mask, lowest first
 
 
 def describe_cells(cells: list[int]) -> str:
