@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from playtable.cli import main
-from playtable.cli.lab import parse_variant_spec
+from playtable.cli.compare import parse_variant_spec
 from playtable.lab.runner import resolve_game
 
 TOY = "tests.lab.lab_toygame:GAME"

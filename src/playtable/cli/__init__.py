@@ -8,10 +8,12 @@ from typing import Any
 import click
 
 from playtable import __version__
+from playtable.cli.compare import compare
 from playtable.cli.games import games
-from playtable.cli.lab import claims, compare, query, report, sim, solve_troll
+from playtable.cli.lab import claims, query, report, solve_troll
 from playtable.cli.play import play
 from playtable.cli.rotator import play_rotator
+from playtable.cli.sim import sim
 from playtable.cli.solve import solve
 from playtable.cli.stardice import stardice
 from playtable.cli.state import state
