@@ -15,8 +15,8 @@ import time
 
 from playtable.core.chance import Chance
 from playtable.core.params import params_from_dict
+from playtable.games.stardice.actions import Throw
 from playtable.games.stardice.game import GAME
-from playtable.games.stardice.match import Throw
 from playtable.games.stardice.physics import Launch, Piece, simulate
 
 

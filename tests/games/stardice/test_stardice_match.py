@@ -14,18 +14,11 @@ from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.playout import play_out
 from playtable.core.records import record_of, replay
 from playtable.core.registry import get_game
+from playtable.games.stardice.actions import BORG, Call, Hold, Throw, Touch, parse_action_text
 from playtable.games.stardice.bots import RandomThrower, SearchThrower
 from playtable.games.stardice.formation import segments_cross
 from playtable.games.stardice.game import GAME
-from playtable.games.stardice.match import (
-    BORG,
-    Call,
-    Hold,
-    StarDiceState,
-    Throw,
-    Touch,
-    parse_action_text,
-)
+from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 
 BATTLE = params_from_dict(StarDiceParams, {"war_target": 0})

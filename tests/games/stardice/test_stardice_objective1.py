@@ -17,10 +17,10 @@ from playtable.core.params import params_from_dict
 from playtable.core.playout import play_out
 from playtable.core.protocol import TERMINAL
 from playtable.core.records import record_of, replay
+from playtable.games.stardice.actions import BLANK, Touch
 from playtable.games.stardice.bots import RandomThrower, SearchThrower, evaluate
 from playtable.games.stardice.formation import FormationEngine
 from playtable.games.stardice.game import GAME
-from playtable.games.stardice.match import BLANK, Touch
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.games.stardice.physics import Piece
 from playtable.games.stardice.render import render_table

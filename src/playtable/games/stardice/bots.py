@@ -9,7 +9,8 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import Agent, State
-from playtable.games.stardice.match import Call, StarDiceState
+from playtable.games.stardice.actions import Call
+from playtable.games.stardice.match import StarDiceState
 
 
 def evaluate(state: StarDiceState, seat: int) -> float:

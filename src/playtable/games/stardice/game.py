@@ -8,8 +8,10 @@ from typing import Any
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
 from playtable.core.protocol import Agent, Game
-from playtable.games.stardice.match import BLANK, SEAT_NAMES, StarDiceState, state_from_json
+from playtable.games.stardice.actions import BLANK, SEAT_NAMES
+from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
+from playtable.games.stardice.state_json import state_from_json
 
 
 class StarDiceGame(Game[StarDiceParams, StarDiceState]):

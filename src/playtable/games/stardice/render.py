@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from playtable.games.stardice.actions import BORG, SEAT_NAMES, owner_of
 from playtable.games.stardice.formation import Layout
-from playtable.games.stardice.match import BORG, SEAT_NAMES, StarDiceState, owner_of
+from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.physics import PIECE_TYPES, TableGeometry
 from playtable.games.stardice.scoring import TableScore
 

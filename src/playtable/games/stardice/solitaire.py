@@ -20,17 +20,12 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import TERMINAL, Event
+from playtable.games.stardice.actions import BLANK, SEAT_NAMES, SEATS, die_names
 from playtable.games.stardice.formation import FormationEngine
-from playtable.games.stardice.match import (
-    BLANK,
-    SEAT_NAMES,
-    SEATS,
-    StarDiceState,
-    die_names,
-    state_from_json,
-)
+from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.physics import Launch, Piece, simulate
 from playtable.games.stardice.scoring import TableScore, objective1_target
+from playtable.games.stardice.state_json import state_from_json
 
 DROP_BOUNCE = 0.3
 """Largest speed (table widths/s) of the blank die's bounce after its drop."""

@@ -1,0 +1,144 @@
+"""The finite menu of Star Dice's continuous throws: `legal_actions` (the discrete choices,
+a throw from the middle of each side of the frame at the table's centre, and `POOL` sampled
+throws from a stream seeded by the public position), `sample_actions` and `fresh_throws` (the
+throws the bots and the search try). `StarDiceMenu` adds these to the read-only
+`StarDiceTable` (table.py); the playable `StarDiceState` (match.py) builds on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from typing import Any, Literal
+
+from playtable.core.chance import Chance
+from playtable.games.stardice.actions import BORG, Call, Hold, Throw, kind_of, parse_action_text
+from playtable.games.stardice.physics import speed_for_distance
+from playtable.games.stardice.table import StarDiceTable
+
+
+class StarDiceMenu(StarDiceTable):
+    """The throw menu of a Star Dice state (see the module docstring)."""
+
+    POOL = 32
+    """Sampled throws in the menu of `legal_actions`."""
+
+    def legal_actions(self) -> list[Any]:
+        """A finite menu of the continuous throws: the discrete choices; for each piece type in
+        hand one throw from the middle of each side of the frame to the table's centre; and
+        `POOL` throws sampled as in `fresh_throws` from a stream seeded by the public position
+        (so the menu is the same in every determinization of a position, which tree search
+        needs). Any other throw within the limits is legal too (`is_legal`); `touch` (a foul)
+        is accepted but not listed."""
+        if self.phase == "over":
+            return []
+        if self.phase == "call":
+            return [Call("even"), Call("odd")]
+        out = self._center_menu()
+        seen = {str(a) for a in out}
+        for a in self.fresh_throws(Chance(self._public_seed()), self.POOL):
+            if str(a) not in seen:
+                seen.add(str(a))
+                out.append(a)
+        return out
+
+    def _public_seed(self) -> int:
+        public = [self.phase, self.battle, self.to_move, self.hands, self.torpedoes_left,
+                  self.throws, [[p.id, p.x, p.y] for p in sorted(self.table.values(),
+                                                                key=lambda p: p.id)]]
+        digest = hashlib.blake2b(json.dumps(public).encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+    def _center_menu(self) -> list[Any]:
+        out: list[Any] = []
+        pieces: list[tuple[Literal["roll", "slide", "torpedo"], str]] = []
+        if self.phase == "borg":
+            pieces.append(("roll", BORG))
+        elif self.phase == "torpedo":
+            out.append(Hold())
+            pieces.append(("torpedo", "torpedo"))
+        else:
+            seen = set()
+            for name in self.hand_names(self.to_move):
+                kind = kind_of(f"X.{name}")
+                if kind in seen:
+                    continue
+                seen.add(kind)
+                pieces.append(("roll", name))
+                if kind == "d6" and self.params.slide_d6:
+                    pieces.append(("slide", name))
+            if self._torpedo_allowed(self.to_move):
+                pieces.append(("torpedo", "torpedo"))
+        geo = self.params.physics_params().geometry
+        cx, cy = geo.width / 2, geo.depth / 2
+        f = geo.frame / 2
+        starts = [(cx, -f), (geo.width + f, cy), (cx, geo.depth + f), (-f, cy)]
+        for mode, name in pieces:
+            kind = "stone" if mode == "torpedo" else (BORG if name == BORG else kind_of(f"X.{name}"))
+            for sx, sy in starts:
+                dist = math.hypot(cx - sx, cy - sy)
+                speed = min(self.params.max_speed, speed_for_distance(kind, dist))
+                heading = math.degrees(math.atan2(cy - sy, cx - sx))
+                out.append(Throw.make(mode, name, sx, sy, heading, speed, 0.0))
+        return out
+
+    def parse_action(self, text: str) -> Any:
+        return parse_action_text(text)
+
+    def sample_actions(self, rng: Chance, k: int) -> list[Any]:
+        """Up to k actions of the `legal_actions` menu (all of it when it is small enough; in
+        the torpedo phase `hold` is always offered), chosen with `rng`."""
+        legal = self.legal_actions()
+        if len(legal) <= k:
+            return legal
+        keep = [a for a in legal if isinstance(a, Hold)]
+        rest = [a for a in legal if not isinstance(a, Hold)]
+        rng.shuffle(rest)
+        return (keep + rest)[:k]
+
+    def fresh_throws(self, rng: Chance, k: int) -> list[Any]:
+        """k throws drawn from `rng`: aimed at random points of the touch surface (half of them
+        near dice already there) from random points of the frame, each die type and mode in
+        hand equally likely, at the speed that stops a lone die there."""
+        if self.phase in ("over", "call"):
+            return self.legal_actions()[:k]
+        menu = [a for a in self._center_menu() if isinstance(a, Throw)]
+        choices = sorted({(a.mode, a.piece) for a in menu})
+        geo = self.params.physics_params().geometry
+        out: list[Any] = [Hold()] if self.phase == "torpedo" else []
+        targets = sorted(self.table.values(), key=lambda pc: pc.id)
+        while len(out) < k and choices:
+            mode, name = choices[rng.below(len(choices))]
+            kind = "stone" if mode == "torpedo" else (BORG if name == BORG else kind_of(f"X.{name}"))
+            if targets and rng.random() < 0.5:
+                t = targets[rng.below(len(targets))]
+                r = self.params.connect_range * rng.uniform(0.3, 0.95)
+                a = rng.uniform(0, 2 * math.pi)
+                tx = min(max(t.x + r * math.cos(a), 0.03), geo.width - 0.03)
+                ty = min(max(t.y + r * math.sin(a), 0.03), geo.depth - 0.03)
+                if mode == "torpedo":
+                    tx, ty = t.x, t.y
+            else:
+                tx, ty = rng.uniform(0.05, geo.width - 0.05), rng.uniform(0.05, geo.depth - 0.05)
+            side = rng.below(4)
+            along = rng.uniform(0.0, 1.0)
+            depth = geo.frame * rng.uniform(0.2, 0.8)
+            if side == 0:
+                sx, sy = along * geo.width, -depth
+            elif side == 1:
+                sx, sy = geo.width + depth, along * geo.depth
+            elif side == 2:
+                sx, sy = along * geo.width, geo.depth + depth
+            else:
+                sx, sy = -depth, along * geo.depth
+            dist = math.hypot(tx - sx, ty - sy)
+            boost = 1.6 if mode == "torpedo" else 1.0
+            speed = min(self.params.max_speed, max(0.01, speed_for_distance(kind, dist) * boost))
+            heading = math.degrees(math.atan2(ty - sy, tx - sx))
+            spin = rng.uniform(-8, 8) if mode == "roll" else 0.0
+            action = Throw.make(mode, name, sx, sy, heading, speed, spin)
+            if self.is_legal(action) is None:
+                out.append(action)
+        return out[:k]
+
