@@ -18,7 +18,7 @@ import multiprocessing
 import time
 
 from playtable.core.registry import get_game
-from playtable.lab.clairvoyant import Verdict, solve_deal
+from playtable.games.troll.solver import Verdict, solve_deal
 from playtable.lab.compare import value_of
 from playtable.lab.runner import Arm, RunOptions, run_tasks
 from playtable.lab.stats import paired, wilson

@@ -10,13 +10,14 @@ import click
 from playtable import __version__
 from playtable.cli.compare import compare
 from playtable.cli.games import games
-from playtable.cli.lab import claims, query, report, solve_troll
+from playtable.cli.lab import claims, query, report
 from playtable.cli.play import play
 from playtable.cli.rotator import play_rotator
 from playtable.cli.sim import sim
 from playtable.cli.solve import solve
 from playtable.cli.stardice import stardice
 from playtable.cli.state import state
+from playtable.cli.troll import solve_troll
 from playtable.cli.wizard import play_wizard
 from playtable.core.errors import PlaytableError
 

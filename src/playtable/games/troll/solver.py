@@ -14,9 +14,13 @@ No real player can beat this: over many seeds its win share is the upper bound o
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from typing import Any
 
+from playtable.core.params import params_from_dict
 from playtable.games.troll.bots import evaluate
+from playtable.games.troll.params import TrollParams
 from playtable.games.troll.rules import TrollState
 
 Key = tuple[object, ...]
@@ -83,3 +87,27 @@ def solve(state: TrollState, node_limit: int = 20_000) -> Solution:
         children.sort(key=lambda c: c[0])
         stack.extend((after, [*line, actions]) for _, actions, after in children)
     return Solution("loss", nodes=nodes)
+
+
+@dataclass
+class Verdict:
+    """One deal's answer, as `playtable solve troll` and the bound benchmarks report it."""
+
+    seed: int
+    result: str  # "win", "no win" or "unknown" (budget exhausted)
+    actions: list[str] = field(default_factory=list)  # a winning line, flat, when "win"
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def solve_deal(seed: int, params: dict[str, Any] | None = None, budget: int = 20_000) -> Verdict:
+    """Search deal `seed` (with `params` as key/values) knowing everything; `budget` caps the
+    turns expanded."""
+    from playtable.games.troll.game import GAME
+
+    state = GAME.new_state(params_from_dict(TrollParams, params or {}), seed)
+    start = time.perf_counter()
+    solution = solve(state, node_limit=budget)
+    result = {"win": "win", "loss": "no win"}.get(solution.status, "unknown")
+    actions = [text for turn in solution.line for text in turn]
+    return Verdict(seed, result, actions, solution.nodes, time.perf_counter() - start)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.skipif("troll" not in game_ids(), reason="troll not reg
 
 
 def test_a_winning_line_replays_to_a_win_from_the_seed() -> None:
-    from playtable.lab.clairvoyant import solve_deal
+    from playtable.games.troll.solver import solve_deal
 
     verdict = solve_deal(1, budget=2000)
     assert verdict.result == "win" and verdict.actions
