@@ -52,18 +52,22 @@ class StarDiceState(StarDiceMenu):
     game_id = "stardice"
 
     # -- setup -----------------------------------------------------------------------------------
-    def start_battle(self) -> list[Event]:
-        p = self.params
-        names = die_names(p)
-        self.hands = [[f"{s}.{n}" for n in names] for s in SEATS]
-        self.torpedoes_left = [p.torpedoes, p.torpedoes]
+    def clear_table(self, hands: list[list[str]], torpedoes: int) -> None:
+        """An empty table and fresh hands: the start of a battle (or of a solitaire round)."""
+        self.hands = hands
+        self.torpedoes_left = [torpedoes, torpedoes]
         self.torpedoes_used = [0, 0]
         self.table = {}
         self.values = {}
         self.eliminated = []
-        self.engine = FormationEngine(p.formation_params())
+        self.engine = FormationEngine(self.params.formation_params())
         self.rethrows = 0
         self.call = None
+
+    def start_battle(self) -> list[Event]:
+        p = self.params
+        names = die_names(p)
+        self.clear_table([[f"{s}.{n}" for n in names] for s in SEATS], p.torpedoes)
         if p.use_borg:
             self.phase = "call"
             self.to_move = 1 - self.borg_roller

@@ -21,7 +21,6 @@ from typing import Any
 from playtable.core.chance import Chance
 from playtable.core.protocol import TERMINAL, Event
 from playtable.games.stardice.actions import BLANK, SEAT_NAMES, SEATS, die_names
-from playtable.games.stardice.formation import FormationEngine
 from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.physics import Launch, Piece, simulate
 from playtable.games.stardice.scoring import TableScore, objective1_target
@@ -38,15 +37,7 @@ class SolitaireState(StarDiceState):
     def start_round(self) -> list[Event]:
         """A round: the table cleared, the full hand, the blank d6 dropped (RULES.md)."""
         p = self.params
-        self.hands = [[f"{SEATS[0]}.{n}" for n in die_names(p)], []]
-        self.torpedoes_left = [0, 0]
-        self.torpedoes_used = [0, 0]
-        self.table = {}
-        self.values = {}
-        self.eliminated = []
-        self.engine = FormationEngine(p.formation_params())
-        self.rethrows = 0
-        self.call = None
+        self.clear_table([[f"{SEATS[0]}.{n}" for n in die_names(p)], []], 0)
         self.phase = "throw"
         self.to_move = 0
         events = [Event("round_started", f"Round {self.battle}: beat {self.target} points.",
