@@ -15,14 +15,14 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Footer, Static
 
 from playtable.core.errors import IllegalAction, PlaytableError
 from playtable.core.protocol import State
 from playtable.core.registry import get_game
 from playtable.games.rotator.board import cell_name, parse_cell
 from playtable.games.rotator.render import LEGEND, BoardView
+from playtable.tui.result_screen import ResultScreen
 
 STYLES = {
     "land": "rgb(150,100,60)",
@@ -34,57 +34,23 @@ STYLES = {
 AGE_STYLES = ("bold yellow", "bold rgb(255,150,0)", "bold red")
 
 
-class EndScreen(ModalScreen[None]):
+class EndScreen(ResultScreen):
     """Won or lost, and why; the board stays visible behind it."""
 
-    DEFAULT_CSS = """
-    EndScreen { align: center middle; }
-    #end-box { width: 56; max-width: 95%; height: auto; border: thick $accent;
-               background: $surface; padding: 1 2; }
-    #end-buttons { height: auto; align: center middle; margin-top: 1; }
-    #end-buttons Button { margin: 0 1; min-width: 10; }
-    """
     BINDINGS = [
-        Binding("u", "undo", "Undo"),
-        Binding("n", "new_game", "New board"),
+        Binding("u", "app_action('undo')", "Undo"),
+        Binding("n", "app_action('new_game')", "New board"),
         Binding("escape", "close", "Look at the board"),
         Binding("q", "quit_app", "Quit"),
     ]
 
     def __init__(self, won: bool, text: str) -> None:
-        super().__init__()
+        title = Text("You win!" if won else "You lose", style="bold green" if won else "bold red")
+        super().__init__(title, text, [("Undo (u)", "undo", "default"),
+                                       ("New board (n)", "new_game", "primary"),
+                                       ("Quit (q)", "quit_app", "error")])
         self.won = won
         self.text = text
-
-    def compose(self) -> ComposeResult:
-        title = Text("You win!" if self.won else "You lose",
-                     style="bold green" if self.won else "bold red")
-        with Vertical(id="end-box"):
-            yield Static(title, id="end-title")
-            yield Static(self.text, id="end-body")
-            with Horizontal(id="end-buttons"):
-                yield Button("Undo (u)", id="undo")
-                yield Button("New board (n)", id="new", variant="primary")
-                yield Button("Quit (q)", id="quit", variant="error")
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        action = {"new": "new_game", "quit": "quit_app", "undo": "undo"}.get(
-            event.button.id or "", "close")
-        await self.run_action(action)
-
-    async def action_undo(self) -> None:
-        self.dismiss()
-        await self.app.run_action("undo")
-
-    async def action_new_game(self) -> None:
-        self.dismiss()
-        await self.app.run_action("new_game")
-
-    def action_close(self) -> None:
-        self.dismiss()
-
-    def action_quit_app(self) -> None:
-        self.app.exit()
 
 
 class RotatorApp(App[None]):

@@ -8,12 +8,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
 from playtable.tui import troll_view as view
 from playtable.tui import troll_words as words
+from playtable.tui.result_screen import ResultScreen
 
 KEYS = [
     ("← → ↑ ↓", "move the troll one step"),
@@ -29,32 +30,20 @@ KEYS = [
 ]
 
 
-class EndScreen(ModalScreen[None]):
+class EndScreen(ResultScreen):
     """The result, why, and the score; the board stays visible behind it."""
 
-    DEFAULT_CSS = """
-    EndScreen { align: center middle; }
-    #end-box { width: 60; max-width: 95%; height: auto; border: thick $accent;
-               background: $surface; padding: 1 2; }
-    #end-title { text-align: center; width: 100%; }
-    #end-buttons { height: auto; align: center middle; margin-top: 1; }
-    #end-buttons Button { margin: 0 1; min-width: 10; }
-    """
     BINDINGS = [
-        Binding("n", "new_game", "New game"),
+        Binding("n", "app_action('new_game')", "New game"),
         Binding("escape", "close", "Look at the bridge"),
         Binding("q", "quit_app", "Quit"),
     ]
 
     def __init__(self, obs: Mapping[str, Any], end_text: str) -> None:
-        super().__init__()
         self.obs = dict(obs)
         self.end_text = end_text
-
-    def compose(self) -> ComposeResult:
         title, style = words.end_title(self.obs)
-        reason = self.end_text.split(" Score:")[0] or words.END_REASONS.get(
-            str(self.obs.get("end_reason")), "")
+        reason = end_text.split(" Score:")[0] or words.END_REASONS.get(str(self.obs.get("end_reason")), "")
         score = int(self.obs["score"])
         body = Text()
         body.append_text(view.colour_cards(reason))
@@ -63,27 +52,9 @@ class EndScreen(ModalScreen[None]):
         body.append(f" card{'s' if score != 1 else ''} left in the deck of awakening "
                     "(lower is better; 0 means you played through it all).\n", style="")
         body.append(f"Turns played: {self.obs['turn']}.", style="dim")
-        with Vertical(id="end-box"):
-            yield Static(Text(title, style=style), id="end-title")
-            yield Static(body, id="end-body")
-            with Horizontal(id="end-buttons"):
-                yield Button("New game (n)", id="new", variant="primary")
-                yield Button("Bridge (Esc)", id="close")
-                yield Button("Quit (q)", id="quit", variant="error")
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        action = {"new": "new_game", "quit": "quit_app"}.get(event.button.id or "", "close")
-        await self.run_action(action)
-
-    async def action_new_game(self) -> None:
-        self.dismiss()
-        await self.app.run_action("new_game")
-
-    def action_close(self) -> None:
-        self.dismiss()
-
-    def action_quit_app(self) -> None:
-        self.app.exit()
+        super().__init__(Text(title, style=style), body, [("New game (n)", "new_game", "primary"),
+                                                           ("Bridge (Esc)", "close", "default"),
+                                                           ("Quit (q)", "quit_app", "error")])
 
 
 class HelpScreen(ModalScreen[None]):
