@@ -152,6 +152,8 @@ def compare(
     except ValueError as err:
         raise BadParameter(f"--sprt: {err}") from None
     total = games * len(arms)
+    options = RunOptions(workers, backend, address)
+    options.check()
     recover_stale(out)
     writer = ResultWriter(out) if out else None
     with TermAsInterrupt(), Live(total, f"{the_game.id} {len(arms)} variants", quiet) as live:
@@ -161,12 +163,13 @@ def compare(
                 writer.write(rows)
             live.add(rows)
 
+        options.on_rows = on_rows
         try:
             result = run_compare(
                 arms,
                 seed,
                 games,
-                RunOptions(workers, backend, address, on_rows=on_rows),
+                options,
                 until_ci=until_ci,
                 round_size=round_size,
                 sprt=test,

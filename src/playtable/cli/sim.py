@@ -65,6 +65,8 @@ def sim(
     specs = agents_for(the_game, the_params, agents)
     arm = Arm.build(game, the_params, specs, label=variant or "default", max_steps=max_steps)
     tasks = [(arm, s) for s in range(seed, seed + games)]
+    options = RunOptions(workers, backend, address)
+    options.check()
     recover_stale(out)
     writer = ResultWriter(out) if out else None
     interrupted = False
@@ -76,8 +78,9 @@ def sim(
                 writer.write(rows)
             live.add(rows)
 
+        options.on_rows = on_rows
         try:
-            rows = run_tasks(tasks, RunOptions(workers, backend, address, on_rows=on_rows))
+            rows = run_tasks(tasks, options)
         except Interrupted as stop:
             rows, interrupted = stop.rows, True
         finally:

@@ -16,6 +16,7 @@ import importlib
 import json
 import math
 import multiprocessing
+import os
 import signal
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -226,20 +227,26 @@ def _play_indexed(item: tuple[int, list[tuple[Arm, int]]]) -> tuple[int, list[di
     return item[0], play_batch(item[1])
 
 
-def _run_ray(
-    batches: list[list[tuple[Arm, int]]], workers: int, address: str | None
-) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
         raise BadParameter("the ray backend needs Ray: pip install 'playtable[ray]'") from None
+    return ray
+
+
+def _run_ray(
+    batches: list[list[tuple[Arm, int]]], workers: int, address: str | None
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    ray = _import_ray()
     started = False
     if not ray.is_initialized():
         try:
             if address:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
             else:
-                # A local Ray stays on the loopback interface.
+                # A local Ray stays on the loopback interface and reports no usage statistics.
+                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
                 ray.init(
                     num_cpus=max(1, workers),
                     include_dashboard=False,
@@ -275,15 +282,21 @@ class RunOptions:
     batch_size: int | None = None
     on_rows: Callable[[list[dict[str, Any]]], None] | None = field(default=None, repr=False)
 
+    def check(self) -> None:
+        """Raise BadParameter now, before any progress is shown, if these options cannot run."""
+        if self.backend not in ("local", "ray"):
+            raise BadParameter(f"unknown backend '{self.backend}' (known: local, ray)")
+        if self.workers < 1:
+            raise BadParameter("--workers must be at least 1")
+        if self.backend == "ray":
+            _import_ray()
+
 
 def run_tasks(tasks: Sequence[tuple[Arm, int]], options: RunOptions | None = None) -> list[dict[str, Any]]:
     """Play every (arm, seed) task; rows come back (and go to `on_rows`) in task order. On
     Ctrl-C, raises `Interrupted` carrying every finished row, after handing them to `on_rows`."""
     options = options or RunOptions()
-    if options.backend not in ("local", "ray"):
-        raise BadParameter(f"unknown backend '{options.backend}' (known: local, ray)")
-    if options.workers < 1:
-        raise BadParameter("--workers must be at least 1")
+    options.check()
     batches = _batches(tasks, options.workers, options.batch_size)
     if options.backend == "ray":
         source = _run_ray(batches, options.workers, options.address)
