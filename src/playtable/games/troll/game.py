@@ -37,8 +37,9 @@ class TrollGame(Game[TrollParams, TrollState]):
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.troll.bots import HeuristicTroll
+        from playtable.games.troll.search import ExpectimaxTroll
 
-        return {"heuristic": HeuristicTroll}
+        return {"heuristic": HeuristicTroll, "expectimax": ExpectimaxTroll}
 
     def evaluate(self, state: TrollState, seat: int) -> float:
         from playtable.games.troll.bots import evaluate

@@ -1,0 +1,387 @@
+"""A troll bot that searches whole turns against the exact odds of the next awakenings.
+
+Turn-level expectimax (the bots part of RULES.md explains it for players):
+
+- A decision is the rest of the troll's turn (both actions, or the one left): every distinct
+  position the turn can end in is tried, the flight phase and the collapse check resolved (they
+  are deterministic), stopping before the next awakening.
+- Chance is the next turn's awakening phase, enumerated exactly from what the player knows:
+  the cards set aside are known, each goes to the row of its colour; a card drawn from the deck
+  is red or black with the odds of the cards the player has not seen; the die is uniform 1-6,
+  an empty position redirecting as `bridge.awakening_target` says; an awake brick hit again flies
+  away (and the troll with it when it stands there). A face-down brick the player has never seen
+  turns up as a card of the unseen pool, with the pool's odds (only what a card can do matters:
+  THE CLUB, a club, a diamond, a spade or a heart).
+- The search alternates: decision, chance, decision, ..., `depth` troll turns in all; positions
+  at the horizon are scored with the heuristic's `evaluate`. Inner decisions (and the root, when
+  `width` is set) keep only the best few turn endings by that static score.
+
+The bot never reads a hidden card or the real random stream: it plans on a "belief" copy of the
+position in which every card the player has not seen is put in a fixed, sorted order and the
+random stream is replaced, so two positions that look the same to the player get the same move.
+Everything is exact enumeration: no sampling, so the bot is deterministic (the rng is unused).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playtable.core.chance import Chance
+from playtable.core.protocol import State
+from playtable.games.troll import bridge as geo
+from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.bots import _TOOL_VALUE, hit_chance
+from playtable.games.troll.bots import evaluate as heuristic_evaluate
+from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
+from playtable.games.troll.rules import TrollState
+
+Key = tuple[object, ...]
+Outcomes = list[tuple[float, TrollState]]
+_ITEM_VERBS = ("club", "throw", "shovel", "wake")
+
+
+# -- what the player knows ------------------------------------------------------------------
+def unseen_places(state: TrollState) -> list[tuple[list[int], int]]:
+    """Every place that holds a card the player has never seen: face-down bricks never turned
+    up (in stack order) and the deck (every card in it)."""
+    places: list[tuple[list[int], int]] = []
+    for stack in state.stacks:
+        places.extend((stack, i) for i, c in enumerate(stack) if c not in state.seen)
+    places.extend((state.deck, i) for i in range(len(state.deck)))
+    return places
+
+
+def belief(state: TrollState) -> TrollState:
+    """A copy that keeps only what the player knows: unseen cards in a fixed sorted order (so
+    nothing depends on where they really are), a fresh random stream, and the turn held before
+    the next awakening (the search plays those itself)."""
+    out = state.clone()
+    out.chance = Chance(0)
+    places = unseen_places(out)
+    for (lst, i), card in zip(places, sorted(lst[i] for lst, i in places), strict=True):
+        lst[i] = card
+    out.hold_next_turn = True
+    out._legal = None
+    return out
+
+
+def unseen_pool(state: TrollState) -> list[int]:
+    return sorted(lst[i] for lst, i in unseen_places(state))
+
+
+def _card_class(card: int, reusable_diamond: bool) -> int:
+    """Cards that behave alike in play: THE CLUB, the reusable ace of diamonds (variant), then
+    one class per suit."""
+    if card == ACE_OF_CLUBS:
+        return 4
+    if reusable_diamond and card == ACE_OF_DIAMONDS:
+        return 5
+    return card // 13
+
+
+def _swap(state: TrollState, a: int, b: int) -> None:
+    """Exchange two unseen cards' places (both in stacks or the deck)."""
+    if a == b:
+        return
+    spots: list[tuple[list[int], int]] = []
+    for lst in (*state.stacks, state.deck):
+        for i, c in enumerate(lst):
+            if c in (a, b):
+                spots.append((lst, i))
+    (l1, i1), (l2, i2) = spots
+    l1[i1], l2[i2] = l2[i2], l1[i1]
+
+
+def position_key(state: TrollState) -> Key:
+    """What decides the future, as the player sees it (card identities included: they are the
+    belief's, not the real ones)."""
+    return (tuple(tuple(s) for s in state.stacks), frozenset(state.face_up), state.troll,
+            tuple(state.carried), tuple(state.set_aside), tuple(state.deck),
+            state.actions_left, frozenset(state.visited), state.outcome, state.lower_red)
+
+
+# -- the chance model -----------------------------------------------------------------------
+def awakening_outcomes(state: TrollState) -> Outcomes:
+    """The exact distribution of positions at the start of the next troll action phase, from a
+    position held at the end of a turn (`hold_next_turn`, not over). Identical positions are
+    merged; the probabilities sum to 1."""
+    base = state.clone()
+    base.turn += 1
+    base.visited = {base.troll}
+    base.actions_left = 2
+    base.hold_next_turn = False
+    base._legal = None
+    if base.set_aside:
+        cards: list[int | None] = list(base.set_aside)
+        base.set_aside = []
+    elif base.deck:
+        cards = [None]  # one card drawn from the deck: only its colour is known in advance
+    else:
+        return [(1.0, base)]
+    dist: Outcomes = [(1.0, base)]
+    for i, card in enumerate(cards):
+        merged: dict[Key, tuple[float, TrollState]] = {}
+        for p, current in dist:
+            if current.outcome:
+                _add(merged, p, current)
+                continue
+            for q, after in _play_one(current, card):
+                if after.outcome:  # the cards not yet played wait, as in the rules
+                    after.set_aside = [c for c in cards[i + 1:] if c is not None] + after.set_aside
+                _add(merged, p * q, after)
+        dist = list(merged.values())
+    for _, after in dist:
+        after.hold_next_turn = True
+        after._legal = None
+    return dist
+
+
+def _add(merged: dict[Key, tuple[float, TrollState]], p: float, state: TrollState) -> None:
+    key = position_key(state)
+    if key in merged:
+        merged[key] = (merged[key][0] + p, merged[key][1])
+    else:
+        merged[key] = (p, state)
+
+
+def _play_one(state: TrollState, card: int | None) -> Outcomes:
+    """One card played into the stacks and its die (seed 000 §7.1 "Brick awakening phase")."""
+    out: Outcomes = []
+    if card is None:
+        pool = unseen_pool(state)
+        reds = [c for c in pool if is_red(c)]
+        blacks = [c for c in pool if not is_red(c)]
+        draws = [(len(group) / len(pool), _representative(group)) for group in (reds, blacks) if group]
+    else:
+        draws = [(1.0, card)]
+    for p_card, drawn in draws:
+        current = state.clone()
+        if card is None:
+            _swap(current, drawn, current.deck[-1])
+            current.deck.pop()
+        row = 0 if is_red(drawn) == current.lower_red else 1
+        current.played[row].append(drawn)
+        current.seen.add(drawn)
+        faces: dict[int | None, int] = {}
+        for column in range(geo.COLUMNS):
+            target = geo.awakening_target(current.stacks, row, column)
+            faces[target] = faces.get(target, 0) + 1
+        for target, count in faces.items():
+            p = p_card * count / geo.COLUMNS
+            if target is None:
+                out.append((p, current.clone()))
+                continue
+            top = current.stacks[target][-1]
+            if top in current.seen:
+                after = current.clone()
+                after._awaken_top(target, [], by_troll=False)
+                out.append((p, after))
+                continue
+            for q, identity in _identities(current):
+                after = current.clone()
+                _swap(after, identity, top)
+                after._awaken_top(target, [], by_troll=False)
+                out.append((p * q, after))
+    return out
+
+
+def _representative(group: list[int]) -> int:
+    """The drawn card of a colour: from the suit with most unseen cards left, never an ace (the
+    odds of THE CLUB turning up in the bridge are kept)."""
+    by_suit: dict[int, list[int]] = {}
+    for c in group:
+        by_suit.setdefault(c // 13, []).append(c)
+    suit = max(sorted(by_suit), key=lambda s: len(by_suit[s]))
+    return max(by_suit[suit])
+
+
+def _identities(state: TrollState) -> list[tuple[float, int]]:
+    """What an unseen face-down brick may turn out to be: one card per class of the unseen pool,
+    with the class's share of the pool."""
+    pool = unseen_pool(state)
+    classes: dict[int, list[int]] = {}
+    for c in pool:
+        classes.setdefault(_card_class(c, state.params.reusable_ace_of_diamonds), []).append(c)
+    return [(len(group) / len(pool), max(group)) for _, group in sorted(classes.items())]
+
+
+# -- the static score at the horizon ---------------------------------------------------------
+@dataclass(frozen=True)
+class Weights:
+    """The terms of `score` (the heuristic's `evaluate` terms, plus the bridge's weak points)."""
+
+    bricks: float = 0.5
+    empty: float = 1.5
+    awake: float = 2.0
+    set_aside: float = 1.2
+    end_cover: float = 1.0
+    tools: float = 1.0
+    centre: float = 0.5
+    deck: float = 0.3
+    cut: float = 0.0
+    thin: float = 0.0
+    scale: float = 8.0
+
+
+DEFAULT_WEIGHTS = Weights()
+TUNED = Weights()
+
+
+def cut_slots(stacks: list[list[int]]) -> list[int]:
+    """Slots whose loss alone would collapse the bridge (its articulation points)."""
+    return [s for s in range(geo.SLOTS) if stacks[s] and _collapses_without(stacks, s)]
+
+
+def _collapses_without(stacks: list[list[int]], slot: int) -> bool:
+    saved, stacks[slot] = stacks[slot], []
+    try:
+        return geo.collapse_reason(stacks) is not None
+    finally:
+        stacks[slot] = saved
+
+
+def score(state: TrollState, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """A value in [0, 1] of a position held at the end of a turn: `bots.evaluate` with tunable
+    weights and two more terms, the slots whose loss would collapse the bridge (weighed by how
+    few bricks they hold) and slots down to one brick."""
+    if state.outcome == "win":
+        return 1.0
+    if state.outcome == "loss":
+        return 0.0
+    stacks, face_up = state.stacks, state.face_up
+    bricks = sum(len(s) for s in stacks)
+    empty = sum(1 for s in stacks if not s)
+    awake = sum(1 for s in stacks if s and s[-1] in face_up)
+    end_cover = min(len(stacks[0]) + len(stacks[6]), len(stacks[5]) + len(stacks[11]))
+    tools = 0.0
+    for card in state.carried:
+        if card == ACE_OF_CLUBS:
+            tools += 4.0
+        elif card in face_up:
+            tools += _TOOL_VALUE.get(card // 13, 0.0)
+    column = state.troll % geo.COLUMNS
+    raw = (w.bricks * bricks - w.empty * empty - w.awake * awake - w.set_aside * len(state.set_aside)
+           + w.end_cover * min(end_cover, 3) + w.tools * tools + w.centre * (1 <= column <= 4)
+           - w.deck * len(state.deck))
+    if w.cut:
+        raw -= w.cut * sum(1.0 / len(stacks[s]) for s in cut_slots(stacks))
+    if w.thin:
+        raw -= w.thin * sum(1 for s in stacks if len(s) == 1)
+    value = 1.0 / (1.0 + math.exp(-raw / w.scale))
+    if stacks[state.troll] and stacks[state.troll][-1] in face_up:
+        cards_next_turn = len(state.set_aside) or min(1, len(state.deck))
+        value *= (1.0 - hit_chance(state, state.troll)) ** cards_next_turn
+    return value
+
+
+# -- the troll's turn -----------------------------------------------------------------------
+def turn_ends(state: TrollState) -> list[tuple[list[TrollAction], TrollState]]:
+    """Every distinct position the rest of this turn can end in (held before the next
+    awakening), with the actions that reach it (the first found, preferring fewer items)."""
+    out: dict[Key, tuple[list[TrollAction], TrollState]] = {}
+    frontier: list[tuple[list[TrollAction], TrollState]] = [([], state)]
+    while frontier:
+        actions, current = frontier.pop(0)
+        for action in current.legal_actions():
+            after = current.clone()
+            after.hold_next_turn = True
+            after.apply(action)
+            line = [*actions, action]
+            if after.outcome or after.actions_left == 0:
+                key = position_key(after)
+                if key not in out or _cost(line) < _cost(out[key][0]):
+                    out[key] = (line, after)
+            else:
+                frontier.append((line, after))
+    return list(out.values())
+
+
+def _cost(line: Iterable[TrollAction]) -> int:
+    return sum(1 for a in line if a.verb in _ITEM_VERBS)
+
+
+def _terminal_value(state: TrollState) -> float:
+    return 1.0 if state.outcome == "win" else 0.0
+
+
+@dataclass
+class ExpectimaxTroll:
+    """Turn-level expectimax over the exact awakening odds; see the module documentation."""
+
+    depth: int = 2
+    """Troll turns searched, this one included (1 = pick the best turn by the static score)."""
+    width: int = 0
+    """Turn endings tried at the root, best by the static score first (0 = all of them)."""
+    inner_width: int = 4
+    """Turn endings tried at inner decisions that are not at the horizon."""
+    leaf: str = "tuned"
+    """The static score: "tuned" (`score` with `TUNED`) or "heuristic" (`bots.evaluate`)."""
+    _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _weights: Weights | None = field(default=None, init=False, repr=False, compare=False)
+
+    def evaluate(self, state: TrollState) -> float:
+        if self.leaf == "heuristic":
+            return heuristic_evaluate(state)
+        return score(state, self._weights or TUNED)
+
+    name = "expectimax"
+
+    def choose(self, state: State, rng: Chance) -> Any:
+        assert isinstance(state, TrollState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        key = _observation_key(state)
+        planned = self._plan.pop(key, None)
+        if planned is not None and planned in legal:
+            return planned
+        self._plan.clear()
+        line = self.best_line(state)
+        if len(line) > 1:
+            after = state.clone()
+            after.hold_next_turn = True
+            after.apply(line[0])
+            self._plan[_observation_key(after)] = line[1]
+        return line[0]
+
+    def best_line(self, state: TrollState) -> list[TrollAction]:
+        """The actions of the best rest of this turn (as the player knows the position)."""
+        root = belief(state)
+        ends = turn_ends(root)
+        ranked = sorted(ends, key=lambda e: self.evaluate(e[1]) - 0.001 * _cost(e[0]), reverse=True)
+        if self.width > 0:
+            ranked = ranked[: self.width]
+        best_value, best_line = -1.0, ranked[0][0]
+        for line, after in ranked:
+            value = self.value_after_turn(after, self.depth - 1) - 0.001 * _cost(line)
+            if value > best_value:
+                best_value, best_line = value, line
+        return best_line
+
+    def value_after_turn(self, state: TrollState, turns: int) -> float:
+        """The expected value of a position held at the end of a turn, with `turns` more troll
+        turns to search."""
+        if state.outcome:
+            return _terminal_value(state)
+        if turns <= 0:
+            return self.evaluate(state)
+        total = 0.0
+        for p, nxt in awakening_outcomes(state):
+            total += p * (_terminal_value(nxt) if nxt.outcome else self.value_of_turn(nxt, turns))
+        return total
+
+    def value_of_turn(self, state: TrollState, turns: int) -> float:
+        """The value of the best turn from the start of a troll action phase."""
+        ends = turn_ends(state)
+        if turns <= 1:
+            return max(self.evaluate(after) for _, after in ends)
+        ranked = sorted(ends, key=lambda e: self.evaluate(e[1]), reverse=True)[: max(1, self.inner_width)]
+        return max(self.value_after_turn(after, turns - 1) for _, after in ranked)
+
+
+def _observation_key(state: TrollState) -> str:
+    return json.dumps([repr(state.params), state.observation(0)], sort_keys=True)
