@@ -3,12 +3,18 @@ differences from the game's heuristic bot (common random numbers: the same deals
 
     .venv/bin/python benchmarks/lab_troll_bots.py [--games 1000] [--search-games 200]
         [--iterations 200] [--workers 2] [--out troll_bots.parquet]
+        [--variant plus-one] [--expectimax expectimax --expectimax-games 500] [--only heuristic,expectimax]
 
 The cheap bots play `--games` seeds; the search bots (greedy, ISMCTS) play the first
 `--search-games` of them, and their paired difference is taken on those seeds only. The
 clairvoyant solver (deck order and dice known) runs on the first `--clairvoyant-games` seeds
 with a budget of `--budget` turns per deal; each bot's wins on those seeds are then shown as a
 share of the deals the solver could win (an interval when some deals stay undecided).
+
+`--expectimax SPEC` adds the troll's expectimax bot (search.py) on the first `--expectimax-games`
+seeds (default: `--search-games`); `--only a,b` keeps only the listed bots (names before any
+options, e.g. `heuristic,expectimax`; the heuristic always plays, it is the baseline);
+`--variant NAME` plays a named variant of the game (`plus-one`, ...), for the bots and the solver.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import argparse
 import multiprocessing
 import time
 
+from playtable.core.params import resolve_params
+from playtable.core.protocol import params_as_dict
 from playtable.core.registry import get_game
 from playtable.games.troll.solver import Verdict, solve_deal
 from playtable.lab.compare import value_of
@@ -37,9 +45,14 @@ def main() -> None:
         "--rollout-variant", action="store_true", help="also ISMCTS with heuristic playouts (slow)"
     )
     parser.add_argument("--out", default=None, help="also write every game to this Parquet file")
+    parser.add_argument("--variant", default=None, help="a named variant of the game, e.g. plus-one")
+    parser.add_argument("--expectimax", default="expectimax", help="spec of the expectimax bot ('' = none)")
+    parser.add_argument("--expectimax-games", type=int, default=None, help="default: --search-games")
+    parser.add_argument("--only", default=None, help="comma-separated bot names to keep")
     args = parser.parse_args()
     game = get_game("troll")
-    params = game.default_params()
+    params = resolve_params(game.params_type, game.variants, args.variant)
+    solver_params = params_as_dict(params)
     bots = [
         ("random", args.games),
         ("heuristic", args.games),
@@ -50,6 +63,12 @@ def main() -> None:
     if args.rollout_variant:
         spec = f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=2"
         bots.append((spec, args.search_games))
+    if args.expectimax:
+        n = args.expectimax_games if args.expectimax_games is not None else args.search_games
+        bots.append((args.expectimax, n))
+    if args.only:
+        keep = {name.strip() for name in args.only.split(",")} | {"heuristic"}
+        bots = [(spec, n) for spec, n in bots if spec.partition(":")[0] in keep]
     results: dict[str, dict[int, dict]] = {}
     timings: dict[str, float] = {}
     writer = ResultWriter(args.out) if args.out else None
@@ -66,10 +85,12 @@ def main() -> None:
     m = args.clairvoyant_games if args.clairvoyant_games is not None else args.search_games
     start = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        verdicts: list[Verdict] = pool.starmap(solve_deal, [(s, None, args.budget) for s in range(m)])
+        verdicts: list[Verdict] = pool.starmap(
+            solve_deal, [(s, solver_params, args.budget) for s in range(m)]
+        )
     solver_time = time.perf_counter() - start
     base = results["heuristic"]
-    print(f"troll (default parameters), seeds from 0; {args.workers} workers")
+    print(f"troll ({args.variant or 'default'} parameters), seeds from 0; {args.workers} workers")
     print(
         f"{'bot':58} {'games':>6} {'wins':>5} {'win rate':>9} {'95% CI':>17} "
         f"{'vs heuristic (paired, pp)':>30} {'s/game':>7}"

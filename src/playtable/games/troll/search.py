@@ -28,6 +28,7 @@ import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from playtable.core.chance import Chance
@@ -36,7 +37,7 @@ from playtable.games.troll import bridge as geo
 from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.bots import _TOOL_VALUE, hit_chance
 from playtable.games.troll.bots import evaluate as heuristic_evaluate
-from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
+from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, CLUBS, DIAMONDS, is_red
 from playtable.games.troll.rules import TrollState
 
 Key = tuple[object, ...]
@@ -224,6 +225,7 @@ class Weights:
     deck: float = 0.3
     cut: float = 0.0
     thin: float = 0.0
+    reach: float = 0.0
     scale: float = 8.0
 
 
@@ -231,17 +233,65 @@ DEFAULT_WEIGHTS = Weights()
 TUNED = Weights()
 
 
-def cut_slots(stacks: list[list[int]]) -> list[int]:
+def cut_slots(stacks: list[list[int]]) -> tuple[int, ...]:
     """Slots whose loss alone would collapse the bridge (its articulation points)."""
-    return [s for s in range(geo.SLOTS) if stacks[s] and _collapses_without(stacks, s)]
+    mask = 0
+    for slot, stack in enumerate(stacks):
+        if stack:
+            mask |= 1 << slot
+    return _cut_slots_of(mask)
 
 
-def _collapses_without(stacks: list[list[int]], slot: int) -> bool:
-    saved, stacks[slot] = stacks[slot], []
-    try:
-        return geo.collapse_reason(stacks) is not None
-    finally:
-        stacks[slot] = saved
+@cache
+def _cut_slots_of(mask: int) -> tuple[int, ...]:
+    return tuple(s for s in range(geo.SLOTS) if mask >> s & 1 and not _stands(mask & ~(1 << s)))
+
+
+_LEFT_BANK = 1 | 1 << geo.COLUMNS
+_RIGHT_BANK = 1 << (geo.COLUMNS - 1) | 1 << (geo.SLOTS - 1)
+_NOT_FIRST = sum(1 << s for s in range(geo.SLOTS) if s % geo.COLUMNS)
+_NOT_LAST = sum(1 << s for s in range(geo.SLOTS) if s % geo.COLUMNS != geo.COLUMNS - 1)
+
+
+def _stands(mask: int) -> bool:
+    """`bridge.collapse_reason(...) is None` for the slots with bricks given as a bit mask."""
+    reached = mask & _LEFT_BANK
+    while True:
+        grown = reached | ((reached << 1) & _NOT_FIRST) | ((reached >> 1) & _NOT_LAST)
+        grown = (grown | (reached << geo.COLUMNS) | (reached >> geo.COLUMNS)) & mask
+        if grown == reached:
+            return bool(reached & _RIGHT_BANK)
+        reached = grown
+
+
+def out_of_reach(state: TrollState) -> float:
+    """The share of the next awakening's (row, die) outcomes that land on a brick the troll
+    could not put back to sleep next turn: stomped (on it, or one step away), clubbed (two
+    steps, with a club in hand); a diamond in hand reaches about everything (a step into the
+    target's row or column, then the throw)."""
+    suits = {c // 13 for c in state.carried if c in state.face_up}
+    if DIAMONDS in suits:
+        return 0.0
+    mask = 0
+    for slot, stack in enumerate(state.stacks):
+        if stack:
+            mask |= 1 << slot
+    return _out_of_reach(mask, state.troll, 2 if CLUBS in suits else 1)
+
+
+@cache
+def _out_of_reach(mask: int, troll: int, reach: int) -> float:
+    stacks = [[0] if mask >> s & 1 else [] for s in range(geo.SLOTS)]
+    troll_row, troll_col = divmod(troll, geo.COLUMNS)
+    missed = 0
+    for row in (0, 1):
+        for column in range(geo.COLUMNS):
+            target = geo.awakening_target(stacks, row, column)
+            if target is None:
+                continue
+            t_row, t_col = divmod(target, geo.COLUMNS)
+            missed += abs(t_row - troll_row) + abs(t_col - troll_col) > reach
+    return missed / (2 * geo.COLUMNS)
 
 
 def score(state: TrollState, w: Weights = DEFAULT_WEIGHTS) -> float:
@@ -271,6 +321,8 @@ def score(state: TrollState, w: Weights = DEFAULT_WEIGHTS) -> float:
         raw -= w.cut * sum(1.0 / len(stacks[s]) for s in cut_slots(stacks))
     if w.thin:
         raw -= w.thin * sum(1 for s in stacks if len(s) == 1)
+    if w.reach:
+        raw -= w.reach * out_of_reach(state)
     value = 1.0 / (1.0 + math.exp(-raw / w.scale))
     if stacks[state.troll] and stacks[state.troll][-1] in face_up:
         cards_next_turn = len(state.set_aside) or min(1, len(state.deck))
