@@ -21,6 +21,7 @@ from playtable.games.troll.search import (
     _card_class,
     awakening_outcomes,
     belief,
+    end_key,
     position_key,
     turn_ends,
 )
@@ -131,12 +132,19 @@ def test_it_never_reads_hidden_cards_or_future_dice() -> None:
 def test_turn_ends_cover_every_pair_of_actions() -> None:
     """§6.2: the troll takes two actions; every legal pair ends in one of the listed positions."""
     state = belief(GAME.new_state(seed=3))
-    ends = {position_key(after) for _, after in turn_ends(state)}
+    ends = {end_key(after) for _, after in turn_ends(state)}
     for first in state.legal_actions():
         one = state.clone()
         one.apply(first)
         for second in one.legal_actions():
             two = one.clone()
             two.apply(second)
-            assert position_key(two) in ends, (str(first), str(second))
+            assert end_key(two) in ends, (str(first), str(second))
     assert all(card_text(c) for c in state.deck)
+
+
+def test_the_search_copy_keeps_every_field_of_a_state() -> None:
+    from playtable.games.troll.search import _turn_clone
+
+    state = GAME.new_state(seed=4)
+    assert set(vars(_turn_clone(state))) == set(vars(state.clone()))

@@ -336,20 +336,55 @@ def turn_ends(state: TrollState) -> list[tuple[list[TrollAction], TrollState]]:
     awakening), with the actions that reach it (the first found, preferring fewer items)."""
     out: dict[Key, tuple[list[TrollAction], TrollState]] = {}
     frontier: list[tuple[list[TrollAction], TrollState]] = [([], state)]
+    copy = TrollState.clone if state.params.rules == "draft" else _turn_clone
     while frontier:
         actions, current = frontier.pop(0)
         for action in current.legal_actions():
-            after = current.clone()
+            after = copy(current)
             after.hold_next_turn = True
             after.apply(action)
             line = [*actions, action]
             if after.outcome or after.actions_left == 0:
-                key = position_key(after)
+                key = end_key(after)
                 if key not in out or _cost(line) < _cost(out[key][0]):
                     out[key] = (line, after)
             else:
                 frontier.append((line, after))
     return list(out.values())
+
+
+def end_key(state: TrollState) -> Key:
+    """What tells two endings of the same turn apart (the deck and the seen cards are the same)."""
+    return (tuple(tuple(s) for s in state.stacks), frozenset(state.face_up), state.troll,
+            tuple(state.carried), tuple(state.set_aside), state.outcome)
+
+
+def _turn_clone(state: TrollState) -> TrollState:
+    """`TrollState.clone` for the troll's own actions and the flight phase in the final rules,
+    which never touch the deck, the seen cards, the flight stacks or the random stream: those
+    are shared with the original (the search never changes them in place afterwards)."""
+    other = TrollState.__new__(TrollState)
+    other.params = state.params
+    other.chance = state.chance
+    other.stacks = [list(s) for s in state.stacks]
+    other.face_up = set(state.face_up)
+    other.seen = state.seen
+    other.deck = state.deck
+    other.set_aside = list(state.set_aside)
+    other.played = state.played
+    other.lower_red = state.lower_red
+    other.troll = state.troll
+    other.carried = list(state.carried)
+    other.visited = set(state.visited)
+    other.actions_left = state.actions_left
+    other.turn = state.turn
+    other.outcome = state.outcome
+    other.end_reason = state.end_reason
+    other.stats = dict(state.stats)
+    other.setup_events = state.setup_events
+    other._legal = state._legal
+    other.hold_next_turn = state.hold_next_turn
+    return other
 
 
 def _cost(line: Iterable[TrollAction]) -> int:
