@@ -11,9 +11,10 @@ clairvoyant solver (deck order and dice known) runs on the first `--clairvoyant-
 with a budget of `--budget` turns per deal; each bot's wins on those seeds are then shown as a
 share of the deals the solver could win (an interval when some deals stay undecided).
 
-`--expectimax SPEC` adds the troll's expectimax bot (search.py) on the first `--expectimax-games`
-seeds (default: `--search-games`); `--only a,b` keeps only the listed bots (names before any
-options, e.g. `heuristic,expectimax`; the heuristic always plays, it is the baseline);
+`--expectimax SPEC` (repeatable; default `expectimax`, '' for none) adds the troll's expectimax
+bot (search.py) on the first `--expectimax-games` seeds (default: `--search-games`);
+`--only a,b` keeps only the listed bots (names before any options, e.g. `heuristic,expectimax`;
+the heuristic always plays, it is the baseline);
 `--variant NAME` plays a named variant of the game (`plus-one`, ...), for the bots and the solver.
 """
 
@@ -46,7 +47,12 @@ def main() -> None:
     )
     parser.add_argument("--out", default=None, help="also write every game to this Parquet file")
     parser.add_argument("--variant", default=None, help="a named variant of the game, e.g. plus-one")
-    parser.add_argument("--expectimax", default="expectimax", help="spec of the expectimax bot ('' = none)")
+    parser.add_argument(
+        "--expectimax",
+        action="append",
+        default=None,
+        help="an expectimax spec (repeatable; default: expectimax)",
+    )
     parser.add_argument("--expectimax-games", type=int, default=None, help="default: --search-games")
     parser.add_argument("--only", default=None, help="comma-separated bot names to keep")
     args = parser.parse_args()
@@ -63,9 +69,8 @@ def main() -> None:
     if args.rollout_variant:
         spec = f"ismcts:iterations={args.iterations},rollout_agent=heuristic,rollout_depth=2"
         bots.append((spec, args.search_games))
-    if args.expectimax:
-        n = args.expectimax_games if args.expectimax_games is not None else args.search_games
-        bots.append((args.expectimax, n))
+    n = args.expectimax_games if args.expectimax_games is not None else args.search_games
+    bots.extend((spec, n) for spec in (args.expectimax or ["expectimax"]) if spec)
     if args.only:
         keep = {name.strip() for name in args.only.split(",")} | {"heuristic"}
         bots = [(spec, n) for spec, n in bots if spec.partition(":")[0] in keep]
