@@ -230,7 +230,11 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
-TUNED = Weights()
+"""The heuristic's own weights (`bots.evaluate`), no extra terms."""
+TUNED = Weights(set_aside=0.6, end_cover=0.5, cut=1.0, thin=0.3, reach=5.0)
+"""One pass of coordinate search from DEFAULT_WEIGHTS, each weight halved or doubled (cut, thin
+and reach tried from 0) and kept if it won more of 3000 paired default deals at depth 1
+(67 wins with DEFAULT_WEIGHTS, 199 with these)."""
 
 
 def cut_slots(stacks: list[list[int]]) -> tuple[int, ...]:
@@ -296,8 +300,9 @@ def _out_of_reach(mask: int, troll: int, reach: int) -> float:
 
 def score(state: TrollState, w: Weights = DEFAULT_WEIGHTS) -> float:
     """A value in [0, 1] of a position held at the end of a turn: `bots.evaluate` with tunable
-    weights and two more terms, the slots whose loss would collapse the bridge (weighed by how
-    few bricks they hold) and slots down to one brick."""
+    weights and three more terms: the slots whose loss would collapse the bridge (weighed by how
+    few bricks they hold), slots down to one brick, and the share of the next awakening's
+    outcomes out of the troll's reach (`out_of_reach`)."""
     if state.outcome == "win":
         return 1.0
     if state.outcome == "loss":
