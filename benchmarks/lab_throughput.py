@@ -12,6 +12,7 @@ runs of a few seconds or more make it small.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import platform
 import time
@@ -31,6 +32,27 @@ def games_per_second(game: str, agent: str, games: int, workers: int) -> tuple[f
     elapsed = time.perf_counter() - start
     assert len(rows) == games
     return games / elapsed, elapsed
+
+
+def _spin(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i % 7
+    return total
+
+
+def machine_scaling(n: int = 10_000_000) -> float:
+    """The speed-up of two processes over one on a plain Python loop: what the cores themselves
+    allow right now (below 2 when something else is running), to read the lab's figure against."""
+    start = time.perf_counter()
+    _spin(n)
+    one = time.perf_counter() - start
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(_spin, [n])  # start-up apart
+        start = time.perf_counter()
+        pool.map(_spin, [n, n])
+        two = time.perf_counter() - start
+    return 2 * one / two
 
 
 def ismcts_rate(game: str, iterations: int, positions: int = 4) -> tuple[float, int]:
@@ -80,6 +102,7 @@ def main() -> None:
         print(f"{game:10} {agent:10} {n:6d} {one:10.1f} {two:10.1f} {two / one:8.2f}x")
     after = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average after the throughput runs: {after}")
+    print(f"the cores themselves: 2 processes of a plain Python loop, {machine_scaling():.2f}x one")
     print(f"\nISMCTS iterations per second ({args.iterations} iterations per decision, leaf = Game.evaluate)")
     print(f"{'game':10} {'positions':>9} {'iterations/s':>13}")
     for game in game_ids():
