@@ -143,8 +143,12 @@ def test_turn_ends_cover_every_pair_of_actions() -> None:
     assert all(card_text(c) for c in state.deck)
 
 
-def test_the_search_copy_keeps_every_field_of_a_state() -> None:
-    from playtable.games.troll.search import _turn_clone
-
+def test_the_within_turn_copy_keeps_every_field_and_leaves_the_original_alone() -> None:
     state = GAME.new_state(seed=4)
-    assert set(vars(_turn_clone(state))) == set(vars(state.clone()))
+    before = state.to_json()
+    light = state.clone(within_turn=True)
+    assert set(vars(light)) == set(vars(state.clone()))
+    light.hold_next_turn = True
+    while not light.outcome and light.actions_left:
+        light.apply(light.legal_actions()[0])
+    assert state.to_json() == before

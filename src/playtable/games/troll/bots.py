@@ -20,50 +20,15 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import State
-from playtable.games.troll import bridge as geo
-from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DIAMONDS, SPADES
+from playtable.games.troll.evaluation import HEURISTIC_WEIGHTS, hit_chance, score
 from playtable.games.troll.rules import TrollState
 
-_TOOL_VALUE = {CLUBS: 1.0, DIAMONDS: 1.4, SPADES: 0.6}
-
+__all__ = ["HeuristicTroll", "evaluate", "hit_chance"]
 
 def evaluate(state: TrollState) -> float:
-    """A value in [0, 1] of a position between turns (or at the end) for the troll."""
-    if state.outcome == "win":
-        return 1.0
-    if state.outcome == "loss":
-        return 0.0
-    stacks, face_up = state.stacks, state.face_up
-    bricks = sum(len(s) for s in stacks)
-    empty = sum(1 for s in stacks if not s)
-    awake = sum(1 for s in stacks if s and s[-1] in face_up)
-    end_cover = min(len(stacks[0]) + len(stacks[6]), len(stacks[5]) + len(stacks[11]))
-    tools = 0.0
-    for card in state.carried:
-        if card == ACE_OF_CLUBS:
-            tools += 4.0
-        elif card in face_up:
-            tools += _TOOL_VALUE.get(card // 13, 0.0)
-    under_troll = stacks[state.troll][-1] in face_up if stacks[state.troll] else False
-    column = state.troll % geo.COLUMNS
-    centrality = 1.0 if 1 <= column <= 4 else 0.0
-    raw = (0.5 * bricks - 1.5 * empty - 2.0 * awake - 1.2 * len(state.set_aside)
-           + 1.0 * min(end_cover, 3) + tools + 0.5 * centrality - 0.3 * len(state.deck))
-    value = 1.0 / (1.0 + pow(2.718281828, -raw / 8.0))
-    if under_troll:
-        cards_next_turn = len(state.set_aside) or min(1, len(state.deck))
-        value *= (1.0 - hit_chance(state, state.troll)) ** cards_next_turn
-    return value
-
-
-def hit_chance(state: TrollState, slot: int) -> float:
-    """The chance that one card played into the stacks awakens `slot`: its row's colour is about
-    even odds, and the die faces that land there include the empty positions that redirect to
-    it (§7.1 "No brick there...")."""
-    row, faces = slot // geo.COLUMNS, 0
-    for column in range(geo.COLUMNS):
-        faces += geo.awakening_target(state.stacks, row, column) == slot
-    return 0.5 * faces / 6
+    """A value in [0, 1] of a position between turns (or at the end) for the troll: the rules of
+    thumb above as `evaluation.score` with the heuristic's weights."""
+    return score(state, HEURISTIC_WEIGHTS)
 
 
 class HeuristicTroll:

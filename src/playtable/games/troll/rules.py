@@ -433,16 +433,24 @@ class TrollState(State):
         return top
 
     # -- copies ---------------------------------------------------------------------------------
-    def clone(self) -> TrollState:
+    def clone(self, within_turn: bool = False) -> TrollState:
+        """An independent copy. `within_turn=True` is a lighter copy for searching the troll's
+        own actions and the flight phase of the final rules, which never touch the random stream,
+        the deck, the seen cards or the played stacks: those are shared with this state, so the
+        copy must not go on to an awakening phase (hold it with `hold_next_turn`)."""
         other = TrollState.__new__(TrollState)
         other.params = self.params
-        other.chance = self.chance.clone()
         other.stacks = [list(s) for s in self.stacks]
         other.face_up = set(self.face_up)
-        other.seen = set(self.seen)
-        other.deck = list(self.deck)
+        if within_turn:
+            other.chance, other.seen = self.chance, self.seen
+            other.deck, other.played = self.deck, self.played
+        else:
+            other.chance = self.chance.clone()
+            other.seen = set(self.seen)
+            other.deck = list(self.deck)
+            other.played = (list(self.played[0]), list(self.played[1]))
         other.set_aside = list(self.set_aside)
-        other.played = (list(self.played[0]), list(self.played[1]))
         other.lower_red = self.lower_red
         other.troll = self.troll
         other.carried = list(self.carried)

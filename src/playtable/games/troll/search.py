@@ -25,19 +25,17 @@ Everything is exact enumeration: no sampling, so the bot is deterministic (the r
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import State
 from playtable.games.troll import bridge as geo
 from playtable.games.troll.actions import TrollAction
-from playtable.games.troll.bots import _TOOL_VALUE, hit_chance
 from playtable.games.troll.bots import evaluate as heuristic_evaluate
-from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, CLUBS, DIAMONDS, is_red
+from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
+from playtable.games.troll.evaluation import TUNED_WEIGHTS, Weights, score
 from playtable.games.troll.rules import TrollState
 
 Key = tuple[object, ...]
@@ -210,142 +208,17 @@ def _identities(state: TrollState) -> list[tuple[float, int]]:
     return [(len(group) / len(pool), max(group)) for _, group in sorted(classes.items())]
 
 
-# -- the static score at the horizon ---------------------------------------------------------
-@dataclass(frozen=True)
-class Weights:
-    """The terms of `score` (the heuristic's `evaluate` terms, plus the bridge's weak points)."""
-
-    bricks: float = 0.5
-    empty: float = 1.5
-    awake: float = 2.0
-    set_aside: float = 1.2
-    end_cover: float = 1.0
-    tools: float = 1.0
-    centre: float = 0.5
-    deck: float = 0.3
-    cut: float = 0.0
-    thin: float = 0.0
-    reach: float = 0.0
-    scale: float = 8.0
-
-
-DEFAULT_WEIGHTS = Weights()
-"""The heuristic's own weights (`bots.evaluate`), no extra terms."""
-TUNED = Weights(set_aside=0.6, end_cover=0.5, cut=1.0, thin=0.3, reach=5.0)
-"""One pass of coordinate search from DEFAULT_WEIGHTS, each weight halved or doubled (cut, thin
-and reach tried from 0) and kept if it won more of 3000 paired default deals at depth 1
-(67 wins with DEFAULT_WEIGHTS, 199 with these)."""
-
-
-def cut_slots(stacks: list[list[int]]) -> tuple[int, ...]:
-    """Slots whose loss alone would collapse the bridge (its articulation points)."""
-    mask = 0
-    for slot, stack in enumerate(stacks):
-        if stack:
-            mask |= 1 << slot
-    return _cut_slots_of(mask)
-
-
-@cache
-def _cut_slots_of(mask: int) -> tuple[int, ...]:
-    return tuple(s for s in range(geo.SLOTS) if mask >> s & 1 and not _stands(mask & ~(1 << s)))
-
-
-_LEFT_BANK = 1 | 1 << geo.COLUMNS
-_RIGHT_BANK = 1 << (geo.COLUMNS - 1) | 1 << (geo.SLOTS - 1)
-_NOT_FIRST = sum(1 << s for s in range(geo.SLOTS) if s % geo.COLUMNS)
-_NOT_LAST = sum(1 << s for s in range(geo.SLOTS) if s % geo.COLUMNS != geo.COLUMNS - 1)
-
-
-def _stands(mask: int) -> bool:
-    """`bridge.collapse_reason(...) is None` for the slots with bricks given as a bit mask."""
-    reached = mask & _LEFT_BANK
-    while True:
-        grown = reached | ((reached << 1) & _NOT_FIRST) | ((reached >> 1) & _NOT_LAST)
-        grown = (grown | (reached << geo.COLUMNS) | (reached >> geo.COLUMNS)) & mask
-        if grown == reached:
-            return bool(reached & _RIGHT_BANK)
-        reached = grown
-
-
-def out_of_reach(state: TrollState) -> float:
-    """The share of the next awakening's (row, die) outcomes that land on a brick the troll
-    could not put back to sleep next turn: stomped (on it, or one step away), clubbed (two
-    steps, with a club in hand); a diamond in hand reaches about everything (a step into the
-    target's row or column, then the throw)."""
-    suits = {c // 13 for c in state.carried if c in state.face_up}
-    if DIAMONDS in suits:
-        return 0.0
-    mask = 0
-    for slot, stack in enumerate(state.stacks):
-        if stack:
-            mask |= 1 << slot
-    return _out_of_reach(mask, state.troll, 2 if CLUBS in suits else 1)
-
-
-@cache
-def _out_of_reach(mask: int, troll: int, reach: int) -> float:
-    stacks = [[0] if mask >> s & 1 else [] for s in range(geo.SLOTS)]
-    troll_row, troll_col = divmod(troll, geo.COLUMNS)
-    missed = 0
-    for row in (0, 1):
-        for column in range(geo.COLUMNS):
-            target = geo.awakening_target(stacks, row, column)
-            if target is None:
-                continue
-            t_row, t_col = divmod(target, geo.COLUMNS)
-            missed += abs(t_row - troll_row) + abs(t_col - troll_col) > reach
-    return missed / (2 * geo.COLUMNS)
-
-
-def score(state: TrollState, w: Weights = DEFAULT_WEIGHTS) -> float:
-    """A value in [0, 1] of a position held at the end of a turn: `bots.evaluate` with tunable
-    weights and three more terms: the slots whose loss would collapse the bridge (weighed by how
-    few bricks they hold), slots down to one brick, and the share of the next awakening's
-    outcomes out of the troll's reach (`out_of_reach`)."""
-    if state.outcome == "win":
-        return 1.0
-    if state.outcome == "loss":
-        return 0.0
-    stacks, face_up = state.stacks, state.face_up
-    bricks = sum(len(s) for s in stacks)
-    empty = sum(1 for s in stacks if not s)
-    awake = sum(1 for s in stacks if s and s[-1] in face_up)
-    end_cover = min(len(stacks[0]) + len(stacks[6]), len(stacks[5]) + len(stacks[11]))
-    tools = 0.0
-    for card in state.carried:
-        if card == ACE_OF_CLUBS:
-            tools += 4.0
-        elif card in face_up:
-            tools += _TOOL_VALUE.get(card // 13, 0.0)
-    column = state.troll % geo.COLUMNS
-    raw = (w.bricks * bricks - w.empty * empty - w.awake * awake - w.set_aside * len(state.set_aside)
-           + w.end_cover * min(end_cover, 3) + w.tools * tools + w.centre * (1 <= column <= 4)
-           - w.deck * len(state.deck))
-    if w.cut:
-        raw -= w.cut * sum(1.0 / len(stacks[s]) for s in cut_slots(stacks))
-    if w.thin:
-        raw -= w.thin * sum(1 for s in stacks if len(s) == 1)
-    if w.reach:
-        raw -= w.reach * out_of_reach(state)
-    value = 1.0 / (1.0 + math.exp(-raw / w.scale))
-    if stacks[state.troll] and stacks[state.troll][-1] in face_up:
-        cards_next_turn = len(state.set_aside) or min(1, len(state.deck))
-        value *= (1.0 - hit_chance(state, state.troll)) ** cards_next_turn
-    return value
-
-
 # -- the troll's turn -----------------------------------------------------------------------
 def turn_ends(state: TrollState) -> list[tuple[list[TrollAction], TrollState]]:
     """Every distinct position the rest of this turn can end in (held before the next
     awakening), with the actions that reach it (the first found, preferring fewer items)."""
     out: dict[Key, tuple[list[TrollAction], TrollState]] = {}
     frontier: list[tuple[list[TrollAction], TrollState]] = [([], state)]
-    copy = TrollState.clone if state.params.rules == "draft" else _turn_clone
+    within_turn = state.params.rules != "draft"  # a draft spade's wake reveals a card mid-turn
     while frontier:
         actions, current = frontier.pop(0)
         for action in current.legal_actions():
-            after = copy(current)
+            after = current.clone(within_turn)
             after.hold_next_turn = True
             after.apply(action)
             line = [*actions, action]
@@ -362,34 +235,6 @@ def end_key(state: TrollState) -> Key:
     """What tells two endings of the same turn apart (the deck and the seen cards are the same)."""
     return (tuple(tuple(s) for s in state.stacks), frozenset(state.face_up), state.troll,
             tuple(state.carried), tuple(state.set_aside), state.outcome)
-
-
-def _turn_clone(state: TrollState) -> TrollState:
-    """`TrollState.clone` for the troll's own actions and the flight phase in the final rules,
-    which never touch the deck, the seen cards, the flight stacks or the random stream: those
-    are shared with the original (the search never changes them in place afterwards)."""
-    other = TrollState.__new__(TrollState)
-    other.params = state.params
-    other.chance = state.chance
-    other.stacks = [list(s) for s in state.stacks]
-    other.face_up = set(state.face_up)
-    other.seen = state.seen
-    other.deck = state.deck
-    other.set_aside = list(state.set_aside)
-    other.played = state.played
-    other.lower_red = state.lower_red
-    other.troll = state.troll
-    other.carried = list(state.carried)
-    other.visited = set(state.visited)
-    other.actions_left = state.actions_left
-    other.turn = state.turn
-    other.outcome = state.outcome
-    other.end_reason = state.end_reason
-    other.stats = dict(state.stats)
-    other.setup_events = state.setup_events
-    other._legal = state._legal
-    other.hold_next_turn = state.hold_next_turn
-    return other
 
 
 def _cost(line: Iterable[TrollAction]) -> int:
@@ -411,14 +256,14 @@ class ExpectimaxTroll:
     inner_width: int = 4
     """Turn endings tried at inner decisions that are not at the horizon."""
     leaf: str = "tuned"
-    """The static score: "tuned" (`score` with `TUNED`) or "heuristic" (`bots.evaluate`)."""
+    """The static score: "tuned" (`score` with `TUNED_WEIGHTS`) or "heuristic" (`bots.evaluate`)."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
     _weights: Weights | None = field(default=None, init=False, repr=False, compare=False)
 
     def evaluate(self, state: TrollState) -> float:
         if self.leaf == "heuristic":
             return heuristic_evaluate(state)
-        return score(state, self._weights or TUNED)
+        return score(state, self._weights or TUNED_WEIGHTS)
 
     name = "expectimax"
 
