@@ -13,14 +13,12 @@ from typing import Any
 import click
 
 from playtable.cli.lab_common import (
-    Live,
-    TermAsInterrupt,
     agents_for,
     format_number,
     jsonable,
     out_option,
     pct,
-    recover_stale,
+    recorded_run,
     with_run_options,
 )
 from playtable.core.errors import BadParameter
@@ -140,7 +138,6 @@ def compare(
     from playtable.lab.metrics import summarize
     from playtable.lab.runner import Arm, RunOptions, resolve_game
     from playtable.lab.stats import Sprt
-    from playtable.lab.storage import ResultWriter
 
     the_game = resolve_game(game)
     arms = []
@@ -153,31 +150,10 @@ def compare(
         raise BadParameter(f"--sprt: {err}") from None
     total = games * len(arms)
     options = RunOptions(workers, backend, address)
-    options.check()
-    recover_stale(out)
-    writer = ResultWriter(out) if out else None
-    with TermAsInterrupt(), Live(total, f"{the_game.id} {len(arms)} variants", quiet) as live:
-
-        def on_rows(rows: list[dict[str, Any]]) -> None:
-            if writer is not None:
-                writer.write(rows)
-            live.add(rows)
-
-        options.on_rows = on_rows
-        try:
-            result = run_compare(
-                arms,
-                seed,
-                games,
-                options,
-                until_ci=until_ci,
-                round_size=round_size,
-                sprt=test,
-                on=on,
-            )
-        finally:
-            if writer is not None:
-                writer.close()
+    with recorded_run(options, out, total, f"{the_game.id} {len(arms)} variants", quiet):
+        result = run_compare(
+            arms, seed, games, options, until_ci=until_ci, round_size=round_size, sprt=test, on=on
+        )
     per_arm = {a.label: summarize(list(result.rows[a.label].values())) for a in arms}
     diffs = {a.label: result.paired(a.label) for a in arms[1:]}
     if as_json:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,32 @@ def recover_stale(out: str | None) -> None:
         target = Path(out).with_name(Path(out).stem + ".recovered.parquet")
         count = recover(out, target)
         click.echo(f"a killed run had left {count} finished games: saved to {target}", err=True)
+
+
+@contextmanager
+def recorded_run(options: Any, out: str | None, total: int, label: str, quiet: bool) -> Iterator[None]:
+    """The frame of a `sim` or `compare` run: check the run options before anything is shown,
+    save what a killed earlier run left, then hand every finished chunk of rows (through
+    `options.on_rows`) to the Parquet file OUT and the progress bar, with SIGTERM taken as Ctrl-C;
+    the file is completed however the run ends."""
+    from playtable.lab.storage import ResultWriter
+
+    options.check()
+    recover_stale(out)
+    writer = ResultWriter(out) if out else None
+    with TermAsInterrupt(), Live(total, label, quiet) as live:
+
+        def on_rows(rows: list[dict[str, Any]]) -> None:
+            if writer is not None:
+                writer.write(rows)
+            live.add(rows)
+
+        options.on_rows = on_rows
+        try:
+            yield
+        finally:
+            if writer is not None:
+                writer.close()
 
 
 def out_option(help_text: str) -> Any:

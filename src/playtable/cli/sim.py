@@ -6,18 +6,15 @@ import json
 import math
 import sys
 import time
-from typing import Any
 
 import click
 
 from playtable.cli.lab_common import (
-    Live,
-    TermAsInterrupt,
     agents_for,
     jsonable,
     out_option,
     print_summary,
-    recover_stale,
+    recorded_run,
     with_run_options,
 )
 from playtable.core.errors import BadParameter
@@ -56,7 +53,6 @@ def sim(
     and score distributions, game metrics). Ctrl-C keeps every finished game."""
     from playtable.lab.metrics import summarize
     from playtable.lab.runner import Arm, Interrupted, RunOptions, resolve_game, run_tasks
-    from playtable.lab.storage import ResultWriter
 
     if games < 1:
         raise BadParameter("-n must be at least 1")
@@ -66,26 +62,13 @@ def sim(
     arm = Arm.build(game, the_params, specs, label=variant or "default", max_steps=max_steps)
     tasks = [(arm, s) for s in range(seed, seed + games)]
     options = RunOptions(workers, backend, address)
-    options.check()
-    recover_stale(out)
-    writer = ResultWriter(out) if out else None
     interrupted = False
     started = time.perf_counter()
-    with TermAsInterrupt(), Live(games, f"{the_game.id} {' '.join(arm.agents)}", quiet) as live:
-
-        def on_rows(rows: list[dict[str, Any]]) -> None:
-            if writer is not None:
-                writer.write(rows)
-            live.add(rows)
-
-        options.on_rows = on_rows
+    with recorded_run(options, out, games, f"{the_game.id} {' '.join(arm.agents)}", quiet):
         try:
             rows = run_tasks(tasks, options)
         except Interrupted as stop:
             rows, interrupted = stop.rows, True
-        finally:
-            if writer is not None:
-                writer.close()
     elapsed = time.perf_counter() - started
     summary = summarize(rows)
     if as_json:
