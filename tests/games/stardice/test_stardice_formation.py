@@ -283,3 +283,22 @@ def test_property_moving_frames_keep_the_invariants(frames: list[list[tuple[floa
             assert math.dist(pos[a], pos[b]) <= P.break_range + 1e-12
             for c, d in lay.edges[i + 1:]:
                 assert not segments_cross(pos[a], pos[b], pos[c], pos[d])
+
+
+def test_every_formation_threshold_given_as_a_game_parameter_reaches_the_engine() -> None:
+    """The game's flat `--param` fields (connect_range, ...) are the engine's FormationParams:
+    the same defaults, and a changed value arrives unchanged."""
+    import dataclasses
+
+    from playtable.core.params import params_from_dict
+    from playtable.games.stardice.formation import FormationParams
+    from playtable.games.stardice.params import StarDiceParams
+
+    assert StarDiceParams().formation_params() == FormationParams()
+    flat = [f.name for f in dataclasses.fields(FormationParams) if hasattr(StarDiceParams(), f.name)]
+    assert len(flat) == 10
+    for name in flat:
+        default = getattr(FormationParams(), name)
+        changed = (not default) if isinstance(default, bool) else default * 2 + 0.01
+        params = params_from_dict(StarDiceParams, {name: str(changed).lower()})
+        assert getattr(params.formation_params(), name) == changed, name

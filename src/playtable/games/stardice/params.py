@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from playtable.core.errors import BadParameter
@@ -50,17 +50,18 @@ class StarDiceParams:
     """versus: the two-player match. objective1 (Second Iteration, Objective 1): one player
     (seat 0, the white dice) plus a blank d6 dropped on the table; round n must score more than
     10n; the game ends at the first failed round (`solitaire.py`). `max_battles` caps rounds."""
-    # -- the formation engine (table units: fractions of the table width) -------------------
-    connect_range: float = 0.25
-    hysteresis: float = 0.02
-    min_angle_deg: float = 15.0
-    jitter: float = 0.004
-    stop_speed: float = 0.02
-    settle_time: float = 0.3
-    merge_distance: float = 0.036
-    check_crossing: bool = True
-    disconnect_on_move: bool = True
-    connect_while_moving: bool = False
+    # -- the formation engine: FormationParams' fields and defaults (table units), repeated
+    # flat so that `--param connect_range=0.3` reaches them ------------------------------------
+    connect_range: float = FormationParams.connect_range
+    hysteresis: float = FormationParams.hysteresis
+    min_angle_deg: float = FormationParams.min_angle_deg
+    jitter: float = FormationParams.jitter
+    stop_speed: float = FormationParams.stop_speed
+    settle_time: float = FormationParams.settle_time
+    merge_distance: float = FormationParams.merge_distance
+    check_crossing: bool = FormationParams.check_crossing
+    disconnect_on_move: bool = FormationParams.disconnect_on_move
+    connect_while_moving: bool = FormationParams.connect_while_moving
     # -- the table simulation ---------------------------------------------------------------
     frame: float = 0.06
     max_speed: float = 5.0
@@ -100,13 +101,8 @@ class StarDiceParams:
             raise BadParameter("frame must exceed 0.02 and max_speed must be positive")
 
     def formation_params(self) -> FormationParams:
-        return FormationParams(
-            connect_range=self.connect_range, hysteresis=self.hysteresis,
-            min_angle_deg=self.min_angle_deg, jitter=self.jitter, stop_speed=self.stop_speed,
-            settle_time=self.settle_time, merge_distance=self.merge_distance,
-            check_crossing=self.check_crossing, disconnect_on_move=self.disconnect_on_move,
-            connect_while_moving=self.connect_while_moving,
-        )
+        flat = {f.name: getattr(self, f.name) for f in fields(FormationParams) if hasattr(self, f.name)}
+        return FormationParams(**flat)
 
     def scoring_rules(self) -> ScoringRules:
         return ScoringRules(
