@@ -263,7 +263,6 @@ class Engine:
         far = geo.far
         nodes = geo.nodes
         nxt = geo.nxt[d]
-        nxt2 = geo.nxt[nd]
         limit = self.turn_limit
         turn1 = turn + 1
         over = bool(limit) and turn1 > limit
@@ -289,18 +288,7 @@ class Engine:
                     so &= ~cleared
                     c |= cleared
                 else:
-                    touched = c | m1 | m2
-                    j = nxt[q]
-                    while j >= 0 and not (so >> j) & 1:
-                        q = j
-                        bit = 1 << j
-                        if not touched & bit:
-                            c |= bit
-                            touched |= bit
-                        if far & bit:
-                            won = True
-                            break
-                        j = nxt[j]
+                    q, c, _, won = self._fall(so, c | m1 | m2, c, q, d, None)
             if won:
                 out.append((so, c, m1, m2, q, turn, b, WON, 0))
             elif over:
@@ -309,19 +297,7 @@ class Engine:
                 out.append((so, c, m1, m2, q, turn1, b, START, geo.territory[captured]))
             else:
                 # next turn: Fall along the new down, then Collapse
-                touched = c | m1 | m2
-                new = 0
-                j = nxt2[q]
-                while j >= 0 and not (so >> j) & 1:
-                    q = j
-                    bit = 1 << j
-                    if not touched & bit:
-                        new |= bit
-                        touched |= bit
-                    if far & bit:
-                        won = True
-                        break
-                    j = nxt2[j]
+                q, new, _, won = self._fall(so, c | m1 | m2, 0, q, nd, None)
                 if won:
                     out.append((so, c | new, m1, m2, q, turn1, b, WON, 0))
                 elif m2 >> q & 1:
