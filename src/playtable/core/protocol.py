@@ -113,6 +113,12 @@ class State(ABC):
         rng.shuffle(picked)
         return picked[:k]
 
+    def action_warning(self, action: Any) -> str | None:
+        """A plain-words warning when `action` is legal but loses the game on the spot (or is a
+        blunder the rules make final), so a front end can ask the player to confirm. None when
+        there is nothing to warn about; games with such actions override this."""
+        return None
+
     # -- outcome --------------------------------------------------------------------------------
     @property
     @abstractmethod
@@ -131,6 +137,12 @@ class State(ABC):
     @abstractmethod
     def observation(self, seat: int) -> dict[str, Any]:
         """JSON-ready view holding only what `seat` may know."""
+
+    def events_for(self, events: Sequence[Event], seat: int | None) -> list[Event]:
+        """The part of `events` that `seat` may see (None: a spectator, who sees the public part).
+        The default shows every event, which is right for games whose events carry nothing
+        hidden; games with secrets override this to drop or redact what a seat must not see."""
+        return list(events)
 
     @abstractmethod
     def determinize(self, seat: int, rng: Chance) -> State:
