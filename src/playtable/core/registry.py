@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from playtable.core.errors import UnknownGame
@@ -29,3 +30,13 @@ def get_game(game_id: str) -> Game[Any, Any]:
     module_name, _, attr = _GAMES[game_id].partition(":")
     game: Game[Any, Any] = getattr(importlib.import_module(module_name), attr)
     return game
+
+
+@cache
+def player_rules(game_id: str) -> str:
+    """The game's rules for players (`HOW_TO_PLAY.md` in its package, plain markdown), the one
+    text that every front end shows; RULES.md stays the designers' cited reference."""
+    module_name = _GAMES[game_id].partition(":")[0] if game_id in _GAMES else ""
+    get_game(game_id)  # the same clear error for an unknown id
+    package = module_name.rpartition(".")[0]
+    return resources.files(package).joinpath("HOW_TO_PLAY.md").read_text(encoding="utf-8")
