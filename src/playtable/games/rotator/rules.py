@@ -217,6 +217,24 @@ class RotatorState(State):
                 self.reason = "far end reached"
         return events
 
+    def action_warning(self, action: Any) -> str | None:
+        """RULES.md "Warnings": a legal move after which the next turn's Fall lands you in a space
+        that collapses in its Collapse step (seed "Making A Move", Step 2: "If you are within a
+        space that collapses, the game ends"), or that passes the turn limit (I5). Rotator hides
+        nothing and draws no chance, so trying the move on a copy tells exactly."""
+        if self.is_terminal or action not in self.legal_actions():
+            return None
+        after = self.clone()
+        loss = [e for e in after.apply(action) if e.kind == "loss"]
+        if not loss:
+            return None
+        data = loss[0].data
+        if data["reason"] == "collapse":
+            return (f"'{action}' loses: after the board turns you land on {cell_name(data['cell'])},"
+                    " which collapses at once (it was touched three turns ago).")
+        return (f"'{action}' loses: turn {data['turn'] - 1} is the last one the turn limit"
+                f" ({self.params.turn_limit}) allows.")
+
     def returns(self) -> list[float]:
         return [1.0 if self.core.phase == WON else 0.0]
 
@@ -249,6 +267,40 @@ class RotatorState(State):
             "choices": [cell_name(c) for c in sorted_cells(s.choices)],
             "reason": self.reason,
         }
+
+    def public_observation(self) -> dict[str, Any]:
+        """A spectator sees everything the player sees: Rotator has no hidden information."""
+        return self.observation(0)
+
+    def can_take_back(self, before: State) -> bool:
+        """Any move may be taken back while the game goes on: Rotator draws nothing from
+        chance and hides nothing (RULES.md, "Undo", an interpretation)."""
+        return not self.is_terminal
+
+    def end_text(self) -> str | None:
+        if not self.is_terminal:
+            return None
+        s = self.core
+        if s.phase == WON:
+            return f"You reached the far end of the rock on turn {s.turn}: you win."
+        if self.reason == "turn limit":
+            return f"The turn limit of {self.params.turn_limit} turns passed without reaching the far end."
+        where = cell_name(s.pos) if s.pos >= 0 else "your space"
+        return f"{where} collapsed with you inside: you lose."
+
+    def hint(self) -> tuple[Any, str] | None:
+        """The first move of the solver's best line (fewest turns, then fewest boost spaces)."""
+        from playtable.games.rotator.solver import solve_state
+
+        if self.is_terminal:
+            return None
+        solution = solve_state(self)
+        if not (solution.winnable and solution.actions):
+            return None
+        first = solution.actions[0]
+        return self.parse_action(first), (
+            f"{first}: the best line from here wins on turn {solution.turns}, "
+            f"using {solution.boosts} boost space(s) ({len(solution.actions)} move(s) to go).")
 
     def determinize(self, seat: int, rng: Chance) -> RotatorState:
         return self.clone()
