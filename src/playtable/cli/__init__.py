@@ -46,6 +46,12 @@ solve.add_command(solve_troll)
 cli.add_command(stardice)
 
 
+def one_line(message: str) -> str:
+    """An error message as one line: a newline or other control character inside it (from an
+    action text or a file name a user typed) is shown escaped, never obeyed."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: bad input of any kind ends with status 2 and one line naming the problem."""
     try:
@@ -54,14 +60,14 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(done.exit_code)
     except click.UsageError as err:
         hint = f" (see '{err.ctx.command_path} --help')" if err.ctx else ""
-        click.echo(f"error: {err.format_message()}{hint}", err=True)
+        click.echo(one_line(f"error: {err.format_message()}{hint}"), err=True)
         sys.exit(2)
     except click.ClickException as err:
-        click.echo(f"error: {err.format_message()}", err=True)
+        click.echo(one_line(f"error: {err.format_message()}"), err=True)
         sys.exit(err.exit_code)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
     except PlaytableError as err:
-        click.echo(f"error: {err}", err=True)
+        click.echo(one_line(f"error: {err}"), err=True)
         sys.exit(2)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -27,6 +29,43 @@ class GameType(click.ParamType):
 
 
 GAME = GameType()
+
+MAX_SEED = 2**63 - 1
+"""Seeds are stored as signed 64-bit integers in result files, so they are 0 .. 2**63-1."""
+SEED = click.IntRange(0, MAX_SEED)
+PORT = click.IntRange(0, 65535)
+
+
+def check_seed_span(seed: int, count: int) -> None:
+    """Runs use seeds seed .. seed+count-1: the last one must be a seed too."""
+    if seed + count - 1 > MAX_SEED:
+        raise BadParameter(f"seeds {seed}..{seed + count - 1} pass the largest seed {MAX_SEED}; "
+                           "start lower or run fewer games")
+
+
+class OutFile(click.Path):
+    """A file to write: checked when the command line is read, before any work, so a run
+    never ends by finding that its output cannot be written (a missing directory, a
+    directory in the way)."""
+
+    name = "FILE"
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        parent = path.parent if str(path.parent) else Path(".")
+        if path.is_dir():
+            self.fail(f"{path} is a directory", param, ctx)
+        if not parent.is_dir():
+            self.fail(f"cannot write {path}: directory {parent} does not exist", param, ctx)
+        if not os.access(parent, os.W_OK):
+            self.fail(f"cannot write {path}: directory {parent} is not writable", param, ctx)
+        return str(path) if isinstance(value, str) else path
+
+
+OUT_FILE = OutFile()
 
 param_option = click.option(
     "--param",

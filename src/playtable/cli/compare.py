@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from playtable.cli.common import check_seed_span
 from playtable.cli.lab_common import (
     agents_for,
     format_number,
@@ -140,6 +141,7 @@ def compare(
     from playtable.lab.stats import Sprt
 
     the_game = resolve_game(game)
+    check_seed_span(seed, games)
     arms = []
     for spec in variants:
         label, the_params, specs = parse_variant_spec(the_game, spec, params, agents)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from playtable.cli.common import OUT_FILE, SEED
 from playtable.cli.lab_common import format_number
 from playtable.core.errors import BadParameter
 
@@ -57,7 +58,7 @@ def query(sql: str, files: tuple[str, ...], fmt: str) -> None:
 # -- report ------------------------------------------------------------------------------------------
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--out", type=click.Path(dir_okay=False), default="report.html", show_default=True)
+@click.option("--out", type=OUT_FILE, default="report.html", show_default=True)
 @click.option("--title", default=None, help="Page title (default: the games and files).")
 def report(files: tuple[str, ...], out: str, title: str | None) -> None:
     """One self-contained HTML page (plots embedded) summarising result FILES."""
@@ -73,7 +74,7 @@ def report(files: tuple[str, ...], out: str, title: str | None) -> None:
 @click.option(
     "-n", "--games", type=int, default=1000, show_default=True, help="Deals (and games per difficulty)."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
 @click.option("--agent", default="heuristic", show_default=True, help="The bot whose games are measured.")
 @click.option("--json", "as_json", is_flag=True, help="Print the claims as JSON.")
 def claims(game: str, games: int, seed: int, agent: str, as_json: bool) -> None:

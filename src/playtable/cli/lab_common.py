@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from playtable.cli.common import OUT_FILE, SEED
 from playtable.core.errors import BadParameter
 
 _SEAT_SPEC = re.compile(r"^(\d+)=(.+)$")
@@ -226,12 +227,12 @@ def recorded_run(options: Any, out: str | None, total: int, label: str, quiet: b
 
 
 def out_option(help_text: str) -> Any:
-    return click.option("--out", type=click.Path(dir_okay=False), default=None, help=help_text)
+    return click.option("--out", type=OUT_FILE, default=None, help=help_text)
 
 
 _run_options = [
     click.option(
-        "--seed", type=int, default=0, show_default=True, help="First seed; games use seed, seed+1, ..."
+        "--seed", type=SEED, default=0, show_default=True, help="First seed; games use seed, seed+1, ..."
     ),
     click.option(
         "--workers", "-w", type=int, default=1, show_default=True, help="Worker processes (or Ray CPUs)."

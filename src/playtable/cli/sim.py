@@ -9,6 +9,7 @@ import time
 
 import click
 
+from playtable.cli.common import check_seed_span
 from playtable.cli.lab_common import (
     agents_for,
     jsonable,
@@ -56,6 +57,7 @@ def sim(
 
     if games < 1:
         raise BadParameter("-n must be at least 1")
+    check_seed_span(seed, games)
     the_game = resolve_game(game)
     the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
     specs = agents_for(the_game, the_params, agents)

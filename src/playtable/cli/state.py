@@ -8,6 +8,8 @@ import click
 
 from playtable.cli.common import (
     GAME,
+    OUT_FILE,
+    SEED,
     echo_json,
     game_and_params,
     param_option,
@@ -33,11 +35,11 @@ def _legal(position: State) -> list[str]:
 
 @state.command()
 @click.argument("game", type=GAME)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the chance stream.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the chance stream.")
 @variant_option
 @param_option
 @click.option("--rig", multiple=True, metavar="QUEUE=V1,V2", help="Rig chance: e.g. d6=3,5,1.")
-@click.option("--out", type=FILE, default=None, help="Write the position here instead of stdout.")
+@click.option("--out", type=OUT_FILE, default=None, help="Write the position here instead of stdout.")
 def new(game: str, seed: int, variant: str | None, params: tuple[str, ...], rig: tuple[str, ...],
         out: Path | None) -> None:
     """A new position of GAME."""
@@ -62,7 +64,7 @@ def legal(game: str, file: Path) -> None:
 @click.argument("game", type=GAME)
 @click.argument("file", type=FILE)
 @click.argument("actions", nargs=-1, required=True)
-@click.option("--out", type=FILE, default=None, help="Write the result here instead of into FILE.")
+@click.option("--out", type=OUT_FILE, default=None, help="Write the result here instead of into FILE.")
 def apply(game: str, file: Path, actions: tuple[str, ...], out: Path | None) -> None:
     """Apply ACTIONS in order to the position FILE and save it (all or nothing).
 

@@ -6,12 +6,13 @@ import json
 
 import click
 
+from playtable.cli.common import SEED
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 
 
 @click.command("troll")
-@click.option("--seed", type=int, required=True, help="The deal to solve.")
+@click.option("--seed", type=SEED, required=True, help="The deal to solve.")
 @click.option("--variant", default=None, metavar="NAME", help="Start from a named variant's parameters.")
 @click.option(
     "--param", "params", multiple=True, metavar="KEY=VALUE", help="Set a game parameter (repeatable)."

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playtable.core.errors import BadPosition
+from playtable.core.jsonio import read_json
 from playtable.core.protocol import Game, State
 
 FORMAT = "playtable-position"
@@ -37,21 +38,14 @@ def position_from_json(game: Game[Any, Any], data: Any) -> State:
         state: State = game.state_from_json(body)
     except BadPosition:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as err:
         raise BadPosition(f"malformed position: {type(err).__name__}: {err}") from None
     return state
 
 
 def read_position(game: Game[Any, Any], path: str | Path) -> State:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise BadPosition(f"cannot read {path}: {err.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadPosition(f"{path} is not valid JSON: {err.msg} at line {err.lineno}") from None
-    return position_from_json(game, data)
+    """The position in the file `path`, read with the shared limits (`core.jsonio`)."""
+    return position_from_json(game, read_json(path, "position file"))
 
 
 def write_position(state: State, path: str | Path) -> None:
