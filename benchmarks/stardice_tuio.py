@@ -19,7 +19,9 @@ from pythonosc.osc_bundle_builder import IMMEDIATELY, OscBundleBuilder
 from pythonosc.osc_message_builder import OscMessageBuilder
 from pythonosc.udp_client import SimpleUDPClient
 
-from playtable.games.stardice.tuio import TuioListener, TuioTable, parse_dice_map
+from playtable.tableinput.dicemap import parse_dice_map
+from playtable.tableinput.listener import TuioListener
+from playtable.tableinput.tracking import TuioTable
 
 DICE = ",".join([f"{i}=F.d6{chr(97 + i)}:{1 + i % 6}" for i in range(7)]
                 + [f"{7 + i}=K.d6{chr(97 + i)}:{1 + (i * 5) % 6}" for i in range(7)]

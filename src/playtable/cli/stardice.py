@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import param_option, variant_option
+from playtable.cli.common import OUT_FILE, PORT, SEED, param_option, variant_option
 
 
 @click.group("stardice")
@@ -18,13 +18,13 @@ def stardice() -> None:
 
 
 @stardice.command("battle")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the table.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the table.")
+@click.option("--out", type=OUT_FILE, default=None,
               help="Write the final table as a picture (PNG).")
 @click.option("--federation", default="search", show_default=True, help="Federation's bot.")
 @click.option("--klingon", default="random-thrower", show_default=True, help="Klingon's bot.")
 @click.option("--war", is_flag=True, help="Play a whole war (to war_target) instead of a battle.")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--record", "record_path", type=OUT_FILE, default=None,
               help="Save the replay (game, params, seed, action texts) as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--quiet", is_flag=True, help="Do not print the play-by-play.")
@@ -88,7 +88,7 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
 
 @stardice.command("tuio")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=int, default=3333, show_default=True,
+@click.option("--port", type=PORT, default=3333, show_default=True,
               help="UDP port (0: any free port; the port is printed on stderr).")
 @click.option("--dice", "dice_map", required=True, metavar="MAP",
               help="Fiducial ids to dice: a JSON file, or inline '0=F.d20a:17,1=K.d6a,12=borg:16'.")
@@ -96,7 +96,7 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
               help="TUIO profiles that carry dice (2Dobj, 2Dblb, 2Dcur).")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON line per committed frame (dice, connections, formations, points).")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--record", "record_path", type=OUT_FILE, default=None,
               help="Record every datagram received to this file (JSON lines).")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False), default=None,
               help="Replay a recorded session instead of listening.")
@@ -105,7 +105,7 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
 @click.option("--max-frames", type=int, default=None, help="Stop after this many frames.")
 @click.option("--grace", type=float, default=0.25, show_default=True,
               help="Seconds a vanished die is kept before it leaves its formation.")
-@click.option("--picture", type=click.Path(dir_okay=False), default=None,
+@click.option("--picture", type=OUT_FILE, default=None,
               help="Keep a picture of the live table up to date in this file (PNG).")
 @click.option("--picture-every", type=float, default=1.0, show_default=True,
               help="Seconds between redraws of --picture.")
@@ -124,12 +124,9 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
 
     from playtable.cli.common import game_and_params
     from playtable.core.errors import BadParameter
-    from playtable.games.stardice.tuio import (
-        TuioListener,
-        TuioTable,
-        load_dice_map,
-        replay_recording,
-    )
+    from playtable.tableinput.dicemap import load_dice_map
+    from playtable.tableinput.listener import TuioListener, replay_recording
+    from playtable.tableinput.tracking import TuioTable
 
     if host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127."):
         click.echo(f"note: listening on {host}, not only on loopback", err=True)

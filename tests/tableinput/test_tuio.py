@@ -15,12 +15,9 @@ import pytest
 from pythonosc.udp_client import SimpleUDPClient
 
 from playtable.core.errors import BadParameter
-from playtable.games.stardice.tuio import (
-    TuioListener,
-    TuioTable,
-    parse_dice_map,
-    replay_recording,
-)
+from playtable.tableinput.dicemap import parse_dice_map
+from playtable.tableinput.listener import TuioListener, replay_recording
+from playtable.tableinput.tracking import TuioTable
 
 sys.path.insert(0, str(Path(__file__).parent))
 from tuio_script import (  # noqa: E402
@@ -254,7 +251,7 @@ def test_values_entered_by_the_players_and_a_map_file(tmp_path: Path) -> None:
     """Rolled values may come from the map or be entered by the players (set_value)."""
     path = tmp_path / "dice.json"
     path.write_text(json.dumps({"dice": {"0": "F.d20a", "7": "K.d20a", "14": "borg"}}))
-    from playtable.games.stardice.tuio import load_dice_map
+    from playtable.tableinput.dicemap import load_dice_map
 
     t = TuioTable(load_dice_map(str(path)))
     tri = [obj_set(1, 0, 0.3, 0.4), obj_set(2, 7, 0.5, 0.4), obj_set(3, 14, 0.4, 0.55)]

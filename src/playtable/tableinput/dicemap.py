@@ -1,0 +1,75 @@
+"""The dice map of a real table: which fiducial (TUIO class id) is which Star Dice die.
+
+JSON `{"0": "F.d20a", "1": {"die": "F.d20b", "value": 12}, "12": {"die": "borg", "value": 16}}`
+or inline `0=F.d20a:17,1=F.d20b,12=borg:16`; die names are the game's (`games/stardice/live.py`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playtable.core.errors import BadParameter
+from playtable.games.stardice.live import DieSpec, check_die
+
+
+def parse_dice_map(text: str) -> dict[int, DieSpec]:
+    """A dice map from a JSON file's text or an inline list. JSON:
+    {"0": "F.d20a", "1": {"die": "F.d20b", "value": 12}, "12": {"die": "borg", "value": 16}}
+    (keys are fiducial / class ids); inline: "0=F.d20a:17,1=F.d20b,12=borg:16"."""
+    text = text.strip()
+    out: dict[int, DieSpec] = {}
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise BadParameter(f"the dice map is not valid JSON: {err.msg}") from None
+        data = data.get("dice", data) if isinstance(data, dict) else data
+        if not isinstance(data, dict):
+            raise BadParameter("the dice map must be a JSON object of fiducial id -> die")
+        for key, spec in data.items():
+            try:
+                fid = int(key)
+            except ValueError:
+                raise BadParameter(f"fiducial id '{key}' is not a whole number") from None
+            if isinstance(spec, str):
+                out[fid] = DieSpec(check_die(spec))
+            elif isinstance(spec, dict) and isinstance(spec.get("die"), str):
+                value, pips = spec.get("value"), spec.get("pips")
+                if value is not None and not isinstance(value, int):
+                    raise BadParameter(f"value of fiducial {fid} must be a whole number")
+                if pips is not None and not isinstance(pips, int):
+                    raise BadParameter(f"pips of fiducial {fid} must be a whole number")
+                out[fid] = DieSpec(check_die(spec["die"]), value, pips)
+            else:
+                raise BadParameter(f"fiducial {fid}: expected a die name or {{\"die\": ...}}")
+        return out
+    for item in (i.strip() for i in text.split(",") if i.strip()):
+        key, sep, rest = item.partition("=")
+        if not sep:
+            raise BadParameter(f"'{item}' is not of the form FIDUCIAL=DIE[:VALUE]")
+        try:
+            fid = int(key)
+        except ValueError:
+            raise BadParameter(f"fiducial id '{key}' is not a whole number") from None
+        name, _, value_text = rest.partition(":")
+        value = None
+        if value_text:
+            if not value_text.isdigit():
+                raise BadParameter(f"value '{value_text}' of fiducial {fid} is not a number")
+            value = int(value_text)
+        out[fid] = DieSpec(check_die(name.strip()), value)
+    return out
+
+
+def load_dice_map(arg: str) -> dict[int, DieSpec]:
+    """`arg` is a path to a JSON file, or an inline map."""
+    path = Path(arg)
+    if "=" not in arg and path.exists():
+        try:
+            return parse_dice_map(path.read_text(encoding="utf-8"))
+        except OSError as err:
+            raise BadParameter(f"cannot read {arg}: {err.strerror}") from None
+    if "=" not in arg and not arg.strip().startswith("{"):
+        raise BadParameter(f"the dice map '{arg}' is neither a file nor FIDUCIAL=DIE,... pairs")
+    return parse_dice_map(arg)

@@ -1,0 +1,119 @@
+"""The UDP side of table input: a socket feeding a `TuioTable`, recordings, and their replay.
+
+A recording is JSON lines of {"t": seconds, "from": "host:port", "data": base64 datagram};
+replaying one feeds the same datagrams with the same quiet-time ticks the live listener gives.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import socket
+import time
+from pathlib import Path
+
+from playtable.core.errors import BadParameter
+from playtable.tableinput.tracking import TuioTable
+
+TICK = 0.05
+"""Seconds of quiet after which the listener lets time pass for the engine (`tick`)."""
+
+
+class TuioListener:
+    """A UDP socket on `host:port` (port 0: any free port) feeding a TuioTable; optional
+    recording of every datagram (JSON lines: time, sender, base64 data)."""
+
+    def __init__(self, table: TuioTable, host: str = "127.0.0.1", port: int = 3333,
+                 record: str | Path | None = None) -> None:
+        self.table = table
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        with contextlib.suppress(OSError):  # room for bursts (a split frame, a busy moment)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+        try:
+            self.sock.bind((host, port))
+        except OSError as err:
+            self.sock.close()
+            raise BadParameter(f"cannot listen on {host}:{port}: {err.strerror}") from None
+        self.sock.settimeout(TICK)
+        self.address: tuple[str, int] = self.sock.getsockname()
+        self.record_file = open(record, "w", encoding="utf-8") if record else None  # noqa: SIM115
+        self.start = time.monotonic()
+        self.stopped = False
+
+    def serve(self, duration: float | None = None, max_frames: int | None = None) -> None:
+        """Receive until `stop()`, `duration` seconds, or `max_frames` committed frames."""
+        try:
+            while not self.stopped:
+                now = time.monotonic() - self.start
+                if duration is not None and now >= duration:
+                    break
+                if max_frames is not None and self.table.stats.frames >= max_frames:
+                    break
+                try:
+                    data, addr = self.sock.recvfrom(65536)
+                except TimeoutError:
+                    self.table.tick(time.monotonic() - self.start)
+                    continue
+                except OSError:
+                    if self.stopped:
+                        break
+                    raise
+                now = time.monotonic() - self.start
+                sender = f"{addr[0]}:{addr[1]}"
+                if self.record_file is not None:
+                    self.record_file.write(json.dumps(
+                        {"t": round(now, 6), "from": sender,
+                         "data": base64.b64encode(data).decode("ascii")}) + "\n")
+                    self.record_file.flush()
+                self.table.feed(data, sender, now)
+        finally:
+            self.close()
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def close(self) -> None:
+        self.sock.close()
+        if self.record_file is not None:
+            self.record_file.close()
+            self.record_file = None
+
+
+def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False) -> int:
+    """Feed a recorded session into `table`; returns the number of datagrams. Broken lines are
+    counted as malformed packets."""
+    count = 0
+    started = time.monotonic()
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise BadParameter(f"cannot read the recording {path}: {err.strerror}") from None
+    last_t: float | None = None
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            t = float(item["t"])
+            data = base64.b64decode(item["data"], validate=True)
+            sender = str(item.get("from", "replay"))
+        except (ValueError, KeyError, TypeError):
+            table.stats.packets += 1
+            table.stats.malformed += 1
+            continue
+        if realtime:
+            delay = t - (time.monotonic() - started)
+            if delay > 0:
+                time.sleep(delay)
+        if last_t is not None:  # the quiet time between packets, as the live listener sees it
+            tick = last_t + TICK
+            while tick < t:
+                table.tick(tick)
+                tick += TICK
+        table.feed(data, sender, t)
+        last_t = t
+        count += 1
+    if last_t is not None:
+        table.tick(last_t + 1.0)
+    return count

@@ -1,0 +1,221 @@
+"""From TUIO contacts to tracked dice on a live Star Dice table.
+
+What real trackers send, and what we do about it (research notes, anchors-stardice.md):
+
+* dice may come as `/tuio/2Dobj` (tagged: the class id is the fiducial), `/tuio/2Dblb` or
+  `/tuio/2Dcur` (untagged); which profiles are dice is configurable (`dice_profiles`); other
+  `/tuio/2Dcur` contacts are reported as touches;
+* trackers may send nothing while a die lies still: an object is never timed out while it is
+  in the alive list;
+* an object missing from `alive` is kept for `grace` seconds at its last place before it is
+  removed (a hand passing over it does not break its formation); a tagged die that comes back
+  under a new session id is the same die (its fiducial), and an untagged one that comes back
+  within `retain_distance` of where one vanished takes that one's place;
+* velocities: the tracker's when it sends any (non-zero), else computed by us from successive
+  positions, with a dead band of the engine's jitter.
+
+Coordinates: TUIO's x, y in 0..1 (origin top-left) map to table units as x * width, y * depth.
+The dice positions go to the game's `LiveDice` (formations and score).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playtable.core.errors import BadParameter
+from playtable.games.stardice.formation import (
+    TABLE_DEPTH,
+    TABLE_WIDTH,
+    FormationEngine,
+    FormationParams,
+    Layout,
+    Sighting,
+)
+from playtable.games.stardice.live import DieSpec, LiveDice
+from playtable.games.stardice.scoring import DieInfo, ScoringRules, TableScore
+from playtable.tableinput.tuio import PROFILES, TuioObject, TuioReceiver
+
+
+@dataclass
+class _Track:
+    """Our die: the engine id, its table position and our own velocity estimate."""
+
+    key: str
+    x: float
+    y: float
+    t: float
+    vx: float = 0.0
+    vy: float = 0.0
+    lost_at: float | None = None
+    anonymous: bool = False
+
+
+class TuioTable:
+    """The live table: TUIO packets in, the formation engine's layout and the score out.
+    `on_frame(report)` is called with a JSON-ready report after every committed frame."""
+
+    def __init__(
+        self,
+        dice: Mapping[int, DieSpec],
+        params: FormationParams | None = None,
+        rules: ScoringRules | None = None,
+        dice_profiles: tuple[str, ...] = ("2Dobj", "2Dblb"),
+        grace: float = 0.25,
+        retain_distance: float = 0.03,
+        borg_faces: tuple[int, ...] = (8, 16, 16, 24, 24, 32),
+        borg_pips: tuple[int, ...] = (3, 4, 4, 5, 5, 6),
+        on_frame: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        for p in dice_profiles:
+            if p not in PROFILES:
+                raise BadParameter(f"unknown TUIO profile '{p}' (known: {', '.join(PROFILES)})")
+        self.live = LiveDice(dice, params, rules, borg_faces, borg_pips)
+        self.params = self.live.params
+        self.dice_profiles = dice_profiles
+        self.grace = grace
+        self.retain_distance = retain_distance
+        self.on_frame = on_frame
+        self.stale_velocity = 0.1
+        self.receiver = TuioReceiver(self._commit)
+        self.stats = self.receiver.stats
+        self.sources = self.receiver.sources
+        self.bindings: dict[tuple[str, str, int], str] = {}  # (source, profile, sid) -> key
+        self.tracks: dict[str, _Track] = {}
+        self._anon = 0
+        self.last_report: dict[str, Any] | None = None
+
+    @property
+    def engine(self) -> FormationEngine:
+        return self.live.engine
+
+    @property
+    def values(self) -> dict[str, int]:
+        return self.live.values
+
+    def set_value(self, die: str, value: int) -> None:
+        """A value rolled and entered by the players."""
+        self.live.set_value(die, value)
+
+    def feed(self, data: bytes, sender: str, now: float) -> None:
+        """One UDP datagram from `sender` ("host:port") received at time `now` (seconds)."""
+        self.receiver.feed(data, sender, now)
+
+    # -- from contacts to dice -----------------------------------------------------------------
+    def _identify(self, source: str, obj: TuioObject) -> str:
+        bind = (source, obj.profile, obj.session)
+        if bind in self.bindings:
+            return self.bindings[bind]
+        key: str
+        if obj.class_id is not None:
+            key = self.live.name_of(obj.class_id)
+        else:
+            x, y = obj.x * TABLE_WIDTH, obj.y * TABLE_DEPTH
+            lost = sorted(
+                (math.hypot(tr.x - x, tr.y - y), k) for k, tr in self.tracks.items()
+                if tr.anonymous and tr.lost_at is not None
+            )
+            if lost and lost[0][0] <= self.retain_distance:
+                key = lost[0][1]
+            else:
+                self._anon += 1
+                key = f"{obj.profile[2:]}{self._anon}"
+        self.bindings[bind] = key
+        return key
+
+    def _commit(self, source: str, profile: str, fseq: int, now: float) -> None:
+        present: set[str] = set()
+        for (src, prof), frame in sorted(self.sources.items()):
+            if prof not in self.dice_profiles:
+                continue
+            for obj in frame.objects.values():
+                key = self._identify(src, obj)
+                present.add(key)
+                x, y = obj.x * TABLE_WIDTH, obj.y * TABLE_DEPTH
+                tr = self.tracks.get(key)
+                if tr is None:
+                    tr = _Track(key, x, y, now, anonymous=obj.class_id is None)
+                    self.tracks[key] = tr
+                elif obj.fresh or tr.lost_at is not None:
+                    dt = now - tr.t
+                    if dt > 0:
+                        d = math.hypot(x - tr.x, y - tr.y)
+                        if d <= self.params.jitter:
+                            tr.vx = tr.vy = 0.0
+                        else:
+                            tr.vx, tr.vy = (x - tr.x) / dt, (y - tr.y) / dt
+                        tr.x, tr.y, tr.t = x, y, now
+                    elif (x, y) != (tr.x, tr.y):
+                        tr.x, tr.y = x, y
+                    if obj.fresh and (obj.vx or obj.vy):  # the tracker's velocity, if any
+                        tr.vx, tr.vy = obj.vx * TABLE_WIDTH, obj.vy * TABLE_DEPTH
+                tr.lost_at = None
+        # forget bindings of session ids no longer alive
+        alive_binds = {(src, prof, sid) for (src, prof), f in self.sources.items()
+                       for sid in f.objects}
+        for b in [b for b in self.bindings if b not in alive_binds]:
+            del self.bindings[b]
+        for key, tr in list(self.tracks.items()):
+            if key in present:
+                continue
+            if tr.lost_at is None:
+                tr.lost_at = now
+            if now - tr.lost_at > self.grace:
+                del self.tracks[key]
+        layout = self._update_engine(now)
+        self.last_report = self.report(layout, source, profile, fseq, now, self._touches())
+        if self.on_frame is not None:
+            self.on_frame(self.last_report)
+
+    def _touches(self) -> int:
+        return sum(len(f.objects) for (_, prof), f in self.sources.items()
+                   if prof == "2Dcur" and prof not in self.dice_profiles)
+
+    def _update_engine(self, now: float) -> Layout:
+        for tr in self.tracks.values():
+            if now - tr.t >= self.stale_velocity:
+                tr.vx = tr.vy = 0.0  # nothing heard for a while: the die lies still
+        sightings = [Sighting(k, tr.x, tr.y, tr.vx if tr.lost_at is None else 0.0,
+                              tr.vy if tr.lost_at is None else 0.0)
+                     for k, tr in sorted(self.tracks.items())]
+        return self.live.update(sightings, now)
+
+    def tick(self, now: float) -> dict[str, Any] | None:
+        """Time passes without a packet (trackers go quiet while dice lie still): let dice
+        settle and the lost ones expire. Returns (and reports) a report if the layout changed."""
+        for key, tr in list(self.tracks.items()):
+            if tr.lost_at is not None and now - tr.lost_at > self.grace:
+                del self.tracks[key]
+        before = self.engine.layout()
+        layout = self._update_engine(now)
+        if layout == before:
+            return None
+        report = self.report(layout, "tick", "", 0, now, self._touches())
+        report["tick"] = True
+        self.last_report = report
+        if self.on_frame is not None:
+            self.on_frame(report)
+        return report
+
+    def die_info(self, key: str) -> DieInfo:
+        return self.live.die_info(key)
+
+    def score(self, layout: Layout) -> TableScore:
+        return self.live.score(layout)
+
+    def render(self, path: str | Path) -> Path:
+        """Draw the live table (origin top left, as the tracker sees it)."""
+        return self.live.render(path)
+
+    def report(self, layout: Layout, source: str, profile: str, fseq: int, now: float,
+               touches: int) -> dict[str, Any]:
+        velocities = {k: (tr.vx, tr.vy) for k, tr in self.tracks.items()}
+        return {
+            "frame": self.stats.frames, "source": source, "profile": profile, "fseq": fseq,
+            "t": round(now, 6), **self.live.describe(layout, velocities),
+            "touches": touches, "malformed": self.stats.malformed,
+            "late_frames": self.stats.late_frames,
+        }

@@ -1,0 +1,190 @@
+"""The TUIO 1.1 receiver: OSC/UDP datagrams in, committed frames of contacts out.
+
+The frame logic copies the TUIO reference client (mkalten/TUIO11_CPP `TuioClient.cpp`):
+
+* per source and per profile, `alive` lists every session id present, `set` messages are
+  buffered, and everything is committed atomically at `fseq`;
+* a frame number 0 < f < current with a gap of at most 100 is a *late* frame and is dropped; a
+  repeated number (f == current: a frame split over several bundles, each repeating `alive` and
+  `fseq`) is applied; a jump back of more than 100 is a restarted tracker and is accepted;
+  f <= 0 (-1: a redundant keep-alive bundle) is always applied;
+* the source is the `source` message of the bundle (TUIO 1.1), else the sender's address, so
+  several trackers can feed one table;
+* malformed packets and messages are counted and skipped, never a crash.
+
+What becomes of the contacts (which are dice, how they are tracked) is `tracking`'s business.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pythonosc.osc_bundle import OscBundle
+from pythonosc.osc_message import OscMessage
+
+PROFILES = ("2Dobj", "2Dcur", "2Dblb")
+_SET_LENGTHS = {"2Dobj": 10, "2Dcur": 6, "2Dblb": 12}  # arguments after "set"
+
+
+@dataclass
+class TuioObject:
+    """One contact as the tracker reports it (raw TUIO values)."""
+
+    session: int
+    profile: str
+    class_id: int | None
+    x: float
+    y: float
+    angle: float = 0.0
+    vx: float = 0.0
+    vy: float = 0.0
+    fresh: bool = True
+    """Set in the frame being committed (False: only kept alive)."""
+
+
+@dataclass
+class ProfileFrame:
+    """One source's view of one profile: the committed contacts and the frame being built."""
+
+    alive: set[int] = field(default_factory=set)
+    pending_alive: set[int] | None = None
+    pending_sets: dict[int, TuioObject] = field(default_factory=dict)
+    current_frame: int = 0
+    objects: dict[int, TuioObject] = field(default_factory=dict)
+
+
+@dataclass
+class TuioStats:
+    packets: int = 0
+    messages: int = 0
+    malformed: int = 0
+    frames: int = 0
+    late_frames: int = 0
+
+
+CommitHandler = Callable[[str, str, int, float], None]
+"""Called after each committed frame with (source, profile, fseq, now)."""
+
+
+class TuioReceiver:
+    """Datagrams in (`feed`); `sources[(source, profile)].objects` holds the committed contacts,
+    and `on_commit` hears of every committed frame."""
+
+    def __init__(self, on_commit: CommitHandler | None = None) -> None:
+        self.sources: dict[tuple[str, str], ProfileFrame] = {}
+        self.stats = TuioStats()
+        self.on_commit = on_commit
+
+    def feed(self, data: bytes, sender: str, now: float) -> None:
+        """One UDP datagram from `sender` ("host:port") received at time `now` (seconds)."""
+        self.stats.packets += 1
+        try:
+            messages = list(_walk(data))
+        except Exception:  # noqa: BLE001 - any parse failure of a datagram is counted
+            self.stats.malformed += 1
+            return
+        source = sender
+        for _, args in messages:
+            if len(args) == 2 and args[0] == "source" and isinstance(args[1], str):
+                source = args[1]
+        for address, args in messages:
+            self.stats.messages += 1
+            try:
+                self._message(source, address, args, now)
+            except (ValueError, TypeError, IndexError, KeyError):
+                self.stats.malformed += 1
+
+    def _message(self, source: str, address: str, args: list[Any], now: float) -> None:
+        if not address.startswith("/tuio/"):
+            raise ValueError("not a TUIO address")
+        profile = address[len("/tuio/"):]
+        if profile not in PROFILES:
+            return  # other profiles (2.5D, 3D, custom) are ignored, not errors
+        if not args or not isinstance(args[0], str):
+            raise ValueError("a TUIO message starts with its command")
+        cmd = args[0]
+        frame = self.sources.setdefault((source, profile), ProfileFrame())
+        if cmd == "source":
+            return
+        if cmd == "alive":
+            ids = args[1:]
+            if not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+                raise TypeError("alive takes session ids")
+            frame.pending_alive = set(ids)
+        elif cmd == "set":
+            n = _SET_LENGTHS[profile]
+            vals = args[1:]
+            if len(vals) != n:
+                raise ValueError(f"{profile} set takes {n} arguments")
+            sid = vals[0]
+            if not isinstance(sid, int) or isinstance(sid, bool):
+                raise TypeError("session id must be an int")
+            nums = [float(v) for v in vals[1:]]  # ints are accepted as numbers too
+            if not all(math.isfinite(v) for v in nums):
+                raise ValueError("non-finite value")
+            if profile == "2Dobj":
+                class_id = int(vals[1])
+                x, y, a, vx, vy = nums[1], nums[2], nums[3], nums[4], nums[5]
+            elif profile == "2Dcur":
+                class_id = None
+                x, y, a, vx, vy = nums[0], nums[1], 0.0, nums[2], nums[3]
+            else:
+                class_id = None
+                x, y, a, vx, vy = nums[0], nums[1], nums[2], nums[6], nums[7]
+            frame.pending_sets[sid] = TuioObject(sid, profile, class_id, x, y, a, vx, vy)
+        elif cmd == "fseq":
+            if len(args) != 2 or not isinstance(args[1], int):
+                raise TypeError("fseq takes one int")
+            self._fseq(source, profile, frame, args[1], now)
+        else:
+            raise ValueError(f"unknown TUIO command {cmd!r}")
+
+    def _fseq(self, source: str, profile: str, frame: ProfileFrame, fseq: int,
+              now: float) -> None:
+        late = False
+        if fseq > 0:
+            if fseq >= frame.current_frame or frame.current_frame - fseq > 100:
+                frame.current_frame = fseq
+            else:
+                late = True
+        if late:
+            self.stats.late_frames += 1
+            frame.pending_sets.clear()
+            frame.pending_alive = None
+            return
+        if frame.pending_alive is not None:
+            frame.alive = frame.pending_alive
+        for obj in frame.objects.values():
+            obj.fresh = False
+        for sid, obj in frame.pending_sets.items():
+            if sid in frame.alive:
+                frame.objects[sid] = obj
+        for sid in [s for s in frame.objects if s not in frame.alive]:
+            del frame.objects[sid]
+        frame.pending_sets.clear()
+        frame.pending_alive = None
+        self.stats.frames += 1
+        if self.on_commit is not None:
+            self.on_commit(source, profile, fseq, now)
+
+
+def _walk(data: bytes) -> Iterator[tuple[str, list[Any]]]:
+    if OscBundle.dgram_is_bundle(data):
+        yield from _walk_bundle(OscBundle(data))
+    elif OscMessage.dgram_is_message(data):
+        m = OscMessage(data)
+        yield m.address, list(m.params)
+    else:
+        raise ValueError("not an OSC packet")
+
+
+def _walk_bundle(bundle: OscBundle) -> Iterator[tuple[str, list[Any]]]:
+    for i in range(bundle.num_contents):
+        content = bundle.content(i)
+        if isinstance(content, OscBundle):
+            yield from _walk_bundle(content)
+        else:
+            yield content.address, list(content.params)
