@@ -19,6 +19,7 @@ from typing import Literal
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
+from playtable.core.jsonio import read_text
 
 ROWS = 20
 COLS = 10
@@ -143,6 +144,7 @@ def parse_board(text: str, rows: int = ROWS, cols: int = COLS) -> Board:
     are allowed. If no `#` appears at all, the land is drawn from the nodes (each node's
     diamond), so a person may write only the nodes. Raises BadPosition naming the problem."""
     grid: list[str] = []
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith(";"):
@@ -181,11 +183,9 @@ def parse_board(text: str, rows: int = ROWS, cols: int = COLS) -> Board:
 
 
 def read_board(path: str | Path) -> Board:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise BadPosition(f"cannot read board {path}: {err.strerror}") from None
-    return parse_board(text)
+    """The board in the file `path`, read with the shared limits (`core.jsonio.read_text`: a
+    board file is a few hundred bytes, so 64 KB is plenty; UTF-8, a byte-order mark dropped)."""
+    return parse_board(read_text(path, "board file", max_bytes=64 * 1024))
 
 
 SAMPLES_DIR = Path(__file__).parent / "boards"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from playtable.core import checks
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, BadPosition, IllegalAction
 from playtable.core.protocol import TERMINAL, Event, State, params_as_dict
@@ -379,11 +380,11 @@ def state_from_json(params: RotatorParams, data: dict[str, Any], chance: Chance)
     if phase_name not in PHASE_NAMES:
         raise BadPosition(f"'phase' must be one of {', '.join(PHASE_NAMES)}")
     phase = PHASE_NAMES.index(phase_name)
-    turn, boosts = data.get("turn"), data.get("boosts_left")
-    if not isinstance(turn, int) or turn < 1:
-        raise BadPosition("'turn' must be a whole number from 1")
-    if not isinstance(boosts, int) or not 0 <= boosts <= params.boost_total:
-        raise BadPosition(f"'boosts_left' must be a whole number 0..{params.boost_total}")
+    last_turn = params.turn_limit + 1 if params.turn_limit else None
+    turn = checks.whole(data.get("turn"), "turn", 1, last_turn)
+    boosts = checks.whole(data.get("boosts_left"), "boosts_left", 0, params.boost_total)
+    if last_turn is not None and turn == last_turn and phase != LOST:
+        raise BadPosition(f"turn {turn} is past the turn limit: the game must be lost")
     player = data.get("player")
     try:
         pos = -1 if player is None else parse_cell(str(player))
@@ -402,4 +403,42 @@ def state_from_json(params: RotatorParams, data: dict[str, Any], chance: Chance)
     if phase == START and not choices:
         raise BadPosition("a 'start' phase needs 'choices'")
     core = Core(solid, cur, m1, m2, pos, turn, boosts, phase, choices if phase == START else 0)
-    return RotatorState(params, board, core, chance, str(data.get("reason", "")))
+    _check_player(board, core)
+    reason = checks.text(data.get("reason", ""), "reason")
+    return RotatorState(params, board, core, chance, reason)
+
+
+def _check_player(board: Board, s: Core) -> None:
+    """Where the player may stand in each phase (RULES.md rules 6-12): before the first move
+    nowhere, picking from the top row; after a capture on the node, picking from its
+    territory, all of it open; when drilling, on a touched open space resting on solid
+    ground or the map's edge (Step 1, Fall, always ends there); after a win on the far row."""
+    geo = Engine(board).geo
+    touched = s.cur | s.m1 | s.m2
+    if s.phase == START and s.turn == 1:
+        if s.pos >= 0:
+            raise BadPosition("before the first move the player is not on the board: 'player' "
+                              "must be null")
+        if s.choices != geo.top:
+            raise BadPosition("the first move starts from any square of the top row: 'choices' "
+                              "must be row 1")
+        return
+    if s.phase == START:
+        if s.pos not in geo.nodes:
+            raise BadPosition(f"a 'start' phase after turn 1 follows a capture: the player at "
+                              f"{cell_name(s.pos)} must be on a control node")
+        if s.choices != geo.territory[s.pos]:
+            raise BadPosition(f"'choices' must be the territory of the captured node "
+                              f"{cell_name(s.pos)}")
+        if s.solid & s.choices:
+            raise BadPosition("a captured node's territory is open: no choice may be solid")
+    if s.phase in (START, DRILL, WON) and not touched >> s.pos & 1:
+        raise BadPosition(f"the player at {cell_name(s.pos)} must stand on a touched space "
+                          "(every space the player enters is marked)")
+    if s.phase == DRILL:
+        below = geo.nxt[down_of(s.turn)][s.pos]
+        if below >= 0 and not s.solid >> below & 1:
+            raise BadPosition(f"the player at {cell_name(s.pos)} stands over open space at "
+                              f"{cell_name(below)}: the fall would have gone on")
+    if s.phase == WON and not geo.far >> s.pos & 1:
+        raise BadPosition(f"a won game ends on the far row, not at {cell_name(s.pos)}")
