@@ -32,6 +32,21 @@ def get_game(game_id: str) -> Game[Any, Any]:
     return game
 
 
+def resolve_game(ref: str) -> Game[Any, Any]:
+    """A registered game id, or `module:attribute` naming a Game instance (for games under
+    development and tests)."""
+    if ":" not in ref:
+        return get_game(ref)
+    module_name, _, attr = ref.partition(":")
+    try:
+        game = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as err:
+        raise UnknownGame(f"cannot load game '{ref}': {err}") from None
+    if not isinstance(game, Game):
+        raise UnknownGame(f"'{ref}' is not a Game")
+    return game
+
+
 @cache
 def player_rules(game_id: str) -> str:
     """The game's rules for players (`HOW_TO_PLAY.md` in its package, plain markdown), the one

@@ -11,7 +11,10 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from playtable.core.registry import game_ids
-from playtable.lab.gym_env import ILLEGAL_REWARD, PlaytableEnv, aec_env, register_envs
+from playtable.rl.encoding import ILLEGAL_REWARD
+from playtable.rl.multi import aec_env
+from playtable.rl.registration import register_envs
+from playtable.rl.single import PlaytableEnv
 
 TOY = "tests.lab.lab_toygame:GAME"
 GAMES = [g for g in ("troll", "rotator") if g in game_ids()] + [TOY]
