@@ -22,22 +22,47 @@ class TrollParams:
         metadata={"doc": "bricks per slot, positions 1-6, both rows (§6.1); more = easier (§4.1)"},
     )
     extra_per_slot: int = field(
-        default=0, metadata={"doc": "bricks added to every slot: 1 = 15 awakenings, 2 = tutorial (§4.1)"}
+        default=0,
+        metadata={
+            "doc": "bricks added to every slot: 1 = 15 awakenings, 2 = tutorial (§4.1)",
+            "space": (0, 2),
+        },
     )
     extra_end_bricks: int = field(
-        default=0, metadata={"doc": "bricks added to each end slot (positions 1 and 6) (§4.1)"}
+        default=0,
+        metadata={"doc": "bricks added to each end slot (positions 1 and 6) (§4.1)", "space": (0, 3)},
     )
     troll_starts_with_card: bool = field(
-        default=False, metadata={"doc": "one card from the deck is given to the troll at the start (§4.1)"}
+        default=False,
+        metadata={
+            "doc": "one card from the deck is given to the troll at the start (§4.1)",
+            "choices": (False, True),
+        },
     )
     reusable_ace_of_diamonds: bool = field(
-        default=False, metadata={"doc": "the ace of diamonds is kept after use, like THE CLUB (§4.1)"}
+        default=False,
+        metadata={
+            "doc": "the ace of diamonds is kept after use, like THE CLUB (§4.1)",
+            "choices": (False, True),
+        },
     )
     club_from_start: bool = field(
-        default=False, metadata={"doc": "the troll starts holding THE CLUB (§4.1)"}
+        default=False, metadata={"doc": "the troll starts holding THE CLUB (§4.1)", "choices": (False, True)}
     )
     diamond_from_start: bool = field(
-        default=False, metadata={"doc": "the troll starts holding the ace of diamonds (§4.1 toys)"}
+        default=False,
+        metadata={
+            "doc": "the troll starts holding the ace of diamonds (§4.1 toys)",
+            "choices": (False, True),
+        },
+    )
+    win_waits_for_set_aside: bool = field(
+        default=False,
+        metadata={
+            "doc": "the win also waits for the set-aside pile to be played back (the old reading "
+            "of §7.1 \"Winning\", RULES.md I8; variant owed-awakenings)",
+            "choices": (False, True),
+        },
     )
     turn_limit: int = field(
         default=1000, metadata={"doc": "safety stop, counted as a loss; never reached in practice"}
@@ -74,4 +99,5 @@ VARIANTS: dict[str, dict[str, object]] = {
     "reusable-diamond": {"reusable_ace_of_diamonds": True},
     "club-start": {"club_from_start": True},
     "toys": {"club_from_start": True, "diamond_from_start": True, "reusable_ace_of_diamonds": True},
+    "owed-awakenings": {"win_waits_for_set_aside": True},
 }

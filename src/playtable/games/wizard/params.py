@@ -3,7 +3,7 @@ variants. Each field cites the seed section it comes from (see RULES.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from playtable.core.errors import BadParameter
@@ -15,20 +15,22 @@ class WizardParams:
     """Seats: 1 wizard + 2-4 heroes (8 Nov 'Preparation')."""
     rules: Literal["final", "beta", "alpha"] = "final"
     """Which cards of the content are in the wizard deck (cards added after a version are out)."""
-    keys_needed: int = 2
+    keys_needed: int = field(default=2, metadata={"space": (1, 3)})
     """Keys the heroes need to open the tower (8 Nov: 2 of 3; 23 Oct and 17 Oct: all 3)."""
-    mana_start: int = 2
+    mana_start: int = field(default=2, metadata={"space": (1, 4)})
     """Mana Wheel at the start (8 Nov: 2; 17 Oct: 1; 23 Oct silent, we use 1)."""
-    mana_per_turn: int = 0
+    mana_per_turn: int = field(default=0, metadata={"space": (0, 2)})
     """Wheel spin at the start of each wizard turn (17 Oct: +1; removed in the 26 Oct update)."""
-    mana_max: int = 6
+    mana_max: int = field(default=6, metadata={"space": (4, 10)})
     """The wheel's maximum (the picture is missing; ours)."""
-    mana_min: int = 1
+    mana_min: int = field(default=1, metadata={"space": (1, 3)})
     """The wheel's minimum (ours)."""
-    trap_rule: Literal["scaled", "per_trap"] = "scaled"
+    trap_rule: Literal["scaled", "per_trap"] = field(
+        default="scaled", metadata={"choices": ("scaled", "per_trap")}
+    )
     """8 Nov: one save per hero, harder the more traps (7+/10+/13+), 2 damage. 23 Oct/17 Oct:
     one save per trap at `trap_save`, 2 damage per failed save."""
-    trap_save: int = 10
+    trap_save: int = field(default=10, metadata={"space": (5, 15)})
     """The per-trap save of `trap_rule=per_trap` (23 Oct: 10+; 17 Oct: 5+)."""
     combat_rolls: Literal["best", "sum"] = "best"
     """Several heroes in one combat: best die (8 Nov, 23 Oct) or dice added (17 Oct)."""
@@ -40,9 +42,9 @@ class WizardParams:
     flip_tiles: Literal["loot_phase", "on_enter"] = "loot_phase"
     """When a tile turns face up: in the loot phase once its monsters are beaten (8 Nov), or
     when a hero enters it, together with its tokens (23 Oct, 17 Oct)."""
-    token_cap: int = 0
+    token_cap: int = field(default=0, metadata={"space": (0, 5)})
     """Most tokens on one tile: 0 means the number of players (8 Nov, 23 Oct); 17 Oct: 3."""
-    rage: bool = True
+    rage: bool = field(default=True, metadata={"choices": (True, False)})
     """The wizard's rage removes tiles once the keys are found (8 Nov, 23 Oct; not in 17 Oct)."""
     max_rounds: int = 100
     """Ours: a game still running after this many rounds ends in a draw (the seed has no end

@@ -1,0 +1,100 @@
+"""Tuning (lab/tune.py, lab/space.py): a planted optimum is found, studies resume, bad input is
+refused before any game is played. Small budgets on the toy game (tests/lab/lab_toygame.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from playtable.core.errors import BadParameter
+from playtable.games.troll.params import TrollParams
+from playtable.games.wizard.params import WizardParams
+from playtable.lab.runner import Arm, resolve_game, run_tasks
+from playtable.lab.space import Dim, build_space, declared_space, parse_dim
+from playtable.lab.tune import FRESH_SEEDS, Objective, TuneSpec, run_tune
+
+TOY = "tests.lab.lab_toygame:GAME"
+ToyParams = resolve_game(TOY).params_type
+
+
+def _mean_length(turns: int, seeds: range) -> float:
+    arm = Arm.build(TOY, ToyParams(turns=turns), ["random"])
+    rows = run_tasks([(arm, s) for s in seeds])
+    return sum(r["length"] for r in rows) / len(rows)
+
+
+def test_tuning_finds_a_planted_optimum_of_the_toy_game() -> None:
+    """The target is the mean length that turns=7 gives on the common seeds: on those seeds only
+    turns=7 reaches it exactly, so the tuner must come back with 7."""
+    target = _mean_length(7, range(0, 40))
+    spec = TuneSpec(TOY, Objective("length", target), [Dim("turns", "int", 1, 10)], agents=("random",),
+                    games=40, rounds=2, finalists=2, remeasure=40)
+    result = run_tune(spec, budget=16)
+    assert result.best is not None
+    assert min(result.finalists, key=lambda f: f.search_loss).values == {"turns": 7}
+    assert min(t["loss"] for t in result.trials if t["loss"] is not None) == 0.0
+    # finalists are re-measured on seeds no trial used
+    assert result.best.measured[0][0] == pytest.approx(
+        _mean_length(result.best.values["turns"], range(FRESH_SEEDS, FRESH_SEEDS + 40)))
+
+
+def test_a_win_rate_target_over_settings_and_the_variant_it_yields() -> None:
+    spec = TuneSpec(TOY, Objective.parse("win=1.0"), [Dim("target", "int", 5, 60)], agents=("random",),
+                    over=[{"turns": 5}, {"turns": 8}], games=30, rounds=1, finalists=1, remeasure=30)
+    result = run_tune(spec, budget=10)
+    best = result.best
+    assert best is not None and len(best.measured) == 2
+    # the easiest targets make the random player win most: the tuner goes low
+    assert best.values["target"] <= 20
+    assert result.variant() == {"target": best.values["target"]}
+
+
+def test_a_stored_study_resumes_and_refuses_other_settings(tmp_path: Path) -> None:
+    db = tmp_path / "study.db"
+    spec = TuneSpec(TOY, Objective("length", 10.0), [Dim("turns", "int", 1, 10)], agents=("random",),
+                    games=10, rounds=1, finalists=1, remeasure=10)
+    first = run_tune(spec, budget=3, study_name="s", storage=str(db))
+    assert len(first.trials) == 3
+    again = run_tune(spec, budget=5, study_name="s", storage=str(db))
+    assert len(again.trials) == 5
+    def seen(trials: list[dict[str, object]]) -> list[tuple[object, object]]:
+        return [(t["params"], t["loss"]) for t in trials]
+
+    assert seen(again.trials[:3]) == seen(first.trials)
+    other = TuneSpec(TOY, Objective("length", 12.0), spec.space, agents=("random",), games=10)
+    with pytest.raises(BadParameter, match="other settings"):
+        run_tune(other, budget=5, study_name="s", storage=str(db))
+
+
+def test_objectives_parse_and_reject_nonsense() -> None:
+    assert Objective.parse("win:wizard=0.5") == Objective("win", 0.5, seat="wizard")
+    assert Objective.parse("metric:turns=40").metric == "turns"
+    for bad in ("win=2", "length", "speed=3", "metric=4", "win=x"):
+        with pytest.raises(BadParameter):
+            Objective.parse(bad)
+
+
+def test_games_declare_search_spaces_next_to_their_defaults() -> None:
+    wizard = {d.name: d for d in declared_space(WizardParams)}
+    assert (wizard["mana_max"].low, wizard["mana_max"].high) == (4, 10)
+    assert wizard["rage"].choices == (True, False)
+    troll = {d.name for d in declared_space(TrollParams)}
+    assert {"extra_per_slot", "extra_end_bricks", "troll_starts_with_card"} <= troll
+    assert parse_dim(TrollParams, "extra_per_slot=0:1") == Dim("extra_per_slot", "int", 0, 1)
+    assert parse_dim(TrollParams, "heights=3,2,1,1,2,3;4,4,4,4,4,4").choices[1] == (4,) * 6
+    with pytest.raises(BadParameter):
+        parse_dim(TrollParams, "extra_per_slot=3:1")
+    with pytest.raises(BadParameter):
+        parse_dim(TrollParams, "nonsense=1:2")
+    with pytest.raises(BadParameter, match="nothing to tune"):
+        build_space(ToyParams)
+
+
+def test_tune_command_exits_2_on_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    from playtable.cli.tune import tune
+
+    with pytest.raises(BadParameter):
+        tune.main(["troll", "--objective", "win=7"], standalone_mode=False)
+    with pytest.raises(BadParameter):
+        tune.main(["troll", "--objective", "win=0.3", "--param-space", "bogus=1:2"], standalone_mode=False)
