@@ -13,6 +13,7 @@ from playtable.cli.games import games
 from playtable.cli.lab import claims, query, report
 from playtable.cli.play import play
 from playtable.cli.rotator import play_rotator
+from playtable.cli.serve import serve
 from playtable.cli.sim import sim
 from playtable.cli.solve import solve
 from playtable.cli.stardice import stardice
@@ -44,6 +45,7 @@ cli.add_command(report)
 cli.add_command(claims)
 solve.add_command(solve_troll)
 cli.add_command(stardice)
+cli.add_command(serve)
 
 
 def one_line(message: str) -> str:

@@ -144,6 +144,32 @@ class State(ABC):
         hidden; games with secrets override this to drop or redact what a seat must not see."""
         return list(events)
 
+    def public_observation(self) -> dict[str, Any]:
+        """JSON-ready view holding only what a spectator may know (a web table's watchers).
+        Every game implements it; there is no safe default, since only the game knows what is
+        hidden."""
+        raise NotImplementedError(f"{self.game_id} does not say what a spectator may see")
+
+    def waiting_for(self) -> list[int]:
+        """Every seat that must act before the game goes on. One seat (the current player) for
+        turn-based games; games with simultaneous secret commits list every seat yet to commit."""
+        return [] if self.is_terminal else [self.current_player]
+
+    def can_take_back(self, before: State) -> bool:
+        """Whether the action that led from `before` to this state may be undone by the seat that
+        played it (`before.current_player`): it drew nothing from chance and revealed nothing
+        hidden. The game decides and writes its rule in RULES.md; the default is never."""
+        return False
+
+    def end_text(self) -> str | None:
+        """Why the game ended, in plain words (None while it goes on)."""
+        return None
+
+    def hint(self) -> tuple[Any, str] | None:
+        """A suggested action for the current player and why, in plain words, or None when the
+        game has no hints. May be slow (a solver): front ends call it off their event loop."""
+        return None
+
     @abstractmethod
     def determinize(self, seat: int, rng: Chance) -> State:
         """A copy where everything `seat` cannot know (hidden cards, future chance) is resampled
@@ -166,6 +192,10 @@ class Game(ABC, Generic[P, S]):
     params_type: ClassVar[type]
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named presets of parameter values (earlier rules, the seed's optional rules)."""
+    variant_descriptions: ClassVar[Mapping[str, str]] = {}
+    """One line per named variant, for a newcomer choosing one."""
+    pitch: ClassVar[str] = ""
+    """One paragraph telling a newcomer what the game is and why to play it."""
 
     @abstractmethod
     def num_players(self, params: P) -> int: ...

@@ -494,3 +494,18 @@ class TrollState(State):
         if seat != 0:
             raise IllegalAction(f"troll is a one-seat game; there is no seat {seat}")
         return observation(self)
+
+    def public_observation(self) -> dict[str, Any]:
+        from playtable.games.troll.views import public_observation
+
+        return public_observation(self)
+
+    def end_text(self) -> str | None:
+        from playtable.games.troll.views import end_text
+
+        return end_text(self)
+
+    def can_take_back(self, before: State) -> bool:
+        from playtable.games.troll.views import can_take_back
+
+        return isinstance(before, TrollState) and can_take_back(self, before)

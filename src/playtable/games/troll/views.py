@@ -1,0 +1,61 @@
+"""What a spectator of a troll game sees, why a game ended in plain words, and which of the
+troll's actions may be taken back (RULES.md, "Front ends": interpretations)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from playtable.games.troll import bridge as geo
+
+if TYPE_CHECKING:
+    from playtable.games.troll.rules import TrollState
+
+_WIN_TEXT = {
+    "perfect": "A perfect win: the deck of awakening is spent, every brick is dormant and every "
+               "slot of the bridge still has a brick.",
+    "win": "The troll wins: the deck of awakening is spent and every brick on the bridge is dormant.",
+}
+_LOSS_TEXT = {
+    "fell": "The troll fell into the river with its unsupported brick.",
+    "double_awakening": "The troll's brick awoke a second time and flew away, and the troll with it.",
+}
+
+
+def public_observation(state: TrollState) -> dict[str, Any]:
+    """A spectator stands behind the player: every card the player has seen was shown face up
+    on the table at some moment, so the spectator sees what the player sees, and nothing more
+    (never the deck order, an unseen face-down brick, or a future die)."""
+    from playtable.games.troll.serialize import observation
+
+    return observation(state)
+
+
+def end_text(state: TrollState) -> str | None:
+    if state.outcome is None:
+        return None
+    score = f" Score: {state.score} card(s) left in the deck of awakening (lower is better)."
+    reason = state.end_reason
+    if reason in _WIN_TEXT:
+        return _WIN_TEXT[reason] + score
+    if reason == "collapse":
+        why = geo.collapse_reason(state.stacks) or "it lost its support"
+        return f"The bridge collapsed: {why}." + score
+    if reason == "turn_limit":
+        return f"The turn limit ({state.params.turn_limit} turns) was reached." + score
+    return _LOSS_TEXT.get(reason, "The troll lost.") + score
+
+
+def can_take_back(state: TrollState, before: TrollState) -> bool:
+    """Only within the troll's own actions of a turn: the same turn, no card drawn or die rolled
+    (the random stream and the deck untouched), no card seen for the first time, and not the
+    end of the game. An action that ends the turn runs the flight and awakening phases, which
+    draw, so it can never be taken back."""
+    return (
+        state.outcome is None
+        and state.turn == before.turn
+        and state.chance.counter == before.chance.counter
+        and state.chance.rigged == before.chance.rigged
+        and len(state.deck) == len(before.deck)
+        and state.seen == before.seen
+        and state.set_aside == before.set_aside
+    )

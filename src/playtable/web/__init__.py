@@ -1,0 +1,1 @@
+"""The web app: a table server (`server/`) and the pages it serves (`static/`)."""

@@ -1,0 +1,106 @@
+"""What the JSON API says about games (the lobby's catalogue, the player-facing rules) and about
+a table's past (replay steps, and the record and positions once the game is over)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from functools import cache
+from typing import Any
+
+from starlette.responses import JSONResponse, Response
+
+from playtable.agents import available_agents
+from playtable.core.position import position_to_json
+from playtable.core.records import Record
+from playtable.core.registry import game_ids, get_game, player_rules
+from playtable.web.server.tables import Table
+
+
+def _type_name(kind: Any) -> str:
+    return getattr(kind, "__name__", str(kind).replace("typing.", ""))
+
+
+def game_entry(game_id: str) -> dict[str, Any]:
+    game = get_game(game_id)
+    defaults = game.default_params()
+    hints = typing.get_type_hints(game.params_type)
+    counts = [game.num_players(defaults)]
+    if "players" in {f.name for f in dataclasses.fields(game.params_type)}:
+        literal = typing.get_args(hints["players"])
+        if literal and all(isinstance(n, int) for n in literal):
+            counts = [min(literal), max(literal)]
+    params = []
+    for f in dataclasses.fields(game.params_type):
+        value = getattr(defaults, f.name)
+        params.append({"name": f.name, "default": list(value) if isinstance(value, tuple) else value,
+                       "type": _type_name(hints[f.name]), "doc": f.metadata.get("doc", "")})
+    return {
+        "id": game.id,
+        "name": game.name,
+        "players": [min(counts), max(counts)],
+        "pitch": game.pitch,
+        "picture": f"/static/img/{game.id}.svg",
+        "variants": [{"name": name, "description": game.variant_descriptions.get(name, "")}
+                     for name in game.variants],
+        "agents": list(available_agents(game)),
+        "params": params,
+        "seat_names_default": game.seat_names(defaults),
+    }
+
+
+@cache
+def catalogue() -> list[dict[str, Any]]:
+    return [game_entry(game_id) for game_id in game_ids()]
+
+
+def rules_markdown(game_id: str) -> str | None:
+    """The player-facing rules of a game (its `HOW_TO_PLAY.md`), None for an unknown game or
+    one that has no such file yet."""
+    if game_id not in game_ids():
+        return None
+    try:
+        return player_rules(game_id)
+    except OSError:
+        return None
+
+
+def replay_steps(table: Table, seat: int | None) -> list[dict[str, Any]]:
+    """Every position of the table from `seat`'s view (None: the public view), rebuilt from the
+    start: step 0 is the setup, step k the position after k actions."""
+    state = table.start.clone()
+    view = (lambda s: s.public_observation()) if seat is None else (lambda s: s.observation(seat))
+    steps = [{"step": 0, "seat": None, "action": None,
+              "events": [e.to_json() for e in state.events_for(list(state.setup_events), seat)],
+              "observation": view(state)}]
+    for k, (who, text) in enumerate(table.row.actions, start=1):
+        events = state.apply(state.parse_action(text))
+        steps.append({"step": k, "seat": who, "action": text,
+                      "events": [e.to_json() for e in state.events_for(events, seat)],
+                      "observation": view(state)})
+    return steps
+
+
+def _download(data: dict[str, Any], name: str) -> Response:
+    return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def record_response(table: Table, step_text: str | None, position: bool) -> Response:
+    """The record, or the full position at a step, as a download; only once the game is over."""
+    if not table.state.is_terminal:
+        return JSONResponse({"error": "the record and positions are available once the game is over: "
+                                      "they hold the seed, hence every future card and die"},
+                            status_code=403)
+    row = table.row
+    if not position:
+        record = Record(row.game, row.params, row.seed, [text for _, text in row.actions])
+        return _download(record.to_json(), f"{row.game}-{row.id}.record.json")
+    if step_text is None or not step_text.isdigit() or int(step_text) > table.step:
+        return JSONResponse({"error": f"'step' must be a whole number from 0 to {table.step}"},
+                            status_code=400)
+    state = table.start.clone()
+    for _, text in row.actions[:int(step_text)]:
+        state.apply(state.parse_action(text))
+    return _download(position_to_json(state), f"{row.game}-{row.id}-step{int(step_text)}.json")

@@ -1,0 +1,257 @@
+"""A live table: its game and settings, its current state, the steps played so far, and the
+connections watching or playing it, with the messages each connection is sent.
+
+What leaves the server is decided here and only here: a seat's connection gets
+`observation(seat)` and `events_for(events, seat)`, a watcher `public_observation()` and
+`events_for(events, None)`; no message carries the seed (until the game is over), the state's
+JSON, or anything else from the full state.
+
+Each connection has an outbox drained by its own writer task (see app.py), so one slow client
+never holds up a broadcast. Besides the ordered discrete messages, the outbox keeps one slot for
+the newest frame of a table's live stream (Star Dice's dice positions at 60 Hz): frames are
+coalesced, so a slow client gets the newest frame and never a backlog. `Table.stream_frame`
+is the place a live table feeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from playtable.core.protocol import Event, Game, State
+from playtable.core.registry import get_game
+from playtable.web.server.store import TableRow
+
+MAX_OUTBOX = 1000
+"""Discrete messages a connection may have waiting; past this it is too slow and is closed."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Step:
+    """One entry of a table's log: step 0 is the setup, step k the k-th action."""
+
+    seat: int | None
+    action: str | None
+    events: list[Event]
+
+
+class Connection:
+    """One WebSocket: who it is (a seat, or None for a watcher) and its outbox."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.outbox: deque[dict[str, Any]] = deque()
+        self.frame: dict[str, Any] | None = None
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    @property
+    def role(self) -> str:
+        return "watcher" if self.seat is None else "player"
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if len(self.outbox) >= MAX_OUTBOX:
+            self.closed = True  # the writer task sees it and closes the socket
+        else:
+            self.outbox.append(message)
+        self.wake.set()
+
+    def push_frame(self, frame: dict[str, Any]) -> None:
+        """Replace any frame not yet sent by this newer one."""
+        self.frame = frame
+        self.wake.set()
+
+    async def next_messages(self) -> list[dict[str, Any]]:
+        """Wait for, then take, everything pending (discrete messages first, then the frame)."""
+        while not (self.outbox or self.frame is not None or self.closed):
+            self.wake.clear()
+            await self.wake.wait()
+        out = list(self.outbox)
+        self.outbox.clear()
+        if self.frame is not None:
+            out.append(self.frame)
+            self.frame = None
+        return out
+
+
+class Table:
+    """A table in memory, rebuilt from its `TableRow` (settings and record) by replaying."""
+
+    def __init__(self, row: TableRow, start: State) -> None:
+        self.row = row
+        self.game: Game[Any, Any] = get_game(row.game)
+        self.start = start
+        self.state = start.clone()
+        self.before: State | None = None
+        """The state before the last action, for the game's take-back rule."""
+        self.steps: list[Step] = [Step(None, None, list(start.setup_events))]
+        self.connections: set[Connection] = set()
+        self.bot_busy = False
+        for seat, text in row.actions:
+            self._play(seat, text)
+
+    # -- the record ----------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def step(self) -> int:
+        return len(self.steps) - 1
+
+    def _play(self, seat: int | None, text: str) -> list[Event]:
+        """Apply an action text to a copy and, if legal, make it current. Raises IllegalAction
+        (or another PlaytableError) with this table unchanged."""
+        after = self.state.clone()
+        events = after.apply(after.parse_action(text))
+        self.before, self.state = self.state, after
+        self.steps.append(Step(seat, text, events))
+        return events
+
+    def try_action(self, text: str) -> tuple[str, State, list[Event]]:
+        """The canonical text, new state and events of playing `text` now, leaving this table
+        unchanged (the caller stores the action, then calls `commit`)."""
+        after = self.state.clone()
+        action = after.parse_action(text)
+        events = after.apply(action)
+        return str(action), after, events
+
+    def commit(self, seat: int | None, text: str, after: State, events: list[Event]) -> None:
+        self.before, self.state = self.state, after
+        self.steps.append(Step(seat, text, events))
+        self.row.actions.append((seat, text))
+
+    def rebuild_without_last(self) -> None:
+        """Undo: replay the record minus its last action from the start."""
+        actions = self.row.actions[:-1]
+        self.row.actions = []
+        self.state, self.before = self.start.clone(), None
+        self.steps = self.steps[:1]
+        for seat, text in actions:
+            self._play(seat, text)
+        self.row.actions = actions
+
+    def can_undo(self, seat: int | None) -> bool:
+        if seat is None or self.before is None or self.state.is_terminal:
+            return False
+        if self.steps[-1].seat != seat:
+            return False
+        return self.state.can_take_back(self.before)
+
+    # -- who is who ---------------------------------------------------------------------------
+    def token_ok(self, seat: int, token: str | None) -> bool:
+        seats = self.row.seats
+        if token is None or not 0 <= seat < len(seats) or seats[seat].token_hash is None:
+            return False
+        return hmac.compare_digest(seats[seat].token_hash or "", hash_token(token))
+
+    def bot_to_move(self) -> int | None:
+        """The bot seat that must act now, if any."""
+        for seat in self.state.waiting_for():
+            if self.row.seats[seat].kind == "bot":
+                return seat
+        return None
+
+    @property
+    def status(self) -> str:
+        if self.state.is_terminal:
+            return "finished"
+        if any(s.kind == "human" and not s.joined for s in self.row.seats):
+            return "open"
+        return "running"
+
+    # -- messages -----------------------------------------------------------------------------
+    def result(self) -> dict[str, Any] | None:
+        if not self.state.is_terminal:
+            return None
+        return {"returns": self.state.returns(), "text": self.state.end_text() or "The game is over."}
+
+    def summary(self) -> dict[str, Any]:
+        connected = {c.seat for c in self.connections if c.seat is not None}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "game": self.row.game,
+            "game_name": self.game.name,
+            "variant": self.row.variant,
+            "params": self.row.params,
+            "seats": [
+                {"seat": i, "name": s.name, "kind": s.kind, "agent": s.agent, "connected": i in connected}
+                for i, s in enumerate(self.row.seats)
+            ],
+            "status": self.status,
+            "step": self.step,
+            "created": self.row.created,
+            "result": self.result(),
+            "rematch": self.row.rematch,
+            "rematch_of": self.row.rematch_of,
+        }
+        if self.state.is_terminal:
+            out["seed"] = self.row.seed
+        return out
+
+    def log_for(self, seat: int | None) -> list[dict[str, Any]]:
+        return [
+            {"step": k, "seat": s.seat, "action": s.action,
+             "events": [e.to_json() for e in self.state.events_for(s.events, seat)]}
+            for k, s in enumerate(self.steps)
+        ]
+
+    def welcome(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "table": self.summary(),
+            "seat": seat,
+            "role": "watcher" if seat is None else "player",
+            "seat_names": [s.name for s in self.row.seats],
+            "log": self.log_for(seat),
+        }
+
+    def state_message(self, seat: int | None, events: list[Event]) -> dict[str, Any]:
+        state = self.state
+        your_turn = seat is not None and not state.is_terminal and state.current_player == seat
+        observation = state.public_observation() if seat is None else state.observation(seat)
+        return {
+            "type": "state",
+            "step": self.step,
+            "current_player": state.current_player,
+            "your_turn": your_turn,
+            "observation": observation,
+            "legal": [{"action": str(a), "warning": state.action_warning(a)}
+                      for a in state.legal_actions()] if your_turn else [],
+            "events": [e.to_json() for e in state.events_for(events, seat)],
+            "last_action": self.steps[-1].action,
+            "terminal": state.is_terminal,
+            "result": self.result(),
+            "can_undo": self.can_undo(seat),
+            "waiting_for": state.waiting_for(),
+            "bot_thinking": self.bot_busy,
+        }
+
+    def broadcast_state(self, events: list[Event]) -> None:
+        """Send every connection the new state; one message per seat (and one for watchers) is
+        built, however many connections share it."""
+        built: dict[int | None, dict[str, Any]] = {}
+        for conn in list(self.connections):
+            if conn.seat not in built:
+                built[conn.seat] = self.state_message(conn.seat, events)
+            conn.push(built[conn.seat])
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        for conn in list(self.connections):
+            conn.push(message)
+
+    def stream_frame(self, frame: dict[str, Any]) -> None:
+        """Send a live-stream frame (`{"type": "frame", ...}`) to every connection; frames are
+        coalesced per connection. Only what every seat may see belongs in a frame."""
+        for conn in list(self.connections):
+            conn.push_frame(frame)

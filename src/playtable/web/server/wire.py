@@ -1,0 +1,110 @@
+"""The WebSocket messages: reading and checking what a client sends, and the limits on it.
+
+Everything a client sends is checked here before a table sees it; a message that fails gets
+one `error` message naming the problem and changes nothing. The messages a table sends are
+built in `tables.py` (they need the table's state).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+MAX_FRAME = 16 * 1024
+"""The largest text frame a client may send, in bytes (UTF-8)."""
+MAX_ACTION_TEXT = 200
+
+RATE_PER_SECOND = 20.0
+BURST = 40.0
+STRIKES_BEFORE_CLOSE = 20
+"""A client over the rate gets a `rate_limited` error per dropped message; after this many
+dropped messages in a row it is closed with code 1008 (policy violation)."""
+
+CLIENT_TYPES = ("act", "undo", "hint", "sync")
+
+
+class BadMessage(Exception):
+    """A client message that cannot be read; `code` is the wire error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    type: str
+    step: int | None = None
+    action: str | None = None
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def _step(data: dict[str, Any], required: bool) -> int | None:
+    if "step" not in data:
+        if required:
+            raise BadMessage("bad_message", "this message needs a 'step' (the step you are at)")
+        return None
+    step = data["step"]
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**9:
+        raise BadMessage("bad_message", "'step' must be a whole number of at least 0")
+    return step
+
+
+def parse_client_message(raw: str | bytes | None) -> ClientMessage:
+    """Read one frame; raises BadMessage with the error code and a sentence."""
+    if raw is None:
+        raise BadMessage("bad_message", "send text frames of JSON, not binary frames")
+    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+    if size > MAX_FRAME:
+        raise BadMessage("too_large", f"a message may be at most {MAX_FRAME} bytes; this one has {size}")
+    if isinstance(raw, bytes):
+        raise BadMessage("bad_message", "send text frames of JSON, not binary frames")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        raise BadMessage("bad_message", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise BadMessage("bad_message", "a message must be a JSON object with a 'type'")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise BadMessage("bad_message", f"'type' must be one of {', '.join(CLIENT_TYPES)}")
+    if kind == "act":
+        action = data.get("action")
+        if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_TEXT:
+            raise BadMessage("bad_message", "'action' must be a non-empty action text "
+                             f"of at most {MAX_ACTION_TEXT} characters")
+        return ClientMessage("act", _step(data, True), action.strip())
+    if kind == "sync":
+        return ClientMessage("sync")
+    return ClientMessage(kind, _step(data, True))
+
+
+class RateLimit:
+    """A token bucket: RATE_PER_SECOND messages a second on average, bursts of BURST."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.last = time.monotonic()
+        self.strikes = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        return False
+
+    @property
+    def exhausted(self) -> bool:
+        return self.strikes >= STRIKES_BEFORE_CLOSE

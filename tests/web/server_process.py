@@ -1,0 +1,109 @@
+"""A real `playtable serve` in a subprocess on a free loopback port, for tests and benchmarks.
+
+    with start_server(tmp_path / "tables.sqlite3") as server:
+        httpx.get(server.url + "/api/games")
+        server.kill()      # SIGKILL, as a crash would
+        server.restart()   # same port, same database
+
+Every wait is bounded (STARTUP_TIMEOUT); the server is always stopped on exit.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+STARTUP_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """One server subprocess; `url` is `http://127.0.0.1:PORT`."""
+
+    def __init__(self, db_path: Path, port: int | None = None, workers: int = 1,
+                 extra_args: tuple[str, ...] = ()) -> None:
+        self.db_path = Path(db_path)
+        self.port = port or free_port()
+        self.workers = workers
+        self.extra_args = extra_args
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = self.db_path.with_name(self.db_path.name + f".{self.port}.log")
+
+    def start(self) -> ServerProcess:
+        command = [sys.executable, "-m", "playtable", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--db", str(self.db_path),
+                   "--workers", str(self.workers), *self.extra_args]
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        log.close()
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}: {self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"the server did not answer within {STARTUP_TIMEOUT} s: {self.log()}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-2000:]
+        except OSError:
+            return ""
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: no shutdown code runs."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM), escalating to SIGKILL after 10 s."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def restart(self) -> ServerProcess:
+        """Stop if running, then start again on the same port with the same database."""
+        self.stop()
+        return self.start()
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def start_server(db_path: Path, port: int | None = None, workers: int = 1) -> ServerProcess:
+    """A started server (see the module documentation); use it as a context manager."""
+    return ServerProcess(db_path, port, workers).start()
