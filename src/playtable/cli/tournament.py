@@ -1,0 +1,62 @@
+"""`playtable tournament`: every agent against every other on paired seeds, rated with intervals."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from playtable.core.params import resolve_params
+
+
+@click.command()
+@click.argument("game")
+@click.option("--agent", "agents", multiple=True, required=True, metavar="SPEC",
+              help="An agent in the tournament (repeat for each, at least two).")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Set a game parameter.")
+@click.option("--variant", default=None, metavar="NAME", help="Start from a named variant.")
+@click.option("-n", "--games", type=int, default=100, show_default=True,
+              help="Seeds per pair of agents (each seed played in both seatings).")
+@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap resamples.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write the ratings plot (PNG).")
+@click.option("--json", "as_json", is_flag=True, help="Print the ratings as JSON.")
+def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], variant: str | None,
+               games: int, seed: int, workers: int, bootstrap: int, plot: str | None,
+               as_json: bool) -> None:
+    """Rank AGENTS at GAME: each pair plays the same seeds with seats swapped (for solitaire
+    games, the same deals); Bradley-Terry ratings with 95% bootstrap intervals over seeds."""
+    from playtable.lab.runner import RunOptions, resolve_game
+    from playtable.lab.tournament import play_tournament, plot_ratings
+
+    the_game = resolve_game(game)
+    the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
+    options = RunOptions(workers=workers)
+    result = play_tournament(game, list(agents), the_params, games, seed, options, bootstrap)
+    if plot:
+        plot_ratings(result, plot)
+    if as_json:
+        click.echo(json.dumps({"game": result.game, "ratings": [vars(r) for r in result.ratings],
+                               "pairwise": result.pairwise(), "agents": result.agents}, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    how = "same deals" if result.solitaire else "seats swapped"
+    table = Table(title=f"{result.game}: {games} seeds per pair, {how}", title_justify="left")
+    for col in ("rank", "agent", "rating", "95% interval", "score", "games"):
+        table.add_column(col)
+    for rank, r in enumerate(result.ratings, 1):
+        table.add_row(str(rank), r.agent, f"{r.rating:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]",
+                      f"{100 * r.score:.1f}%", str(r.games))
+    Console().print(table)
+    matrix = Table(title="points of the row agent against the column agent", title_justify="left")
+    matrix.add_column("")
+    for name in result.agents:
+        matrix.add_column(name)
+    for name, line in zip(result.agents, result.pairwise(), strict=True):
+        matrix.add_row(name, *["-" if v != v else f"{100 * v:.1f}%" for v in line])
+    Console().print(matrix)
+    if plot:
+        click.echo(f"plot written to {plot}", err=True)
