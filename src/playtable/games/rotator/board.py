@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from playtable.core.chance import Chance
-from playtable.core.errors import BadPosition
+from playtable.core.errors import BadParameter, BadPosition
 from playtable.core.jsonio import read_text
 
 ROWS = 20
@@ -295,13 +295,18 @@ def _compatible(a: int, b: int, placement: Placement) -> bool:
     return dist >= 5 if placement == "node" else dist > 0
 
 
+REDRAWS = 1000
+
+
 def generate_board(
     chance: Chance, placement: Placement = "node", allow_trivial: bool = False
 ) -> Board:
     """A random legal board drawn from `chance`: five nodes per half placed one by one
     uniformly among the slots still allowed (restarting a half when it gets stuck). Unless
-    `allow_trivial`, boards with an all-air column (won by the first fall) are redrawn."""
-    while True:
+    `allow_trivial`, boards with an all-air column (won by the first fall) are redrawn, at most
+    `REDRAWS` times (none in 3,000 boards needed one under placement=node, RULES.md I1, while
+    under placement=territory every board is trivial, so that loop must end)."""
+    for _redraw in range(REDRAWS):
         nodes: list[int] = []
         for half in (0, 1):
             for _attempt in range(100):
@@ -325,3 +330,5 @@ def generate_board(
         board = Board.from_nodes(nodes)
         if allow_trivial or not is_trivial(board):
             return board
+    raise BadParameter(f"every one of {REDRAWS} boards generated under placement={placement} "
+                       "has an all-air column (won by the first fall): set allow_trivial=true")

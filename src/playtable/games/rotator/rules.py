@@ -61,6 +61,10 @@ class RotatorParams:
             raise BadParameter("max_drill must be 1 or more")
         if self.turn_limit < 0:
             raise BadParameter("turn_limit must be 0 or more")
+        if self.placement == "territory" and not self.allow_trivial and not self.board:
+            # RULES.md I1: under this reading every legal board has an all-air column
+            raise BadParameter("placement=territory makes every board trivial (RULES.md I1): "
+                               "set allow_trivial=true, or use the variant territory-buffer")
 
 
 @dataclass(frozen=True)
