@@ -214,6 +214,13 @@ class StarDiceTable(State):
         }
 
     # -- information -----------------------------------------------------------------------------
+    def public_observation(self) -> dict[str, Any]:
+        """A spectator sees what the players see (nothing at a Star Dice table is hidden but the
+        future), under no seat."""
+        obs = self.observation(0)
+        obs["seat"] = None
+        return obs
+
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything on and around the table is public; only the future is hidden."""
         layout = self.engine.layout()

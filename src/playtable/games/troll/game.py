@@ -17,6 +17,23 @@ class TrollGame(Game[TrollParams, TrollState]):
     name = "Angry Troll versus Magic Bridge"
     params_type = TrollParams
     variants = VARIANTS
+    variant_descriptions = {
+        "draft": "The Day-5 draft rules: unsupported bricks fall into the river, and the troll with them.",
+        "easier-ends": "One more brick in each end slot, where a collapse usually starts.",
+        "plus-one": "One more brick in every slot: much easier, a good first real game.",
+        "tutorial": "Two more bricks in every slot: the gentlest bridge, to learn the rules.",
+        "troll-card": "The troll starts holding the deck's top card.",
+        "reusable-diamond": "The ace of diamonds comes back to the troll after every throw.",
+        "club-start": "The troll starts holding THE CLUB (the ace of clubs).",
+        "toys": "The troll starts with both aces, and the ace of diamonds is reusable.",
+        "owed-awakenings": "A win also waits until every set-aside card has awakened a brick.",
+    }
+    pitch = (
+        "A solitaire game for a deck of cards and a die. An angry troll lives under a magic "
+        "bridge that wants to fly away: each turn a card awakens a brick, and awake bricks flee. "
+        "Stomp, carry and throw bricks to keep some kind of bridge standing until the deck runs "
+        "out. The designer's own rules are fiendishly hard; start on plus-one or tutorial."
+    )
 
     def num_players(self, params: TrollParams) -> int:
         return 1

@@ -15,6 +15,17 @@ class WizardGame(Game[WizardParams, WizardState]):
     name = "The Wizard's Labyrinth"
     params_type = WizardParams
     variants = VARIANTS
+    variant_descriptions = {
+        "final": "The final rules of 8 November.",
+        "beta": "The beta rules of 23 October: three keys, the wheel starts at 1, a save per trap.",
+        "alpha": "The alpha rules of 17 October: the wheel grows each turn, fight dice add up, no rage.",
+    }
+    pitch = (
+        "One wizard against two to four heroes. The heroes explore the wizard's labyrinth, "
+        "fight his traps and monsters, loot items and hunt for the keys to his tower; their moves "
+        "are chosen in secret and revealed together. The wizard plays cards from a hidden hand, "
+        "fuelled by the Mana Wheel, to stop them before they break in."
+    )
 
     def num_players(self, params: WizardParams) -> int:
         return params.players

@@ -99,6 +99,28 @@ def observation(st: WizardState, seat: int) -> dict[str, Any]:
     return obs
 
 
+def public_observation(st: WizardState) -> dict[str, Any]:
+    """What a spectator may see: the public part only, which is what every hero sees minus his
+    own pending move (heroes play open-handed; the wizard's hand, the tokens' faces and the
+    committed moves stay hidden)."""
+    obs = observation(st, 1)
+    obs.pop("my_move", None)
+    obs.update(seat=None, role="watcher")
+    return obs
+
+
+def waiting_for(st: WizardState) -> list[int]:
+    """Every seat that must act before the game goes on: during the heroes' secret commits,
+    every hero who may move and has not committed yet (they commit one at a time, in seat
+    order, but all of them are awaited)."""
+    if st.is_terminal:
+        return []
+    if st.decision.get("kind") != "commit":
+        return [st.current_player]
+    return [h.seat for h in st.heroes
+            if h.alive and not h.frozen and not h.stuck and h.seat not in st.commits]
+
+
 def determinize(st: WizardState, seat: int, rng: Chance) -> WizardState:
     """A copy where what `seat` cannot know is resampled from `rng`: the decks' order, the faces
     of face-down tiles, other heroes' pending moves, the future chance stream; for a hero also

@@ -165,6 +165,16 @@ class WizardState(State):
 
         return observation(self, seat)
 
+    def public_observation(self) -> dict[str, Any]:
+        from playtable.games.wizard.observe import public_observation
+
+        return public_observation(self)
+
+    def waiting_for(self) -> list[int]:
+        from playtable.games.wizard.observe import waiting_for
+
+        return waiting_for(self)
+
     def determinize(self, seat: int, rng: Chance) -> WizardState:
         from playtable.games.wizard.observe import determinize
 
