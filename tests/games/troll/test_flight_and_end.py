@@ -108,12 +108,23 @@ def test_win_when_the_deck_is_spent_and_every_brick_is_dormant_perfect_if_no_gap
     assert state.outcome == "win" and not state.perfect
 
 
-def test_no_win_while_set_aside_cards_still_wait_to_be_played() -> None:
-    """I8: cards waiting in the set-aside pile are awakenings still owed (§7.1 "The deck of
-    awakening is empty... you still have to continue playing")."""
+def test_set_aside_cards_do_not_delay_the_win() -> None:
+    """§7.1 "Winning" names three conditions (deck empty, every brick on the bridge dormant,
+    bridge standing) and I8 adds none: a card waiting in the set-aside pile does not stop it."""
     lower = ["2C 3C 4C", "5C 6C", "7C", "8C", "9C 10C", "JC QC"]
     state = position(lower, FULL_UPPER, troll="lower 3", actions_left=1, awake=("8C", "KC"),
                      carried=("KC",), d6=(2,))
+    state.apply(state.parse_action("club right"))
+    assert state.outcome == "win" and state.score == 0
+
+
+def test_variant_owed_awakenings_waits_for_the_set_aside_pile() -> None:
+    """I8, variant `owed-awakenings`: the earlier reading of §7.1 "The deck of awakening is
+    empty... you still have to continue playing", where set-aside cards are awakenings still
+    owed, so the game goes on and the club set aside awakens a brick of its row."""
+    lower = ["2C 3C 4C", "5C 6C", "7C", "8C", "9C 10C", "JC QC"]
+    state = position(lower, FULL_UPPER, troll="lower 3", actions_left=1, awake=("8C", "KC"),
+                     carried=("KC",), d6=(2,), params={"win_waits_for_set_aside": True})
     state.apply(state.parse_action("club right"))
     assert not state.is_terminal and is_awake(state, "upper", 2)  # KC is black: upper row
 

@@ -68,7 +68,7 @@ def test_awake_brick_awakened_again_flies_away_and_waits_for_the_next_phase() ->
     """§7.1 Brick awakening phase: "If the card was already face up, the card flies away and is
     immediately set aside for use in the next brick awakening phase" (I3)."""
     state = position(FULL_LOWER, FULL_UPPER, troll="upper 1", actions_left=1,
-                     set_aside=("2H", "3H"), d6=(5, 5))
+                     set_aside=("2H", "3H"), deck=("4H",), d6=(5, 5))  # a deck card: no win yet (I8)
     events = state.apply(state.parse_action("move right"))
     assert kinds(events).count("awakened") == 1 and "flew_away" in kinds(events)
     assert top(state, "lower", 5) == "9C"  # 10C flew away

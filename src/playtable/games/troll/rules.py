@@ -260,7 +260,9 @@ class TrollState(State):
         if reason:
             self._end("loss", f"The bridge collapses: {reason}.", "collapse", events)
             return
-        if not self.deck and not self.set_aside and self.face_up.isdisjoint(self._bridge_cards()):
+        # I8: §7.1 "Winning" asks for nothing else; the variant also waits for the set-aside pile.
+        owed = self.params.win_waits_for_set_aside and self.set_aside
+        if not self.deck and not owed and self.face_up.isdisjoint(self._bridge_cards()):
             perfect = all(self.stacks)
             text = "A perfect win: every slot of the bridge still has a brick!" if perfect else \
                 "The troll wins: the deck is spent and every brick is dormant."
