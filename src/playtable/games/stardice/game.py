@@ -19,6 +19,28 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
     name = "Star Dice"
     params_type = StarDiceParams
     variants = VARIANTS
+    variant_descriptions = {
+        "final": "The Final Rules: a war of battles to 50 points, torpedoes cut, d6s may be slid.",
+        "battle": "A single battle instead of a war.",
+        "torpedoes_iter9": "Three torpedoes each, fired right after rolling a d6 (ninth iteration).",
+        "torpedoes_iter8": "Three torpedoes each, used instead of rolling a ship (eighth iteration).",
+        "iteration8": "The eighth iteration: its torpedoes and its set of dice.",
+        "iteration7_borg1": "The doubling Borg die (2 to 64) without the pips bonus.",
+        "iteration7_borg2": "The doubling Borg die (2 to 64) with the pips bonus.",
+        "iteration5": "A neutral d20 that must be exceeded, no bonus, wider angle check.",
+        "iteration4": "Scoring 1 (maximum times multiplier) with a neutral d12.",
+        "iteration3_scoring1": "Scoring 1, with a neutral d20 that must not be the maximum.",
+        "iteration3_scoring2": "Scoring 2, with a neutral d20 that must not be the maximum.",
+        "iteration2_multipliers": "Multipliers: singles count 1, closed shapes multiply; no neutral die.",
+        "iteration1_multipliers": "The first multipliers, singles at face value, no motion filters.",
+        "objective1": "Solitaire rounds: beat 10 points, then 20, then 30...",
+    }
+    pitch = (
+        "Two fleets of polyhedral dice on a multitouch table: Federation against Klingon, with "
+        "the neutral Borg die between them. Roll your ships onto the table one by one; dice that "
+        "lie close enough link into strings and closed formations that score. Knock your "
+        "opponent's ships apart, slide your d6s into place, and win the war to 50 points."
+    )
 
     def num_players(self, params: StarDiceParams) -> int:
         return 1 if params.mode == "objective1" else 2
@@ -47,7 +69,7 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         params = data.get("params") if isinstance(data, Mapping) else None
         if isinstance(params, Mapping) and params.get("mode") == "objective1":
             return solitaire_from_json(dict(data))
-        state = state_from_json(dict(data))
+        state = state_from_json(dict(data), StarDiceState)
         if BLANK in state.table:
             raise BadPosition("the blank d6 belongs to mode=objective1 only")
         return state

@@ -323,7 +323,7 @@ class StarDiceState(StarDiceMenu):
 
     # -- copies and persistence --------------------------------------------------------------------
     def clone(self) -> StarDiceState:
-        return state_from_json(self.to_json())
+        return state_from_json(self.to_json(), StarDiceState)
 
     def to_json(self) -> dict[str, Any]:
         return state_to_json(self)

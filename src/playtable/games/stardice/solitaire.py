@@ -179,7 +179,7 @@ def solitaire_from_json(data: Any) -> SolitaireState:
     """A SolitaireState from its JSON form (the match's form, checked by `state_from_json`)."""
     from playtable.core.errors import BadPosition
 
-    base = state_from_json(data)
+    base = state_from_json(data, StarDiceState)
     if base.params.mode != "objective1":
         raise BadPosition("not an objective1 position (params.mode)")
     if base.hands[1] or any(len(b) != 1 for b in base.battle_points):

@@ -4,26 +4,31 @@ phase, the hands against the dice in play, the pieces on the table, values only 
 the table, nothing both in hand and on the table or eliminated and still in play, the
 formation engine seeing only pieces on the table) and raising BadPosition naming the problem.
 `StarDiceState.to_json` and `clone` go through here.
+
+The fields are those of `StarDiceTable` (table.py), so this module sits between the table and
+the match: it reads into whichever state class it is given (`StarDiceState`, the match) and
+never imports the match, which imports it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
+from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
 from playtable.games.stardice.actions import BLANK, BORG, SEAT_NAMES, SEATS, die_names, kind_of
 from playtable.games.stardice.formation import FormationEngine
 from playtable.games.stardice.params import StarDiceParams
 from playtable.games.stardice.physics import PIECE_TYPES, Piece
-from playtable.games.stardice.scoring import TableScore
+from playtable.games.stardice.scoring import ShapeScore, TableScore
+from playtable.games.stardice.table import StarDiceTable
 
-if TYPE_CHECKING:
-    from playtable.games.stardice.match import StarDiceState
+S = TypeVar("S", bound=StarDiceTable)
 
 
-def state_to_json(state: StarDiceState) -> dict[str, Any]:
+def state_to_json(state: StarDiceTable) -> dict[str, Any]:
     return {
         "params": params_as_dict(state.params),
         "chance": state.chance.to_json(),
@@ -53,16 +58,14 @@ def state_to_json(state: StarDiceState) -> dict[str, Any]:
     }
 
 
-def state_from_json(data: Any) -> StarDiceState:
-    from playtable.core.params import params_from_dict
-    from playtable.games.stardice.match import StarDiceState
-
+def state_from_json(data: Any, cls: type[S]) -> S:
+    """A `cls` (the match's state class) read from `data` and checked."""
     if not isinstance(data, dict):
         raise BadPosition("a Star Dice position must be a JSON object")
     try:
         params: StarDiceParams = params_from_dict(StarDiceParams, dict(data["params"]))
         params.validate()
-        state = StarDiceState(params, Chance.from_json(data["chance"]))
+        state = cls(params, Chance.from_json(data["chance"]))
         phase = data["phase"]
         if phase not in ("call", "borg", "throw", "torpedo", "over"):
             raise BadPosition(f"unknown phase {phase!r}")
@@ -124,8 +127,6 @@ def state_from_json(data: Any) -> StarDiceState:
         state.forfeits = [int(v) for v in data["forfeits"]]
         last = data.get("last_score")
         if last is not None:
-            from playtable.games.stardice.scoring import ShapeScore
-
             state.last_score = TableScore(
                 tuple(int(v) for v in last["points"]),
                 tuple(ShapeScore(s["kind"], tuple(s["objects"]), tuple(s["dice"]),
