@@ -109,10 +109,18 @@ class Chance:
             raise BadPosition("'chance' must be an object with an integer 'seed'")
         counter = data.get("counter", 0)
         rigged = data.get("rigged", {})
-        if not isinstance(counter, int) or counter < 0:
-            raise BadPosition("'chance.counter' must be a non-negative integer")
+        seed = data["seed"]
+        if isinstance(seed, bool) or not -(2**64) < seed < 2**64:
+            raise BadPosition("'chance.seed' must be a whole number of at most 64 bits")
+        if isinstance(counter, bool) or not isinstance(counter, int) or not 0 <= counter < 2**64:
+            raise BadPosition("'chance.counter' must be a whole number 0 .. 2**64-1")
         if not isinstance(rigged, dict) or not all(isinstance(v, list) for v in rigged.values()):
             raise BadPosition("'chance.rigged' must map queue names to lists")
+        for queue, values in rigged.items():
+            for value in values:
+                if isinstance(value, bool) or not isinstance(value, int | str):
+                    raise BadPosition(f"'chance.rigged.{queue}' holds {value!r:.40}: rigged values "
+                                      "are whole numbers or names")
         return cls(data["seed"], counter, rigged)
 
     def __eq__(self, other: object) -> bool:

@@ -9,6 +9,7 @@ constraints between fields.
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -61,17 +62,27 @@ def _coerce(name: str, kind: Any, value: Any) -> Any:
             return False
         raise BadParameter(f"parameter '{name}' must be true or false, not {value!r}")
     if kind is int:
-        if isinstance(value, bool):
+        if isinstance(value, bool | float):
             raise BadParameter(f"parameter '{name}' must be a whole number, not {value!r}")
         try:
-            return int(value)
+            whole = int(value)
         except (TypeError, ValueError):
-            raise BadParameter(f"parameter '{name}' must be a whole number, not {value!r}") from None
+            raise BadParameter(f"parameter '{name}' must be a whole number, not {value!r:.40}") from None
+        if abs(whole) >= 2**63:
+            # every count, limit and seed of a game fits in 64 bits; larger ones only hang
+            raise BadParameter(f"parameter '{name}' is out of range (|value| < 2**63)")
+        return whole
     if kind is float:
+        if isinstance(value, bool):
+            raise BadParameter(f"parameter '{name}' must be a number, not {value!r}")
         try:
-            return float(value)
-        except (TypeError, ValueError):
-            raise BadParameter(f"parameter '{name}' must be a number, not {value!r}") from None
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise BadParameter(f"parameter '{name}' must be a number, not {value!r:.40}") from None
+        if not math.isfinite(number):
+            # no rule is written for an infinite or undefined quantity (and inf*0 is NaN)
+            raise BadParameter(f"parameter '{name}' must be a finite number, not {value!r:.40}")
+        return number
     if kind is str:
         if not isinstance(value, str):
             raise BadParameter(f"parameter '{name}' must be text, not {value!r}")
