@@ -50,7 +50,7 @@ class TrollGame(Game[TrollParams, TrollState]):
         return state
 
     def state_from_json(self, data: Mapping[str, Any]) -> TrollState:
-        return state_from_json(data)
+        return state_from_json(data, TrollState)
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.troll.bots import HeuristicTroll

@@ -1,4 +1,5 @@
-"""The state and transitions of Angry Troll versus Magic Bridge (seed 000 §6-§7.1).
+"""The transitions of Angry Troll versus Magic Bridge (seed 000 §6-§7.1): `TrollState`, the
+position (state.py) with its rules; its JSON form and views are in serialize.py and views.py.
 
 A turn (§6.2): 1. bricks awaken, 2. the troll takes two actions, 3. awakened bricks flee, then
 the bridge is checked. The awakening phase is resolved automatically inside `apply` (it is all
@@ -12,8 +13,9 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, IllegalAction
-from playtable.core.protocol import TERMINAL, Event, State
+from playtable.core.protocol import Event, State
 from playtable.games.troll import bridge as geo
+from playtable.games.troll import serialize, views
 from playtable.games.troll.actions import (
     DIRECTED_ACTIONS,
     DIRECTIONS,
@@ -21,7 +23,6 @@ from playtable.games.troll.actions import (
     STOMP,
     WAIT,
     TrollAction,
-    parse_troll_action,
 )
 from playtable.games.troll.cards import (
     ACE_OF_CLUBS,
@@ -36,66 +37,11 @@ from playtable.games.troll.cards import (
     is_red,
     parse_card,
 )
-from playtable.games.troll.params import TrollParams
+from playtable.games.troll.state import TrollPosition
 
 
-class TrollState(State):
-    game_id = "troll"
-
-    def __init__(self, params: TrollParams, chance: Chance):
-        self.params = params
-        self.chance = chance
-        self.stacks: list[list[int]] = [[] for _ in range(geo.SLOTS)]
-        self.face_up: set[int] = set()  # face-up cards on the bridge or in the troll's hands
-        self.seen: set[int] = set()  # cards the player has seen (remembered when face down)
-        self.deck: list[int] = []  # the deck of awakening; top card last
-        self.set_aside: list[int] = []  # waiting for the next awakening phase, in order
-        self.played: tuple[list[int], list[int]] = ([], [])  # lower and upper flight stacks
-        self.lower_red = True
-        self.troll = 0
-        self.carried: list[int] = []
-        self.visited: set[int] = set()
-        self.actions_left = 2
-        self.turn = 0
-        self.outcome: str | None = None  # "win" or "loss"
-        self.end_reason = ""
-        self.stats = {"awakenings": 0, "double_awakenings": 0, "fled": 0, "items_used": 0,
-                      "stomps": 0, "club_acquired": 0}
-        self.setup_events: list[Event] = []
-        self._legal: list[TrollAction] | None = None
-        self.hold_next_turn = False  # bots' previews stop before the next awakening is drawn
-
-    # -- protocol: turn and actions ----------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        return 1
-
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.outcome else 0
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.outcome is not None
-
-    def returns(self) -> list[float]:
-        return [1.0 if self.outcome == "win" else 0.0]
-
-    @property
-    def perfect(self) -> bool:
-        return self.outcome == "win" and all(self.stacks)
-
-    @property
-    def score(self) -> int:
-        """Cards left in the deck of awakening (§7.1 "Your score"); lower is better."""
-        return len(self.deck)
-
-    def metrics(self) -> dict[str, float | int | str | bool]:
-        return {"won": self.outcome == "win", "perfect": self.perfect, "score": self.score,
-                "turns": self.turn, "end_reason": self.end_reason, **self.stats}
-
-    def parse_action(self, text: str) -> TrollAction:
-        return parse_troll_action(text)
+class TrollState(TrollPosition):
+    """The rules: legal actions, turns and their phases, setup, copies (RULES.md)."""
 
     def legal_actions(self) -> list[TrollAction]:
         if self._legal is None:
@@ -484,30 +430,20 @@ class TrollState(State):
         other._legal = None
         return other
 
-    # -- persistence and views live in serialize.py ----------------------------------------------
+    # -- persistence and views live in serialize.py and views.py (below this module) -------------
     def to_json(self) -> dict[str, Any]:
-        from playtable.games.troll.serialize import state_to_json
-
-        return state_to_json(self)
+        return serialize.state_to_json(self)
 
     def observation(self, seat: int) -> dict[str, Any]:
-        from playtable.games.troll.serialize import observation
-
         if seat != 0:
             raise IllegalAction(f"troll is a one-seat game; there is no seat {seat}")
-        return observation(self)
+        return serialize.observation(self)
 
     def public_observation(self) -> dict[str, Any]:
-        from playtable.games.troll.views import public_observation
-
-        return public_observation(self)
+        return views.public_observation(self)
 
     def end_text(self) -> str | None:
-        from playtable.games.troll.views import end_text
-
-        return end_text(self)
+        return views.end_text(self)
 
     def can_take_back(self, before: State) -> bool:
-        from playtable.games.troll.views import can_take_back
-
-        return isinstance(before, TrollState) and can_take_back(self, before)
+        return isinstance(before, TrollState) and views.can_take_back(self, before)

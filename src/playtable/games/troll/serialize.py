@@ -1,9 +1,12 @@
-"""The troll position's JSON form (docs/positions.md) and the player's observation."""
+"""The troll position's JSON form (docs/positions.md) and the player's observation.
+
+Both read a `TrollPosition` (state.py); the rules' `TrollState` delegates here.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
@@ -12,9 +15,9 @@ from playtable.core.protocol import params_as_dict
 from playtable.games.troll import bridge as geo
 from playtable.games.troll.cards import card_text, parse_card
 from playtable.games.troll.params import TrollParams
+from playtable.games.troll.state import TrollPosition
 
-if TYPE_CHECKING:
-    from playtable.games.troll.rules import TrollState
+P = TypeVar("P", bound=TrollPosition)
 
 ROW_NAMES = ("lower", "upper")
 
@@ -27,7 +30,7 @@ def _texts(cards: list[int]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def state_to_json(state: TrollState) -> dict[str, Any]:
+def state_to_json(state: TrollPosition) -> dict[str, Any]:
     """Everything, hidden parts included. Stacks list cards bottom to top; the deck and the
     set-aside pile list the next card to come first."""
     return {
@@ -69,14 +72,13 @@ def _cards(data: Any, what: str) -> list[int]:
     return [parse_card(c) for c in data]
 
 
-def state_from_json(data: Mapping[str, Any]) -> TrollState:
-    from playtable.games.troll.rules import TrollState
-
+def state_from_json(data: Mapping[str, Any], cls: type[P]) -> P:
+    """A `cls` (the rules' state class, `rules.TrollPosition`) read from `data` and checked."""
     for key in ("params", "chance", "bridge", "deck", "troll", "turn", "actions_left"):
         if key not in data:
             raise BadPosition(f"missing '{key}'")
     params = params_from_dict(TrollParams, data["params"])
-    state = TrollState(params, Chance.from_json(data["chance"]))
+    state = cls(params, Chance.from_json(data["chance"]))
     bridge = data["bridge"]
     if not isinstance(bridge, Mapping) or any(
         not isinstance(bridge.get(r), list) or len(bridge[r]) != geo.COLUMNS for r in ROW_NAMES
@@ -115,7 +117,7 @@ def state_from_json(data: Mapping[str, Any]) -> TrollState:
     return state
 
 
-def check_invariants(state: TrollState) -> None:
+def check_invariants(state: TrollPosition) -> None:
     """Raise BadPosition if the position breaks the game's invariants."""
     everywhere = [c for s in state.stacks for c in s] + state.deck + state.set_aside
     everywhere += state.played[0] + state.played[1] + state.carried
@@ -139,7 +141,7 @@ def check_invariants(state: TrollState) -> None:
         raise BadPosition("the troll carries at most two cards (two only with the toys variant)")
 
 
-def _flees(state: TrollState, slot: int) -> str | None:
+def _flees(state: TrollPosition, slot: int) -> str | None:
     """Which way the brick at `slot` will step in the next flight phase, if it is awake and not
     under the troll (§7.1, I6): shown to the player, who can work it out anyway."""
     stack = state.stacks[slot]
@@ -148,7 +150,7 @@ def _flees(state: TrollState, slot: int) -> str | None:
     return "left" if geo.flight_step(slot, state.troll) < 0 else "right"
 
 
-def observation(state: TrollState) -> dict[str, Any]:
+def observation(state: TrollPosition) -> dict[str, Any]:
     """What the player may see: face-up cards, the bricks it remembers, heights, the troll, the
     flight stacks and set-aside cards, the deck's size. Never the deck order, an unseen
     face-down brick, or the future die rolls."""

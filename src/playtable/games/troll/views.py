@@ -3,12 +3,11 @@ troll's actions may be taken back (RULES.md, "Front ends": interpretations)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from playtable.games.troll import bridge as geo
-
-if TYPE_CHECKING:
-    from playtable.games.troll.rules import TrollState
+from playtable.games.troll.serialize import observation
+from playtable.games.troll.state import TrollPosition
 
 _WIN_TEXT = {
     "perfect": "A perfect win: the deck of awakening is spent, every brick is dormant and every "
@@ -21,16 +20,14 @@ _LOSS_TEXT = {
 }
 
 
-def public_observation(state: TrollState) -> dict[str, Any]:
+def public_observation(state: TrollPosition) -> dict[str, Any]:
     """A spectator stands behind the player: every card the player has seen was shown face up
     on the table at some moment, so the spectator sees what the player sees, and nothing more
     (never the deck order, an unseen face-down brick, or a future die)."""
-    from playtable.games.troll.serialize import observation
-
     return observation(state)
 
 
-def end_text(state: TrollState) -> str | None:
+def end_text(state: TrollPosition) -> str | None:
     if state.outcome is None:
         return None
     score = f" Score: {state.score} card(s) left in the deck of awakening (lower is better)."
@@ -45,7 +42,7 @@ def end_text(state: TrollState) -> str | None:
     return _LOSS_TEXT.get(reason, "The troll lost.") + score
 
 
-def can_take_back(state: TrollState, before: TrollState) -> bool:
+def can_take_back(state: TrollPosition, before: TrollPosition) -> bool:
     """Only within the troll's own actions of a turn: the same turn, no card drawn or die rolled
     (the random stream and the deck untouched), no card seen for the first time, and not the
     end of the game. An action that ends the turn runs the flight and awakening phases, which
