@@ -13,7 +13,15 @@ import math
 from typing import Any, Literal
 
 from playtable.core.chance import Chance
-from playtable.games.stardice.actions import BORG, Call, Hold, Throw, kind_of, parse_action_text
+from playtable.games.stardice.actions import (
+    BORG,
+    Call,
+    Hold,
+    Throw,
+    Touch,
+    kind_of,
+    parse_action_text,
+)
 from playtable.games.stardice.physics import speed_for_distance
 from playtable.games.stardice.table import StarDiceTable
 
@@ -29,19 +37,31 @@ class StarDiceMenu(StarDiceTable):
         hand one throw from the middle of each side of the frame to the table's centre; and
         `POOL` throws sampled as in `fresh_throws` from a stream seeded by the public position
         (so the menu is the same in every determinization of a position, which tree search
-        needs). Any other throw within the limits is legal too (`is_legal`); `touch` (a foul)
-        is accepted but not listed."""
+        needs); then the fouls (`touch`, or `touch DIE` under foul_rule=discard), which `apply`
+        accepts, so they are listed too. Any other throw within the limits is legal as well
+        (`is_legal`): throws are continuous, and the menu is a finite sample of them (RULES.md,
+        "Actions")."""
         if self.phase == "over":
             return []
         if self.phase == "call":
             return [Call("even"), Call("odd")]
-        out = self._center_menu()
+        out = [a for a in self._center_menu() if self.is_legal(a) is None]
         seen = {str(a) for a in out}
         for a in self.fresh_throws(Chance(self._public_seed()), self.POOL):
             if str(a) not in seen:
                 seen.add(str(a))
                 out.append(a)
-        return out
+        return out + self.fouls()
+
+    def fouls(self) -> list[Touch]:
+        """The fouls that may be declared now: `touch` (Final Rules: the battle is forfeited),
+        or under foul_rule=discard `touch DIE` for each die in hand (`touch` with none left)."""
+        if self.phase not in ("throw", "torpedo"):
+            return []
+        if self.params.foul_rule == "forfeit":
+            return [Touch()]
+        hand = self.hand_names(self.to_move)
+        return [Touch(name) for name in dict.fromkeys(hand)] if hand else [Touch()]
 
     def _public_seed(self) -> int:
         public = [self.phase, self.battle, self.to_move, self.hands, self.torpedoes_left,
@@ -88,8 +108,9 @@ class StarDiceMenu(StarDiceTable):
 
     def sample_actions(self, rng: Chance, k: int) -> list[Any]:
         """Up to k actions of the `legal_actions` menu (all of it when it is small enough; in
-        the torpedo phase `hold` is always offered), chosen with `rng`."""
-        legal = self.legal_actions()
+        the torpedo phase `hold` is always offered), chosen with `rng`. Fouls are left out
+        while anything else is legal: a bot never forfeits a battle on purpose."""
+        legal = [a for a in self.legal_actions() if not isinstance(a, Touch)] or self.legal_actions()
         if len(legal) <= k:
             return legal
         keep = [a for a in legal if isinstance(a, Hold)]
@@ -108,7 +129,11 @@ class StarDiceMenu(StarDiceTable):
         geo = self.params.physics_params().geometry
         out: list[Any] = [Hold()] if self.phase == "torpedo" else []
         targets = sorted(self.table.values(), key=lambda pc: pc.id)
-        while len(out) < k and choices:
+        # Bounded: a hand-edited position or parameter may leave no legal throw at all, and
+        # with the seed's rules nearly every draw is legal, so 20 tries per throw are plenty.
+        attempts = 20 * k
+        while len(out) < k and choices and attempts > 0:
+            attempts -= 1
             mode, name = choices[rng.below(len(choices))]
             kind = "stone" if mode == "torpedo" else (BORG if name == BORG else kind_of(f"X.{name}"))
             if targets and rng.random() < 0.5:

@@ -97,8 +97,9 @@ class StarDiceParams:
             raise BadParameter("settle_time, stop_speed and merge_distance must be >= 0")
         if not 0 <= self.min_angle_deg < 180:
             raise BadParameter("min_angle_deg must be in [0, 180)")
-        if self.frame <= 0.02 or self.max_speed <= 0:
-            raise BadParameter("frame must exceed 0.02 and max_speed must be positive")
+        if self.frame <= 0.02 or self.max_speed < 0.001:
+            # a throw's speed is written in thousandths (Throw): below 0.001 no throw is legal
+            raise BadParameter("frame must exceed 0.02 and max_speed must be at least 0.001")
 
     def formation_params(self) -> FormationParams:
         flat = {f.name: getattr(self, f.name) for f in fields(FormationParams) if hasattr(self, f.name)}
