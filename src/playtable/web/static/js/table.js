@@ -1,0 +1,29 @@
+// The table page (/t/ID?seat=N&token=T): finds which game the table plays, loads that game's
+// page module (js/games/<id>.js, or the plain fallback for a game without one yet) and starts
+// the shared frame on it.
+
+import { TableFrame } from "./frame.js";
+import { getJson, h, tableAddress } from "./util.js";
+
+const GAME_MODULES = { troll: "./games/troll.js", rotator: "./games/rotator.js" };
+
+async function main() {
+  const root = document.getElementById("app");
+  const { tableId, seat, token } = tableAddress();
+  let table;
+  try {
+    if (!tableId) throw new Error("This address names no table.");
+    table = await getJson(`/api/tables/${encodeURIComponent(tableId)}`);
+  } catch (err) {
+    root.replaceChildren(h("main", { class: "page-error" }, h("h1", {}, "No such table"),
+      h("p", {}, err.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    return;
+  }
+  const module = await import(GAME_MODULES[table.game] ?? "./games/plain.js");
+  document.body.dataset.game = table.game;
+  const frame = new TableFrame(root, { tableId, seat, token, gameModule: module });
+  window.playtable = frame; // for the browser tests and for curious players' consoles
+  frame.start();
+}
+
+main();
