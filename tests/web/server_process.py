@@ -104,6 +104,8 @@ class ServerProcess:
         self.stop()
 
 
-def start_server(db_path: Path, port: int | None = None, workers: int = 1) -> ServerProcess:
-    """A started server (see the module documentation); use it as a context manager."""
-    return ServerProcess(db_path, port, workers).start()
+def start_server(db_path: Path, port: int | None = None, workers: int = 1,
+                 extra_args: tuple[str, ...] = ()) -> ServerProcess:
+    """A started server (see the module documentation); use it as a context manager.
+    `extra_args` go to `playtable serve` (e.g. ("--rate-limit", "1000"))."""
+    return ServerProcess(db_path, port, workers, extra_args).start()

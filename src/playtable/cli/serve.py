@@ -22,13 +22,15 @@ def default_db() -> Path:
               help="SQLite file of the tables [default: $XDG_DATA_HOME/playtable/tables.sqlite3].")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes for bots and hints.")
-def serve(host: str, port: int, db: Path | None, workers: int) -> None:
+@click.option("--rate-limit", default=20.0, show_default=True, type=click.FloatRange(1, 100000),
+              help="Messages a second each WebSocket may send (bursts of twice that).")
+def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
     from playtable.web.server.app import create_app
 
-    app = create_app(db or default_db(), workers)
+    app = create_app(db or default_db(), workers, rate_limit)
     click.echo(f"playtable: open http://{host}:{port}/ in a browser (Ctrl+C stops the server)", err=True)
     # 1 MiB is the transport's hard limit; the app answers frames over 16 KiB with an error.
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws="websockets-sansio")

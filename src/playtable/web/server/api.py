@@ -12,7 +12,10 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from playtable.agents import available_agents
+from playtable.core.errors import BadParameter
+from playtable.core.params import params_from_dict
 from playtable.core.position import position_to_json
+from playtable.core.protocol import Game
 from playtable.core.records import Record
 from playtable.core.registry import game_ids, get_game, player_rules
 from playtable.web.server.tables import Table
@@ -22,15 +25,26 @@ def _type_name(kind: Any) -> str:
     return getattr(kind, "__name__", str(kind).replace("typing.", ""))
 
 
+def player_counts(game: Game[Any, Any]) -> list[int]:
+    """[fewest, most] seats over the defaults, every named variant and, for a game with a
+    `players` parameter, every count from 1 to 8 the game accepts."""
+    tries: list[Any] = [game.default_params()]
+    for values in game.variants.values():
+        tries.append(params_from_dict(game.params_type, values))
+    if "players" in {f.name for f in dataclasses.fields(game.params_type)}:
+        for n in range(1, 9):
+            try:
+                tries.append(params_from_dict(game.params_type, {"players": n}))
+            except BadParameter:
+                continue
+    counts = [game.num_players(p) for p in tries]
+    return [min(counts), max(counts)]
+
+
 def game_entry(game_id: str) -> dict[str, Any]:
     game = get_game(game_id)
     defaults = game.default_params()
     hints = typing.get_type_hints(game.params_type)
-    counts = [game.num_players(defaults)]
-    if "players" in {f.name for f in dataclasses.fields(game.params_type)}:
-        literal = typing.get_args(hints["players"])
-        if literal and all(isinstance(n, int) for n in literal):
-            counts = [min(literal), max(literal)]
     params = []
     for f in dataclasses.fields(game.params_type):
         value = getattr(defaults, f.name)
@@ -39,7 +53,7 @@ def game_entry(game_id: str) -> dict[str, Any]:
     return {
         "id": game.id,
         "name": game.name,
-        "players": [min(counts), max(counts)],
+        "players": player_counts(game),
         "pitch": game.pitch,
         "picture": f"/static/img/{game.id}.svg",
         "variants": [{"name": name, "description": game.variant_descriptions.get(name, "")}

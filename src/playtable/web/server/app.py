@@ -26,7 +26,7 @@ from playtable.web.server.bots import Workers
 from playtable.web.server.hub import BadRequest, Hub
 from playtable.web.server.store import SqliteStore
 from playtable.web.server.tables import Connection, Table
-from playtable.web.server.wire import BadMessage, RateLimit, error, parse_client_message
+from playtable.web.server.wire import RATE_PER_SECOND, BadMessage, RateLimit, error, parse_client_message
 
 STATIC = Path(str(resources.files("playtable.web") / "static"))
 
@@ -52,7 +52,9 @@ async def _body(request: Request) -> Any:
         raise BadRequest("the request body is not valid JSON") from None
 
 
-def create_app(db: str | Path, workers: int = 1) -> Starlette:
+def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) -> Starlette:
+    """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
+    connection `rate` messages a second (bursts of twice that)."""
     state: dict[str, Hub] = {}
 
     def hub() -> Hub:
@@ -142,11 +144,11 @@ def create_app(db: str | Path, workers: int = 1) -> Starlette:
                 await writer
 
     async def _read(ws: WebSocket, table: Table, conn: Connection) -> None:
-        limit = RateLimit()
+        limit = RateLimit(rate, 2 * rate)
         while not conn.closed:
             try:
                 message = await ws.receive()
-            except WebSocketDisconnect:
+            except (WebSocketDisconnect, RuntimeError):  # RuntimeError: already closed
                 return
             if message["type"] == "websocket.disconnect":
                 return
@@ -154,7 +156,7 @@ def create_app(db: str | Path, workers: int = 1) -> Starlette:
                 if limit.exhausted:
                     await ws.close(code=1008, reason="too many messages")
                     return
-                conn.push(error("rate_limited", "too many messages: slow down (at most 20 a second)"))
+                conn.push(error("rate_limited", f"too many messages: slow down (at most {rate:g} a second)"))
                 continue
             try:
                 msg = parse_client_message(message.get("text", message.get("bytes")))

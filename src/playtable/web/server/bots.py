@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.protocol import Agent, State
 from playtable.core.registry import get_game
 
+T = TypeVar("T")
 
 @cache
 def _agent(game_id: str, spec: str) -> Agent:
@@ -54,7 +57,10 @@ def _warm_up() -> None:
     from playtable.core.registry import game_ids
 
     for game_id in game_ids():
-        get_game(game_id)
+        try:
+            get_game(game_id)
+        except Exception:  # a game that fails to import fails its own jobs, not the whole pool
+            continue
 
 
 def make_pool(workers: int) -> Executor:
@@ -64,18 +70,32 @@ def make_pool(workers: int) -> Executor:
 
 
 class Workers:
-    """The pool, with awaitable jobs."""
+    """The pool, with awaitable jobs. A worker that dies (killed, out of memory) breaks the
+    whole pool; the pool is then replaced and the job tried once more."""
 
     def __init__(self, workers: int = 1) -> None:
-        self.pool = make_pool(max(1, workers))
+        self.workers = max(1, workers)
+        self.pool = make_pool(self.workers)
+
+    async def _run(self, job: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self.pool
+            try:
+                return await loop.run_in_executor(pool, job, *args)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                if self.pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self.pool = make_pool(self.workers)
+        raise AssertionError("unreachable")
 
     async def bot_move(self, game_id: str, spec: str, position: dict[str, Any], rng_seed: int) -> str:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, bot_move, game_id, spec, position, rng_seed)
+        return await self._run(bot_move, game_id, spec, position, rng_seed)
 
     async def hint(self, game_id: str, position: dict[str, Any]) -> tuple[str, str] | None:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, hint, game_id, position)
+        return await self._run(hint, game_id, position)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

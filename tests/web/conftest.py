@@ -1,0 +1,36 @@
+"""Fixtures for the table server's tests: an in-process app (Starlette's TestClient) over a
+fresh SQLite file, and helpers to create tables and read a connection's greeting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from playtable.web.server.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    # A high message rate: these tests send messages back to back on purpose.
+    with TestClient(create_app(tmp_path / "tables.sqlite3", workers=1, rate=10_000)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def seat_query(created: dict[str, Any], seat: int = 0) -> str:
+    """`seat=0&token=...` from a created table's join link."""
+    return str(created["seats"][seat]["join_url"]).split("?", 1)[1]
+
+
+def token_of(created: dict[str, Any], seat: int = 0) -> str:
+    return seat_query(created, seat).split("token=", 1)[1]
