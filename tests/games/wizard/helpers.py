@@ -9,7 +9,8 @@ from playtable.core.params import resolve_params
 from playtable.games.wizard import board
 from playtable.games.wizard.game import GAME
 from playtable.games.wizard.params import WizardParams
-from playtable.games.wizard.state import Token, WizardState
+from playtable.games.wizard.position import Token
+from playtable.games.wizard.state import WizardState
 
 
 def params(players: int = 3, variant: str | None = None, **kw: Any) -> WizardParams:

@@ -19,7 +19,8 @@ from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act
 from playtable.games.wizard.board import Square
 from playtable.games.wizard.content import kind_of
-from playtable.games.wizard.state import START_HP, Hero, WizardState
+from playtable.games.wizard.position import START_HP, Hero
+from playtable.games.wizard.state import WizardState
 
 
 def evaluate(st: WizardState, seat: int) -> float:

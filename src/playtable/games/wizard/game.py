@@ -7,7 +7,8 @@ from typing import Any
 
 from playtable.core.protocol import Agent, Game
 from playtable.games.wizard.params import VARIANTS, WizardParams
-from playtable.games.wizard.state import WizardState, state_from_json
+from playtable.games.wizard.serialize import state_from_json
+from playtable.games.wizard.state import WizardState
 
 
 class WizardGame(Game[WizardParams, WizardState]):
@@ -42,13 +43,13 @@ class WizardGame(Game[WizardParams, WizardState]):
 
         params = params or WizardParams()
         params.validate()
-        st = new_game(params, seed, rigged)
+        st = new_game(params, seed, rigged, WizardState)
         run(st)
         st._events = []
         return st
 
     def state_from_json(self, data: Mapping[str, Any]) -> WizardState:
-        return state_from_json(data)
+        return state_from_json(data, WizardState)
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.wizard.bots import BOTS

@@ -10,13 +10,13 @@ from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act, act, parse
 from playtable.games.wizard.board import Square
 from playtable.games.wizard.content import kind_of
-from playtable.games.wizard.state import START_HP, Hero, WizardState
+from playtable.games.wizard.position import START_HP, Hero, WizardPosition
 
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 # -- start of the heroes' turn and the secret commits ------------------------------------------
-def step_hero_turn(st: WizardState, step: dict[str, Any]) -> None:
+def step_hero_turn(st: WizardPosition, step: dict[str, Any]) -> None:
     st.say("hero_turn", "The heroes' turn.")
     for h in st.heroes:
         h.entered = h.fought = False
@@ -32,7 +32,7 @@ def step_hero_turn(st: WizardState, step: dict[str, Any]) -> None:
     st.steps.insert(0, {"do": "commit_next"})
 
 
-def step_commit_next(st: WizardState, step: dict[str, Any]) -> None:
+def step_commit_next(st: WizardPosition, step: dict[str, Any]) -> None:
     for h in st.heroes:
         if h.alive and not h.frozen and not h.stuck and h.seat not in st.commits:
             st.decision = {"kind": "commit", "seat": h.seat}
@@ -40,18 +40,18 @@ def step_commit_next(st: WizardState, step: dict[str, Any]) -> None:
     st.steps.insert(0, {"do": "reveal"})
 
 
-def _can_step(st: WizardState, frm: Square, d: str) -> bool:
+def _can_step(st: WizardPosition, frm: Square, d: str) -> bool:
     to = board.step(frm, d)
     if to == st.tower:
         return frm == st.entrance_square() and d == OPPOSITE[st.entrance] and st.door_open()
     return st.open_square(to)
 
 
-def _has(h: Hero, st: WizardState, effect: str) -> list[str]:
+def _has(h: Hero, st: WizardPosition, effect: str) -> list[str]:
     return sorted({kind_of(c) for c in h.items if st.content.lcard(c).effect == effect})
 
 
-def legal_commit(st: WizardState) -> list[Act]:
+def legal_commit(st: WizardPosition) -> list[Act]:
     h = st.hero(int(st.decision["seat"]))
     out = [act("move", d) for d in board.DIRS if _can_step(st, h.pos, d)]
     out.append(act("stay"))
@@ -80,7 +80,7 @@ def _take(h: Hero, kind: str) -> str:
     return card
 
 
-def do_commit(st: WizardState, a: Act) -> None:
+def do_commit(st: WizardPosition, a: Act) -> None:
     h = st.hero(int(st.decision["seat"]))
     if a.verb == "use":
         card = _take(h, a.args[0])
@@ -111,7 +111,7 @@ def do_commit(st: WizardState, a: Act) -> None:
 
 
 # -- reveal and resolution ------------------------------------------------------------------------
-def step_reveal(st: WizardState, step: dict[str, Any]) -> None:
+def step_reveal(st: WizardPosition, step: dict[str, Any]) -> None:
     for seat, text in sorted(st.commits.items()):
         h = st.hero(seat)
         a = parse(text)
@@ -140,11 +140,11 @@ def step_reveal(st: WizardState, step: dict[str, Any]) -> None:
         {"do": "loot_phase"}, {"do": "end_hero_turn"}]
 
 
-def _participants(st: WizardState, sq: Square) -> list[Hero]:
+def _participants(st: WizardPosition, sq: Square) -> list[Hero]:
     return [h for h in st.heroes_at(sq) if (h.entered or h.stuck) and not h.frozen]
 
 
-def step_tile(st: WizardState, step: dict[str, Any]) -> None:
+def step_tile(st: WizardPosition, step: dict[str, Any]) -> None:
     sq = board.parse_square(step["square"], st.size)
     cell = st.cells[sq]
     party = _participants(st, sq)
@@ -189,13 +189,13 @@ def _token_name(kind: str) -> str:
     return {"trap": "trap", "blank": "blank"}.get(kind, f"monster level {kind[1:]}")
 
 
-def trap_threshold(st: WizardState, traps: int) -> int:
+def trap_threshold(st: WizardPosition, traps: int) -> int:
     """The save needed against `traps` traps in one tile (8 Nov: 7+, 10+, 13+; 3 more per trap
     beyond three is ours)."""
     return 7 + 3 * (traps - 1)
 
 
-def _spring_traps(st: WizardState, sq: Square, party: list[Hero], traps: int) -> None:
+def _spring_traps(st: WizardPosition, sq: Square, party: list[Hero], traps: int) -> None:
     st.stats["traps_sprung"] += traps
     if st.params.trap_rule == "scaled":
         need = trap_threshold(st, traps)
@@ -223,7 +223,7 @@ def _spring_traps(st: WizardState, sq: Square, party: list[Hero], traps: int) ->
                 st.damage(h, 2, sq, "trap")
 
 
-def step_combat(st: WizardState, step: dict[str, Any]) -> None:
+def step_combat(st: WizardPosition, step: dict[str, Any]) -> None:
     sq = board.parse_square(step["square"], st.size)
     party = [st.hero(s) for s in step["heroes"] if st.hero(s).alive and st.hero(s).pos == sq]
     if not party:
@@ -235,12 +235,12 @@ def step_combat(st: WizardState, step: dict[str, Any]) -> None:
     _fight(st, sq, party, int(step["bonus"]))
 
 
-def legal_boost(st: WizardState) -> list[Act]:
+def legal_boost(st: WizardPosition) -> list[Act]:
     h = st.hero(int(st.decision["seat"]))
     return [act("boost", k) for k in _has(h, st, "combat_bonus")] + [act("fight")]
 
 
-def do_boost(st: WizardState, a: Act) -> None:
+def do_boost(st: WizardPosition, a: Act) -> None:
     step = st.decision["step"]
     h = st.hero(int(st.decision["seat"]))
     if a.verb == "fight":
@@ -256,7 +256,7 @@ def do_boost(st: WizardState, a: Act) -> None:
     st.steps.insert(0, step)
 
 
-def _fight(st: WizardState, sq: Square, party: list[Hero], bonus: int) -> None:
+def _fight(st: WizardPosition, sq: Square, party: list[Hero], bonus: int) -> None:
     cell = st.cells[sq]
     monsters = [t for t in cell.tokens if t.kind.startswith("m")]
     levels = sum(t.level for t in monsters)
@@ -321,7 +321,7 @@ def _receiver(party: list[Hero]) -> Hero:
     return min(party, key=lambda h: (len(h.items), h.seat))
 
 
-def _give_loot(st: WizardState, party: list[Hero], n: int, why: str) -> None:
+def _give_loot(st: WizardPosition, party: list[Hero], n: int, why: str) -> None:
     for _ in range(n):
         card = st.draw_loot()
         if card is None:
@@ -332,11 +332,11 @@ def _give_loot(st: WizardState, party: list[Hero], n: int, why: str) -> None:
                hero=h.seat, card=kind_of(card))
 
 
-def legal_keep(st: WizardState) -> list[Act]:
+def legal_keep(st: WizardPosition) -> list[Act]:
     return [act("keep", k) for k in sorted({kind_of(c) for c in st.decision["cards"]})]
 
 
-def do_keep(st: WizardState, a: Act) -> None:
+def do_keep(st: WizardPosition, a: Act) -> None:
     h = st.hero(int(st.decision["seat"]))
     cards = list(st.decision["cards"])
     kept = next(c for c in cards if kind_of(c) == a.args[0])
@@ -348,11 +348,11 @@ def do_keep(st: WizardState, a: Act) -> None:
     st.decision = {}
 
 
-def _retreat_options(st: WizardState, h: Hero) -> list[Square]:
+def _retreat_options(st: WizardPosition, h: Hero) -> list[Square]:
     return sorted(x for x in (board.step(h.pos, d) for d in board.DIRS) if st.open_square(x))
 
 
-def step_retreat(st: WizardState, step: dict[str, Any]) -> None:
+def step_retreat(st: WizardPosition, step: dict[str, Any]) -> None:
     h = st.hero(int(step["hero"]))
     if not h.alive:
         return
@@ -362,12 +362,12 @@ def step_retreat(st: WizardState, step: dict[str, Any]) -> None:
     st.decision = {"kind": "retreat", "seat": 0, "hero": h.seat}
 
 
-def legal_retreat(st: WizardState) -> list[Act]:
+def legal_retreat(st: WizardPosition) -> list[Act]:
     h = st.hero(int(st.decision["hero"]))
     return [act("retreat", board.name(x)) for x in _retreat_options(st, h)]
 
 
-def do_retreat(st: WizardState, a: Act) -> None:
+def do_retreat(st: WizardPosition, a: Act) -> None:
     h = st.hero(int(st.decision["hero"]))
     h.pos = board.parse_square(a.args[0], st.size)
     st.say("retreat", f"The wizard drives hero {h.seat} back to {a.args[0]}.", hero=h.seat,
@@ -376,7 +376,7 @@ def do_retreat(st: WizardState, a: Act) -> None:
 
 
 # -- loot phase ---------------------------------------------------------------------------------
-def flip_tile(st: WizardState, sq: Square) -> None:
+def flip_tile(st: WizardPosition, sq: Square) -> None:
     """Turn a tile face up and apply its Card Draw and Mana Wheel values (8 Nov 'Tiles')."""
     cell = st.cells[sq]
     if cell.flipped:
@@ -397,7 +397,7 @@ def flip_tile(st: WizardState, sq: Square) -> None:
         st.steps.insert(0, {"do": "discard", "n": -tile.draw})
 
 
-def pick_up(st: WizardState, sq: Square) -> None:
+def pick_up(st: WizardPosition, sq: Square) -> None:
     """Heroes on a tile without tokens take its key and any dropped loot and keys."""
     cell = st.cells[sq]
     here = st.heroes_at(sq)
@@ -426,7 +426,7 @@ def pick_up(st: WizardState, sq: Square) -> None:
     cell.items = []
 
 
-def step_loot_phase(st: WizardState, step: dict[str, Any]) -> None:
+def step_loot_phase(st: WizardPosition, step: dict[str, Any]) -> None:
     squares = sorted({h.pos for h in st.living() if h.pos != st.tower})
     for sq in squares:
         cell = st.cells[sq]
@@ -440,7 +440,7 @@ def step_loot_phase(st: WizardState, step: dict[str, Any]) -> None:
         pick_up(st, sq)
 
 
-def step_end_hero_turn(st: WizardState, step: dict[str, Any]) -> None:
+def step_end_hero_turn(st: WizardPosition, step: dict[str, Any]) -> None:
     for h in st.heroes:
         h.frozen = h.stuck = h.entered = h.fought = False
         h.gives = 0

@@ -13,20 +13,23 @@ them face down), the moves other heroes have committed but not revealed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from playtable.core.chance import Chance
 from playtable.games.wizard import board
 from playtable.games.wizard.board import Square
 from playtable.games.wizard.content import kind_of
-from playtable.games.wizard.state import Token, WizardState
+from playtable.games.wizard.hero_turn import legal_commit
+from playtable.games.wizard.position import Token, WizardPosition
+
+P = TypeVar("P", bound=WizardPosition)
 
 
 def role(seat: int) -> str:
     return "wizard" if seat == 0 else f"hero{seat}"
 
 
-def observation(st: WizardState, seat: int) -> dict[str, Any]:
+def observation(st: WizardPosition, seat: int) -> dict[str, Any]:
     wizard = seat == 0
     cells = []
     for sq, c in sorted(st.cells.items()):
@@ -99,7 +102,7 @@ def observation(st: WizardState, seat: int) -> dict[str, Any]:
     return obs
 
 
-def public_observation(st: WizardState) -> dict[str, Any]:
+def public_observation(st: WizardPosition) -> dict[str, Any]:
     """What a spectator may see: the public part only, which is what every hero sees minus his
     own pending move (heroes play open-handed; the wizard's hand, the tokens' faces and the
     committed moves stay hidden)."""
@@ -109,7 +112,7 @@ def public_observation(st: WizardState) -> dict[str, Any]:
     return obs
 
 
-def waiting_for(st: WizardState) -> list[int]:
+def waiting_for(st: WizardPosition) -> list[int]:
     """Every seat that must act before the game goes on: during the heroes' secret commits,
     every hero who may move and has not committed yet (they commit one at a time, in seat
     order, but all of them are awaited)."""
@@ -121,7 +124,7 @@ def waiting_for(st: WizardState) -> list[int]:
             if h.alive and not h.frozen and not h.stuck and h.seat not in st.commits]
 
 
-def determinize(st: WizardState, seat: int, rng: Chance) -> WizardState:
+def determinize(st: P, seat: int, rng: Chance) -> P:
     """A copy where what `seat` cannot know is resampled from `rng`: the decks' order, the faces
     of face-down tiles, other heroes' pending moves, the future chance stream; for a hero also
     the wizard's hand, the identity of face-down tokens (within each placement) and where the
@@ -144,7 +147,7 @@ def determinize(st: WizardState, seat: int, rng: Chance) -> WizardState:
     return out
 
 
-def _resample_tiles(out: WizardState, seat: int, rng: Chance) -> None:
+def _resample_tiles(out: WizardPosition, seat: int, rng: Chance) -> None:
     hidden: list[Square] = [sq for sq, c in sorted(out.cells.items())
                             if sq != out.tower and not c.flipped]
     pool = [out.cells[sq].tile for sq in hidden if not out.content.tile(out.cells[sq].tile).key]
@@ -169,7 +172,7 @@ def _resample_tiles(out: WizardState, seat: int, rng: Chance) -> None:
     out.unused_tiles = pool + spare_keys
 
 
-def _resample_tokens(out: WizardState, rng: Chance) -> None:
+def _resample_tokens(out: WizardPosition, rng: Chance) -> None:
     slots: dict[int, list[Token]] = {}
     for _, c in sorted(out.cells.items()):
         for t in c.tokens:
@@ -193,9 +196,7 @@ def _resample_tokens(out: WizardState, rng: Chance) -> None:
             pending[:] = kinds[len(tokens):]
 
 
-def _resample_commits(out: WizardState, seat: int, rng: Chance) -> None:
-    from playtable.games.wizard.hero_turn import legal_commit
-
+def _resample_commits(out: WizardPosition, seat: int, rng: Chance) -> None:
     for other in sorted(out.commits):
         if other == seat:
             continue

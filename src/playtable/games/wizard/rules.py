@@ -9,26 +9,26 @@ from typing import Any
 from playtable.core.errors import IllegalAction
 from playtable.games.wizard import hero_turn, setup, wizard_turn
 from playtable.games.wizard.actions import Act
-from playtable.games.wizard.state import WizardState
+from playtable.games.wizard.position import WizardPosition
 
-LEGAL: dict[str, Callable[[WizardState], list[Act]]] = {
+LEGAL: dict[str, Callable[[WizardPosition], list[Act]]] = {
     **setup.LEGAL, **wizard_turn.LEGAL, **hero_turn.LEGAL,
 }
-PERFORM: dict[str, Callable[[WizardState, Act], None]] = {
+PERFORM: dict[str, Callable[[WizardPosition, Act], None]] = {
     **setup.PERFORM, **wizard_turn.PERFORM, **hero_turn.PERFORM,
 }
-STEPS: dict[str, Callable[[WizardState, dict[str, Any]], None]] = {
+STEPS: dict[str, Callable[[WizardPosition, dict[str, Any]], None]] = {
     **setup.STEPS, **wizard_turn.STEPS, **hero_turn.STEPS,
 }
 
 
-def legal(st: WizardState) -> list[Any]:
+def legal(st: WizardPosition) -> list[Any]:
     if st.is_terminal or not st.decision:
         return []
     return list(LEGAL[st.decision["kind"]](st))
 
 
-def perform(st: WizardState, action: Act) -> None:
+def perform(st: WizardPosition, action: Act) -> None:
     kind = st.decision["kind"]
     if kind not in PERFORM:
         raise IllegalAction(f"no decision '{kind}' is pending")
@@ -36,7 +36,7 @@ def perform(st: WizardState, action: Act) -> None:
     run(st)
 
 
-def run(st: WizardState) -> None:
+def run(st: WizardPosition) -> None:
     """Run automatic steps until a seat must decide or the game ends."""
     guard = 0
     while not st.winner and not st.decision:

@@ -4,21 +4,26 @@ tiles, the wizard's opening draw (5, keep 3), the heroes' start corner."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from playtable.core.chance import Chance
 from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act, act
 from playtable.games.wizard.board import Square
+from playtable.games.wizard.hero_turn import flip_tile, pick_up
 from playtable.games.wizard.params import WizardParams
-from playtable.games.wizard.state import Cell, Hero, WizardState
+from playtable.games.wizard.position import Cell, Hero, WizardPosition
+
+P = TypeVar("P", bound=WizardPosition)
 
 OPENING_DRAW = 5
 OPENING_KEEP = 3
 
 
-def new_game(params: WizardParams, seed: int, rigged: Mapping[str, list[Any]] | None) -> WizardState:
-    st = WizardState(params, Chance(seed, 0, {k: list(v) for k, v in (rigged or {}).items()}))
+def new_game(params: WizardParams, seed: int, rigged: Mapping[str, list[Any]] | None,
+             cls: type[P]) -> P:
+    """A new game's position as a `cls` (the protocol's `WizardState`), before its first step."""
+    st = cls(params, Chance(seed, 0, {k: list(v) for k, v in (rigged or {}).items()}))
     content = st.content
     st.deck = content.wizard_instances(params.rules)
     st.chance.shuffle(st.deck)
@@ -43,7 +48,7 @@ def new_game(params: WizardParams, seed: int, rigged: Mapping[str, list[Any]] | 
     return st
 
 
-def _place_tower(st: WizardState, sq: Square) -> None:
+def _place_tower(st: WizardPosition, sq: Square) -> None:
     cell = st.cells[sq]
     if cell.tile:
         st.unused_tiles.append(cell.tile)
@@ -54,32 +59,32 @@ def _place_tower(st: WizardState, sq: Square) -> None:
 
 
 # -- decisions ------------------------------------------------------------------------------------
-def legal_tower(st: WizardState) -> list[Act]:
+def legal_tower(st: WizardPosition) -> list[Act]:
     return [act("tower", board.name(sq)) for sq in board.centre_choices(st.size)]
 
 
-def do_tower(st: WizardState, a: Act) -> None:
+def do_tower(st: WizardPosition, a: Act) -> None:
     _place_tower(st, board.parse_square(a.args[0], st.size))
     st.decision = {"kind": "entrance", "seat": 0}
 
 
-def legal_entrance(st: WizardState) -> list[Act]:
+def legal_entrance(st: WizardPosition) -> list[Act]:
     return [act("entrance", d) for d in board.DIRS]
 
 
-def do_entrance(st: WizardState, a: Act) -> None:
+def do_entrance(st: WizardPosition, a: Act) -> None:
     st.entrance = a.args[0]
     st.say("entrance", f"The tower's entrance faces {a.args[0]} "
            f"(enter from {board.name(st.entrance_square())}).", direction=a.args[0])
     st.decision = {"kind": "key", "seat": 0, "left": len(st.content.key_tiles())}
 
 
-def legal_key(st: WizardState) -> list[Act]:
+def legal_key(st: WizardPosition) -> list[Act]:
     return [act("key", board.name(sq)) for sq, c in sorted(st.cells.items())
             if sq != st.tower and not c.key]
 
 
-def do_key(st: WizardState, a: Act) -> None:
+def do_key(st: WizardPosition, a: Act) -> None:
     sq = board.parse_square(a.args[0], st.size)
     cell = st.cells[sq]
     keys = st.content.key_tiles()
@@ -102,7 +107,7 @@ def do_key(st: WizardState, a: Act) -> None:
     _next_opening(st)
 
 
-def _next_opening(st: WizardState) -> None:
+def _next_opening(st: WizardPosition) -> None:
     extra = len(st.offered) - OPENING_KEEP
     if extra > 0:
         st.decision = {"kind": "opening", "seat": 0, "left": extra}
@@ -114,11 +119,11 @@ def _next_opening(st: WizardState) -> None:
     st.decision = {"kind": "start", "seat": 1}
 
 
-def legal_opening(st: WizardState) -> list[Act]:
+def legal_opening(st: WizardPosition) -> list[Act]:
     return [act("return", k) for k in sorted({c.rsplit(".", 1)[0] for c in st.offered})]
 
 
-def do_opening(st: WizardState, a: Act) -> None:
+def do_opening(st: WizardPosition, a: Act) -> None:
     card = next(c for c in st.offered if c.rsplit(".", 1)[0] == a.args[0])
     st.offered.remove(card)
     st.deck.append(card)
@@ -126,13 +131,11 @@ def do_opening(st: WizardState, a: Act) -> None:
     _next_opening(st)
 
 
-def legal_start(st: WizardState) -> list[Act]:
+def legal_start(st: WizardPosition) -> list[Act]:
     return [act("start", k) for k in board.CORNERS]
 
 
-def do_start(st: WizardState, a: Act) -> None:
-    from playtable.games.wizard.hero_turn import flip_tile, pick_up
-
+def do_start(st: WizardPosition, a: Act) -> None:
     sq = board.corner(st.size, a.args[0])
     st.start = sq
     for h in st.heroes:

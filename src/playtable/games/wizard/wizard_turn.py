@@ -9,11 +9,11 @@ from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act, act
 from playtable.games.wizard.board import Square
 from playtable.games.wizard.content import kind_of
-from playtable.games.wizard.state import Token, WizardState
+from playtable.games.wizard.position import Token, WizardPosition
 
 
 # -- start of the turn ------------------------------------------------------------------------
-def step_wizard_turn(st: WizardState, step: dict[str, Any]) -> None:
+def step_wizard_turn(st: WizardPosition, step: dict[str, Any]) -> None:
     if st.round >= st.params.max_rounds:
         st.finish("draw", "turn_limit",
                   f"{st.params.max_rounds} rounds have passed with no winner: the game is a draw.")
@@ -32,7 +32,7 @@ def step_wizard_turn(st: WizardState, step: dict[str, Any]) -> None:
     st.steps[:0] = [{"do": "rage"}, {"do": "wizard_draw", "n": 1 + extra}, {"do": "wizard_main"}]
 
 
-def removable(st: WizardState) -> list[Square]:
+def removable(st: WizardPosition) -> list[Square]:
     """Tiles the rage may remove now: not the tower or its ring, no hero on it, and every living
     hero can still reach the tower entrance and every tile with dropped keys."""
     ring = board.ring(st.tower, st.size)
@@ -47,7 +47,7 @@ def removable(st: WizardState) -> list[Square]:
             and sq not in keys and sq not in cut]
 
 
-def step_rage(st: WizardState, step: dict[str, Any]) -> None:
+def step_rage(st: WizardPosition, step: dict[str, Any]) -> None:
     if not st.rage:
         return
     left = int(step.get("left", st.num_players))
@@ -55,11 +55,11 @@ def step_rage(st: WizardState, step: dict[str, Any]) -> None:
         st.decision = {"kind": "rage", "seat": 0, "left": left}
 
 
-def legal_rage(st: WizardState) -> list[Act]:
+def legal_rage(st: WizardPosition) -> list[Act]:
     return [act("remove", board.name(sq)) for sq in removable(st)]
 
 
-def do_rage(st: WizardState, a: Act) -> None:
+def do_rage(st: WizardPosition, a: Act) -> None:
     sq = board.parse_square(a.args[0], st.size)
     cell = st.cells[sq]
     cell.removed = True
@@ -78,18 +78,18 @@ def do_rage(st: WizardState, a: Act) -> None:
     st.steps.insert(0, {"do": "rage", "left": left})
 
 
-def step_wizard_draw(st: WizardState, step: dict[str, Any]) -> None:
+def step_wizard_draw(st: WizardPosition, step: dict[str, Any]) -> None:
     n = st.draw_wizard(int(step["n"]))
     st.say("wizard_draw", f"The wizard draws {n} card(s).", count=n)
 
 
-def step_wizard_main(st: WizardState, step: dict[str, Any]) -> None:
+def step_wizard_main(st: WizardPosition, step: dict[str, Any]) -> None:
     st.mana = st.wheel
     st.decision = {"kind": "main", "seat": 0}
 
 
 # -- playing cards ------------------------------------------------------------------------------
-def placeable(st: WizardState, token: str) -> list[Square]:
+def placeable(st: WizardPosition, token: str) -> list[Square]:
     """Squares where `token` may go: no hero, fewer tokens than the cap, not removed; the tower
     only for monsters and blanks once the heroes hold the keys they need."""
     heroes = {h.pos for h in st.living()}
@@ -103,7 +103,7 @@ def placeable(st: WizardState, token: str) -> list[Square]:
     return out
 
 
-def _spell_targets(st: WizardState, effect: str) -> list[Act]:
+def _spell_targets(st: WizardPosition, effect: str) -> list[Act]:
     if effect == "switcheroo":
         token_squares = [sq for sq, c in sorted(st.cells.items()) if c.tokens and sq != st.tower]
         return [act("switch", f"hero{h.seat}", board.name(sq))
@@ -112,7 +112,7 @@ def _spell_targets(st: WizardState, effect: str) -> list[Act]:
     return [act("target", board.name(sq)) for sq in squares]
 
 
-def playable(st: WizardState, kind: str) -> bool:
+def playable(st: WizardPosition, kind: str) -> bool:
     card = st.content.wizard[kind]
     if card.cost > st.mana:
         return False
@@ -121,12 +121,12 @@ def playable(st: WizardState, kind: str) -> bool:
     return any(placeable(st, t) for t in set(card.tokens()))
 
 
-def legal_main(st: WizardState) -> list[Act]:
+def legal_main(st: WizardPosition) -> list[Act]:
     kinds = sorted({kind_of(c) for c in st.hand})
     return [act("play", k) for k in kinds if playable(st, k)] + [act("end")]
 
 
-def do_main(st: WizardState, a: Act) -> None:
+def do_main(st: WizardPosition, a: Act) -> None:
     if a.verb == "end":
         st.say("wizard_end", "The wizard ends his turn.")
         st.decision = {}
@@ -148,7 +148,7 @@ def do_main(st: WizardState, a: Act) -> None:
         _maybe_done_placing(st)
 
 
-def _finish_card(st: WizardState, card_id: str) -> None:
+def _finish_card(st: WizardPosition, card_id: str) -> None:
     st.offered.remove(card_id)
     card = st.content.wcard(card_id)
     if card.removed:
@@ -159,7 +159,7 @@ def _finish_card(st: WizardState, card_id: str) -> None:
     st.decision = {"kind": "main", "seat": 0}
 
 
-def _maybe_done_placing(st: WizardState) -> None:
+def _maybe_done_placing(st: WizardPosition) -> None:
     tokens = st.decision["tokens"]
     if not any(placeable(st, t) for t in set(tokens)):
         if tokens:
@@ -168,12 +168,12 @@ def _maybe_done_placing(st: WizardState) -> None:
         _finish_card(st, st.decision["card"])
 
 
-def legal_place(st: WizardState) -> list[Act]:
+def legal_place(st: WizardPosition) -> list[Act]:
     return [act("place", t, board.name(sq)) for t in sorted(set(st.decision["tokens"]))
             for sq in placeable(st, t)]
 
 
-def do_place(st: WizardState, a: Act) -> None:
+def do_place(st: WizardPosition, a: Act) -> None:
     token, sq = a.args[0], board.parse_square(a.args[1], st.size)
     st.cells[sq].tokens.append(Token(token, False, int(st.decision["batch"])))
     st.tokens_placed += 1
@@ -183,11 +183,11 @@ def do_place(st: WizardState, a: Act) -> None:
     _maybe_done_placing(st)
 
 
-def legal_spell(st: WizardState) -> list[Act]:
+def legal_spell(st: WizardPosition) -> list[Act]:
     return _spell_targets(st, st.content.wcard(st.decision["card"]).effect)
 
 
-def do_spell(st: WizardState, a: Act) -> None:
+def do_spell(st: WizardPosition, a: Act) -> None:
     card_id = st.decision["card"]
     card = st.content.wcard(card_id)
     if a.verb == "switch":
@@ -226,7 +226,7 @@ def do_spell(st: WizardState, a: Act) -> None:
         _next_send(st)
 
 
-def _send_options(st: WizardState) -> list[Square]:
+def _send_options(st: WizardPosition) -> list[Square]:
     sq = board.parse_square(st.decision["square"], st.size)
     near = [board.step(sq, d) for d in board.DIRS]
     near = [x for x in near if st.open_square(x)]
@@ -235,7 +235,7 @@ def _send_options(st: WizardState) -> list[Square]:
     return sorted(fresh or near)
 
 
-def _next_send(st: WizardState) -> None:
+def _next_send(st: WizardPosition) -> None:
     while st.decision["heroes"] and not _send_options(st):
         seat = st.decision["heroes"].pop(0)
         st.say("whirlwind_stay", f"Hero {seat} has nowhere to be blown and stays.", hero=seat)
@@ -255,11 +255,11 @@ def _next_send(st: WizardState) -> None:
     _finish_card(st, st.decision["card"])
 
 
-def legal_send(st: WizardState) -> list[Act]:
+def legal_send(st: WizardPosition) -> list[Act]:
     return [act("send", board.name(x)) for x in _send_options(st)]
 
 
-def do_send(st: WizardState, a: Act) -> None:
+def do_send(st: WizardPosition, a: Act) -> None:
     seat = st.decision["heroes"].pop(0)
     h = st.hero(seat)
     to = board.parse_square(a.args[0], st.size)
@@ -270,17 +270,17 @@ def do_send(st: WizardState, a: Act) -> None:
 
 
 # -- discarding for a tile's negative Card Draw value --------------------------------------------
-def step_discard(st: WizardState, step: dict[str, Any]) -> None:
+def step_discard(st: WizardPosition, step: dict[str, Any]) -> None:
     n = int(step["n"])
     if n > 0 and st.hand:
         st.decision = {"kind": "discard", "seat": 0, "left": n}
 
 
-def legal_discard(st: WizardState) -> list[Act]:
+def legal_discard(st: WizardPosition) -> list[Act]:
     return [act("discard", k) for k in sorted({kind_of(c) for c in st.hand})]
 
 
-def do_discard(st: WizardState, a: Act) -> None:
+def do_discard(st: WizardPosition, a: Act) -> None:
     card = next(c for c in st.hand if kind_of(c) == a.args[0])
     st.hand.remove(card)
     st.discard.append(card)
