@@ -1,19 +1,39 @@
 # Everything installs into .venv; a fresh machine needs only python3 (3.11+), pip and make.
+# Dependencies come from the lock files in requirements/ (exact versions and hashes, made by
+# `make lock` with pip-tools), so a new release of a dependency cannot break a fresh machine:
+# requirements/all.txt is everything (the lab, RL, Ray and the test tools), play.txt a player's.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+PLAY_STAMP := $(VENV)/.play-stamp
+LOCK := $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
+	--no-emit-index-url --no-emit-find-links
 
-.PHONY: setup play test lint typecheck unit bench clean
+.PHONY: setup setup-play play test lint typecheck unit bench clean lock
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements/all.txt
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,ray]'
-	touch $(STAMP)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/all.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $(STAMP) $(PLAY_STAMP)
 
-play: setup
+# A player's install: the games and the terminal apps only (no lab, no RL).
+setup-play: $(PLAY_STAMP)
+
+$(PLAY_STAMP): pyproject.toml requirements/play.txt
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/play.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $(PLAY_STAMP)
+
+# Re-pin every dependency after pyproject.toml's dependencies change (needs `make setup` first).
+lock:
+	$(LOCK) --output-file requirements/play.txt pyproject.toml
+	$(LOCK) --extra dev --extra lab --extra rl --extra ray --output-file requirements/all.txt pyproject.toml
+
+play: setup-play
 	$(VENV)/bin/playtable play
 
 lint: setup

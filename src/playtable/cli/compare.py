@@ -132,9 +132,13 @@ def compare(
     quiet: bool,
     as_json: bool,
     out: str | None,
+    force: bool,
 ) -> None:
     """Play variants on the same seeds (common random numbers) and report paired differences
     from the first variant with 95% intervals; optionally stop early (--until-ci, --sprt)."""
+    from playtable.core.extras import require
+
+    require("lab", "compare")  # the sign test's p-values (SciPy)
     from playtable.lab.compare import run_compare
     from playtable.lab.metrics import summarize
     from playtable.lab.runner import Arm, RunOptions, resolve_game
@@ -152,9 +156,20 @@ def compare(
         raise BadParameter(f"--sprt: {err}") from None
     total = games * len(arms)
     options = RunOptions(workers, backend, address)
-    with recorded_run(options, out, total, f"{the_game.id} {len(arms)} variants", quiet):
+    seeds = range(seed, seed + games)
+    with recorded_run(
+        options, out, total, f"{the_game.id} {len(arms)} variants", quiet, arms, seeds, force
+    ) as frame:
         result = run_compare(
-            arms, seed, games, options, until_ci=until_ci, round_size=round_size, sprt=test, on=on
+            arms,
+            seed,
+            games,
+            options,
+            until_ci=until_ci,
+            round_size=round_size,
+            sprt=test,
+            on=on,
+            previous=frame.previous,
         )
     per_arm = {a.label: summarize(list(result.rows[a.label].values())) for a in arms}
     diffs = {a.label: result.paired(a.label) for a in arms[1:]}
@@ -187,7 +202,7 @@ def compare(
     else:
         _print_comparison(result, per_arm, diffs, test, on)
     if out:
-        click.echo(f"{len(result.all_rows())} rows written to {out}", err=True)
+        click.echo(f"{frame.rows_in_file} rows written to {out}", err=True)
     if result.interrupted:
         click.echo("interrupted: finished games kept", err=True)
         sys.exit(130)

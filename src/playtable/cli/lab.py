@@ -26,12 +26,16 @@ QUERY_EXAMPLES = """Examples (the view `games` holds every row of FILES, plus `f
 
 @click.command(epilog=QUERY_EXAMPLES)
 @click.argument("sql")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True)
 @click.option(
     "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True
 )
 def query(sql: str, files: tuple[str, ...], fmt: str) -> None:
-    """Run SQL (DuckDB) over result FILES written by `sim` or `compare`."""
+    """Run SQL (DuckDB) over result FILES written by `sim` or `compare` (files or glob
+    patterns such as 'runs/*.parquet'; quote them so the shell leaves them to playtable)."""
+    from playtable.core.extras import require
+
+    require("lab", "query")
     from playtable.lab.storage import query as run_query
 
     columns, rows = run_query(sql, files)
@@ -57,11 +61,18 @@ def query(sql: str, files: tuple[str, ...], fmt: str) -> None:
 
 # -- report ------------------------------------------------------------------------------------------
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True)
 @click.option("--out", type=OUT_FILE, default="report.html", show_default=True)
+@click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option("--title", default=None, help="Page title (default: the games and files).")
-def report(files: tuple[str, ...], out: str, title: str | None) -> None:
-    """One self-contained HTML page (plots embedded) summarising result FILES."""
+def report(files: tuple[str, ...], out: str, force: bool, title: str | None) -> None:
+    """One self-contained HTML page (plots embedded) summarising result FILES (files or glob
+    patterns)."""
+    from playtable.core.extras import require
+    from playtable.core.files import check_new_output
+
+    require("lab", "report")
+    check_new_output(out, force)
     from playtable.lab.report import write_report
 
     path = write_report([Path(f) for f in files], Path(out), title)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+import sys
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -189,28 +190,64 @@ def jsonable(data: Any) -> Any:
     return data
 
 
-def recover_stale(out: str | None) -> None:
-    """A run that was killed outright (not interrupted) left its games in a journal beside
-    OUT: save them as NAME.recovered.parquet before a new run starts."""
-    from playtable.lab.storage import journal_path, recover
+@dataclass
+class RunFrame:
+    """What `recorded_run` hands the command: the games a killed earlier run of it left (to be
+    skipped), and, once the run ends, the number of rows the result file really holds."""
 
-    if out and journal_path(out).exists():
-        target = Path(out).with_name(Path(out).stem + ".recovered.parquet")
+    previous: list[dict[str, Any]] = field(default_factory=list)
+    rows_in_file: int = 0
+
+    def done(self) -> set[tuple[str, int]]:
+        return {(str(r["variant"]), int(r["seed"])) for r in self.previous}
+
+
+def resume_killed(out: str, arms: Sequence[Any], seeds: Collection[int]) -> list[dict[str, Any]]:
+    """A run that was killed outright (not interrupted) left its games in a journal beside OUT:
+    merge them into NAME.recovered.parquet (cumulatively), and return those of this run."""
+    from playtable.lab.recovery import recover, recovered_path, resume
+    from playtable.lab.storage import journal_path
+
+    if journal_path(out).exists():
+        target = recovered_path(out)
         count = recover(out, target)
         click.echo(f"a killed run had left {count} finished games: saved to {target}", err=True)
+    previous = resume(out, arms, seeds)
+    if previous:
+        click.echo(f"resuming: {len(previous)} games recovered from {recovered_path(out)} are kept", err=True)
+    return previous
 
 
 @contextmanager
-def recorded_run(options: Any, out: str | None, total: int, label: str, quiet: bool) -> Iterator[None]:
+def recorded_run(
+    options: Any,
+    out: str | None,
+    total: int,
+    label: str,
+    quiet: bool,
+    arms: Sequence[Any] = (),
+    seeds: Collection[int] = (),
+    force: bool = False,
+) -> Iterator[RunFrame]:
     """The frame of a `sim` or `compare` run: check the run options before anything is shown,
-    save what a killed earlier run left, then hand every finished chunk of rows (through
-    `options.on_rows`) to the Parquet file OUT and the progress bar, with SIGTERM taken as Ctrl-C;
-    the file is completed however the run ends."""
-    from playtable.lab.storage import ResultWriter
+    refuse an existing OUT without --force, recover what a killed earlier run left and resume
+    it (its games of this run are written first and skipped), then hand every finished chunk
+    of rows (through `options.on_rows`) to the Parquet file OUT and the progress bar, with
+    SIGTERM taken as Ctrl-C; the file is completed however the run ends."""
+    from playtable.core.extras import require
 
     options.check()
-    recover_stale(out)
-    writer = ResultWriter(out) if out else None
+    frame = RunFrame()
+    writer = None
+    if out:
+        require("lab", "--out (a Parquet result file)")
+        from playtable.core.files import check_new_output
+        from playtable.lab.recovery import recovered_path
+        from playtable.lab.storage import ResultWriter, row_count
+
+        check_new_output(out, force)
+        frame.previous = resume_killed(out, arms, seeds)
+        writer = ResultWriter(out, command=" ".join(["playtable", *sys.argv[1:]]))
     with TermAsInterrupt(), Live(total, label, quiet) as live:
 
         def on_rows(rows: list[dict[str, Any]]) -> None:
@@ -218,16 +255,25 @@ def recorded_run(options: Any, out: str | None, total: int, label: str, quiet: b
                 writer.write(rows)
             live.add(rows)
 
+        if frame.previous:
+            on_rows(frame.previous)
         options.on_rows = on_rows
         try:
-            yield
+            yield frame
         finally:
-            if writer is not None:
+            if writer is not None and out:
                 writer.close()
+                frame.rows_in_file = row_count(out)
+                if frame.previous:  # every recovered game is in OUT now
+                    recovered_path(out).unlink(missing_ok=True)
 
 
 def out_option(help_text: str) -> Any:
-    return click.option("--out", type=OUT_FILE, default=None, help=help_text)
+    def decorate(func: Any) -> Any:
+        func = click.option("--force", is_flag=True, help="Replace --out if it exists.")(func)
+        return click.option("--out", type=OUT_FILE, default=None, help=help_text)(func)
+
+    return decorate
 
 
 _run_options = [

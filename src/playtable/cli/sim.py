@@ -6,6 +6,7 @@ import json
 import math
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -49,10 +50,13 @@ def sim(
     quiet: bool,
     as_json: bool,
     out: str | None,
+    force: bool,
 ) -> None:
     """Simulate N games of GAME and summarise them (win rate with a Wilson 95% interval, length
-    and score distributions, game metrics). Ctrl-C keeps every finished game."""
-    from playtable.lab.metrics import summarize
+    and score distributions, game metrics). Ctrl-C keeps every finished game; a run killed
+    outright is resumed by the same command at its first missing seed. Games stream through:
+    memory stays bounded however large N is."""
+    from playtable.lab.metrics import RunningSummary
     from playtable.lab.runner import Arm, Interrupted, RunOptions, resolve_game, run_tasks
 
     if games < 1:
@@ -62,32 +66,46 @@ def sim(
     the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
     specs = agents_for(the_game, the_params, agents)
     arm = Arm.build(game, the_params, specs, label=variant or "default", max_steps=max_steps)
-    tasks = [(arm, s) for s in range(seed, seed + games)]
     options = RunOptions(workers, backend, address)
+    seeds = range(seed, seed + games)
+    summary = RunningSummary()
     interrupted = False
     started = time.perf_counter()
-    with recorded_run(options, out, games, f"{the_game.id} {' '.join(arm.agents)}", quiet):
+    with recorded_run(
+        options, out, games, f"{the_game.id} {' '.join(arm.agents)}", quiet, [arm], seeds, force
+    ) as frame:
+        summary.add(frame.previous)
+        done = frame.done()
+        # A generator, never a list: the runner cuts batches from it as workers need them.
+        tasks = ((arm, s) for s in seeds if (arm.label, s) not in done)
+        write_rows = options.on_rows
+        assert write_rows is not None
+
+        def on_rows(rows: list[dict[str, Any]]) -> None:
+            write_rows(rows)
+            summary.add(rows)
+
+        options.on_rows = on_rows
         try:
-            rows = run_tasks(tasks, options)
-        except Interrupted as stop:
-            rows, interrupted = stop.rows, True
+            run_tasks(tasks, options, total=games - len(done), keep_rows=False)
+        except Interrupted:
+            interrupted = True
     elapsed = time.perf_counter() - started
-    summary = summarize(rows)
+    result = summary.result()
     if as_json:
-        click.echo(json.dumps(jsonable(summary), indent=1))
+        click.echo(json.dumps(jsonable(result), indent=1))
     else:
         print_summary(
-            summary, f"{the_game.id}: {', '.join(arm.agents)} ({arm.label}), seeds {seed}..{seed + games - 1}"
+            result, f"{the_game.id}: {', '.join(arm.agents)} ({arm.label}), seeds {seed}..{seed + games - 1}"
         )
-    rate = len(rows) / elapsed if elapsed > 0 else math.nan
+    played = summary.n - len(frame.previous)
+    rate = played / elapsed if elapsed > 0 else math.nan
     plural = "s" if workers > 1 else ""
     click.echo(
-        f"{len(rows)} games in {elapsed:.1f} s ({rate:.1f} games/s, {workers} worker{plural})", err=True
+        f"{played} games in {elapsed:.1f} s ({rate:.1f} games/s, {workers} worker{plural})", err=True
     )
     if out:
-        click.echo(f"{len(rows)} rows written to {out}", err=True)
+        click.echo(f"{frame.rows_in_file} rows written to {out}", err=True)
     if interrupted:
-        click.echo(f"interrupted: {len(rows)} finished games kept", err=True)
+        click.echo(f"interrupted: {summary.n} finished games kept", err=True)
         sys.exit(130)
-
-

@@ -77,8 +77,10 @@ def run_compare(
     sprt: Sprt | None = None,
     on: str = "win",
     on_round: Callable[[Comparison], None] | None = None,
+    previous: Sequence[dict[str, Any]] = (),
 ) -> Comparison:
-    """Play the arms on seeds seed, seed+1, ... (at most `games` each) and compare them."""
+    """Play the arms on seeds seed, seed+1, ... (at most `games` each) and compare them.
+    `previous` rows (games a killed run of the same comparison left) are taken as played."""
     if len(arms) < 2:
         raise BadParameter("a comparison needs at least two variants")
     labels = [a.label for a in arms]
@@ -89,13 +91,14 @@ def run_compare(
     if until_ci is not None and until_ci <= 0:
         raise BadParameter("--until-ci must be positive")
     result = Comparison(list(arms), {a.label: {} for a in arms}, on, sprt)
+    _store(result, list(previous))
     sequential = until_ci is not None or sprt is not None
     step = max(1, round_size) if sequential else games
     played = 0
     while played < games:
         count = min(step, games - played)
         seeds = range(seed + played, seed + played + count)
-        tasks = [(arm, s) for s in seeds for arm in arms]
+        tasks = [(arm, s) for s in seeds for arm in arms if s not in result.rows[arm.label]]
         try:
             rows = run_tasks(tasks, options)
         except Interrupted as stop:

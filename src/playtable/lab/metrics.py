@@ -17,105 +17,204 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from playtable.lab.stats import mean_sd, quantile, wilson
+from playtable.lab.stats import wilson
 
 
-def _numbers(rows: Sequence[dict[str, Any]], key: str) -> list[float]:
-    out = []
-    for row in rows:
-        value = row.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool) and not math.isnan(value):
-            out.append(float(value))
-    return out
+def _number(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool) and not math.isnan(value):
+        return float(value)
+    return None
 
 
 def distribution(values: Sequence[float]) -> dict[str, float]:
-    mean, sd = mean_sd(values)
-    return {
-        "mean": mean,
-        "sd": sd,
-        "min": min(values) if values else math.nan,
-        "q1": quantile(values, 0.25),
-        "median": quantile(values, 0.5),
-        "q3": quantile(values, 0.75),
-        "max": max(values) if values else math.nan,
-    }
+    return Histogram.of(values).distribution()
+
+
+class Histogram:
+    """Values with their counts: exact mean, sd, min, quartiles and max in memory bounded by the
+    number of distinct values (game lengths, turns and scores are whole numbers)."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[float] = Counter()
+
+    @classmethod
+    def of(cls, values: Iterable[float]) -> Histogram:
+        h = cls()
+        h.counts.update(values)
+        return h
+
+    def add(self, value: float | None) -> None:
+        if value is not None:
+            self.counts[value] += 1
+
+    def quantile(self, q: float) -> float:
+        """Linear-interpolation quantile (numpy's default), as `stats.quantile` on the values."""
+        n = sum(self.counts.values())
+        if n == 0:
+            return math.nan
+        pos = (n - 1) * q
+        lo = math.floor(pos)
+        hi = min(lo + 1, n - 1)
+        low_value = high_value = math.nan
+        seen = 0
+        for value in sorted(self.counts):
+            seen += self.counts[value]
+            if math.isnan(low_value) and seen > lo:
+                low_value = value
+            if seen > hi:
+                high_value = value
+                break
+        return low_value + (high_value - low_value) * (pos - lo)
+
+    def distribution(self) -> dict[str, float]:
+        n = sum(self.counts.values())
+        if n == 0:
+            mean = sd = math.nan
+        else:
+            mean = sum(v * c for v, c in self.counts.items()) / n
+            sd = (
+                math.sqrt(sum(c * (v - mean) ** 2 for v, c in self.counts.items()) / (n - 1))
+                if n > 1
+                else 0.0
+            )
+        return {
+            "mean": mean,
+            "sd": sd,
+            "min": min(self.counts) if n else math.nan,
+            "q1": self.quantile(0.25),
+            "median": self.quantile(0.5),
+            "q3": self.quantile(0.75),
+            "max": max(self.counts) if n else math.nan,
+        }
 
 
 def metric_values(rows: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
     """Numeric (and boolean, as 0/1) game metrics by name."""
     out: dict[str, list[float]] = defaultdict(list)
     for row in rows:
-        for key, value in (row.get("metrics") or {}).items():
-            if isinstance(value, bool):
-                out[key].append(1.0 if value else 0.0)
-            elif isinstance(value, int | float) and not math.isnan(value):
-                out[key].append(float(value))
+        for key, value in _metric_numbers(row):
+            out[key].append(value)
     return dict(out)
 
 
-def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Everything the CLI prints and the report tabulates for one group of rows."""
-    n = len(rows)
-    players = max((int(r.get("players") or 1) for r in rows), default=1)
-    completed = sum(1 for r in rows if r.get("completed"))
-    errors = sum(1 for r in rows if r.get("error"))
-    wins = sum(1 for r in rows if r.get("win"))
-    low, high = wilson(wins, n)
-    summary: dict[str, Any] = {
-        "games": n,
-        "players": players,
-        "completion": completed / n if n else math.nan,
-        "errors": errors,
-        "win_rate": wins / n if n else math.nan,
-        "win_low": low,
-        "win_high": high,
-        "wins": wins,
-        "length": distribution(_numbers(rows, "length")),
-        "return_0": distribution(_numbers(rows, "return_0")),
-        "branching_mean": mean_sd(_numbers(rows, "branching_mean"))[0],
-        "branching_max": max(_numbers(rows, "branching_max"), default=math.nan),
-    }
-    if players > 1:
-        seat_wins = [0] * players
+def _metric_numbers(row: dict[str, Any]) -> Iterator[tuple[str, float]]:
+    for key, value in (row.get("metrics") or {}).items():
+        if isinstance(value, bool):
+            yield key, 1.0 if value else 0.0
+        elif isinstance(value, int | float) and not math.isnan(value):
+            yield key, float(value)
+
+
+class RunningSummary:
+    """`summarize` fed chunk by chunk: a run of any number of games keeps counts, sums and
+    histograms, never its rows."""
+
+    def __init__(self) -> None:
+        self.n = self.completed = self.errors = self.wins = self.draws = 0
+        self.players = 1
+        self.seat_wins: Counter[int] = Counter()
+        self.seat_names: list[str] | None = None
+        self.length = Histogram()
+        self.return_0 = Histogram()
+        self.score = Histogram()
+        self.turns = Histogram()
+        self.branching_sum = 0.0
+        self.branching_n = 0
+        self.branching_max = -math.inf
+        self.metric_sums: dict[str, list[float]] = {}
+        self.per_turn_sum = 0.0
+        self.per_turn_n = 0
+        self.events: Counter[str] = Counter()
+
+    def add(self, rows: Iterable[dict[str, Any]]) -> RunningSummary:
         for r in rows:
-            winners = r.get("winners")
-            if winners is None:  # files written before the column existed
-                w = r.get("winner")
-                winners = [w] if isinstance(w, int) and w >= 0 else []
-            for w in winners:
-                if 0 <= w < players:
-                    seat_wins[w] += 1
-        rates = [w / n if n else math.nan for w in seat_wins]
-        summary["seat_win_rates"] = rates
-        summary["seat_win_intervals"] = [wilson(w, n) for w in seat_wins]
-        summary["draw_rate"] = sum(1 for r in rows if r.get("draw")) / n if n else math.nan
-        summary["balance"] = 1 - (max(rates) - min(rates)) if n else math.nan
-        summary["first_player_advantage"] = rates[0] - sum(rates) / players if n else math.nan
-        names = next((r.get("seat_names") for r in rows if r.get("seat_names")), None)
-        summary["seat_names"] = list(names) if names else [f"seat {i}" for i in range(players)]
-    metrics = metric_values(rows)
-    summary["metrics"] = {k: mean_sd(v)[0] for k, v in metrics.items()}
-    if "score" in metrics:
-        summary["score"] = distribution(metrics["score"])
-    if "turns" in metrics:
-        summary["turns"] = distribution(metrics["turns"])
-        per_turn = [
-            float(r["length"]) / float(r["metrics"]["turns"])
-            for r in rows
-            if (r.get("metrics") or {}).get("turns")
-        ]
-        summary["decisions_per_turn"] = mean_sd(per_turn)[0]
-    counts: dict[str, float] = defaultdict(float)
-    for r in rows:
-        for kind, count in (r.get("events") or {}).items():
-            counts[kind] += count
-    summary["events_per_game"] = {k: v / n for k, v in sorted(counts.items())} if n else {}
-    return summary
+            self._add(r)
+        return self
+
+    def _add(self, r: dict[str, Any]) -> None:
+        self.n += 1
+        self.players = max(self.players, int(r.get("players") or 1))
+        self.completed += bool(r.get("completed"))
+        self.errors += bool(r.get("error"))
+        self.wins += bool(r.get("win"))
+        self.draws += bool(r.get("draw"))
+        winners = r.get("winners")
+        if winners is None:  # files written before the column existed
+            w = r.get("winner")
+            winners = [w] if isinstance(w, int) and w >= 0 else []
+        self.seat_wins.update(w for w in winners if isinstance(w, int) and w >= 0)
+        if self.seat_names is None and r.get("seat_names"):
+            self.seat_names = list(r["seat_names"])
+        self.length.add(_number(r.get("length")))
+        self.return_0.add(_number(r.get("return_0")))
+        mean = _number(r.get("branching_mean"))
+        if mean is not None:
+            self.branching_sum += mean
+            self.branching_n += 1
+        top = _number(r.get("branching_max"))
+        if top is not None:
+            self.branching_max = max(self.branching_max, top)
+        for key, value in _metric_numbers(r):
+            total = self.metric_sums.setdefault(key, [0.0, 0.0])
+            total[0] += value
+            total[1] += 1
+            if key == "score":
+                self.score.add(value)
+            elif key == "turns":
+                self.turns.add(value)
+        turns = (r.get("metrics") or {}).get("turns")
+        if turns:
+            self.per_turn_sum += float(r["length"]) / float(turns)
+            self.per_turn_n += 1
+        self.events.update(r.get("events") or {})
+
+    def result(self) -> dict[str, Any]:
+        """Everything the CLI prints and the report tabulates for the rows added so far."""
+        n, players = self.n, self.players
+        low, high = wilson(self.wins, n)
+        summary: dict[str, Any] = {
+            "games": n,
+            "players": players,
+            "completion": self.completed / n if n else math.nan,
+            "errors": self.errors,
+            "win_rate": self.wins / n if n else math.nan,
+            "win_low": low,
+            "win_high": high,
+            "wins": self.wins,
+            "length": self.length.distribution(),
+            "return_0": self.return_0.distribution(),
+            "branching_mean": self.branching_sum / self.branching_n if self.branching_n else math.nan,
+            "branching_max": self.branching_max if self.branching_max > -math.inf else math.nan,
+        }
+        if players > 1:
+            seat_wins = [self.seat_wins.get(seat, 0) for seat in range(players)]
+            rates = [w / n if n else math.nan for w in seat_wins]
+            summary["seat_win_rates"] = rates
+            summary["seat_win_intervals"] = [wilson(w, n) for w in seat_wins]
+            summary["draw_rate"] = self.draws / n if n else math.nan
+            summary["balance"] = 1 - (max(rates) - min(rates)) if n else math.nan
+            summary["first_player_advantage"] = rates[0] - sum(rates) / players if n else math.nan
+            names = self.seat_names
+            summary["seat_names"] = names if names else [f"seat {i}" for i in range(players)]
+        summary["metrics"] = {k: total / count for k, (total, count) in self.metric_sums.items()}
+        if "score" in self.metric_sums:
+            summary["score"] = self.score.distribution()
+        if "turns" in self.metric_sums:
+            summary["turns"] = self.turns.distribution()
+            summary["decisions_per_turn"] = (
+                self.per_turn_sum / self.per_turn_n if self.per_turn_n else math.nan
+            )
+        summary["events_per_game"] = {k: v / n for k, v in sorted(self.events.items())} if n else {}
+        return summary
+
+
+def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Everything the CLI prints and the report tabulates for one group of rows."""
+    return RunningSummary().add(rows).result()
 
 
 def survival(rows: Sequence[dict[str, Any]], key: str = "turns") -> tuple[list[int], list[float]]:

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from playtable.core.files import write_atomic
 from playtable.lab.compare import value_of
 from playtable.lab.metrics import summarize, survival
 from playtable.lab.stats import paired
@@ -365,7 +366,5 @@ def write_report(files: Sequence[Path], out: Path, title: str | None = None) -> 
         raise ResultsError("the result files hold no games")
     games = sorted({str(r.get("game")) for r in rows})
     page = render_report(rows, title or f"playtable report: {', '.join(games)}", [f.name for f in files])
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(page, encoding="utf-8")
-    tmp.replace(out)
+    write_atomic(out, page)  # never through a symlink planted at a temporary name
     return out

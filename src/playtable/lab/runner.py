@@ -5,21 +5,27 @@ the seed, and each seat's agent gets its own stream derived from the seed and th
 same seeds give identical rows with any number of workers and on either backend, and two
 variants played on the same seeds face the same deals and dice (common random numbers).
 
-Games are grouped into batches; finished batches are handed back in task order (a batch that
-finishes early waits for the ones before it), so output files have a stable order. When the run
-is interrupted, every finished game is still handed back (`Interrupted.rows`).
+Games are grouped into batches, cut from the task stream as workers need them (a bounded number
+in flight, so a run of 10^8 games never holds its task list); finished batches are handed back
+in task order (a batch that finishes early waits for the ones before it), so output files have
+a stable order. When the run is interrupted, every finished game is still handed back
+(`Interrupted.rows`).
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import math
 import multiprocessing
 import os
+import queue
 import signal
+import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -58,6 +64,11 @@ class Arm:
     agents: tuple[str, ...]
     label: str = "default"
     max_steps: int = 100_000
+    probe: str = ""
+    """Optional `module:attribute` of a probe class: made once per game, its `step(state,
+    events)` sees every action's events and `result(state)` gives `row["probe"]`, for questions
+    the result columns do not answer (lab/playtest*.py). It reads the state only through the
+    protocol, and a row without a probe has no `probe` column."""
 
     @classmethod
     def build(
@@ -119,6 +130,7 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
     try:
         state = game.new_state(params, seed)
         agents = [make_agent(game, spec) for spec in arm.agents]
+        probe = _load(arm.probe)() if arm.probe else None
         rngs = [agent_rng(seed, s) for s in range(players)]
         length = 0
         while not state.is_terminal and length < arm.max_steps:
@@ -127,12 +139,17 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
             branching_sum += width
             branching_max = max(branching_max, width)
             action = agents[seat].choose(state, rngs[seat])
-            for event in state.apply(action):
+            applied = state.apply(action)
+            for event in applied:
                 events[event.kind] += 1
+            if probe is not None:
+                probe.step(state, applied)
             decisions[seat] += 1
             length += 1
         row["length"] = length
         row["completed"] = state.is_terminal
+        if probe is not None:
+            row["probe"] = probe.result(state)
     except PlaytableError as err:
         row["error"] = f"{type(err).__name__}: {err}"
     except Exception as err:  # a crash in one game must not lose the run: it is recorded
@@ -168,6 +185,12 @@ def _outcome(completed: bool, returns: list[float], metrics: dict[str, Any]) -> 
     return {"win": 0 in top, "draw": False, "winner": top[0] if len(top) == 1 else -1, "winners": top}
 
 
+@cache
+def _load(ref: str) -> Any:
+    module_name, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
 def play_batch(batch: Sequence[tuple[Arm, int]]) -> list[dict[str, Any]]:
     return [play_game(arm, seed) for arm, seed in batch]
 
@@ -184,6 +207,25 @@ class Interrupted(Exception):  # noqa: N818 - it is a control-flow signal, not a
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
+@contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM for the block; one that came meanwhile is raised after it as
+    KeyboardInterrupt. (Blocking them with pthread_sigmask would not do: the pool's helper
+    threads would take the signal, and Python runs the handler in this thread anyway.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum)) for sig in _STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def _worker_init() -> None:
     """Workers leave Ctrl-C to the parent, and take back the signals the parent held while it
     started them (the mask is inherited), so that `terminate` can still stop them."""
@@ -191,17 +233,26 @@ def _worker_init() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
 
-def _batches(tasks: Sequence[tuple[Arm, int]], workers: int, size: int | None) -> list[list[tuple[Arm, int]]]:
-    if size is None:
-        size = max(1, min(32, math.ceil(len(tasks) / (max(1, workers) * 8))))
-    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+def batch_size_for(total: int, workers: int) -> int:
+    """Games per batch: enough batches to keep every worker busy to the end, at most 32."""
+    return max(1, min(32, math.ceil(total / (max(1, workers) * 8))))
+
+
+def _batches(tasks: Iterable[tuple[Arm, int]], size: int) -> Iterator[tuple[int, list[tuple[Arm, int]]]]:
+    """Numbered batches, cut from the tasks as they are needed (never a whole task list)."""
+    source = iter(tasks)
+    for index in itertools.count():
+        batch = list(itertools.islice(source, size))
+        if not batch:
+            return
+        yield index, batch
 
 
 def _run_local(
-    batches: list[list[tuple[Arm, int]]], workers: int
+    batches: Iterator[tuple[int, list[tuple[Arm, int]]]], workers: int
 ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     if workers <= 1:
-        for i, batch in enumerate(batches):
+        for i, batch in batches:
             yield i, play_batch(batch)
         return
     # spawn: workers start clean (no inherited threads or locks); they import the game by name.
@@ -214,9 +265,26 @@ def _run_local(
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     try:
-        indexed = list(enumerate(batches))
-        for i, rows in pool.imap_unordered(_play_indexed, indexed):
-            yield i, rows
+        # A bounded window of batches in flight (Pool.imap would read every task up front);
+        # finished batches arrive through a queue the pool's result thread fills.
+        done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        in_flight = 0
+        exhausted = False
+        while in_flight or not exhausted:
+            while not exhausted and in_flight < 4 * workers:
+                item = next(batches, None)
+                if item is None:
+                    exhausted = True
+                    break
+                pool.apply_async(_play_indexed, (item,), callback=done.put, error_callback=done.put)
+                in_flight += 1
+            if not in_flight:
+                break
+            result = done.get()
+            in_flight -= 1
+            if isinstance(result, BaseException):
+                raise result
+            yield result
         pool.close()
     finally:
         pool.terminate()
@@ -236,7 +304,7 @@ def _import_ray() -> Any:
 
 
 def _run_ray(
-    batches: list[list[tuple[Arm, int]]], workers: int, address: str | None
+    batches: Iterator[tuple[int, list[tuple[Arm, int]]]], workers: int, address: str | None
 ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     ray = _import_ray()
     started = False
@@ -260,12 +328,17 @@ def _run_ray(
     try:
         remote = ray.remote(play_batch)
         limit = max(2, 2 * workers)
-        queue = list(enumerate(batches))
         running: dict[Any, int] = {}
-        while queue or running:
-            while queue and len(running) < limit:
-                i, batch = queue.pop(0)
-                running[remote.remote(batch)] = i
+        exhausted = False
+        while running or not exhausted:
+            while not exhausted and len(running) < limit:
+                item = next(batches, None)
+                if item is None:
+                    exhausted = True
+                else:
+                    running[remote.remote(item[1])] = item[0]
+            if not running:
+                break
             done, _ = ray.wait(list(running), num_returns=1)
             ref = done[0]
             yield running.pop(ref), ray.get(ref)
@@ -292,12 +365,24 @@ class RunOptions:
             _import_ray()
 
 
-def run_tasks(tasks: Sequence[tuple[Arm, int]], options: RunOptions | None = None) -> list[dict[str, Any]]:
+def run_tasks(
+    tasks: Iterable[tuple[Arm, int]],
+    options: RunOptions | None = None,
+    total: int | None = None,
+    keep_rows: bool = True,
+) -> list[dict[str, Any]]:
     """Play every (arm, seed) task; rows come back (and go to `on_rows`) in task order. On
-    Ctrl-C, raises `Interrupted` carrying every finished row, after handing them to `on_rows`."""
+    Ctrl-C, raises `Interrupted` carrying every finished row, after handing them to `on_rows`.
+
+    `tasks` may be a generator: it is read a batch at a time. With `keep_rows=False` the rows
+    go only to `on_rows` (and the result is empty), so memory stays bounded however many games
+    run; `total` (the number of tasks, when `tasks` has no length) sets the batch size."""
     options = options or RunOptions()
     options.check()
-    batches = _batches(tasks, options.workers, options.batch_size)
+    if total is None:
+        total = len(tasks) if isinstance(tasks, Sized) else 32 * 8 * max(1, options.workers)
+    size = options.batch_size or batch_size_for(total, options.workers)
+    batches = _batches(tasks, size)
     if options.backend == "ray":
         source = _run_ray(batches, options.workers, options.address)
     else:
@@ -307,9 +392,14 @@ def run_tasks(tasks: Sequence[tuple[Arm, int]], options: RunOptions | None = Non
     next_index = 0
 
     def hand_over(batch_rows: list[dict[str, Any]]) -> None:
-        rows.extend(batch_rows)
-        if options.on_rows is not None:
-            options.on_rows(batch_rows)
+        # Ctrl-C and SIGTERM wait until a batch is wholly handed over (kept, written to the
+        # result file and its journal): an interrupt half-way used to lose the batch from the
+        # file while counting it as written.
+        with _stop_signals_held():
+            if keep_rows:
+                rows.extend(batch_rows)
+            if options.on_rows is not None:
+                options.on_rows(batch_rows)
 
     try:
         for index, batch_rows in source:

@@ -4,7 +4,8 @@
   Brown, Cai & DasGupta, Stat. Sci. 2001): 0 of 100 gives [0, 3.7 %].
 * Two variants played on the same seeds (common random numbers) are analysed as pairs: the mean
   per-seed difference with a normal interval on the paired differences, and the discordant
-  counts (seeds where only one variant won) with an exact two-sided sign (McNemar) test.
+  counts (seeds where only one variant won) with an exact two-sided sign (McNemar) test
+  (`scipy.stats.binomtest`).
 * The sequential probability ratio test (Wald 1945) answers "is B better than A" with the fewest
   games on average: on the discordant seeds, H0 says B wins half of them, H1 says B wins p1.
 """
@@ -56,12 +57,16 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 
 def binom_two_sided(k: int, n: int) -> float:
-    """Exact two-sided sign-test p-value for k successes in n trials at p = 1/2."""
+    """Exact two-sided sign-test p-value for k successes in n trials at p = 1/2.
+
+    SciPy's `binomtest` works in floating point with the binomial's own distribution
+    functions, so it holds for any n (the sum of exact binomial coefficients divided by
+    2**n that stood here overflowed a float from n = 1,024 on)."""
     if n == 0:
         return 1.0
-    k = min(k, n - k)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0**n
-    return min(1.0, 2 * tail)
+    from scipy.stats import binomtest  # the lab extra; imported here so wilson() needs no SciPy
+
+    return float(min(1.0, binomtest(k, n, 0.5, alternative="two-sided").pvalue))
 
 
 @dataclass(frozen=True)

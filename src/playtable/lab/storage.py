@@ -8,24 +8,38 @@ Columns of every row (see docs/lab.md for the full list and example queries):
     decisions (list, per seat), branching_mean, branching_max,
     events (map kind -> count), m_<name> for each of the game's `State.metrics()`
 
-A writer fixes the `m_` columns from the first rows it is given (games report the same metrics
-for every game); a metric that appears only later lands in `extra_metrics` (JSON text) instead
-of being lost. Files are written under a temporary name and renamed when closed, so an existing
-result file is never left half-written.
+    p_<name> for each game parameter (typed: pandas and SQL use them without parsing `params`)
+
+A writer fixes the `m_` and `p_` columns from the first rows it is given (games report the same
+metrics for every game); a metric that appears only later lands in `extra_metrics` (JSON text)
+instead of being lost. Rows are buffered into row groups of `ROW_GROUP_ROWS` (small row groups
+made files 9x larger and queries 8x slower: `benchmarks/lab_parquet.py`); meanwhile the journal
+beside the file keeps every finished game, so a killed run loses none (`recovery.py`). The file
+carries its playtable version, command and time as metadata (`file_info`).
+
+Files are written under a temporary name and renamed when closed, so an existing result file is
+never left half-written. The temporary file and the journal are created with O_EXCL|O_NOFOLLOW:
+a symlink planted at their names is never followed.
 """
 
 from __future__ import annotations
 
+import datetime
+import glob
 import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from playtable import __version__
 from playtable.core.errors import PlaytableError
+
+ROW_GROUP_ROWS = 65_536
+"""Rows per Parquet row group: DuckDB and pandas read a file of these as fast as one big group."""
 
 BASE_FIELDS: list[pa.Field] = [
     pa.field("game", pa.string()),
@@ -64,16 +78,62 @@ def _metric_type(value: Any) -> pa.DataType:
     return pa.string()
 
 
-class ResultWriter:
-    """Append rows (dicts from `runner.play_game`) to a Parquet file, chunk by chunk."""
+def _param_type(value: Any) -> pa.DataType:
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, int):
+        return pa.int64()
+    if isinstance(value, float):
+        return pa.float64()
+    return pa.string()
 
-    def __init__(self, path: str | Path) -> None:
+
+def _param_value(value: Any, kind: pa.DataType) -> Any:
+    """The value in its column's type, or None when it does not fit (it stays in `params`)."""
+    if kind == pa.bool_():
+        return value if isinstance(value, bool) else None
+    if kind == pa.int64():
+        return (
+            value if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63 else None
+        )
+    if kind == pa.float64():
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def create_exclusive(path: Path, append: bool = False) -> int:
+    """A new file at `path` for writing, never through a symlink and never an existing file."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    if append:
+        flags |= os.O_APPEND
+    try:
+        return os.open(path, flags, 0o644)
+    except FileExistsError:
+        raise ResultsError(
+            f"{path} already exists (a symlink or a file left there); remove it first"
+        ) from None
+    except OSError as err:
+        raise ResultsError(f"cannot create {path}: {err.strerror or err}") from None
+
+
+class ResultWriter:
+    """Append rows (dicts from `runner.play_game`) to a Parquet file, chunk by chunk.
+
+    `command` (the command line that made the file) goes into the file's metadata."""
+
+    def __init__(self, path: str | Path, command: str = "") -> None:
         self.path = Path(path)
         self.tmp = self.path.with_name(self.path.name + ".part")
         self.journal = journal_path(self.path)
+        self.command = command
+        self._file: IO[bytes] | None = None
+        self._journal: IO[str] | None = None
         self._writer: pq.ParquetWriter | None = None
         self._schema: pa.Schema | None = None
         self._metric_names: list[str] = []
+        self._param_types: dict[str, pa.DataType] = {}
+        self._pending: list[pa.Table] = []
+        self._pending_rows = 0
         self.rows_written = 0
 
     def _open(self, rows: Sequence[dict[str, Any]]) -> None:
@@ -82,24 +142,41 @@ class ResultWriter:
             for key, value in row.get("metrics", {}).items():
                 metric_types.setdefault(key, _metric_type(value))
         self._metric_names = list(metric_types)
+        for row in rows:
+            for key, value in _params_of(row).items():
+                self._param_types.setdefault(key, _param_type(value))
         fields = list(BASE_FIELDS)
         fields += [pa.field(f"m_{k}", t) for k, t in metric_types.items()]
         fields.append(pa.field("extra_metrics", pa.string()))
-        self._schema = pa.schema(fields)
-        self.tmp.parent.mkdir(parents=True, exist_ok=True)
-        if self.journal.exists():
+        fields += [pa.field(f"p_{k}", t) for k, t in self._param_types.items()]
+        created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        self._schema = pa.schema(fields).with_metadata(
+            {
+                "playtable.version": __version__,
+                "playtable.command": self.command,
+                "playtable.created": created,
+            }
+        )
+        if self.journal.exists() or self.journal.is_symlink():
             raise ResultsError(
                 f"{self.journal} holds the games of a run that was killed; "
-                f"recover them first (playtable.lab.storage.recover) or delete it"
+                f"recover them first (playtable.lab.recovery.recover) or delete it"
             )
-        self._writer = pq.ParquetWriter(str(self.tmp), self._schema)
+        if not self.path.parent.is_dir():
+            raise ResultsError(f"no directory {self.path.parent} for {self.path.name}")
+        # A stale temporary file (or a symlink planted there) is removed, never written through.
+        if self.tmp.is_symlink() or self.tmp.exists():
+            self.tmp.unlink()
+        self._file = os.fdopen(create_exclusive(self.tmp), "wb")
+        self._journal = os.fdopen(create_exclusive(self.journal, append=True), "w", encoding="utf-8")
+        self._writer = pq.ParquetWriter(self._file, self._schema)
 
     def write(self, rows: Sequence[dict[str, Any]]) -> None:
         if not rows:
             return
         if self._writer is None:
             self._open(rows)
-        assert self._writer is not None and self._schema is not None
+        assert self._writer is not None and self._schema is not None and self._journal is not None
         columns: dict[str, list[Any]] = {name: [] for name in self._schema.names}
         for row in rows:
             for name in BASE_NAMES:
@@ -116,22 +193,39 @@ class ResultWriter:
                     value = str(value)
                 columns[f"m_{key}"].append(value)
             columns["extra_metrics"].append(json.dumps(metrics) if metrics else None)
-        table = pa.table(columns, schema=self._schema)
-        self._writer.write_table(table)
+            params = _params_of(row)
+            for key, kind in self._param_types.items():
+                columns[f"p_{key}"].append(_param_value(params[key], kind) if key in params else None)
+        self._pending.append(pa.table(columns, schema=self._schema))
+        self._pending_rows += len(rows)
+        if self._pending_rows >= ROW_GROUP_ROWS:
+            self._flush()
         # The Parquet file is readable only once closed; the journal keeps every finished game
         # on disk meanwhile, so even a killed process loses none.
-        with self.journal.open("a", encoding="utf-8") as journal:
-            for row in rows:
-                journal.write(json.dumps(row, default=str) + "\n")
-            journal.flush()
-            os.fsync(journal.fileno())
+        for row in rows:
+            self._journal.write(json.dumps(row, default=str) + "\n")
+        self._journal.flush()
+        os.fsync(self._journal.fileno())
         self.rows_written += len(rows)
+
+    def _flush(self) -> None:
+        if self._pending and self._writer is not None:
+            table = pa.concat_tables(self._pending)
+            self._writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
+        self._pending = []
+        self._pending_rows = 0
 
     def close(self) -> None:
         """Finish the file and move it into place (nothing is written for zero rows)."""
         if self._writer is not None:
+            self._flush()
             self._writer.close()
             self._writer = None
+            assert self._file is not None and self._journal is not None
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+            self._journal.close()
             os.replace(self.tmp, self.path)
             self.journal.unlink(missing_ok=True)
 
@@ -142,45 +236,60 @@ class ResultWriter:
         self.close()
 
 
+def _params_of(row: dict[str, Any]) -> dict[str, Any]:
+    params = row.get("params")
+    if isinstance(params, str):
+        try:
+            params = json.loads(params)
+        except json.JSONDecodeError:
+            return {}
+    return params if isinstance(params, dict) else {}
+
+
+def file_info(path: str | Path) -> dict[str, str]:
+    """The playtable metadata of a result file (version, command, created), and its rows."""
+    try:
+        meta = pq.read_metadata(str(path))
+    except (OSError, pa.ArrowException) as err:
+        raise ResultsError(f"{path} is not a Parquet result file: {str(err).splitlines()[0]}") from None
+    raw = meta.metadata or {}
+    info = {
+        k.decode()[len("playtable.") :]: v.decode() for k, v in raw.items() if k.startswith(b"playtable.")
+    }
+    info["rows"] = str(meta.num_rows)
+    return info
+
+
+def row_count(path: str | Path) -> int:
+    """The number of rows the Parquet file at `path` holds (0 when there is no file)."""
+    if not Path(path).is_file():
+        return 0
+    return int(file_info(path)["rows"])
+
+
 def journal_path(path: str | Path) -> Path:
     target = Path(path)
     return target.with_name(target.name + ".journal.jsonl")
 
 
-def recover(path: str | Path, out: str | Path | None = None) -> int:
-    """Turn the journal a killed run left beside `path` into a Parquet file (`out`, by default
-    `path` itself when it does not exist yet, else `NAME.recovered.parquet`) and remove the
-    journal. Returns the number of games recovered."""
-    journal = journal_path(path)
-    if not journal.exists():
-        raise ResultsError(f"no journal {journal} to recover")
-    rows = []
-    for line in journal.read_text(encoding="utf-8").splitlines():
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            break  # a line cut short by the kill: everything before it is whole
-    target = Path(out) if out else Path(path)
-    if out is None and target.exists():
-        target = target.with_name(target.stem + ".recovered.parquet")
-    writer = ResultWriter(target)
-    writer.journal = target.with_name(target.name + ".recovering.jsonl")
-    writer.write(rows)
-    writer.close()
-    journal.unlink()
-    Path(str(path) + ".part").unlink(missing_ok=True)
-    return len(rows)
-
-
-def _check_files(paths: Iterable[str | Path]) -> list[str]:
-    out = []
+def expand(paths: Iterable[str | Path]) -> list[str]:
+    """The result files named by `paths`, each a file or a glob pattern (`runs/*.parquet`,
+    `**` for subfolders), in sorted order per pattern; one clear error for none."""
+    out: list[str] = []
     for p in paths:
-        if not Path(p).is_file():
-            raise ResultsError(f"no result file {p}")
-        out.append(str(p))
+        text = str(p)
+        if glob.has_magic(text):
+            matches = sorted(m for m in glob.glob(text, recursive=True) if Path(m).is_file())
+            if not matches:
+                raise ResultsError(f"no result file matches {text}")
+            out.extend(matches)
+        elif not Path(text).is_file():
+            raise ResultsError(f"no result file {text}")
+        else:
+            out.append(text)
     if not out:
         raise ResultsError("no result files given")
-    return out
+    return list(dict.fromkeys(out))
 
 
 def connect(paths: Iterable[str | Path]) -> Any:
@@ -188,7 +297,7 @@ def connect(paths: Iterable[str | Path]) -> Any:
     `filename`)."""
     import duckdb
 
-    files = _check_files(paths)
+    files = expand(paths)
     con = duckdb.connect()
     listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
     try:
