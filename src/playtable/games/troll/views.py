@@ -54,5 +54,4 @@ def can_take_back(state: TrollPosition, before: TrollPosition) -> bool:
         and state.chance.rigged == before.chance.rigged
         and len(state.deck) == len(before.deck)
         and state.seen == before.seen
-        and state.set_aside == before.set_aside
     )
