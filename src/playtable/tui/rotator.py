@@ -1,28 +1,35 @@
 """The Rotator terminal app: the board as the player sees it (rotated so gravity points down the
-screen), ages of touched spaces with a legend, boost spaces left, hints from the solver, undo,
-and win and loss screens.
+screen) with its row and column labels turning with it, ages of touched spaces with a legend,
+boost spaces left, hints from the solver, undo, a warning before a move that loses, and win and
+loss screens.
 
-Keys: arrows move the cursor over the squares you may start from, Enter/Space starts there;
-0-3 drill that many spaces; h hint; u undo; n new board; q quit.
+Keys: the arrows move the cursor on the screen to the next square you may start from that way,
+Enter/Space starts there; 0-3 drill that many spaces; h hint; u undo; n new board; ? rules;
+q quit (asks during a game).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
 from playtable.core.errors import IllegalAction, PlaytableError
 from playtable.core.protocol import State
 from playtable.core.registry import get_game
 from playtable.games.rotator.board import cell_name, parse_cell
-from playtable.games.rotator.render import LEGEND, BoardView
+from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
+from playtable.tui.confirm_screen import ConfirmScreen
+from playtable.tui.frame import size_warning
 from playtable.tui.result_screen import ResultScreen
+from playtable.tui.rules_screen import RulesScreen
 
 STYLES = {
     "land": "rgb(150,100,60)",
@@ -32,6 +39,17 @@ STYLES = {
     "player": "bold white on blue",
 }
 AGE_STYLES = ("bold yellow", "bold rgb(255,150,0)", "bold red")
+CHOICE = "▽▽"  # the seed marks the starting space "with a triangle, its point facing down"
+CHOICE_STYLE = "bold black on green"
+CURSOR_STYLE = "bold black on bright_white"
+KEYS = [
+    ("← → ↑ ↓", "move the cursor over the squares you may start from"),
+    ("Enter, Space", "start from the square under the cursor"),
+    ("0 1 2 3", "drill that many spaces (0 skips; 2 and 3 spend boost spaces)"),
+    ("h", "hint: the solver's next move and how the win goes"),
+    ("u", "undo a move (any number of times)"),
+    ("n / ? / q", "new board / these rules / quit (asks during a game)"),
+]
 
 
 class EndScreen(ResultScreen):
@@ -56,26 +74,26 @@ class EndScreen(ResultScreen):
 class RotatorApp(App[None]):
     TITLE = "Rotator"
     CSS = """
-    #status { height: 1; background: $primary-background; }
+    #status { height: auto; background: $primary-background; }
     #main { height: 1fr; }
     #board { width: auto; height: auto; padding: 0 1; }
     #side { width: 1fr; min-width: 30; }
-    #legend { height: auto; border: round $secondary; padding: 0 1; }
+    #legend { height: auto; border: round $secondary; padding: 0 0 0 1; }
     #hint { height: auto; color: $warning; padding: 0 1; }
-    #log { height: 1fr; border: round $secondary; padding: 0 1; }
+    #log { height: 1fr; border: round $secondary; padding: 0 1; scrollbar-size-vertical: 1; }
     """
     BINDINGS = [
-        Binding("left", "cursor(-1)", "Prev square", show=False),
-        Binding("up", "cursor(-1)", "Prev square", show=False),
-        Binding("right", "cursor(1)", "Next square", show=False),
-        Binding("down", "cursor(1)", "Next square", show=False),
+        *[Binding(key, f"cursor('{key}')", "Move cursor", show=False)
+          for key in ("left", "right", "up", "down")],
         Binding("enter", "start", "Start here"),
         Binding("space", "start", "Start here", show=False),
-        *[Binding(str(k), f"drill({k})", f"Drill {k}", show=k == 0) for k in range(4)],
+        *[Binding(str(k), f"drill({k})", "Drill 0-3" if k == 0 else f"Drill {k}", show=k == 0)
+          for k in range(4)],
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("n", "new_game", "New board"),
-        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "rules", "Rules"),
+        Binding("q", "ask_quit", "Quit"),
     ]
 
     def __init__(self, params: Any = None, seed: int | None = None) -> None:
@@ -88,6 +106,7 @@ class RotatorApp(App[None]):
         self.cursor: int | None = None
         self.hint_text = ""
         self.log_lines: list[str] = []
+        self.ready = False  # mounted: the widgets exist
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -97,29 +116,35 @@ class RotatorApp(App[None]):
             with Vertical(id="side"):
                 yield Static(self._legend(), id="legend")
                 yield Static(id="hint")
-                yield Static(id="log")
+                with VerticalScroll(id="log"):
+                    yield Static(id="log-text")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#legend", Static).border_title = "Legend (? rules)"
+        self.query_one("#log", VerticalScroll).border_title = "What happened"
         self._reset_cursor()
+        self.ready = True
         self.refresh_view()
 
+    def on_resize(self) -> None:
+        if self.ready:
+            self.refresh_view()
+
     def _legend(self) -> Text:
-        text = Text("Legend\n", style="bold")
+        text = Text()
         for glyph, meaning in LEGEND:
             text.append(glyph, style=self._glyph_style(glyph))
-            text.append(f"  {meaning}\n")
-        text.append("  ", style="on green")
-        text.append("  a square you may start from\n")
-        text.append("Keys: arrows + Enter start, 0-3 drill,\nh hint, u undo, n new, q quit",
-                    style="dim")
+            text.append(f" {meaning}\n")
+        text.append(CHOICE, style=f"{CHOICE_STYLE}")
+        text.append(" you may start here\n")
+        text.append(CHOICE, style=CURSOR_STYLE)
+        text.append(" the cursor (arrows, Enter)")
         return text
 
     @staticmethod
     def _glyph_style(glyph: str) -> str:
         for kind, style in STYLES.items():
-            from playtable.games.rotator.render import GLYPHS
-
             if GLYPHS[kind] == glyph:
                 return style
         for marks in (("▼ ", "◀─", "▲═"), ("↓ ", "←─", "↑═")):
@@ -142,59 +167,128 @@ class RotatorApp(App[None]):
         self.cursor = choices[len(choices) // 2] if choices else None
 
     def board_text(self) -> Text:
+        """The rotated board with its labels: each screen row and column is one board row (a
+        number) or one board column (a letter), as the log names squares."""
         view = BoardView(self.observation())
-        text = Text()
-        for row in view.screen():
+        grid = view.screen()
+        heads = [f"{_label(col, view.cols):>2}" for col in zip(*grid, strict=True)]
+        text = Text(style="bold")
+        if any(h[0] != " " for h in heads):  # two-digit row numbers: tens above units
+            text.append("   " + "".join(f" {h[0]}" for h in heads) + "\n")
+        text.append("   " + "".join(f" {h[1]}" for h in heads) + "\n")
+        for row in grid:
+            label = _label(row, view.cols)
+            text.append(f"{label:>2} ", style="bold")
             for i in row:
                 cell = view.cell(i)
                 style = STYLES.get(cell.kind, "")
                 if cell.age is not None and cell.kind in ("mark", "node_mark"):
                     style = AGE_STYLES[cell.age]
-                if cell.choice:
-                    style = f"{style} on green" if "on " not in style else style
-                if i == self.cursor and view.phase == "start":
-                    style = "bold black on bright_white"
-                text.append(cell.glyph, style=style)
-            text.append("\n")
+                glyph = cell.glyph
+                if cell.choice and view.phase == "start":
+                    glyph, style = CHOICE, CURSOR_STYLE if i == self.cursor else CHOICE_STYLE
+                text.append(glyph, style=style)
+            text.append(f" {label}\n", style="bold")
         return text
 
     def refresh_view(self) -> None:
         obs = self.observation()
-        where = obs["player"] or "above the board"
-        phase = {"start": "pick a square to start from (arrows, Enter)",
-                 "drill": "drill 0-3 spaces", "won": "won", "lost": "lost"}[obs["phase"]]
-        status = (f" Turn {obs['turn']}  down = board-{obs['down']}  you: {where}  "
-                  f"boost spaces left: {obs['boosts_left']}  - {phase}")
-        self.query_one("#status", Static).update(status)
+        where = obs["player"] or "above row 1"
+        phase = {"start": "pick a start square",
+                 "drill": "drill 0-3 spaces (keys 0-3)", "won": "won", "lost": "lost"}[obs["phase"]]
+        status = (f" Turn {obs['turn']} · you: {where} · boost spaces left: {obs['boosts_left']}"
+                  f" · {phase}")
+        small = size_warning(self.size.width, self.size.height)
+        self.query_one("#status", Static).update(Text(small, style="bold red") if small else status)
         self.query_one("#board", Static).update(self.board_text())
         self.query_one("#hint", Static).update(self.hint_text)
-        self.query_one("#log", Static).update("\n".join(self.log_lines[-14:]))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers only what the phase allows: starting in the start phase, drilling
+        in the drill phase."""
+        phase = self.observation()["phase"]
+        if action == "start":
+            return phase == "start"
+        if action == "drill":
+            return phase == "drill"
+        return True
 
     # -- moves ------------------------------------------------------------------------------
-    def play(self, text: str) -> None:
+    def play(self, text: str, confirmed: bool = False) -> None:
+        """Play `text`; a move the game warns about (`action_warning`: it loses on the spot) is
+        played only after the player says yes in a dialog."""
         try:
             action = self.state.parse_action(text)
-            before = self.state.clone()
-            events = self.state.apply(action)
+            self.state.require_legal(action)
         except IllegalAction as err:
             self.hint_text = str(err)
             self.refresh_view()
             return
+        warning = None if confirmed else self.state.action_warning(action)
+        if warning:
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.play(text, confirmed=True)
+                else:
+                    self.hint_text = f"not played: {text}"
+                    self.refresh_view()
+
+            self.push_screen(ConfirmScreen(f"Really {text}?", warning + " (u undoes it.)"), answered)
+            return
+        before = self.state.clone()
+        events = self.state.apply(action)
         self.history.append(before)
         self.hint_text = ""
-        self.log_lines.extend(e.text for e in events)
+        for event in events:
+            self.add_log(event.text)
         self._reset_cursor()
         self.refresh_view()
         if self.state.is_terminal:
             won = self.state.returns()[0] > 0
             self.push_screen(EndScreen(won, events[-1].text if events else ""))
 
-    def action_cursor(self, step: int) -> None:
-        choices = self.choices()
-        if not choices:
+    def add_log(self, line: str) -> None:
+        """A line at the end of the log, wrapped at the panel's width (never cut off)."""
+        self.log_lines.append(line)
+        self.query_one("#log-text", Static).update("\n".join(self.log_lines[-200:]))
+        self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+
+    def action_cursor(self, direction: str) -> None:
+        """Move the cursor on the screen: to the nearest square you may start from in the
+        arrow's direction (the nearest along that way first, then the closest across)."""
+        if self.observation()["phase"] != "start":
+            self.hint_text = "the cursor is for picking a start square; now drill 0-3"
+            self.refresh_view()
             return
-        i = choices.index(self.cursor) if self.cursor in choices else 0
-        self.cursor = choices[(i + step) % len(choices)]
+        view = BoardView(self.observation())
+        where = {i: (r, c) for r, row in enumerate(view.screen()) for c, i in enumerate(row)}
+        if self.cursor not in where:
+            self._reset_cursor()
+        if self.cursor is None:
+            return
+        row, col = where[self.cursor]
+        dr, dc = {"left": (0, -1), "right": (0, 1), "up": (-1, 0), "down": (1, 0)}[direction]
+        best: tuple[int, int] | None = None
+        for i in view.choices:
+            r, c = where[i]
+            along = (r - row) * dr + (c - col) * dc
+            if along <= 0:
+                continue
+            across = abs((r - row) * dc) + abs((c - col) * dr)
+            if best is None or (along + 2 * across, across) < best:
+                best, self.cursor = (along + 2 * across, across), i
+        self.refresh_view()
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys of the other phase (the footer hides them) say what to do instead."""
+        phase = self.observation()["phase"]
+        if phase == "start" and event.key in ("0", "1", "2", "3"):
+            self.hint_text = "first pick a start square: arrows, then Enter"
+        elif phase == "drill" and event.key in ("enter", "space"):
+            self.hint_text = "there is no square to pick now: drill 0-3"
+        else:
+            return
         self.refresh_view()
 
     def action_start(self) -> None:
@@ -217,8 +311,9 @@ class RotatorApp(App[None]):
             self.hint_text = "hint: no win is possible from here -- undo (u)"
         else:
             first = solution.actions[0]
-            self.hint_text = (f"hint: {first}  (a win on turn {solution.turns} with "
-                              f"{solution.boosts} boost space(s))")
+            spend = (f"spending {_spaces(solution.boosts)} of your {self.observation()['boosts_left']}"
+                     " boost spaces" if solution.boosts else "spending no boost space")
+            self.hint_text = f"hint: {first}  (a win on turn {solution.turns}, {spend})"
             if first.startswith("start "):
                 self.cursor = parse_cell(first.split()[1])
         self.refresh_view()
@@ -229,7 +324,7 @@ class RotatorApp(App[None]):
         else:
             self.state = self.history.pop()
             self.hint_text = "undone"
-            self.log_lines.append("(undo)")
+            self.add_log("(undo)")
             self._reset_cursor()
         self.refresh_view()
 
@@ -242,10 +337,38 @@ class RotatorApp(App[None]):
         self.history.clear()
         what = f"board {self.params.board}, restarted" if self.params.board else (
             f"new board (seed {self.seed})")
-        self.log_lines = [what]
+        self.log_lines = []
+        self.add_log(what)
         self.hint_text = ""
         self._reset_cursor()
         self.refresh_view()
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen("rotator", KEYS, self._legend()))
+
+    def action_ask_quit(self) -> None:
+        """q: quit at once when the game is over or no move was made, else ask first."""
+        if self.state.is_terminal or not self.history:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen("Quit this game?", "The game in progress will be lost.",
+                                       yes="Quit (y)", no="Keep playing (n)"), answered)
+
+
+def _label(cells: Sequence[int], cols: int) -> str:
+    """The name of a screen row or column of the rotated board: the board row's number (1-20)
+    when its cells share one, else the board column's letter (A-J)."""
+    rows = {i // cols for i in cells}
+    return str(rows.pop() + 1) if len(rows) == 1 else cell_name(cells[0])[0]
+
+
+def _spaces(n: int) -> str:
+    return f"{n} space" if n == 1 else f"{n} spaces"
 
 
 def make_app(seed: int | None = None) -> RotatorApp:

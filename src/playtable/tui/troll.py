@@ -18,15 +18,16 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import Footer, Markdown, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from playtable.core.errors import IllegalAction
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import Event, State
-from playtable.core.registry import get_game
+from playtable.core.registry import get_game, player_rules
 from playtable.tui import troll_view as view
 from playtable.tui import troll_words as words
+from playtable.tui.confirm_screen import ConfirmScreen
 from playtable.tui.troll_screens import EndScreen, HelpScreen
 from playtable.tui.troll_words import EVENT_STYLE, GROUPS, NOTHING_TO, PROMPTS
 
@@ -50,7 +51,7 @@ class TrollApp(App[None]):
     #right { width: 1fr; min-width: 22; }
     #actions { height: auto; max-height: 14; border: round $accent; padding: 0 0; }
     #reference { height: 1fr; border: round $secondary; scrollbar-size-vertical: 1; }
-    #reference-text { padding: 0 1; }
+    #reference-text { padding: 0 1; margin: 0; }
     """
     BINDINGS = [
         Binding("left", "direction('left')", "Move", show=False),
@@ -70,7 +71,7 @@ class TrollApp(App[None]):
         Binding("escape", "cancel", "Cancel"),
         Binding("n", "new_game", "New game"),
         Binding("question_mark", "help", "Rules"),
-        Binding("q", "quit", "Quit"),
+        Binding("q", "ask_quit", "Quit"),
     ]
 
     def __init__(self, params: Any = None, seed: int | None = None, state: State | None = None) -> None:
@@ -91,6 +92,7 @@ class TrollApp(App[None]):
         self.hint_message = ""
         self.log_lines: list[str] = []
         self.last_end_text = ""
+        self.actions_played = 0
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -103,24 +105,19 @@ class TrollApp(App[None]):
             with Vertical(id="right"):
                 yield OptionList(id="actions")
                 with VerticalScroll(id="reference"):
-                    yield Static(id="reference-text")
+                    yield Markdown(player_rules("troll"), id="reference-text")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "What happened"
         self.query_one("#actions", OptionList).border_title = "Your options"
-        self.query_one("#reference", VerticalScroll).border_title = "Rules (? for all)"
-        ref = Text()
-        for i, line in enumerate(words.QUICK_REFERENCE, 1):
-            ref.append(f"{i}. ", style="bold")
-            ref.append_text(view.colour_cards(line))
-            ref.append("\n")
-        self.query_one("#reference-text", Static).update(ref)
+        self.query_one("#reference", VerticalScroll).border_title = "How to play (? with keys)"
         self._start()
 
     def _start(self) -> None:
         self.query_one("#log", RichLog).clear()
         self.log_lines = []
+        self.actions_played = 0
         start = "A saved position" if self.from_position else f"New game, seed {self.seed}"
         self.log_event(Event("new_game", f"{start}{self._rules_note()}.", {}))
         for event in () if self.from_position else self.state.setup_events:
@@ -176,12 +173,26 @@ class TrollApp(App[None]):
             self.bell()
 
     # -- playing ----------------------------------------------------------------------------
-    def play(self, text: str) -> bool:
+    def play(self, text: str, confirmed: bool = False) -> bool:
         """Apply the legal action whose canonical text is `text`; False (nothing changes) if
-        it is not legal now."""
+        it is not legal now, or if the game warns about it (`action_warning`: it loses on the
+        spot or risks the troll) and the player has not confirmed it yet: then a dialog asks, and
+        a yes plays it."""
         legal = {str(a): a for a in self.state.legal_actions()}
         if text not in legal:
             self.hint(f"'{text}' is not possible now.", bad=True)
+            return False
+        warning = None if confirmed else self.state.action_warning(legal[text])
+        if warning:
+            self.pending, self.pending_column = None, None
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.play(text, confirmed=True)
+                else:
+                    self.hint(f"Not played: {text}. Choose another action.")
+
+            self.push_screen(ConfirmScreen(f"Really {text}?", warning), answered)
             return False
         self.pending, self.pending_column = None, None
         try:
@@ -189,6 +200,7 @@ class TrollApp(App[None]):
         except IllegalAction as err:  # the game disagrees with its own legal list: say so
             self.hint(str(err), bad=True)
             return False
+        self.actions_played += 1
         for event in events:
             self.log_event(event)
         if self.state.is_terminal:
@@ -330,6 +342,19 @@ class TrollApp(App[None]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    def action_ask_quit(self) -> None:
+        """q: quit at once when the game is over or has not begun, else ask first."""
+        if self.state.is_terminal or not self.actions_played:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen("Quit this game?", "The game in progress will be lost.",
+                                       yes="Quit (y)", no="Keep playing (n)"), answered)
 
 
 def make_app(seed: int | None = None) -> TrollApp:

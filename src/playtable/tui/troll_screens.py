@@ -6,15 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from playtable.tui import troll_view as view
 from playtable.tui import troll_words as words
 from playtable.tui.result_screen import ResultScreen
+from playtable.tui.rules_screen import RulesScreen
 
 KEYS = [
     ("← → ↑ ↓", "move the troll one step"),
@@ -26,7 +23,7 @@ KEYS = [
     ("w", "wait (only when nothing else can be done)"),
     ("Esc", "cancel a half-typed action; leave the list"),
     ("Tab, Enter", "choose from the list of options; a click works too"),
-    ("n / ? / q", "new game / this help / quit"),
+    ("n / ? / q", "new game / these rules / quit (asks first during a game)"),
 ]
 
 
@@ -57,42 +54,22 @@ class EndScreen(ResultScreen):
                                                            ("Quit (q)", "quit_app", "error")])
 
 
-class HelpScreen(ModalScreen[None]):
-    """The quick reference in full, with every key."""
+class HelpScreen(RulesScreen):
+    """The player rules (HOW_TO_PLAY.md, the text the web app shows too), every key, and what
+    the marks on the bridge mean."""
 
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    #help-box { width: 90%; max-width: 100; height: 90%; border: thick $accent;
-                background: $surface; padding: 0 1; }
-    """
-    BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("question_mark", "close", "Close"),
-        Binding("q", "close", "Close"),
-    ]
+    def __init__(self) -> None:
+        super().__init__("troll", KEYS, legend())
 
-    def compose(self) -> ComposeResult:
-        text = Text()
-        text.append("Angry Troll versus Magic Bridge — the rules in ten lines\n\n", style="bold")
-        for i, line in enumerate(words.QUICK_REFERENCE, 1):
-            text.append(f"{i:>2}. ", style="bold")
-            text.append_text(view.colour_cards(line))
-            text.append("\n")
-        text.append("\nKeys\n", style="bold")
-        for keys, what in KEYS:
-            text.append(f"  {keys:<16}", style="bold #f0a020")
-            text.append(what + "\n")
-        text.append("\nOn the bridge: ", style="bold")
-        text.append("▒▒▒", style=view.BACK)
-        text.append(" a face-down brick, ")
-        text.append(" 7♥ ", style=f"{view.RED_ON_LIGHT} {view.AWAKE_BG}")
-        text.append(" an awake brick (the arrow shows where it will flee), ")
-        text.append(" 7♥ ", style=f"italic {view.BACK}")
-        text.append(" a dormant brick you have seen; the number on top is the stack's height, "
-                    "~~~ an empty slot, the double frame is the troll. The suits beside a row are "
-                    "the colour of the cards that awaken its bricks. Esc closes this.")
-        with VerticalScroll(id="help-box"):
-            yield Static(text)
 
-    def action_close(self) -> None:
-        self.dismiss()
+def legend() -> Text:
+    text = Text("On the bridge: ", style="bold")
+    text.append("▒▒▒", style=view.BACK)
+    text.append(" a face-down brick, ")
+    text.append(" 7♥ ", style=f"{view.RED_ON_LIGHT} {view.AWAKE_BG}")
+    text.append(" an awake brick (the arrow shows where it will flee), ")
+    text.append(" 7♥ ", style=f"italic {view.BACK}")
+    text.append(" a dormant brick you have seen; the number on top is the stack's height, "
+                "~~~ an empty slot, the double frame is the troll. The suits beside a row are "
+                "the colour of the cards that awaken its bricks.")
+    return text

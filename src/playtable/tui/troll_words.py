@@ -21,27 +21,6 @@ from playtable.tui.troll_view import (
     top_card,
 )
 
-QUICK_REFERENCE = [
-    "Goal: play through the whole deck of awakening and end with every brick "
-    "dormant (face down) and the bridge still standing.",
-    "Each turn a card is played: its colour picks the row, a die picks the brick, which awakens "
-    "(turns face up). Cards set aside last turn are played first, one by one, instead of a draw.",
-    "A brick awakened twice flies away; if the troll stands on it, you lose.",
-    "You then take 2 actions. Move (arrow keys): one step onto a brick, never onto a brick "
-    "already stood on this turn.",
-    "Stomp (s): the awake brick under the troll goes dormant.",
-    "Pick up (p + arrow): take an awake brick next to you (not a heart). Carry one at a time.",
-    "Use it (u + arrow): ♣ club an awake brick next to you dormant; ♦ throw at the first awake "
-    "brick in a line; ♠ shovel an awake brick next to you into your hands, dormant. Used cards "
-    "are set aside. A♣ is THE CLUB: kept forever, but you can pick up nothing else.",
-    "Lay down (l + arrow): put a carried dormant brick in a slot next to you.",
-    "Then awake bricks flee one step towards the nearer bank the troll does not block (arrows "
-    "on the bricks); off the end they escape and come back as set-aside cards.",
-    "The bridge collapses (a loss) if the banks are no longer joined by touching bricks or both "
-    "end slots at one bank are empty. Score: cards left in the deck (lower is better). "
-    "A perfect win keeps a brick in every slot.",
-]
-
 USE_VERBS = ("club", "throw", "shovel", "wake")
 GROUPS: dict[str, tuple[str, ...]] = {
     "pick": ("pick",), "use": USE_VERBS, "club": ("club",), "throw": ("throw",),

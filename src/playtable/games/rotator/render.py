@@ -29,8 +29,8 @@ LEGEND = [
     ("▒▒", "collapsed rock (was air)"),
     (" ·", "open air"),
     ("▼ ", "touched this turn"),
-    ("◀─", "touched last turn (1 line)"),
-    ("▲═", "two lines: collapses next turn"),
+    ("◀─", "1 line: touched last turn"),
+    ("▲═", "2 lines: collapses next turn"),
     ("↓ ", "opened by a captured node"),
     ("◉ ", "you"),
 ]
