@@ -106,3 +106,17 @@ def exactly_once(found: Iterable[Any], expected: Collection[Any], what: str) -> 
 
 def _key(counts: Counter[Any], name: str) -> Any:
     return next(p for p in counts if str(p) == name)
+
+
+def all_finite(data: Any, what: str = "position") -> None:
+    """Every number anywhere inside `data` is finite: no field of any game holds inf or NaN
+    (JSON cannot write them, and no rule is written for them). Names the first path found."""
+    stack: list[tuple[Any, str]] = [(data, what)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            raise BadPosition(f"'{path}' must be a finite number, not {item}")
+        if isinstance(item, Mapping):
+            stack.extend((v, f"{path}.{k}") for k, v in item.items())
+        elif isinstance(item, list | tuple):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(item))

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playtable.core.errors import BadPosition
+from playtable.core import checks
+from playtable.core.errors import BadParameter, BadPosition
 from playtable.core.jsonio import read_json
 from playtable.core.protocol import Game, State
 
@@ -34,10 +35,13 @@ def position_from_json(game: Game[Any, Any], data: Any) -> State:
     if data.get("game") != game.id:
         raise BadPosition(f"this position is for game {data.get('game')!r}, not '{game.id}'")
     body = {k: v for k, v in data.items() if k not in ("format", "version", "game")}
+    checks.all_finite(body)
     try:
         state: State = game.state_from_json(body)
     except BadPosition:
         raise
+    except BadParameter as err:  # a position's parameters are part of the position
+        raise BadPosition(f"params: {err}") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as err:
         raise BadPosition(f"malformed position: {type(err).__name__}: {err}") from None
     return state

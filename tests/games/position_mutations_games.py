@@ -1,0 +1,193 @@
+"""Each game's own mutations for `position_mutations`: every one breaks an invariant that the
+game's rules rely on (RULES.md of each game), so its loader must refuse the result."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from tests.games.position_mutations import Mutation, Position
+
+COLS = "ABCDEFGHIJ"
+
+
+# -- Rotator ---------------------------------------------------------------------------------------
+def _cell(row: int, col: int) -> str:
+    return f"{COLS[col]}{row + 1}"
+
+
+def rotator_player_in_rock(data: Position, rng: random.Random) -> Position | None:
+    """The player inside solid rock (a space that has collapsed or was never opened)."""
+    if data["phase"] not in ("drill", "start") or data["player"] is None:
+        return None
+    rocks = [(r, c) for r, row in enumerate(data["solid"]) for c, ch in enumerate(row) if ch == "#"]
+    r, c = rng.choice(rocks)
+    data["player"] = _cell(r, c)
+    return data
+
+
+def rotator_player_floating(data: Position, rng: random.Random) -> Position | None:
+    """Drilling from a space over open air (the fall would have gone on; the space under the
+    player has fallen away), rule 7."""
+    if data["phase"] != "drill":
+        return None
+    down = [(1, 0), (0, 1), (-1, 0), (0, -1)][(data["turn"] - 1) % 4]
+    spots = []
+    for r, row in enumerate(data["ages"]):
+        for c, ch in enumerate(row):
+            rr, cc = r + down[0], c + down[1]
+            if ch != "-" and 0 <= rr < 20 and 0 <= cc < 10 and data["solid"][rr][cc] == ".":
+                spots.append((r, c))
+    if not spots:
+        return None
+    data["player"] = _cell(*rng.choice(spots))
+    return data
+
+
+def rotator_numbers(data: Position, rng: random.Random) -> Position | None:
+    key, value = rng.choice([("turn", 0), ("turn", -3), ("turn", 10**6), ("boosts_left", -1),
+                             ("boosts_left", 11), ("turn", True), ("boosts_left", 2.5)])
+    data[key] = value
+    return data
+
+
+def rotator_phase(data: Position, rng: random.Random) -> Position | None:
+    data["phase"] = rng.choice(["falling", "START", None, 1])
+    return data
+
+
+def rotator_touched_rock(data: Position, rng: random.Random) -> Position | None:
+    """A solid space marked as touched (touched spaces are open, rule 7)."""
+    rocks = [(r, c) for r, row in enumerate(data["solid"]) for c, ch in enumerate(row) if ch == "#"]
+    r, c = rng.choice(rocks)
+    row = data["ages"][r]
+    data["ages"][r] = row[:c] + rng.choice("012") + row[c + 1:]
+    return data
+
+
+def rotator_choices(data: Position, rng: random.Random) -> Position | None:
+    """A start square outside the top row or the captured node's territory (rules 6, 12)."""
+    if data["phase"] != "start":
+        return None
+    data["choices"] = list(data["choices"]) + [rng.choice(["A20", "J20", "E15", "B11"])]
+    return data
+
+
+def rotator_board(data: Position, rng: random.Random) -> Position | None:
+    """A node moved or removed: the board breaks a placement rule (rules 2-5)."""
+    nodes = [(r, c) for r, row in enumerate(data["board"]) for c, ch in enumerate(row) if ch == "@"]
+    r, c = rng.choice(nodes)
+    row = data["board"][r]
+    data["board"][r] = row[:c] + rng.choice("#.") + row[c + 1:]
+    return data
+
+
+ROTATOR: list[Mutation] = [rotator_player_in_rock, rotator_player_floating, rotator_numbers,
+                           rotator_phase, rotator_touched_rock, rotator_choices, rotator_board]
+
+
+# -- Star Dice -------------------------------------------------------------------------------------
+SIDES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12, "d20": 20}
+
+
+def _all_dice(data: Position) -> list[str]:
+    return [d for hand in data["hands"] for d in hand] + [p["id"] for p in data["table"]] + list(
+        data["eliminated"])
+
+
+def stardice_die_twice(data: Position, rng: random.Random) -> Position | None:
+    """A die in two places, or twice in one (hand, table, eliminated)."""
+    dice = [d for d in _all_dice(data) if d != "borg" and ".t" not in d]
+    if not dice:
+        return None
+    die = rng.choice(dice)
+    where = rng.choice(["hand", "eliminated", "table"])
+    if where == "hand":
+        data["hands"][0 if die.startswith("F.") else 1].append(die)
+    elif where == "eliminated":
+        data["eliminated"].append(die)
+    else:
+        data["table"].append({"id": die, "x": 0.5, "y": 0.3, "angle": 0.0})
+    return data
+
+
+def stardice_die_missing(data: Position, rng: random.Random) -> Position | None:
+    """A die gone from hand without being on the table or eliminated."""
+    hands = [(s, i) for s, hand in enumerate(data["hands"]) for i in range(len(hand))]
+    if not hands:
+        return None
+    seat, i = rng.choice(hands)
+    del data["hands"][seat][i]
+    return data
+
+
+def stardice_value(data: Position, rng: random.Random) -> Position | None:
+    """A die on the table showing a face it does not have (a d6 showing 7)."""
+    dice = [k for k in data["values"] if k != "borg" and k != "blank"]
+    if not dice:
+        return None
+    die = rng.choice(dice)
+    kind = die.split(".", 1)[1].rstrip("abcdefghijklmnopqrstuvwxyz")
+    data["values"][die] = rng.choice([0, -1, SIDES.get(kind, 6) + 1, 1000])
+    return data
+
+
+def stardice_position(data: Position, rng: random.Random) -> Position | None:
+    """A piece at a place no piece can be: not a finite number, or far off the table."""
+    if not data["table"]:
+        return None
+    piece = rng.choice(data["table"])
+    piece[rng.choice(["x", "y"])] = rng.choice([math.inf, -math.inf, math.nan, 50.0, -9.0, 1e308])
+    return data
+
+
+def stardice_counts(data: Position, rng: random.Random) -> Position | None:
+    """Counters out of range: torpedoes, seats, battles, war points, throws."""
+    torpedoes = data["params"].get("torpedoes", 0)
+    options: list[tuple[str, Any]] = [
+        ("torpedoes_left", [-1, 0]), ("torpedoes_left", [torpedoes + 1, 0]),
+        ("torpedoes_used", [-1, 0]), ("to_move", 2), ("to_move", -1), ("borg_roller", 7),
+        ("battle", 0), ("battle", -4), ("war", [-5, 0]), ("war", [0]), ("throws", -1),
+        ("rethrows", -1), ("rethrows", 99), ("clock", -1.0), ("borg_face", 99),
+        ("battle_points", [[1, 2]] * (int(data["battle"]) + 3)),
+    ]
+    key, value = rng.choice(options)
+    data[key] = value
+    return data
+
+
+def stardice_phase(data: Position, rng: random.Random) -> Position | None:
+    """A phase that contradicts the rest: an unknown one, a winner while play goes on, a game
+    over without a result, an opening roll without the Borg die."""
+    choice = rng.randrange(4)
+    if choice == 0:
+        data["phase"] = rng.choice(["scoring", "", None])
+    elif choice == 1 and data["phase"] != "over":
+        data["winner"] = rng.choice([0, 1])
+    elif choice == 2:
+        data["phase"], data["winner"], data["draw"] = "over", None, False
+    elif choice == 3 and not data["params"].get("use_borg", True):
+        data["phase"] = rng.choice(["call", "borg"])
+    else:
+        data["winner"] = rng.choice([2, -1, "F"])
+    return data
+
+
+def stardice_foreign_die(data: Position, rng: random.Random) -> Position | None:
+    """A piece that is not in the game: another player's die in a hand, an unknown name."""
+    seat = rng.randrange(2)
+    data["hands"][seat].append(rng.choice(["K.d20a" if seat == 0 else "F.d20a", "F.d100a",
+                                           "X.d6a", "borg"]))
+    return data
+
+
+STARDICE: list[Mutation] = [stardice_die_twice, stardice_die_missing, stardice_value,
+                            stardice_position, stardice_counts, stardice_phase,
+                            stardice_foreign_die]
+
+
+GAME_MUTATIONS: dict[str, list[Mutation]] = {
+    "rotator": ROTATOR,
+    "stardice": STARDICE,
+}
