@@ -32,27 +32,12 @@ from typing import Any
 
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
-from playtable.core.errors import BadParameter, PlaytableError, UnknownGame
+from playtable.core.errors import BadParameter, PlaytableError
 from playtable.core.params import params_from_dict
-from playtable.core.protocol import Game, params_as_dict
-from playtable.core.registry import get_game
+from playtable.core.protocol import params_as_dict
+from playtable.core.registry import resolve_game
 
 AGENT_SALT = 0xA6E27
-
-
-def resolve_game(ref: str) -> Game[Any, Any]:
-    """A registered game id, or `module:attribute` naming a Game instance (for games under
-    development and tests)."""
-    if ":" not in ref:
-        return get_game(ref)
-    module_name, _, attr = ref.partition(":")
-    try:
-        game = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as err:
-        raise UnknownGame(f"cannot load game '{ref}': {err}") from None
-    if not isinstance(game, Game):
-        raise UnknownGame(f"'{ref}' is not a Game")
-    return game
 
 
 @dataclass(frozen=True)
