@@ -57,7 +57,9 @@ def one_line(message: str) -> str:
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: bad input of any kind ends with status 2 and one line naming the problem."""
     try:
-        return cli.main(args=argv, prog_name="playtable", standalone_mode=False)
+        # The command line, as typed, for files that record what made them (Parquet metadata).
+        typed = list(argv) if argv is not None else sys.argv[1:]
+        return cli.main(args=argv, prog_name="playtable", standalone_mode=False, obj={"argv": typed})
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.UsageError as err:

@@ -208,7 +208,7 @@ def resume_killed(out: str, arms: Sequence[Any], seeds: Collection[int]) -> list
     from playtable.lab.recovery import recover, recovered_path, resume
     from playtable.lab.storage import journal_path
 
-    if journal_path(out).exists():
+    if journal_path(out).exists() or journal_path(out).is_symlink():
         target = recovered_path(out)
         count = recover(out, target)
         click.echo(f"a killed run had left {count} finished games: saved to {target}", err=True)
@@ -216,6 +216,16 @@ def resume_killed(out: str, arms: Sequence[Any], seeds: Collection[int]) -> list
     if previous:
         click.echo(f"resuming: {len(previous)} games recovered from {recovered_path(out)} are kept", err=True)
     return previous
+
+
+def command_line() -> str:
+    """The command being run, as typed (for the metadata of the files it writes)."""
+    import shlex
+
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    argv = obj.get("argv") if isinstance(obj, dict) else None
+    return shlex.join(["playtable", *(argv if argv is not None else sys.argv[1:])])
 
 
 @contextmanager
@@ -247,7 +257,7 @@ def recorded_run(
 
         check_new_output(out, force)
         frame.previous = resume_killed(out, arms, seeds)
-        writer = ResultWriter(out, command=" ".join(["playtable", *sys.argv[1:]]))
+        writer = ResultWriter(out, command=command_line())
     with TermAsInterrupt(), Live(total, label, quiet) as live:
 
         def on_rows(rows: list[dict[str, Any]]) -> None:

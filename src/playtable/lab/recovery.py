@@ -55,6 +55,8 @@ def recover(path: str | Path, out: str | Path | None = None) -> int:
     when no such file exists yet, else `NAME.recovered.parquet`), keeping every game `out`
     already holds, and remove the journal. Returns the number of games taken from the journal."""
     journal = journal_path(path)
+    if journal.is_symlink():
+        raise ResultsError(f"{journal} is a symlink, not a journal playtable wrote; remove it")
     if not journal.exists():
         raise ResultsError(f"no journal {journal} to recover")
     target = Path(out) if out else Path(path)
