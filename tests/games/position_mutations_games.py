@@ -186,8 +186,96 @@ STARDICE: list[Mutation] = [stardice_die_twice, stardice_die_missing, stardice_v
                             stardice_position, stardice_counts, stardice_phase,
                             stardice_foreign_die]
 
+# -- troll -----------------------------------------------------------------------------------------
+def _troll_lists(data: Position) -> list[list[str]]:
+    out = [stack for row in ("lower", "upper") for stack in data["bridge"][row]]
+    out += [data["deck"], data["set_aside"], data["carried"], data["flight_stacks"]["lower"],
+            data["flight_stacks"]["upper"]]
+    return out
+
+
+def troll_card_twice(data: Position, rng: random.Random) -> Position | None:
+    """A card in two places (seed 000 §3: one deck of 52 cards)."""
+    lists = _troll_lists(data)
+    card = rng.choice([c for cards in lists for c in cards])
+    rng.choice(lists[:12] + lists[12:13]).append(card)
+    return data
+
+
+def troll_card_missing(data: Position, rng: random.Random) -> Position | None:
+    lists = [cards for cards in _troll_lists(data) if cards]
+    cards = rng.choice(lists)
+    del cards[rng.randrange(len(cards))]
+    return data
+
+
+def troll_unknown_card(data: Position, rng: random.Random) -> Position | None:
+    lists = [cards for cards in _troll_lists(data) if cards]
+    cards = rng.choice(lists)
+    cards[rng.randrange(len(cards))] = rng.choice(["1H", "11S", "KX", "", "A", 7])
+    return data
+
+
+def troll_standing(data: Position, rng: random.Random) -> Position | None:
+    """The troll off the bridge, or on an empty slot while the game goes on (§6)."""
+    if rng.random() < 0.5:
+        data["troll"] = rng.choice([{"row": "lower", "position": 0}, {"row": "upper", "position": 7},
+                                    {"row": "middle", "position": 3}, {"row": "lower"}])
+        return data
+    if data["outcome"] is not None:
+        return None
+    row, pos = data["troll"]["row"], data["troll"]["position"]
+    stack = data["bridge"][row][pos - 1]
+    data["deck"].extend(stack)
+    stack.clear()
+    return data
+
+
+def troll_counters(data: Position, rng: random.Random) -> Position | None:
+    """Actions left and turns out of range, a stat below zero, an outcome that is no outcome."""
+    key, value = rng.choice([("actions_left", 3), ("actions_left", -1), ("turn", -1),
+                             ("turn", True), ("actions_left", 1.0), ("outcome", "draw"),
+                             ("lower_colour", "green")])
+    if key == "actions_left" and data["outcome"] is not None and value == 3:
+        value = -1
+    data[key] = value
+    if rng.random() < 0.3:
+        data["stats"][rng.choice(list(data["stats"]))] = rng.choice([-1, 2.5, "many"])
+    return data
+
+
+def troll_face_up(data: Position, rng: random.Random) -> Position | None:
+    """A card face up that is not on the bridge or in the troll's hands, or face up but never
+    seen (a face-up card is seen, §6.2)."""
+    hidden = data["deck"] + data["set_aside"]
+    if rng.random() < 0.5 and hidden:
+        data["face_up"].append(rng.choice(hidden))
+        return data
+    if not data["face_up"]:
+        return None
+    card = rng.choice(data["face_up"])
+    data["seen"] = [c for c in data["seen"] if c != card]
+    return data
+
+
+def troll_carried(data: Position, rng: random.Random) -> Position | None:
+    """Three cards in the troll's hands (two only with the toys variant, §4.1)."""
+    bricks = [(row, i) for row in ("lower", "upper") for i, st in enumerate(data["bridge"][row])
+              if len(st) > 1]
+    need = 3 - len(data["carried"])
+    if len(bricks) < need:
+        return None
+    for row, i in rng.sample(bricks, need):
+        data["carried"].append(data["bridge"][row][i].pop(0))
+    return data
+
+
+TROLL: list[Mutation] = [troll_card_twice, troll_card_missing, troll_unknown_card, troll_standing,
+                         troll_counters, troll_face_up, troll_carried]
+
 
 GAME_MUTATIONS: dict[str, list[Mutation]] = {
+    "troll": TROLL,
     "rotator": ROTATOR,
     "stardice": STARDICE,
 }

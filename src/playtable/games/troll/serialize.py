@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from playtable.core import checks
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
 from playtable.core.params import params_from_dict
@@ -100,19 +101,18 @@ def state_from_json(data: Mapping[str, Any], cls: type[P]) -> P:
     state.troll = _slot_from(data["troll"], "troll")
     state.carried = _cards(data.get("carried", []), "carried")
     state.visited = {_slot_from(v, "visited") for v in data.get("visited", [])} | {state.troll}
-    for key in ("turn", "actions_left"):
-        if not isinstance(data[key], int) or data[key] < 0:
-            raise BadPosition(f"'{key}' must be a non-negative whole number")
-    state.turn, state.actions_left = data["turn"], data["actions_left"]
+    state.turn = checks.whole(data["turn"], "turn", 0)
+    state.actions_left = checks.whole(data["actions_left"], "actions_left", 0, 2)
     outcome = data.get("outcome")
     if outcome not in (None, "win", "loss"):
         raise BadPosition("'outcome' must be null, \"win\" or \"loss\"")
     state.outcome = outcome
-    state.end_reason = str(data.get("end_reason", ""))
+    state.end_reason = checks.text(data.get("end_reason", ""), "end_reason")
     stats = data.get("stats", {})
     if not isinstance(stats, Mapping):
         raise BadPosition("'stats' must be an object")
-    state.stats.update({k: int(v) for k, v in stats.items() if k in state.stats})
+    state.stats.update({k: checks.whole(v, f"stats.{k}", 0) for k, v in stats.items()
+                        if k in state.stats})
     check_invariants(state)
     return state
 
@@ -132,6 +132,9 @@ def check_invariants(state: TrollPosition) -> None:
     on_table = {c for s in state.stacks for c in s} | set(state.carried)
     if not state.face_up <= on_table:
         raise BadPosition("'face_up' may only name cards on the bridge or carried")
+    if not state.face_up <= state.seen:
+        unseen = sorted(state.face_up - state.seen)[0]
+        raise BadPosition(f"{card_text(unseen)} is face up, so it must be in 'seen' (§6.2)")
     if state.outcome is None:
         if not state.stacks[state.troll]:
             raise BadPosition("the troll must stand on a brick")
