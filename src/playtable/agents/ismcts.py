@@ -32,15 +32,17 @@ agent is deterministic given the rng handed to `choose`.
 
 from __future__ import annotations
 
-import json
 import math
 import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playtable.agents.greedy import evaluate, game_of
+from playtable.agents.greedy import GreedyAgent, evaluate, game_of
+from playtable.agents.random_agent import RandomAgent
+from playtable.agents.spec import build_agent
 from playtable.core.chance import Chance
-from playtable.core.protocol import Game, State
+from playtable.core.protocol import Agent, Game, State
 
 
 class _Edge:
@@ -53,7 +55,7 @@ class _Edge:
         self.visits = 0
         self.avail = 0
         self.total = [0.0] * seats
-        self.children: dict[str, _Node] = {}
+        self.children: dict[Hashable, _Node] = {}
 
 
 class _Node:
@@ -67,10 +69,6 @@ class _Node:
 
 _OTHERS = "\x00others"
 """The edge key, in a seat's tree, of a move made by another seat."""
-
-
-def _info_key(state: State, observer: int) -> str:
-    return json.dumps(state.observation(observer), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass
@@ -196,7 +194,7 @@ class IsmctsAgent:
                         _OTHERS, _Edge(None, seats)
                     )
                 paths[q].append(step)
-                key = _info_key(world, q) if self.info_sets else ""
+                key = world.info_key(q) if self.info_sets else ""
                 child = step.children.get(key)
                 if child is None:
                     child = _Node()
@@ -234,9 +232,11 @@ class IsmctsAgent:
         if not self.rollout_agent or game is None:
             return None
         if self._rollout_policy is None:
-            from playtable.agents import make_agent
-
-            self._rollout_policy = make_agent(game, self.rollout_agent)
+            # the same agents as `playtable.agents.available_agents` (named here, not imported
+            # from the package, which imports this module)
+            agents: dict[str, Callable[[], Agent]] = {
+                "random": RandomAgent, "greedy": GreedyAgent, "ismcts": IsmctsAgent, **game.bots()}
+            self._rollout_policy = build_agent(game, agents, self.rollout_agent)
         return self._rollout_policy
 
     def _rollout(self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int) -> list[float]:

@@ -22,6 +22,7 @@ parameter records; `sample_actions(rng, k)` offers a finite candidate set to sea
 from __future__ import annotations
 
 import dataclasses
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -137,6 +138,12 @@ class State(ABC):
     @abstractmethod
     def observation(self, seat: int) -> dict[str, Any]:
         """JSON-ready view holding only what `seat` may know."""
+
+    def info_key(self, seat: int) -> Hashable:
+        """A hashable key that is equal for two states exactly when `observation(seat)` is
+        (search agents key information sets by it). The default is the observation as canonical
+        JSON text; a game may return something cheaper, such as a tuple of the same facts."""
+        return json.dumps(self.observation(seat), sort_keys=True, separators=(",", ":"))
 
     def events_for(self, events: Sequence[Event], seat: int | None) -> list[Event]:
         """The part of `events` that `seat` may see (None: a spectator, who sees the public part).
