@@ -9,7 +9,7 @@ PLAY_STAMP := $(VENV)/.play-stamp
 LOCK := $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: setup setup-play play test lint typecheck unit bench clean lock
+.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser
 
 setup: $(STAMP)
 
@@ -46,7 +46,13 @@ typecheck: setup
 unit: setup
 	$(VENV)/bin/pytest -n 2 -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
 
-test: lint typecheck unit
+# The browser tests (tests/web/test_browser_*.py) drive Debian's chromium through Playwright;
+# install it when it is missing (apt needs root, as CI runs; elsewhere those tests skip).
+browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y chromium; } \
+		|| echo "chromium is missing and this is not root: the browser tests will be skipped"
+
+test: lint typecheck browser unit
 
 bench: setup
 	$(PY) benchmarks/run_all.py

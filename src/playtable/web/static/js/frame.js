@@ -236,6 +236,7 @@ export class TableFrame {
     const list = actions.filter((a) => this.legal?.has(a));
     if (!list.length) return;
     el.classList.add("offered");
+    el.dataset.actions = list.join("|");
     if (list.includes(this.hinted)) el.classList.add("hinted");
     if (list.some((a) => this.legal.get(a).warning)) el.classList.add("warn");
     el.setAttribute("tabindex", "0");

@@ -3,9 +3,7 @@
 // the shared frame on it.
 
 import { TableFrame } from "./frame.js";
-import { getJson, h, tableAddress } from "./util.js";
-
-const GAME_MODULES = { troll: "./games/troll.js", rotator: "./games/rotator.js" };
+import { gameModule, getJson, h, tableAddress } from "./util.js";
 
 async function main() {
   const root = document.getElementById("app");
@@ -19,7 +17,7 @@ async function main() {
       h("p", {}, err.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
     return;
   }
-  const module = await import(GAME_MODULES[table.game] ?? "./games/plain.js");
+  const module = await gameModule(table.game);
   document.body.dataset.game = table.game;
   const frame = new TableFrame(root, { tableId, seat, token, gameModule: module });
   window.playtable = frame; // for the browser tests and for curious players' consoles

@@ -128,3 +128,11 @@ export function ago(iso) {
   if (hours < 48) return `${hours} h ago`;
   return `${Math.round(hours / 24)} days ago`;
 }
+
+// The games that have a page module of their own; the others are shown by the plain outline.
+const GAME_MODULES = { troll: "./games/troll.js", rotator: "./games/rotator.js" };
+
+/** The page module that draws `gameId`'s board (see frame.js for what it exports). */
+export function gameModule(gameId) {
+  return import(GAME_MODULES[gameId] ?? "./games/plain.js");
+}

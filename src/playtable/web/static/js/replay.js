@@ -1,0 +1,158 @@
+// The replay viewer (/t/ID/replay?seat=&token=): any table, running or finished, stepped
+// backwards and forwards (buttons, slider, arrow keys, Home/End, Space to play), drawn by the
+// game's own board module; the record and the position at any step download once the game is
+// finished (before that the server refuses with a sentence saying why, shown here).
+
+import { download, gameModule, getJson, h, seatQuery, tableAddress } from "./util.js";
+
+const PLAY_INTERVAL_MS = 1000;
+
+class ReplayViewer {
+  constructor(root, { tableId, seat, token, table, module, steps }) {
+    Object.assign(this, { root, tableId, seat, token, table, module, steps });
+    this.index = 0;
+    this.timer = null;
+    this.build();
+    this.show(0, false);
+    document.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  build() {
+    const variant = this.table.variant ? ` · ${this.table.variant}` : "";
+    const query = seatQuery(this.seat, this.token);
+    this.stepEl = h("span", { class: "replay-step", role: "status", "aria-live": "polite" });
+    this.slider = h("input", { type: "range", min: 0, max: this.steps.length - 1, value: 0, step: 1,
+      "aria-label": "Step", onInput: () => this.show(Number(this.slider.value), false) });
+    this.playButton = h("button", { onClick: () => this.togglePlay(), "aria-label": "Play" }, "▶ Play");
+    const controls = h("div", { class: "replay-controls" },
+      h("button", { onClick: () => this.show(0, false), "aria-label": "First step", title: "First (Home)" }, "⏮"),
+      h("button", { onClick: () => this.show(this.index - 1, false), "aria-label": "Step back", title: "Back (←)" }, "◀"),
+      this.slider,
+      h("button", { onClick: () => this.show(this.index + 1, true), "aria-label": "Step forward", title: "Forward (→)" }, "▶"),
+      h("button", { onClick: () => this.show(this.steps.length - 1, false), "aria-label": "Last step", title: "Last (End)" }, "⏭"),
+      this.playButton, this.stepEl);
+    this.boardHost = h("div", { class: "board-host" });
+    this.statusEl = h("p", { class: "board-status" });
+    this.logList = h("ol", { class: "log-list" });
+    this.logList.append(...this.steps.map((step, i) => h("li", { dataset: { step: step.step }, onClick: () => this.show(i, false) },
+      h("span", { class: "log-head" }, this.describe(step)),
+      step.events.length ? h("ul", {}, step.events.map((e) => h("li", { class: `ev-${e.kind}` }, e.text))) : null)));
+    this.downloads = this.buildDownloads();
+    const finished = this.table.status === "finished";
+    this.root.replaceChildren(
+      h("header", { class: "topbar" },
+        h("a", { class: "home", href: "/" }, "playtable"),
+        h("div", { class: "title-block" }, h("h1", {}, `Replay: ${this.table.game_name}${variant}`),
+          h("span", { class: "seat-badge" }, this.seat !== null && this.token ? `Seen by ${this.table.seats[this.seat]?.name ?? "your seat"}` : "Seen as a spectator")),
+        h("div", { class: "top-buttons" },
+          finished ? null : h("a", { class: "button quiet", href: `/t/${this.tableId}${query}` }, "Back to the table"),
+          h("button", { class: "quiet", onClick: () => window.location.reload() }, "Reload"))),
+      h("main", { class: "table-layout" },
+        h("section", { class: "board-area", "aria-label": "Board" }, this.statusEl, this.boardHost, controls,
+          finished && this.table.result ? h("p", { class: "end-reason" }, h("strong", {}, "How it ended: "), this.table.result.text) : null),
+        h("aside", { class: "side" },
+          h("section", { class: "actions-panel replay-downloads", "aria-label": "Downloads" }, h("h2", {}, "Downloads"), this.downloads),
+          h("section", { class: "log-panel", "aria-label": "Steps" }, h("h2", {}, "Steps"), h("div", { class: "log-scroll" }, this.logList)))));
+    this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => this.table.seats.map((s) => s.name) });
+  }
+
+  buildDownloads() {
+    const base = `/api/tables/${encodeURIComponent(this.tableId)}`;
+    const note = h("p", { class: "note", role: "status" });
+    const record = h("button", { onClick: () => this.fetchFile(`${base}/record`, `${this.table.game}-${this.tableId}.record.json`, note) },
+      "The record (replays the whole game)");
+    this.positionButton = h("button", { onClick: () => this.fetchFile(`${base}/position?step=${this.steps[this.index].step}`,
+      `${this.table.game}-${this.tableId}-step${this.steps[this.index].step}.json`, note) }, "The position at this step");
+    const box = h("div", { class: "replay-downloads" }, h("div", { class: "buttons" }, record, this.positionButton), note,
+      h("p", { class: "note" }, "A position opens with ", h("code", {}, "playtable state view"), " and the lab; a record replays every event."));
+    if (this.table.status !== "finished") {
+      record.disabled = true;
+      this.positionButton.disabled = true;
+      // Ask anyway, to show the server's own reason (the record holds the seed, hence every future draw).
+      fetch(`${base}/record`).then(async (r) => {
+        const body = await r.json().catch(() => ({}));
+        note.textContent = r.ok ? "" : body.error ?? "Downloads open once the game is finished.";
+      }, () => { note.textContent = "The server cannot be reached."; });
+    }
+    return box;
+  }
+
+  async fetchFile(url, filename, note) {
+    note.textContent = "";
+    try {
+      await download(url, filename);
+      note.textContent = `Downloaded ${filename}.`;
+    } catch (err) {
+      note.textContent = err.message;
+    }
+  }
+
+  describe(step) {
+    if (step.action === null || step.action === undefined) return step.step === 0 ? "Setup" : `Step ${step.step}`;
+    const who = this.table.seats[step.seat]?.name ?? "";
+    const label = this.board?.label?.(step.action) ?? step.action;
+    return `${step.step}. ${who ? `${who}: ` : ""}${label}`;
+  }
+
+  show(index, animate) {
+    const i = Math.max(0, Math.min(this.steps.length - 1, index));
+    const forwardByOne = animate && i === this.index + 1;
+    this.index = i;
+    const step = this.steps[i];
+    this.board.render({ observation: step.observation, legal: [], events: step.events, step: step.step,
+      terminal: i === this.steps.length - 1 && this.table.status === "finished", hinted: null, animate: forwardByOne,
+      yourTurn: false, waitingFor: [], role: "watcher" });
+    this.statusEl.textContent = this.board.status?.(step.observation) ?? "";
+    this.slider.value = String(i);
+    this.stepEl.textContent = `Step ${step.step} of ${this.steps[this.steps.length - 1].step}`;
+    [...this.logList.children].forEach((li, k) => {
+      li.classList.toggle("current", k === i);
+      li.classList.toggle("future", k > i);
+    });
+    this.logList.children[i]?.scrollIntoView({ block: "nearest" });
+    if (i === this.steps.length - 1) this.stopPlay();
+  }
+
+  togglePlay() {
+    if (this.timer) return this.stopPlay();
+    if (this.index === this.steps.length - 1) this.show(0, false);
+    this.playButton.textContent = "⏸ Pause";
+    this.timer = setInterval(() => this.show(this.index + 1, true), PLAY_INTERVAL_MS);
+    return undefined;
+  }
+
+  stopPlay() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.playButton.textContent = "▶ Play";
+  }
+
+  onKey(event) {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    const moves = { ArrowLeft: () => this.show(this.index - 1, false), ArrowRight: () => this.show(this.index + 1, true),
+      Home: () => this.show(0, false), End: () => this.show(this.steps.length - 1, false), " ": () => this.togglePlay() };
+    if (moves[event.key] && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      moves[event.key]();
+    }
+  }
+}
+
+async function main() {
+  const root = document.getElementById("app");
+  const { tableId, seat, token } = tableAddress();
+  try {
+    if (!tableId) throw new Error("This address names no table.");
+    const id = encodeURIComponent(tableId);
+    const [table, replay] = await Promise.all([getJson(`/api/tables/${id}`), getJson(`/api/tables/${id}/replay${seatQuery(seat, token)}`)]);
+    const module = await gameModule(table.game);
+    document.body.dataset.game = table.game;
+    document.title = `Replay: ${table.game_name} · playtable`;
+    window.playtableReplay = new ReplayViewer(root, { tableId, seat, token, table, module, steps: replay.steps });
+  } catch (err) {
+    root.replaceChildren(h("main", { class: "page-error" }, h("h1", {}, "No replay"), h("p", {}, err.message),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+  }
+}
+
+main();

@@ -1,0 +1,98 @@
+"""Shared pieces of the real-browser tests: Debian's chromium driven by Playwright for Python,
+a server per test module, and the moves a player makes on a table page (pick an action, click
+it on the board or in the list, confirm a warning, wait for the server's answer).
+
+Playwright never downloads a browser here: it launches `/usr/bin/chromium` (installed with
+apt; the Makefile's test target and `.ci/run` install it when it is missing). Every wait is a
+condition with a bounded timeout, never a sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("PLAYTABLE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
+WAIT_MS = 15_000
+"""Longest wait for any one condition (a page load, the server's answer to a click)."""
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+def chromium_path() -> str:
+    found = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if not found:
+        pytest.skip("chromium is not installed (apt-get install chromium; `make test` does it)")
+    return found
+
+
+@contextmanager
+def browser() -> Iterator[Any]:
+    """A headless chromium for one test module."""
+    with playwright_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+def new_page(instance: Any, width: int = 1280, height: int = 860) -> Any:
+    """A page in a fresh context (its own storage), failing the test on any script error."""
+    context = instance.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.script_errors = errors
+    return page
+
+
+def wait_connected(page: Any) -> None:
+    page.wait_for_function("window.playtable && window.playtable.state && "
+                           "window.playtable.connection.isOpen")
+
+
+def table_state(page: Any) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate("window.playtable.state")
+    return state
+
+
+def step_of(page: Any) -> int:
+    return int(page.evaluate("window.playtable.state.step"))
+
+
+def click_action(page: Any, action: str, prefer_board: bool = True) -> None:
+    """Play `action` as a person would: on the board if it is offered there, else in the list;
+    through the chooser when one spot offers several actions; confirming a warning. Returns once
+    the server has answered with the next step."""
+    before = step_of(page)
+    target = None
+    if prefer_board:
+        for spot in page.locator(".board-host [data-actions]").all():
+            if action in (spot.get_attribute("data-actions") or "").split("|"):
+                target = spot
+                break
+    if target is None:
+        page.locator(f'.action-list button[data-action="{action}"]').click()
+    else:
+        target.click()
+        chooser = page.locator(f'.chooser button[data-action="{action}"]')
+        if chooser.count():
+            chooser.click()
+    dialog = page.locator("dialog.confirm[open]")
+    if dialog.count():
+        dialog.locator('button[value="confirm"]').click()
+    page.wait_for_function(f"window.playtable.state.step > {before}")
+
+
+def legal_actions(page: Any) -> list[dict[str, Any]]:
+    legal: list[dict[str, Any]] = page.evaluate("window.playtable.state.legal")
+    return legal

@@ -1,0 +1,99 @@
+"""A newcomer plays Angry Troll in a real browser (issue 11, "Tests (real browser)").
+
+The home page, the create form (plus-one offered as "easier", seed 13), the join link, then a
+whole game played by clicking, on the bridge itself where the action has a spot there and in
+the action list otherwise, through undo, to the end screen that says why the game ended; then
+the replay viewer of the finished table. With seed 13, always taking the first legal action
+loses to a collapse after 10 actions: a short game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.browser_support import browser, click_action, new_page, step_of, table_state, wait_connected
+from tests.web.server_process import ServerProcess, start_server
+
+SEED = 13
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with start_server(Path(tmp_path_factory.mktemp("troll-web")) / "tables.sqlite3") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser() as instance:
+        yield instance
+
+
+def create_troll_table(page: Any, url: str) -> None:
+    page.goto(url + "/")
+    page.locator('[data-game="troll"] button', has_text="New table").click()
+    variant = page.locator("#variant")
+    # The designer's default rules are the hardest: newcomers are pointed at the easier ones.
+    assert variant.locator('option[value="plus-one"]').inner_text() == "plus-one (easier)"
+    assert variant.locator('option[value="tutorial"]').inner_text() == "tutorial (easier)"
+    variant.select_option("plus-one")
+    assert "easier" in page.locator("#variant-description").inner_text()
+    page.locator("#seed").fill(str(SEED))
+    page.get_by_role("button", name="Create the table").click()
+    page.get_by_role("link", name="Join as troll").click()
+    wait_connected(page)
+
+
+def test_newcomer_plays_a_whole_troll_game_by_clicking(server: ServerProcess, chromium: Any) -> None:
+    page = new_page(chromium)
+    create_troll_table(page, server.url)
+    assert page.locator(".turn-indicator").inner_text() == "Your turn"
+    assert page.locator(".troll-board .stack").count() == 12
+
+    # Undo: the troll's first action of a turn can be taken back (no card drawn, no die rolled).
+    start = table_state(page)["observation"]
+    click_action(page, table_state(page)["legal"][0]["action"])
+    assert step_of(page) == 1
+    page.get_by_role("button", name="Undo (u)").click()
+    page.wait_for_function("window.playtable.state.step === 0")
+    assert table_state(page)["observation"] == start
+
+    on_board = 0
+    while not table_state(page)["terminal"]:
+        legal = table_state(page)["legal"]
+        action = legal[0]["action"]
+        offered = page.locator(".board-host [data-actions]").evaluate_all(
+            "(els) => els.flatMap((e) => e.dataset.actions.split('|'))")
+        on_board += action in offered
+        click_action(page, action)
+        assert step_of(page) < 200, "the game should have ended long ago"
+    assert on_board > 0, "some actions must have been played on the bridge itself"
+
+    end = page.locator(".end-screen")
+    end.wait_for()
+    state = table_state(page)
+    assert end.locator("h2").inner_text() in ("You win!", "You lose")
+    assert end.locator(".end-reason").inner_text() == state["result"]["text"]
+    assert "collapse" in state["result"]["text"]
+    assert page.locator(".log-list > li").count() == state["step"] + 1
+    assert not page.script_errors
+
+    # The finished table's replay: every step, backwards and forwards; downloads are open.
+    page.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_function("window.playtableReplay !== undefined")
+    last = state["step"]
+    assert page.locator(".replay-step").inner_text() == f"Step 0 of {last}"
+    page.keyboard.press("End")
+    assert page.locator(".replay-step").inner_text() == f"Step {last} of {last}"
+    page.keyboard.press("ArrowLeft")
+    assert page.locator(".replay-step").inner_text() == f"Step {last - 1} of {last}"
+    page.get_by_role("button", name="Step forward").click()
+    assert page.locator(".replay-step").inner_text() == f"Step {last} of {last}"
+    assert page.get_by_role("button", name="The record (replays the whole game)").is_enabled()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="The position at this step").click()
+    assert download.value.suggested_filename.endswith(f"-step{last}.json")
+    assert not page.script_errors
