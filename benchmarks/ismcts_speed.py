@@ -4,9 +4,9 @@
         [--positions 6] [--repeats 3]
 
 Positions are reached by random play from seeds 0.. (a few steps in); each gets one decision of
-`--iterations` iterations, repeated `--repeats` times, timed in this process's CPU seconds (so other
-work on the machine disturbs it less); the table gives the best rate of the
-repeats (the least disturbed by other work on the machine) and the median. To compare with an
+`--iterations` iterations, repeated `--repeats` times and timed in this process's CPU seconds
+(other work on the machine disturbs that less than wall time); the table gives the best rate of
+the repeats and the median. To compare with an
 older version of the code, run the same command with `PYTHONPATH=<that version>/src` (the
 packages there are imported before the installed ones).
 """
@@ -63,7 +63,8 @@ def main() -> None:
     for game_id in args.games:
         states = positions(game_id, args.positions)
         rates = [rate(game_id, states, args.iterations) for _ in range(args.repeats)]
-        print(f"{game_id:10} {len(states):9d} {max(rates):10.0f} {statistics.median(rates):12.0f}", flush=True)
+        median = statistics.median(rates)
+        print(f"{game_id:10} {len(states):9d} {max(rates):10.0f} {median:12.0f}", flush=True)
 
 
 if __name__ == "__main__":
