@@ -7,16 +7,16 @@ dataclass, read like game parameters.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from playtable.agents.greedy import GreedyAgent
 from playtable.agents.ismcts import IsmctsAgent
 from playtable.agents.random_agent import RandomAgent
-from playtable.core.errors import BadParameter
-from playtable.core.params import params_from_dict, split_assignments
+from playtable.agents.spec import build_agent, split_agent_spec
 from playtable.core.protocol import Agent, Game
+
+__all__ = ["GENERIC_AGENTS", "available_agents", "make_agent", "split_agent_spec"]
 
 GENERIC_AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
@@ -30,33 +30,6 @@ def available_agents(game: Game[Any, Any]) -> Mapping[str, Callable[[], Agent]]:
     return {**GENERIC_AGENTS, **game.bots()}
 
 
-def split_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """`"ismcts:iterations=200,c=0.5"` -> ("ismcts", {"iterations": "200", "c": "0.5"})."""
-    name, _, rest = spec.strip().partition(":")
-    options = split_assignments(p for p in rest.split(",") if p.strip()) if rest else {}
-    return name.strip(), options
-
-
 def make_agent(game: Game[Any, Any], name: str) -> Agent:
     """The agent named by `name` (a spec, see the module documentation), bound to `game`."""
-    agent_name, options = split_agent_spec(name)
-    agents = available_agents(game)
-    if agent_name not in agents:
-        raise BadParameter(f"unknown agent '{agent_name}' for {game.id} (known: {', '.join(agents)})")
-    factory = agents[agent_name]
-    if options:
-        if not (isinstance(factory, type) and dataclasses.is_dataclass(factory)):
-            raise BadParameter(f"agent '{agent_name}' takes no options")
-        public = {f.name for f in dataclasses.fields(factory) if f.init and not f.name.startswith("_")}
-        for key in options:
-            if key not in public:
-                raise BadParameter(
-                    f"agent '{agent_name}' has no option '{key}' (known: {', '.join(sorted(public))})"
-                )
-        agent: Agent = params_from_dict(factory, options)
-    else:
-        agent = factory()
-    bind = getattr(agent, "bind", None)
-    if callable(bind):
-        bind(game)
-    return agent
+    return build_agent(game, available_agents(game), name)

@@ -32,9 +32,10 @@ agent is deterministic given the rng handed to `choose`.
 
 from __future__ import annotations
 
+import json
 import math
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,7 @@ class _Edge:
         self.visits = 0
         self.avail = 0
         self.total = [0.0] * seats
-        self.children: dict[Hashable, _Node] = {}
+        self.children: dict[str, _Node] = {}
 
 
 class _Node:
@@ -69,6 +70,10 @@ class _Node:
 
 _OTHERS = "\x00others"
 """The edge key, in a seat's tree, of a move made by another seat."""
+
+
+def _info_key(state: State, observer: int) -> str:
+    return json.dumps(state.observation(observer), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass
@@ -194,7 +199,7 @@ class IsmctsAgent:
                         _OTHERS, _Edge(None, seats)
                     )
                 paths[q].append(step)
-                key = world.info_key(q) if self.info_sets else ""
+                key = _info_key(world, q) if self.info_sets else ""
                 child = step.children.get(key)
                 if child is None:
                     child = _Node()

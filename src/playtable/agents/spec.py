@@ -1,0 +1,48 @@
+"""Agent specs: a name optionally followed by options (`ismcts:iterations=2000,c=0.5`), and
+building an agent from a spec out of a table of factories.
+
+This module sits below every agent, so that an agent that plays another by name (ISMCTS's
+rollout policy) and the package's lookup (`playtable.agents.make_agent`) share it without an
+import circle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from playtable.core.errors import BadParameter
+from playtable.core.params import params_from_dict, split_assignments
+from playtable.core.protocol import Agent, Game
+
+
+def split_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """`"ismcts:iterations=200,c=0.5"` -> ("ismcts", {"iterations": "200", "c": "0.5"})."""
+    name, _, rest = spec.strip().partition(":")
+    options = split_assignments(p for p in rest.split(",") if p.strip()) if rest else {}
+    return name.strip(), options
+
+
+def build_agent(game: Game[Any, Any], agents: Mapping[str, Callable[[], Agent]], name: str) -> Agent:
+    """The agent named by the spec `name`, made by its factory in `agents`, bound to `game`."""
+    agent_name, options = split_agent_spec(name)
+    if agent_name not in agents:
+        raise BadParameter(f"unknown agent '{agent_name}' for {game.id} (known: {', '.join(agents)})")
+    factory = agents[agent_name]
+    if options:
+        if not (isinstance(factory, type) and dataclasses.is_dataclass(factory)):
+            raise BadParameter(f"agent '{agent_name}' takes no options")
+        public = {f.name for f in dataclasses.fields(factory) if f.init and not f.name.startswith("_")}
+        for key in options:
+            if key not in public:
+                raise BadParameter(
+                    f"agent '{agent_name}' has no option '{key}' (known: {', '.join(sorted(public))})"
+                )
+        agent: Agent = params_from_dict(factory, options)
+    else:
+        agent = factory()
+    bind = getattr(agent, "bind", None)
+    if callable(bind):
+        bind(game)
+    return agent
