@@ -1,0 +1,65 @@
+"""A small blocking WebSocket client for tests against a real server (`server_process.py`):
+every receive has a timeout, so a test never hangs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+TIMEOUT = 20.0
+
+
+class Client:
+    """One connection to a table; `received` keeps every message, in order."""
+
+    def __init__(self, ws_url: str, table_id: str, query: str = "") -> None:
+        opened = connect(f"{ws_url}/ws/tables/{table_id}{'?' + query if query else ''}",
+                         open_timeout=TIMEOUT, max_size=None)
+        self.ws: ClientConnection = opened.__enter__()
+        self.received: list[dict[str, Any]] = []
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=TIMEOUT))
+        self.received.append(message)
+        return message
+
+    def recv_type(self, kind: str) -> dict[str, Any]:
+        """The next message of type `kind`, keeping the ones before it in `received`."""
+        while True:
+            message = self.recv()
+            if message["type"] == kind:
+                return message
+
+    def greet(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        welcome = self.recv_type("welcome")
+        return welcome, self.recv_type("state")
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def act(self, action: str, step: int) -> dict[str, Any]:
+        self.send({"type": "act", "action": action, "step": step})
+        return self.recv()
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def create_table(url: str, **body: Any) -> dict[str, Any]:
+    answer = httpx.post(f"{url}/api/tables", json=body, timeout=TIMEOUT)
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def join_query(created: dict[str, Any], seat: int = 0) -> str:
+    return str(created["seats"][seat]["join_url"]).split("?", 1)[1]
