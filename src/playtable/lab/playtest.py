@@ -1,0 +1,125 @@
+"""The seeds' own playtest questions, answered from simulated games (`playtable playtest GAME`).
+
+Every design document behind playtable asked its playtesters questions: Star Dice's iterations
+list "Questions to answer by playtesting", the wizard team's weekly updates worry about strong
+heroes and traps, the troll designer estimated his odds by hand (§4.2). Each game's module
+(`playtest_<game>.py`) answers the questions a simulation can answer, every one beside the
+seed's own answer, measured on games played by the lab's runner with its 95 % interval.
+
+A measured answer is only as good as the players behind it, so each question is answered for
+two agents of different strength (by default a weak and the best fast one); `disagree` marks
+the questions where their intervals do not overlap. Where an answer needs more than the result
+rows hold (a formation's size, the wheel at each round), the game is watched by a probe (see
+`runner.Arm.probe`) that reads only the protocol: events, observations, metrics.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playtable.core.errors import BadParameter
+from playtable.core.params import resolve_params
+from playtable.lab.runner import Arm, RunOptions, resolve_game, run_tasks
+from playtable.lab.stats import Z95, mean_sd, wilson
+
+MODULES = {
+    "troll": "playtable.lab.playtest_troll",
+    "stardice": "playtable.lab.playtest_stardice",
+    "wizard": "playtable.lab.playtest_wizard",
+    "rotator": "playtable.lab.playtest_rotator",
+}
+DEFAULT_AGENTS = {
+    "troll": ("random", "heuristic"),
+    "stardice": ("random-thrower", "search"),
+    "wizard": ("random", "heuristic"),
+    "rotator": ("random", "solver"),
+}
+DEFAULT_GAMES = {"troll": 1000, "stardice": 60, "wizard": 200, "rotator": 30}
+
+
+@dataclass
+class Answer:
+    question: str
+    source: str
+    """Where the seed asks it."""
+    seed_says: str
+    agent: str
+    measured: str
+    value: float = math.nan
+    low: float = math.nan
+    high: float = math.nan
+    n: int = 0
+    detail: list[dict[str, Any]] = field(default_factory=list)
+    """A breakdown table (by size, by round, by die type...) when one number is not enough."""
+    disagree: bool = False
+    """Set when the other agent's interval for the same question does not overlap this one."""
+
+
+def rate(question: str, source: str, seed_says: str, agent: str, hits: float, n: int,
+         what: str = "") -> Answer:
+    """A proportion with its Wilson interval."""
+    low, high = wilson(hits, n)
+    p = hits / n if n else math.nan
+    text = (f"{100 * p:.1f}%" if n else "no cases") + (f" {what}" if what else "")
+    return Answer(question, source, seed_says, agent, text, p, low, high, n)
+
+
+def mean_of(question: str, source: str, seed_says: str, agent: str, values: Sequence[float],
+            unit: str = "") -> Answer:
+    """A mean with its normal 95 % interval."""
+    mean, sd = mean_sd(values)
+    half = Z95 * sd / math.sqrt(len(values)) if values else math.nan
+    text = f"{mean:.2f}" + (f" {unit}" if unit else "")
+    return Answer(question, source, seed_says, agent, text, mean, mean - half, mean + half, len(values))
+
+
+def play(game: str, agent: str | Sequence[str], games: int, seed: int, options: RunOptions | None,
+         variant: str | None = None, params: Sequence[str] = (), probe: str = "") -> list[dict[str, Any]]:
+    """Rows of `games` seeded games (one agent spec for every seat, or one per seat), watched by
+    `probe` when given: the lab's runner, with its worker processes, does the playing."""
+    the_game = resolve_game(game)
+    the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
+    agents = [agent] if isinstance(agent, str) else list(agent)
+    arm = Arm.build(game, the_params, agents, label=variant or "default")
+    if probe:
+        arm = dataclasses.replace(arm, probe=probe)
+    return run_tasks([(arm, s) for s in range(seed, seed + games)], options)
+
+
+def _mark_disagreements(answers: list[Answer]) -> None:
+    by_question: dict[str, list[Answer]] = {}
+    for a in answers:
+        by_question.setdefault(a.question, []).append(a)
+    for group in by_question.values():
+        numeric = [a for a in group if not math.isnan(a.low)]
+        for a in numeric:
+            a.disagree = any(b.agent != a.agent and (b.high < a.low or b.low > a.high) for b in numeric)
+
+
+def playtest(game: str, agents: Sequence[str] | None = None, games: int | None = None, seed: int = 0,
+             options: RunOptions | None = None) -> list[Answer]:
+    """Every question of GAME's seed that a simulation answers, for each agent."""
+    if game not in MODULES:
+        raise BadParameter(f"no playtest questions for '{game}' (known: {', '.join(MODULES)})")
+    chosen = list(agents) if agents else list(DEFAULT_AGENTS[game])
+    n = games if games is not None else DEFAULT_GAMES[game]
+    if n < 1:
+        raise BadParameter("the number of games must be at least 1")
+    module = importlib.import_module(MODULES[game])
+    answers: list[Answer] = []
+    for agent in chosen:
+        answers.extend(module.answers(agent, n, seed, options))
+    order = {q: i for i, q in enumerate(dict.fromkeys(a.question for a in answers))}
+    answers.sort(key=lambda a: order[a.question])
+    _mark_disagreements(answers)
+    return answers
+
+
+def answer_rows(answers: Sequence[Answer]) -> list[dict[str, Any]]:
+    """Flat rows (one per question and agent), the interval as two numbers."""
+    return [{k: v for k, v in vars(a).items() if k != "detail"} for a in answers]

@@ -1,0 +1,46 @@
+"""Angry Troll versus Magic Bridge (seed 000 §4.2): the design's claims, game time across the
+difficulties, and the troll's tools, measured.
+
+The claims (`lab/claims.py`, the `playtable claims troll` command) are folded in as they are.
+The tools (THE CLUB, the thrown ace of diamonds, the shovel, laying a card into the bridge) are
+counted from each game's events. Whether a use "saves" a game would need the same deal replayed
+without it, which the rules cannot do (the tool is in the troll's hand); what is measured is
+the association: the win rate of games in which a tool was used against those in which it was
+not, and the share of won games that used it.
+"""
+
+from __future__ import annotations
+
+from playtable.lab.claims import troll_claims
+from playtable.lab.playtest import Answer, play, rate
+from playtable.lab.runner import RunOptions
+from playtable.lab.stats import wilson
+
+TOOLS = (("THE CLUB", "clubbed"), ("the thrown ace of diamonds", "thrown"),
+         ("the shovel", "shovelled"), ("laying a card into the bridge", "laid"))
+
+
+def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> list[Answer]:
+    out = []
+    for claim in troll_claims(games, seed, agent):
+        question = claim.claim.replace(f" ({agent})", "").replace(f", {agent})", ")")
+        answer = Answer(question, "§4.2 'List intended consequences'", claim.seed_says, agent,
+                        f"{claim.measured} {claim.interval}".strip() + (f" ({claim.verdict})" if claim.verdict
+                                                                        else ""), n=claim.n)
+        out.append(answer)
+    rows = play("troll", agent, games, seed, options, variant="plus-one")
+    for name, kind in TOOLS:
+        used = [r for r in rows if (r.get("events") or {}).get(kind)]
+        unused = [r for r in rows if not (r.get("events") or {}).get(kind)]
+        won_used = sum(1 for r in used if r.get("win"))
+        won_unused = sum(1 for r in unused if r.get("win"))
+        wins = won_used + won_unused
+        lo, hi = wilson(won_unused, len(unused))
+        a = rate(f"How often does {name} save a game?", "§4.2 and §6 (the tools)", "silent", agent,
+                 won_used, wins, f"of won games used it (plus-one deals); games using it won "
+                 f"{100 * won_used / max(1, len(used)):.1f}% of {len(used)}, the others "
+                 f"{100 * won_unused / max(1, len(unused)):.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
+        a.detail = [{"games": "used", "n": len(used), "won": won_used},
+                    {"games": "not used", "n": len(unused), "won": won_unused}]
+        out.append(a)
+    return out

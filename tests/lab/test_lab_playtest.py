@@ -1,0 +1,74 @@
+"""The seeds' playtest questions (lab/playtest*.py): every answer is computed from played games,
+not from constants: it has a sample behind it, other seeds move it, and a changed parameter
+moves the answer that depends on it. Tiny budgets; the questions cite seeds 000, 002, 003, 004."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from playtable.core.errors import BadParameter
+from playtable.lab import playtest_wizard
+from playtable.lab.playtest import Answer, _mark_disagreements, answer_rows, playtest
+
+
+def _numbers(answers: list[Answer]) -> dict[tuple[str, str], float]:
+    return {(a.question, a.agent): a.value for a in answers if not math.isnan(a.value)}
+
+
+@pytest.mark.parametrize(
+    ("game", "agents", "games"),
+    [("troll", ["heuristic"], 40), ("stardice", ["random-thrower"], 4), ("wizard", ["random"], 3),
+     ("rotator", ["random"], 2)],
+)
+def test_every_answer_comes_from_games(game: str, agents: list[str], games: int) -> None:
+    first = playtest(game, agents, games, seed=0)
+    assert first and all(a.agent == agents[0] and a.question and a.measured and a.source for a in first)
+    assert all(a.n > 0 for a in first if not math.isnan(a.value)), [a.question for a in first if a.n == 0]
+    rows = answer_rows(first)
+    assert len(rows) == len(first) and "detail" not in rows[0]
+    if game != "rotator":  # a random driller wins no Rotator board on any seed: nothing to move
+        moved = _numbers(playtest(game, agents, games, seed=500))
+        before = _numbers(first)
+        changed = [k for k in before if k in moved and moved[k] != before[k]]
+        assert len(changed) >= len(before) // 3, "answers did not move with the seeds"
+
+
+def test_a_changed_parameter_changes_the_answer_that_depends_on_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 003's weekly update: the wheel grew 'too fast' with +1 mana a turn. Playing the same
+    seeds with that rule back (mana_per_turn=1) must raise the measured wheel."""
+    real_play = playtest_wizard.play
+
+    def wheel_at(extra: list[str]) -> float:
+        def play(*args: Any, **kwargs: Any) -> Any:
+            kwargs["params"] = [*kwargs.get("params", []), *extra]
+            return real_play(*args, **kwargs)
+
+        monkeypatch.setattr(playtest_wizard, "play", play)
+        rows = play("wizard", "random", 4, 0, None, params=["players=4"], probe=playtest_wizard.PROBE)
+        return playtest_wizard._wheel("random", rows).detail[4]["mean_wheel"]
+
+    assert wheel_at(["mana_per_turn=1"]) > wheel_at([])
+
+
+def test_two_agents_are_compared_and_disagreements_marked() -> None:
+    answers = playtest("troll", ["random", "heuristic"], 30)
+    by_question: dict[str, set[str]] = {}
+    for a in answers:
+        by_question.setdefault(a.question, set()).add(a.agent)
+    assert all(agents == {"random", "heuristic"} for agents in by_question.values())
+    weak = Answer("q", "s", "x", "weak", "0%", 0.0, 0.0, 0.1, 30)
+    strong = Answer("q", "s", "x", "strong", "90%", 0.9, 0.8, 1.0, 30)
+    close = Answer("r", "s", "x", "weak", "50%", 0.5, 0.3, 0.7, 30)
+    close2 = Answer("r", "s", "x", "strong", "60%", 0.6, 0.4, 0.8, 30)
+    _mark_disagreements([weak, strong, close, close2])
+    assert weak.disagree and strong.disagree and not close.disagree and not close2.disagree
+
+
+def test_unknown_game_or_no_games_is_one_clear_error() -> None:
+    with pytest.raises(BadParameter, match="no playtest questions"):
+        playtest("chess")
+    with pytest.raises(BadParameter):
+        playtest("troll", ["heuristic"], 0)
