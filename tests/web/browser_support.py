@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 CHROMIUM = os.environ.get("PLAYTABLE_CHROMIUM", "/usr/bin/chromium")
@@ -96,3 +97,11 @@ def click_action(page: Any, action: str, prefer_board: bool = True) -> None:
 def legal_actions(page: Any) -> list[dict[str, Any]]:
     legal: list[dict[str, Any]] = page.evaluate("window.playtable.state.legal")
     return legal
+
+
+def create_table(url: str, **body: Any) -> dict[str, Any]:
+    """POST /api/tables; the created table's answer (join links, watch link)."""
+    answer = httpx.post(url + "/api/tables", json=body, timeout=WAIT_MS / 1000)
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created

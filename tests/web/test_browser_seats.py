@@ -1,0 +1,109 @@
+"""Seats in a real browser (issue 11): a second browser context with the watch link sees the
+public view only and cannot act; a third with a wrong token is refused and only watches; and
+the server is killed with SIGKILL in the middle of a game and restarted on the same port and
+database: the player's page reconnects by itself and the game goes on from the same position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.browser_support import (
+    browser,
+    click_action,
+    create_table,
+    new_page,
+    step_of,
+    table_state,
+    wait_connected,
+)
+from tests.web.server_process import ServerProcess, start_server
+
+TROLL = {"game": "troll", "variant": "plus-one", "seed": 13, "seats": [{"kind": "human"}]}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with start_server(Path(tmp_path_factory.mktemp("seats-web")) / "tables.sqlite3") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser() as instance:
+        yield instance
+
+
+def first_action(page: Any) -> str:
+    action: str = table_state(page)["legal"][0]["action"]
+    return action
+
+
+def test_watcher_sees_public_view_and_wrong_token_is_refused(server: ServerProcess, chromium: Any) -> None:
+    created = create_table(server.url, **TROLL)
+    player = new_page(chromium)
+    player.goto(server.url + created["seats"][0]["join_url"])
+    wait_connected(player)
+
+    watcher = new_page(chromium)  # a second browser context: its own storage and cookies
+    watcher.goto(server.url + created["watch_url"])
+    wait_connected(watcher)
+    intruder = new_page(chromium)
+    intruder.goto(server.url + created["watch_url"] + "?seat=0&token=not-the-token")
+    wait_connected(intruder)
+
+    click_action(player, first_action(player))
+    for page in (watcher, intruder):
+        page.wait_for_function("window.playtable.state.step === 1")
+        state = table_state(page)
+        assert page.evaluate("window.playtable.role") == "watcher"
+        assert state["your_turn"] is False and state["legal"] == [] and state["can_undo"] is False
+        assert page.locator(".action-list button").count() == 0
+        assert page.locator(".board-host .offered").count() == 0
+        assert page.get_by_role("button", name="Undo (u)").is_hidden()
+        assert page.get_by_role("button", name="Hint (h)").is_hidden()
+        assert "You are watching" in page.locator(".waiting").inner_text()
+        # The spectator's view never holds more than the player's (troll: exactly the same).
+        assert state["observation"] == table_state(player)["observation"]
+    assert intruder.locator(".banner").is_visible()
+    assert "refused" in intruder.locator(".banner").inner_text()
+    assert watcher.locator(".banner").is_hidden()
+    assert watcher.locator(".seat-badge").inner_text() == "Watching"
+
+    # Trying anyway (keys, or a hand-made message) changes nothing.
+    watcher.keyboard.press("ArrowRight")
+    watcher.evaluate("window.playtable.connection.send({type: 'act', action: 'move right', step: 1})")
+    watcher.locator(".hint-text", has_text="watching").wait_for()
+    assert step_of(player) == 1 and step_of(watcher) == 1
+    for page in (player, watcher, intruder):
+        assert not page.script_errors
+
+
+def test_page_reconnects_after_sigkill_and_play_goes_on(server: ServerProcess, chromium: Any) -> None:
+    created = create_table(server.url, **TROLL)
+    page = new_page(chromium)
+    page.goto(server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    for _ in range(3):
+        click_action(page, first_action(page))
+    before = table_state(page)
+    log_before = page.locator(".log-list > li").count()
+
+    server.kill()  # SIGKILL: no shutdown code runs
+    page.wait_for_function("!window.playtable.connection.isOpen")
+    page.locator('.conn[data-status="waiting"], .conn[data-status="connecting"]').wait_for()
+    server.restart()  # same port, same database
+    page.wait_for_function("window.playtable.connection.isOpen && window.playtable.state")
+    page.locator('.conn[data-status="open"]').wait_for()
+
+    after = table_state(page)
+    assert after["step"] == before["step"] == 3
+    assert after["observation"] == before["observation"]
+    assert after["legal"] == before["legal"]
+    assert page.locator(".log-list > li").count() == log_before
+    click_action(page, first_action(page))
+    assert step_of(page) == 4
+    assert not page.script_errors
