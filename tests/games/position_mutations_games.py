@@ -274,8 +274,91 @@ TROLL: list[Mutation] = [troll_card_twice, troll_card_missing, troll_unknown_car
                          troll_counters, troll_face_up, troll_carried]
 
 
+# -- the wizard game ---------------------------------------------------------------------------------
+WIZARD_LISTS = ("hand", "deck", "discard", "out", "offered")
+LOOT_LISTS = ("loot_deck", "loot_discard")
+
+
+def wizard_card_twice(data: Position, rng: random.Random) -> Position | None:
+    """A wizard or loot card in two places (8 Nov "Components": one deck of each)."""
+    names = WIZARD_LISTS if rng.random() < 0.5 else LOOT_LISTS
+    cards = [c for key in names for c in data[key]]
+    if not cards:
+        return None
+    data[rng.choice(names)].append(rng.choice(cards))
+    return data
+
+
+def wizard_card_missing(data: Position, rng: random.Random) -> Position | None:
+    lists = [key for key in WIZARD_LISTS + LOOT_LISTS + ("unused_tiles",) if data[key]]
+    key = rng.choice(lists)
+    del data[key][rng.randrange(len(data[key]))]
+    return data
+
+
+def wizard_hero(data: Position, rng: random.Random) -> Position | None:
+    """A hero with hit points out of range, alive at 0 hp or dead above it, negative keys."""
+    hero = rng.choice(data["heroes"])
+    key, value = rng.choice([("hp", -5), ("hp", 11), ("hp", 2.5), ("keys", -1), ("gives", -1),
+                             ("alive", "yes"), ("hp", True)])
+    if key == "hp" and value == 11 and not hero["alive"]:
+        value = -5
+    hero[key] = value
+    if rng.random() < 0.3:
+        hero["alive"], hero["hp"] = (not hero["alive"], hero["hp"]) if hero["hp"] in (0, 10) else (
+            hero["alive"], -1)
+    return data
+
+
+def wizard_counters(data: Position, rng: random.Random) -> Position | None:
+    """Mana below zero or off the wheel, tokens or keys that do not add up."""
+    key, value = rng.choice([("mana", -3), ("mana", 99), ("wheel", 0), ("wheel", 21),
+                             ("tokens_placed", data["tokens_placed"] + 1), ("tokens_gone", -1),
+                             ("keys_found", data["keys_found"] + 1), ("round", -1),
+                             ("batches", -2), ("rage", 1)])
+    data[key] = value
+    return data
+
+
+def wizard_decision(data: Position, rng: random.Random) -> Position | None:
+    """A decision the rules do not know, or with fields of another kind (tokens given during a
+    movement choice), or for the wrong seat, or none while the game runs."""
+    if data["winner"]:
+        data["decision"] = {"kind": "main", "seat": 0}
+        return data
+    decision = data["decision"]
+    choice = rng.randrange(5)
+    if choice == 0:
+        decision["kind"] = rng.choice(["dance", "", "Commit", None, 3])
+    elif choice == 1:
+        decision["tokens"] = ["m3", "trap"] if "tokens" not in decision else ["m9"]
+    elif choice == 2:
+        decision["seat"] = rng.choice([data["params"].get("players", 4), -1, "0", None])
+    elif choice == 3:
+        data["decision"] = {}
+    else:
+        data["steps"].append({"do": rng.choice(["teleport", "", None])})
+    return data
+
+
+def wizard_token(data: Position, rng: random.Random) -> Position | None:
+    """A token of no known kind on the board, or a token lying there that was never placed."""
+    cells = [c for c in data["cells"] if c["tile"]]
+    cell = rng.choice(cells)
+    if rng.random() < 0.5:
+        cell["tokens"].append([rng.choice(["m6", "dragon", "m0"]), False, 1])
+    else:
+        cell["tokens"].append(["m2", False, 1])
+    return data
+
+
+WIZARD: list[Mutation] = [wizard_card_twice, wizard_card_missing, wizard_hero, wizard_counters,
+                          wizard_decision, wizard_token]
+
+
 GAME_MUTATIONS: dict[str, list[Mutation]] = {
     "troll": TROLL,
     "rotator": ROTATOR,
     "stardice": STARDICE,
+    "wizard": WIZARD,
 }

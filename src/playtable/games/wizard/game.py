@@ -49,7 +49,13 @@ class WizardGame(Game[WizardParams, WizardState]):
         return st
 
     def state_from_json(self, data: Mapping[str, Any]) -> WizardState:
-        return state_from_json(data, WizardState)
+        """A position from outside, checked for every invariant (`position_checks`); clones
+        of a valid state go straight through `serialize`."""
+        from playtable.games.wizard.position_checks import check_position
+
+        state = state_from_json(data, WizardState)
+        check_position(state, dict(data))
+        return state
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.wizard.bots import BOTS
