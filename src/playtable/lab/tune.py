@@ -195,7 +195,26 @@ def _import_optuna() -> Any:
     return optuna
 
 
-def open_study(spec: TuneSpec, name: str, storage: str | None) -> Any:
+def grid(space: Sequence[Dim]) -> dict[str, list[Any]] | None:
+    """Every value of an all-discrete space (None when a dimension is continuous)."""
+    out: dict[str, list[Any]] = {}
+    for d in space:
+        if d.kind == "float":
+            return None
+        out[d.name] = list(d.choices) if d.kind == "choice" else list(range(int(d.low), int(d.high) + 1))
+    return out
+
+
+def _sampler(optuna: Any, spec: TuneSpec, budget: int) -> Any:
+    """A discrete space no larger than the budget is searched exhaustively (in a shuffled order:
+    Optuna's grid sampler), anything larger by TPE."""
+    values = grid(spec.space)
+    if values is not None and math.prod(len(v) for v in values.values()) <= budget:
+        return optuna.samplers.GridSampler(values, seed=spec.seed)
+    return optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=8)
+
+
+def open_study(spec: TuneSpec, name: str, storage: str | None, budget: int = 0) -> Any:
     """Create or resume a study (SQLite file `storage`, or in memory). A stored study made for
     another game, objective or space is refused rather than mixed in."""
     optuna = _import_optuna()
@@ -205,7 +224,7 @@ def open_study(spec: TuneSpec, name: str, storage: str | None) -> Any:
         storage=url,
         direction="minimize",
         load_if_exists=True,
-        sampler=optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=8),
+        sampler=_sampler(optuna, spec, budget),
         pruner=optuna.pruners.MedianPruner(n_startup_trials=6, n_warmup_steps=0),
     )
     stored = study.user_attrs.get("spec")
@@ -235,7 +254,7 @@ def run_tune(
     finished trial, so calling again with the same storage resumes."""
     optuna = _import_optuna()
     spec.arms({})  # the starting point must be valid: bad input fails before any game
-    study = open_study(spec, study_name, storage)
+    study = open_study(spec, study_name, storage, budget)
     per_round = max(1, math.ceil(spec.games / max(1, spec.rounds)))
 
     def objective(trial: Any) -> float:
