@@ -13,15 +13,9 @@ from typing import Any
 import click
 
 from playtable.cli.common import check_seed_span
-from playtable.cli.lab_common import (
-    agents_for,
-    format_number,
-    jsonable,
-    out_option,
-    pct,
-    recorded_run,
-    with_run_options,
-)
+from playtable.cli.lab_options import agents_for, out_option, with_run_options
+from playtable.cli.lab_progress import format_number, jsonable, pct
+from playtable.cli.lab_runs import recorded_run
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict, split_assignments
 

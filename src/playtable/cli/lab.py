@@ -1,5 +1,6 @@
 """`playtable query | report | claims`: the rest of the playtest lab on the command
-line (`sim` and `compare` have their own modules, shared pieces are in `lab_common`)."""
+line (`sim` and `compare` have their own modules; their shared pieces are `lab_options`,
+`lab_progress` and `lab_runs`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import click
 
 from playtable.cli.common import OUT_FILE, SEED
-from playtable.cli.lab_common import format_number
+from playtable.cli.lab_progress import format_number
 from playtable.core.errors import BadParameter
 
 # -- query -------------------------------------------------------------------------------------------

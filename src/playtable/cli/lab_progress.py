@@ -1,0 +1,133 @@
+"""What the lab commands show: numbers and percentages, the live progress bar with the running
+win rate, the summary table of a run, and results made JSON-ready.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+def format_number(value: Any, digits: int = 3) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "-"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def pct(value: float) -> str:
+    return "-" if math.isnan(value) else f"{100 * value:.1f}%"
+
+
+class Live:
+    """A rich progress bar with the running win rate (and its interval) and the time left."""
+
+    def __init__(self, total: int, label: str, quiet: bool) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.quiet = quiet
+        self.wins = 0
+        self.done = 0
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=quiet,
+        )
+        self.task = self.progress.add_task(label, total=total, rate="")
+
+    def __enter__(self) -> Live:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        from playtable.lab.stats import wilson
+
+        self.done += len(rows)
+        self.wins += sum(1 for r in rows if r.get("win"))
+        low, high = wilson(self.wins, self.done)
+        rate = f"win {pct(self.wins / self.done)} [{pct(low)}, {pct(high)}]"
+        self.progress.update(self.task, advance=len(rows), rate=rate)
+
+    def retotal(self, total: int) -> None:
+        self.progress.update(self.task, total=total)
+
+
+def print_summary(summary: dict[str, Any], title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False, title_justify="left")
+    table.add_column("measure")
+    table.add_column("value")
+    n = summary["games"]
+    table.add_row("games", f"{n} ({pct(summary['completion'])} completed, {summary['errors']} errors)")
+    label = "win rate (seat 0)" if summary["players"] > 1 else "win rate"
+    table.add_row(
+        label,
+        f"{pct(summary['win_rate'])}  95% CI [{pct(summary['win_low'])}, {pct(summary['win_high'])}]"
+        f"  ({summary['wins']} of {n})",
+    )
+    if summary["players"] > 1:
+        for seat, (rate, (lo, hi)) in enumerate(
+            zip(summary["seat_win_rates"], summary["seat_win_intervals"], strict=True)
+        ):
+            name = summary["seat_names"][seat]
+            table.add_row(f"seat {seat} ({name}) wins", f"{pct(rate)}  [{pct(lo)}, {pct(hi)}]")
+        table.add_row("draws", pct(summary["draw_rate"]))
+        table.add_row("balance", format_number(summary["balance"]))
+        table.add_row("first-player advantage", format_number(summary["first_player_advantage"]))
+    for key, title_ in (
+        ("length", "actions per game"),
+        ("turns", "turns per game"),
+        ("score", "score (game metric)"),
+        ("return_0", "return (seat 0)"),
+    ):
+        d = summary.get(key)
+        if d:
+            table.add_row(
+                title_,
+                f"mean {format_number(d['mean'], 2)} sd {format_number(d['sd'], 2)}  "
+                f"min {format_number(d['min'], 0)} q1 {format_number(d['q1'], 1)} "
+                f"median {format_number(d['median'], 1)} q3 {format_number(d['q3'], 1)} "
+                f"max {format_number(d['max'], 0)}",
+            )
+    table.add_row(
+        "branching",
+        f"mean {format_number(summary['branching_mean'], 2)} legal actions, "
+        f"max {format_number(summary['branching_max'], 0)}",
+    )
+    if "decisions_per_turn" in summary:
+        table.add_row("decisions per turn", format_number(summary["decisions_per_turn"], 2))
+    for key, value in summary["metrics"].items():
+        table.add_row(f"metric {key} (mean)", format_number(value))
+    for kind, value in summary["events_per_game"].items():
+        table.add_row(f"event {kind} (per game)", format_number(value, 2))
+    Console().print(table)
+
+
+def jsonable(data: Any) -> Any:
+    if isinstance(data, float) and math.isnan(data):
+        return None
+    if isinstance(data, dict):
+        return {k: jsonable(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [jsonable(v) for v in data]
+    return data
