@@ -9,9 +9,11 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import os
 import socket
 import time
 from pathlib import Path
+from typing import TextIO
 
 from playtable.core.errors import BadParameter
 from playtable.tableinput.tracking import TuioTable
@@ -37,7 +39,11 @@ class TuioListener:
             raise BadParameter(f"cannot listen on {host}:{port}: {err.strerror}") from None
         self.sock.settimeout(TICK)
         self.address: tuple[str, int] = self.sock.getsockname()
-        self.record_file = open(record, "w", encoding="utf-8") if record else None  # noqa: SIM115
+        try:
+            self.record_file = _open_record(record) if record else None
+        except BadParameter:
+            self.sock.close()
+            raise
         self.start = time.monotonic()
         self.stopped = False
 
@@ -78,6 +84,15 @@ class TuioListener:
         if self.record_file is not None:
             self.record_file.close()
             self.record_file = None
+
+
+def _open_record(path: str | Path) -> TextIO:
+    """The recording, opened never through a symlink planted at its name."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.fdopen(os.open(path, flags, 0o644), "w", encoding="utf-8")
+    except OSError as err:
+        raise BadParameter(f"cannot write the recording {path}: {err.strerror or err}") from None
 
 
 def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False) -> int:

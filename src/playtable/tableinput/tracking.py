@@ -12,7 +12,12 @@ What real trackers send, and what we do about it (research notes, anchors-stardi
   under a new session id is the same die (its fiducial), and an untagged one that comes back
   within `retain_distance` of where one vanished takes that one's place;
 * velocities: the tracker's when it sends any (non-zero), else computed by us from successive
-  positions, with a dead band of the engine's jitter.
+  positions, with a dead band of the engine's jitter;
+* a die at rest that one frame puts more than `jump` away (a quarter of the table) is not
+  moved until a second frame confirms the new place: a single garbage frame (a misread
+  fiducial, a reflection) would otherwise break and re-form its formations, changing the score
+  for good, since a tracker sends nothing more for a die that lies still. A real move starts
+  small or is confirmed by the very next frame.
 
 Coordinates: TUIO's x, y in 0..1 (origin top-left) map to table units as x * width, y * depth.
 The dice positions go to the game's `LiveDice` (formations and score).
@@ -52,6 +57,8 @@ class _Track:
     vy: float = 0.0
     lost_at: float | None = None
     anonymous: bool = False
+    jump: tuple[float, float] | None = None
+    """An unconfirmed far place one frame gave this die while it lay at rest."""
 
 
 class TuioTable:
@@ -66,6 +73,7 @@ class TuioTable:
         dice_profiles: tuple[str, ...] = ("2Dobj", "2Dblb"),
         grace: float = 0.25,
         retain_distance: float = 0.03,
+        jump: float = 0.25,
         borg_faces: tuple[int, ...] = (8, 16, 16, 24, 24, 32),
         borg_pips: tuple[int, ...] = (3, 4, 4, 5, 5, 6),
         on_frame: Callable[[dict[str, Any]], None] | None = None,
@@ -78,6 +86,7 @@ class TuioTable:
         self.dice_profiles = dice_profiles
         self.grace = grace
         self.retain_distance = retain_distance
+        self.jump = jump
         self.on_frame = on_frame
         self.stale_velocity = 0.1
         self.receiver = TuioReceiver(self._commit)
@@ -139,6 +148,8 @@ class TuioTable:
                 if tr is None:
                     tr = _Track(key, x, y, now, anonymous=obj.class_id is None)
                     self.tracks[key] = tr
+                elif obj.fresh and self._held_back(tr, x, y):
+                    pass  # one frame's far place for a resting die: wait for a second frame
                 elif obj.fresh or tr.lost_at is not None:
                     dt = now - tr.t
                     if dt > 0:
@@ -169,6 +180,18 @@ class TuioTable:
         self.last_report = self.report(layout, source, profile, fseq, now, self._touches())
         if self.on_frame is not None:
             self.on_frame(self.last_report)
+
+    def _held_back(self, tr: _Track, x: float, y: float) -> bool:
+        """Whether a fresh place (x, y) for `tr` is held back as a possible glitch."""
+        resting = tr.lost_at is None and tr.vx == 0.0 and tr.vy == 0.0
+        if not resting or math.hypot(x - tr.x, y - tr.y) <= self.jump:
+            tr.jump = None
+            return False
+        if tr.jump is not None and math.hypot(x - tr.jump[0], y - tr.jump[1]) <= self.jump:
+            tr.jump = None  # a second frame agrees: the die really moved
+            return False
+        tr.jump = (x, y)
+        return True
 
     def _touches(self) -> int:
         return sum(len(f.objects) for (_, prof), f in self.sources.items()

@@ -10,7 +10,12 @@ The frame logic copies the TUIO reference client (mkalten/TUIO11_CPP `TuioClient
   f <= 0 (-1: a redundant keep-alive bundle) is always applied;
 * the source is the `source` message of the bundle (TUIO 1.1), else the sender's address, so
   several trackers can feed one table;
-* malformed packets and messages are counted and skipped, never a crash.
+* malformed packets and messages are counted and skipped, never a crash;
+* the state is bounded whatever arrives: at most `MAX_SOURCES` (source, profile) pairs (a new
+  one evicts the longest-silent pair that holds no contact, else it is refused), at most
+  `MAX_CONTACTS` session ids in an `alive` list and uncommitted `set`s per frame, and every
+  number range-checked (coordinates within `COORD_RANGE` of the 0..1 square, everything else
+  within `MAX_MAGNITUDE`): 1e308 is finite, but it is no place on a table.
 
 What becomes of the contacts (which are dice, how they are tracked) is `tracking`'s business.
 """
@@ -26,6 +31,15 @@ from pythonosc.osc_bundle import OscBundle
 from pythonosc.osc_message import OscMessage
 
 PROFILES = ("2Dobj", "2Dcur", "2Dblb")
+MAX_SOURCES = 64
+"""(source, profile) pairs kept: a table has a tracker or a few; 20,000 names used to make every
+frame 100 times slower."""
+MAX_CONTACTS = 256
+"""Session ids in one `alive` list, and uncommitted `set`s per frame: a table holds a few dozen."""
+COORD_RANGE = (-0.5, 1.5)
+"""TUIO coordinates are 0..1 over the tracked area; trackers report a little beyond its edges."""
+MAX_MAGNITUDE = 1e6
+"""Angles, velocities, accelerations, sizes: no real contact comes near this."""
 _SET_LENGTHS = {"2Dobj": 10, "2Dcur": 6, "2Dblb": 12}  # arguments after "set"
 
 
@@ -54,6 +68,8 @@ class ProfileFrame:
     pending_sets: dict[int, TuioObject] = field(default_factory=dict)
     current_frame: int = 0
     objects: dict[int, TuioObject] = field(default_factory=dict)
+    heard: float = 0.0
+    """When this source last sent a message for this profile."""
 
 
 @dataclass
@@ -63,6 +79,7 @@ class TuioStats:
     malformed: int = 0
     frames: int = 0
     late_frames: int = 0
+    evicted_sources: int = 0
 
 
 CommitHandler = Callable[[str, str, int, float], None]
@@ -106,13 +123,16 @@ class TuioReceiver:
         if not args or not isinstance(args[0], str):
             raise ValueError("a TUIO message starts with its command")
         cmd = args[0]
-        frame = self.sources.setdefault((source, profile), ProfileFrame())
         if cmd == "source":
             return
+        frame = self._frame(source, profile)
+        frame.heard = now
         if cmd == "alive":
             ids = args[1:]
             if not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
                 raise TypeError("alive takes session ids")
+            if len(ids) > MAX_CONTACTS:
+                raise ValueError(f"alive lists more than {MAX_CONTACTS} session ids")
             frame.pending_alive = set(ids)
         elif cmd == "set":
             n = _SET_LENGTHS[profile]
@@ -122,9 +142,11 @@ class TuioReceiver:
             sid = vals[0]
             if not isinstance(sid, int) or isinstance(sid, bool):
                 raise TypeError("session id must be an int")
+            if sid not in frame.pending_sets and len(frame.pending_sets) >= MAX_CONTACTS:
+                raise ValueError(f"more than {MAX_CONTACTS} uncommitted set messages")
             nums = [float(v) for v in vals[1:]]  # ints are accepted as numbers too
-            if not all(math.isfinite(v) for v in nums):
-                raise ValueError("non-finite value")
+            if not all(math.isfinite(v) and abs(v) <= MAX_MAGNITUDE for v in nums):
+                raise ValueError("a value that is not finite or out of range")
             if profile == "2Dobj":
                 class_id = int(vals[1])
                 x, y, a, vx, vy = nums[1], nums[2], nums[3], nums[4], nums[5]
@@ -134,6 +156,9 @@ class TuioReceiver:
             else:
                 class_id = None
                 x, y, a, vx, vy = nums[0], nums[1], nums[2], nums[6], nums[7]
+            low, high = COORD_RANGE
+            if not (low <= x <= high and low <= y <= high):
+                raise ValueError(f"coordinates ({x:g}, {y:g}) off the table")
             frame.pending_sets[sid] = TuioObject(sid, profile, class_id, x, y, a, vx, vy)
         elif cmd == "fseq":
             if len(args) != 2 or not isinstance(args[1], int):
@@ -141,6 +166,21 @@ class TuioReceiver:
             self._fseq(source, profile, frame, args[1], now)
         else:
             raise ValueError(f"unknown TUIO command {cmd!r}")
+
+    def _frame(self, source: str, profile: str) -> ProfileFrame:
+        """The frame state of (source, profile), made room for within MAX_SOURCES."""
+        key = (source, profile)
+        frame = self.sources.get(key)
+        if frame is not None:
+            return frame
+        if len(self.sources) >= MAX_SOURCES:
+            idle = [(f.heard, k) for k, f in self.sources.items() if not f.objects]
+            if not idle:
+                raise ValueError(f"more than {MAX_SOURCES} sources, each with contacts on the table")
+            del self.sources[min(idle)[1]]
+            self.stats.evicted_sources += 1
+        frame = self.sources[key] = ProfileFrame()
+        return frame
 
     def _fseq(self, source: str, profile: str, frame: ProfileFrame, fseq: int,
               now: float) -> None:
