@@ -4,12 +4,13 @@ curtain that hides each seat's secrets, bots, and the `play wizard` command's se
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from textual.widgets import Static
+from textual.widgets import Input, OptionList, Static
 
 from playtable.cli import cli
 from playtable.cli.wizard import parse_seats
@@ -17,7 +18,8 @@ from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 from playtable.games.wizard.game import GAME
 from playtable.games.wizard.params import WizardParams
-from playtable.tui.wizard import Curtain, WizardApp, render_board
+from playtable.tui.confirm_screen import ConfirmScreen
+from playtable.tui.wizard import Curtain, WizardApp, from_names, named, render_board
 
 
 def run(test: Callable[[], Awaitable[None]]) -> None:
@@ -155,3 +157,65 @@ def test_menu_offers_the_wizard_game() -> None:
     assert factory is not None
     app = factory(seed=3)
     assert isinstance(app, WizardApp) and app.humans == [1]
+
+
+SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def screen_words(app: WizardApp) -> str:
+    parts = [plain(app.query_one(f"#{name}", Static)) for name in ("status", "board", "info", "log-text")]
+    options = app.query_one("#actions", OptionList)
+    parts += [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    parts.append(app.query_one("#typed", Input).placeholder)
+    return "\n".join(parts)
+
+
+def test_no_snake_case_id_on_any_screen_over_a_whole_game() -> None:
+    """Issue 14: cards, items and rooms by name, on every screen of a game to its end."""
+
+    async def go() -> None:
+        app = WizardApp(params(3), seed=6, seats={0: "heuristic", 2: "heuristic"})
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for _ in range(400):
+                words = screen_words(app)
+                assert not SNAKE.findall(words), SNAKE.findall(words)
+                if app.state.is_terminal:
+                    break
+                await pilot.press("enter")
+            assert app.state.is_terminal
+            assert "Combat on" in "\n".join(app.log_lines)  # the fights were told in words
+            assert not SNAKE.findall(screen_words(app))
+            assert "your hand" not in plain(app.query_one("#info", Static))  # hero 1 is human
+
+    run(go)
+
+
+def test_q_quits_after_typing_an_action() -> None:
+    """Issue 14: the typed line hands the keys back to the list once an action is played."""
+
+    async def go() -> None:
+        app = WizardApp(params(3), seed=9, seats={1: "heuristic", 2: "heuristic"})
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "e.g. entrance" in app.query_one("#typed", Input).placeholder
+            await pilot.click("#typed")
+            await pilot.press(*"entrance W", "enter")
+            await pilot.pause()
+            assert app.state.entrance == "W"
+            assert isinstance(app.focused, OptionList)
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)  # a game in progress: asks first
+            await pilot.press("y")
+            await pilot.pause()
+        assert not app.is_running
+
+    run(go)
+
+
+def test_typed_names_work_like_ids() -> None:
+    names = {"health_potion": "Health Potion", "long_sword": "Long Sword"}
+    assert named("give long_sword hero2", names) == "give Long Sword hero 2"
+    assert from_names("give long sword hero 2", names) == "give long_sword hero2"
+    assert from_names("use Health Potion", names) == "use health_potion"

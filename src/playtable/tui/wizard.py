@@ -6,22 +6,26 @@ from one human seat to another, a curtain hides the board ("hand over to hero 2"
 player presses Enter, so no seat sees another's secrets (the wizard's hand and tokens, a hero's
 committed move). The log shows only events, which are public.
 
-Keys: Enter (or a click) chooses the highlighted option; Tab moves between the list and a line
-where an action can be typed (`place m3 c4`); q quits (from the list).
+Cards, items and rooms are shown by name (the observation's `names`), never by id.
+
+Keys: Enter (or a click) chooses the highlighted option; Tab moves to a line where an action can
+be typed (names or ids both work), Enter plays it and goes back to the list, Esc goes back
+without playing; ? shows the rules; q quits (asking first during a game).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from playtable.agents import make_agent
@@ -29,6 +33,9 @@ from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
 from playtable.core.protocol import Agent, Event
 from playtable.core.registry import get_game
+from playtable.tui.confirm_screen import ConfirmScreen
+from playtable.tui.frame import size_warning
+from playtable.tui.rules_screen import RulesScreen
 
 PROMPTS = {
     "tower": "choose the tower's square",
@@ -48,6 +55,39 @@ PROMPTS = {
     "keep": "keep one of the two loot cards",
 }
 TOKEN_GLYPH = {"m1": "¹", "m2": "²", "m3": "³", "m4": "⁴", "m5": "⁵", "trap": "T", "blank": "x"}
+KEYS = [
+    ("↑ ↓, Enter", "choose an option from the list (a click works too)"),
+    ("Tab", "type an action instead (e.g. move N); Enter plays it, Esc goes back to the list"),
+    ("? / q", "these rules / quit (asks during a game)"),
+]
+_WORD = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def named(text: str, names: Mapping[str, str]) -> str:
+    """`use health_potion hero2` -> `use Health Potion hero 2`: ids become the names players
+    read (words not in `names` stay as they are)."""
+    text = re.sub(r"\bhero(\d)\b", r"hero \1", text)
+    return _WORD.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def from_names(text: str, names: Mapping[str, str]) -> str:
+    """Typed text back to the canonical action: names (any case) become ids, `hero 2` `hero2`."""
+    out = text.strip()
+    for ident, name in sorted(names.items(), key=lambda kv: -len(kv[1])):
+        out = re.sub(rf"\b{re.escape(name)}\b", ident, out, flags=re.IGNORECASE)
+    return re.sub(r"\bhero (\d)\b", r"hero\1", out)
+
+
+def tile_code(name: str) -> str:
+    """A room's name in the 5 characters a board square has: short names whole, else the
+    first letters of its words (`Ransacked Study` -> `RanSt`); the legend under the board gives
+    every visible room's whole name."""
+    if len(name) <= 5:
+        return name
+    parts = name.split()
+    if len(parts) == 1:
+        return name[:5]
+    return (parts[0][:3] + parts[1][:2])[:5]
 
 
 def seat_name(seat: int) -> str:
@@ -64,10 +104,10 @@ def render_board(obs: Mapping[str, Any]) -> Text:
     for h in obs["heroes"]:
         if h["alive"]:
             heroes.setdefault(h["square"], []).append(int(h["seat"]))
+    names: Mapping[str, str] = obs.get("names", {})
+    rooms: dict[str, str] = {}
     out = Text()
     out.append("    " + "".join(f"{chr(97 + c):^8}" for c in range(size)) + "\n", style="bold")
-    out.append("    (tiles: ? face down, K key; below: heroes 1-4, tokens ● face down, "
-               "¹-⁵ monster level, T trap, x blank, $ dropped loot)\n", style="dim")
     for r in range(size):
         top = Text(f"{r + 1:>3} ")
         bottom = Text("    ")
@@ -81,8 +121,10 @@ def render_board(obs: Mapping[str, Any]) -> Text:
             if cell.get("tower"):
                 label, style = "TOWER ", "bold magenta"
             elif cell["flipped"]:
-                name = str(cell.get("tile", "")).replace("_", " ")[:5]
-                label = f"{name:<5}" + ("K" if cell.get("key") else " ")
+                name = names.get(str(cell.get("tile", "")), str(cell.get("tile", "")))
+                rooms[tile_code(name)] = (f"{name} (cards {cell.get('draw', 0):+d}, "
+                                          f"wheel {cell.get('mana', 0):+d})")
+                label = f"{tile_code(name):<5}" + ("K" if cell.get("key") else " ")
                 style = "green" if not cell.get("key") else "bold yellow"
             else:
                 label, style = ("  ?  K" if cell.get("key") else "  ?   "), "cyan"
@@ -108,39 +150,59 @@ def render_board(obs: Mapping[str, Any]) -> Text:
         out.append("\n")
         out.append_text(bottom)
         out.append("\n")
+    if rooms:
+        out.append("Rooms: ", style="bold")
+        out.append("; ".join(f"{code} {what}" for code, what in sorted(rooms.items())) + "\n",
+                   style="green")
+    out.append("? face down  K key  ¹-⁵ monster level  ● hidden token  T trap  x blank  "
+               "$ dropped loot  digits: heroes  reversed: the tower's entrance\n", style="dim")
     return out
 
 
-def render_info(obs: Mapping[str, Any]) -> Text:
+def render_info(obs: Mapping[str, Any], hand_owner: str = "your") -> Text:
+    """The wheel, the wizard's cards (to the wizard as `your hand`; `hand_owner` names them when
+    they are revealed to someone else at the end), keys and door, and each hero."""
+    names: Mapping[str, str] = obs.get("names", {})
+
+    def listed(ids: list[str]) -> str:
+        return ", ".join(names.get(i, i) for i in ids)
+
     out = Text()
     w = obs["wizard"]
     out.append("Wizard  ", style="bold magenta")
-    out.append(f"wheel {w['wheel']}/{w['wheel_max']}  mana left {w['mana_left']}  "
-               f"hand {w['hand_size']}  deck {w['deck_size']}\n")
+    out.append(f"mana wheel {w['wheel']}/{w['wheel_max']}  mana left {w['mana_left']}  "
+               f"cards in hand {w['hand_size']}  deck {w['deck_size']}\n")
     if "hand" in w:
-        out.append("  your hand: " + ", ".join(w["hand"]) + "\n", style="magenta")
+        label = "your hand" if hand_owner == "your" else f"{hand_owner} hand"
+        out.append(f"  {label}: " + (listed(w["hand"]) or "no cards") + "\n", style="magenta")
     if w.get("opening"):
-        out.append("  opening draw: " + ", ".join(w["opening"]) + "\n", style="magenta")
-    keys = f"keys found {obs['keys_found']}, needed {obs['keys_needed']}"
+        out.append("  opening draw: " + listed(w["opening"]) + "\n", style="magenta")
+    keys = f"keys found {obs['keys_found']} of {obs['keys_needed']} needed"
     door = "the tower door is OPEN" if obs["door_open"] else "the tower door is shut"
     out.append(f"{keys}; {door}{'; RAGE!' if obs['rage'] else ''}\n")
+    words = {"frozen": "frozen: skips this turn", "stuck": "stuck on tokens: fights, cannot move",
+             "ready": "move chosen"}
     for h in obs["heroes"]:
         style = "bold" if h["seat"] == obs["seat"] else ""
         if not h["alive"]:
             out.append(f"Hero {h['seat']}  dead\n", style="dim")
             continue
-        flags = [f for f in ("frozen", "stuck") if h[f]] + (["ready"] if h["committed"] else [])
+        flags = [words[f] for f in ("frozen", "stuck") if h[f]] + ([words["ready"]] if h["committed"] else [])
         out.append(f"Hero {h['seat']}  {h['hp']:>2} hp  at {h['square']}  keys {h['keys']}  "
-                   f"combat +{h['combat_bonus']} traps +{h['save_bonus']}"
-                   f"{'  (' + ', '.join(flags) + ')' if flags else ''}\n", style=style)
-        gear = h["equipped"] + [f"({c})" for c in h["hand"]]
+                   f"fights +{h['combat_bonus']}  traps +{h['save_bonus']}"
+                   f"{'  (' + '; '.join(flags) + ')' if flags else ''}\n", style=style)
+        gear = []
+        if h["equipped"]:
+            gear.append("uses " + listed(h["equipped"]))
+        if h["hand"]:
+            gear.append("carries (" + listed(h["hand"]) + ")")
         if gear:
-            out.append("   " + ", ".join(gear) + "\n", style="dim")
+            out.append("   " + "; ".join(gear) + "\n", style="dim")
     if obs.get("my_move"):
         out.append(f"Your chosen move: {obs['my_move']}\n", style="yellow")
     d = obs.get("decision") or {}
     if d.get("kind") == "keep":
-        out.append("Loot drawn: " + ", ".join(d["cards"]) + "\n", style="yellow")
+        out.append("Loot drawn: " + listed(d["cards"]) + "\n", style="yellow")
     return out
 
 
@@ -151,7 +213,7 @@ class Curtain(ModalScreen[None]):
     Curtain { align: center middle; background: $background; }
     #curtain-box { width: 60; height: auto; border: thick $accent; padding: 1 2; }
     """
-    BINDINGS = [Binding("enter", "ready", "I am ready"), Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("enter", "ready", "I am ready"), Binding("q", "app.ask_quit", "Quit")]
 
     def __init__(self, seat: int) -> None:
         super().__init__()
@@ -172,17 +234,21 @@ class WizardApp(App[None]):
     TITLE = "The Wizard's Labyrinth"
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 2; background: $primary-background; padding: 0 1; }
+    #status { height: auto; max-height: 3; background: $primary-background; padding: 0 1; }
     #main { height: 1fr; }
-    #left { width: auto; min-width: 50; }
+    #left { width: 46; scrollbar-size-vertical: 1; }
     #board { height: auto; }
     #info { height: auto; padding: 0 1; }
-    #right { width: 1fr; min-width: 30; }
+    #right { width: 1fr; min-width: 24; }
     #actions { height: 1fr; max-height: 16; border: round $accent; }
     #typed { height: 3; }
-    #log { height: 1fr; border: round $secondary; }
+    #log { height: 1fr; border: round $secondary; padding: 0 1; scrollbar-size-vertical: 1; }
     """
-    BINDINGS = [Binding("q", "quit", "Quit")]
+    BINDINGS = [
+        Binding("question_mark", "rules", "Rules"),
+        Binding("q", "ask_quit", "Quit"),
+        Binding("escape", "to_list", "Back to the list", show=False),
+    ]
     AUTO_FOCUS = "#actions"
 
     def __init__(self, params: Any = None, seed: int | None = None,
@@ -204,22 +270,26 @@ class WizardApp(App[None]):
         self.viewer: int | None = None
         self.log_lines: list[str] = []
         self.curtain_up = False
+        self.played = 0  # actions the humans have played: q asks first once there is one
+        self.log_styled: list[Text] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="main"):
-            with Vertical(id="left"):
+            with VerticalScroll(id="left"):
                 yield Static(id="board")
                 yield Static(id="info")
             with Vertical(id="right"):
                 yield OptionList(id="actions")
-                yield Input(placeholder="or type an action, e.g. place m3 c4", id="typed")
-                yield RichLog(id="log", wrap=True)
+                yield Input(placeholder="or type an action", id="typed")
+                with VerticalScroll(id="log"):
+                    yield Static(id="log-text")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#actions", OptionList).border_title = "Your options"
-        self.query_one("#log", RichLog).border_title = "What happened"
+        self.query_one("#log", VerticalScroll).border_title = "What happened"
+        self.query_one("#left", VerticalScroll).styles.width = max(46, 6 + 8 * int(self.state.size))
         seats = ", ".join(f"{seat_name(s)}: {k}" for s, k in self.seat_kinds.items())
         self.log_event(Event("new_game", f"New game, seed {self.seed} ({seats}).", {}))
         self.advance()
@@ -229,7 +299,11 @@ class WizardApp(App[None]):
         self.log_lines.append(event.text)
         style = {"combat": "bold", "death": "bold red", "game_over": "bold yellow",
                  "key_found": "yellow", "rage": "bold red"}.get(event.kind, "")
-        self.query_one("#log", RichLog).write(Text(event.text, style=style))
+        self.log_styled.append(Text(event.text, style=style))
+        del self.log_styled[:-300]
+        if self.is_running:  # wrapped at the panel's width, never cut off; newest at the bottom
+            self.query_one("#log-text", Static).update(Text("\n").join(self.log_styled))
+            self.query_one("#log", VerticalScroll).scroll_end(animate=False)
 
     def advance(self) -> None:
         """Let bots play until a human must act or the game ends, then show that seat."""
@@ -268,21 +342,27 @@ class WizardApp(App[None]):
         board = self.query_one("#board", Static)
         info = self.query_one("#info", Static)
         actions = self.query_one("#actions", OptionList)
+        typed = self.query_one("#typed", Input)
         actions.clear_options()
+        small = size_warning(self.size.width, self.size.height)
         if st.is_terminal:
             obs = st.observation(0)
-            status.update(Text(f"Game over after {st.round} rounds: "
-                               f"{self._winner_text()}  (q quits)", style="bold yellow"))
+            owner = "your" if self.humans == [0] else "the wizard's"
+            status.update(small or Text(f"Game over after {st.round} rounds: "
+                                        f"{self._winner_text()}  (q quits)", style="bold yellow"))
             board.update(render_board(obs))
-            info.update(render_info(obs))
+            info.update(render_info(obs, owner))
+            typed.disabled = True
+            actions.focus()
             return
         if self.viewer is None:
-            status.update(Text(f"Round {st.round}: {seat_name(st.current_player)} is next.",
-                               style="bold"))
+            status.update(small or Text(f"Round {st.round}: {seat_name(st.current_player)} is next.",
+                                        style="bold"))
             board.update(Text("(hidden while the keyboard changes hands)", style="dim"))
             info.update("")
             return
         obs = st.observation(self.viewer)
+        names: Mapping[str, str] = obs.get("names", {})
         kind = obs["decision"].get("kind", "")
         line = Text(f"Round {st.round} - {seat_name(self.viewer)}: ", style="bold")
         line.append(PROMPTS.get(kind, kind))
@@ -290,11 +370,17 @@ class WizardApp(App[None]):
             line.append(f"  (left: {', '.join(obs['decision']['tokens'])})")
         if kind == "retreat":
             line.append(f"  (hero {obs['decision']['hero']})")
-        status.update(line)
+        status.update(Text(small, style="bold red") if small else line)
         board.update(render_board(obs))
         info.update(render_info(obs))
-        actions.add_options([Option(str(a), id=str(a)) for a in st.legal_actions()])
+        legal = [str(a) for a in st.legal_actions()]
+        actions.add_options([Option(named(t, names), id=t) for t in legal])
         actions.highlighted = 0
+        typed.placeholder = f"type an action, e.g. {named(legal[0], names)}" if legal else ""
+
+    def on_resize(self) -> None:
+        if self.is_running and self.query("#status"):
+            self.refresh_view()
 
     def _winner_text(self) -> str:
         return {"wizard": "the wizard wins!", "heroes": "the heroes win!",
@@ -303,11 +389,13 @@ class WizardApp(App[None]):
     def play(self, text: str) -> bool:
         if self.state.is_terminal or self.viewer != self.state.current_player:
             return False
+        names = self.state.observation(self.viewer).get("names", {})
         try:
-            events = self.state.apply(self.state.parse_action(text))
+            events = self.state.apply(self.state.parse_action(from_names(text, names)))
         except IllegalAction as err:
-            self.log_event(Event("illegal", f"Not possible: {err}", {}))
+            self.log_event(Event("illegal", f"Not possible: {named(str(err), names)}", {}))
             return False
+        self.played += 1
         for e in events:
             self.log_event(e)
         self.advance()
@@ -318,10 +406,31 @@ class WizardApp(App[None]):
             self.play(str(message.option.id))
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
+        """A typed action; once played, the keys go back to the list (so q, ? work again);
+        a refused one stays in the line to be corrected."""
         text = message.value.strip()
         message.input.value = ""
-        if text:
-            self.play(text)
+        if text and self.play(text):
+            self.action_to_list()
+
+    def action_to_list(self) -> None:
+        self.query_one("#actions", OptionList).focus()
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen("wizard", KEYS))
+
+    def action_ask_quit(self) -> None:
+        """q: quit at once when the game is over or nobody has played yet, else ask first."""
+        if self.state.is_terminal or not self.played:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen("Quit this game?", "The game in progress will be lost.",
+                                       yes="Quit (y)", no="Keep playing (n)"), answered)
 
 
 def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,17 @@ class Content:
 
     def tile(self, instance: str) -> Tile:
         return self.tiles[kind_of(instance)]
+
+    def names(self) -> dict[str, str]:
+        """Every card, item and tile id with the name players read (`health_potion` ->
+        `Health Potion`), so front ends never show an id. A fresh copy each call."""
+        return dict(self._names)
+
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        return {**{t.id: t.name for t in self.tiles.values()},
+                **{c.id: c.name for c in self.loot.values()},
+                **{c.id: c.name for c in self.wizard.values()}}
 
 
 def kind_of(instance: str) -> str:

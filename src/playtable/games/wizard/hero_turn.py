@@ -256,6 +256,24 @@ def do_boost(st: WizardPosition, a: Act) -> None:
     st.steps.insert(0, step)
 
 
+def _combat_words(where: str, w_roll: int, levels: int, rolls: list[int], summed: bool, extra: int,
+                  won: bool) -> str:
+    """A fight in one sentence each side (8 Nov "Combat"): what was rolled, what was added, the
+    totals, who won (a tie goes to the heroes)."""
+    if len(rolls) == 1:
+        dice = f"rolls {rolls[0]}"
+    else:
+        listed = ", ".join(map(str, rolls[:-1])) + f" and {rolls[-1]}"
+        dice = f"roll {listed} and " + (f"add them up ({sum(rolls)})" if summed
+                                         else f"keep the best ({max(rolls)})")
+    side = "the hero" if len(rolls) == 1 else "the heroes"
+    heroes_total = (sum(rolls) if summed else max(rolls)) + extra
+    return (f"Combat on {where}: the wizard rolls {w_roll} and adds {levels} for the monsters' "
+            f"levels, {w_roll + levels}; {side} {dice}, plus {extra} for swords and bonuses, "
+            f"{heroes_total}. The {'heroes' if won else 'monsters'} win"
+            f"{' (a tie goes to the heroes)' if won and heroes_total == w_roll + levels else ''}.")
+
+
 def _fight(st: WizardPosition, sq: Square, party: list[Hero], bonus: int) -> None:
     cell = st.cells[sq]
     monsters = [t for t in cell.tokens if t.kind.startswith("m")]
@@ -270,10 +288,8 @@ def _fight(st: WizardPosition, sq: Square, party: list[Hero], bonus: int) -> Non
     heroes_total = base + gear + bonus
     wizard_total = w_roll + levels
     won = heroes_total >= wizard_total
-    st.say("combat", f"Combat on {'the tower' if sq == st.tower else board.name(sq)}: monsters "
-           f"{w_roll}+{levels}={wizard_total} against heroes {'/'.join(map(str, rolls))} "
-           f"-> {base}+{gear + bonus}={heroes_total}: the "
-           f"{'heroes' if won else 'monsters'} win.",
+    st.say("combat", _combat_words('the tower' if sq == st.tower else board.name(sq), w_roll, levels,
+                                   rolls, st.params.combat_rolls == "sum", gear + bonus, won),
            square=board.name(sq), wizard_roll=w_roll, levels=levels, hero_rolls=rolls,
            heroes_total=heroes_total, wizard_total=wizard_total, heroes_win=won)
     for h in party:

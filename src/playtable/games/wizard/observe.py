@@ -92,6 +92,7 @@ def observation(st: WizardPosition, seat: int) -> dict[str, Any]:
         "keys_found": st.keys_found, "keys_needed": st.params.keys_needed,
         "door_open": st.door_open(), "rage": st.rage,
         "winner": st.winner or None, "end": st.end or None,
+        "names": st.content.names(),  # public: the content's names for the ids above
     }
     if wizard:
         obs["wizard"]["hand"] = sorted(kind_of(c) for c in st.hand)
