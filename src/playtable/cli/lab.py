@@ -89,7 +89,15 @@ def report(files: tuple[str, ...], out: str, force: bool, title: str | None) -> 
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
 @click.option("--agent", default="heuristic", show_default=True, help="The bot whose games are measured.")
 @click.option("--json", "as_json", is_flag=True, help="Print the claims as JSON.")
-def claims(game: str, games: int, seed: int, agent: str, as_json: bool) -> None:
+@click.option("--luck", is_flag=True,
+              help="Instead: split the deals into won by random play / by --agent / only in "
+              "hindsight (the clairvoyant solver) / by no one, per --variant.")
+@click.option("--variant", "variants", multiple=True,
+              help="With --luck: a named variant (repeatable; default: the default rules).")
+@click.option("--budget", type=click.IntRange(1), default=5000, show_default=True,
+              help="With --luck: turns the clairvoyant solver may expand per deal.")
+def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bool,
+           variants: tuple[str, ...], budget: int) -> None:
     """Measure a design's own claims against simulation (troll: seed 000 §4.2)."""
     if game != "troll":
         raise BadParameter(f"claims are measured for the troll game only, not '{game}'")
@@ -100,6 +108,9 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool) -> None:
     from playtable.lab.claims import claims_rows, troll_claims
 
     make_agent(get_game("troll"), agent)
+    if luck:
+        _luck(games, seed, agent, list(variants), budget, as_json)
+        return
     measured = troll_claims(games, seed, agent)
     if as_json:
         click.echo(json.dumps(claims_rows(measured), indent=1, ensure_ascii=False))
@@ -114,4 +125,38 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool) -> None:
         table.add_column(col)
     for c in measured:
         table.add_row(c.claim, c.seed_says, c.measured, c.interval, str(c.n), c.verdict)
+    Console().print(table)
+
+
+def _luck(games: int, seed: int, agent: str, variants: list[str], budget: int, as_json: bool) -> None:
+    from playtable.core.params import resolve_params
+    from playtable.core.registry import get_game
+    from playtable.games.troll.solver import solve_deal
+    from playtable.lab.luck import CLASSES, luck_report
+
+    game = get_game("troll")
+    for name in variants:
+        resolve_params(game.params_type, game.variants, name)  # an unknown name fails now
+
+    def clairvoyant(params: dict[str, object], deal: int) -> str:
+        return solve_deal(deal, params, budget).result
+
+    rows = luck_report("troll", list(variants) or [None], games, seed, agent, clairvoyant)
+    if as_json:
+        click.echo(json.dumps([{"variant": r.variant, "deals": r.deals, **r.counts} for r in rows], indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"troll: luck against skill, deals {seed}..{seed + games - 1}, best agent "
+                  f"'{agent}', solver budget {budget} turns", title_justify="left")
+    table.add_column("variant")
+    for name in CLASSES:
+        table.add_column(name)
+    for r in rows:
+        cells = []
+        for name in CLASSES:
+            share, low, high = r.share(name)
+            cells.append(f"{r.counts[name]} ({100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}])")
+        table.add_row(r.variant, *cells)
     Console().print(table)
