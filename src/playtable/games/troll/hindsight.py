@@ -1,0 +1,116 @@
+"""A troll bot that adds hindsight optimisation to the expectimax bot near the end of a deal.
+
+Hindsight optimisation (perfect-information Monte Carlo; Bjarnason, Fern and Tadepalli, ICAPS
+2009, who lower-bounded Klondike's win rate this way): to judge a move, sample futures that
+agree with everything the player has seen, solve each sampled future as a perfect-information
+puzzle, and count the futures in which the move still leads to a win.
+
+Here:
+- The candidates are the `width` best distinct endings of the rest of this turn, ranked by the
+  expectimax bot's own search (`search.ExpectimaxTroll`), planned on its belief copy.
+- While the deck of awakening still holds more than `late` cards, the expectimax bot decides
+  alone: the clairvoyant solver wins almost every deal from the start, so early on every
+  candidate "wins in hindsight" and the count tells nothing (and costs a lot).
+- Near the end, each of `samples` futures is a `determinize` of the real position (every card
+  the player has not seen, and every future die, drawn afresh from the rng; the real deck order
+  and dice never enter). Each candidate's actions are played in that future and the clairvoyant
+  solver (`solver.solve`, at most `nodes` turns) searches on. A candidate's value is its share
+  of futures won (an undecided search counts as half a win), plus the expectimax value as a
+  small tie-break. The same futures serve every candidate (common random numbers).
+
+It is deterministic for a given rng and never reads a hidden card: the futures come from
+`determinize`, which sorts the unseen cards before shuffling them, and the candidates from the
+belief copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from playtable.core.chance import Chance
+from playtable.core.protocol import State
+from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.rules import TrollState
+from playtable.games.troll.search import ExpectimaxTroll, _cost, belief, turn_ends
+from playtable.games.troll.solver import solve
+
+
+@dataclass
+class HindsightTroll:
+    """Expectimax early, hindsight optimisation over the clairvoyant solver late; see the module
+    documentation."""
+
+    samples: int = 8
+    """Futures sampled at each late decision (0: the expectimax bot alone)."""
+    width: int = 4
+    """Turn endings compared at a late decision (the expectimax bot's best first)."""
+    late: int = 6
+    """Hindsight starts once the deck of awakening holds at most this many cards."""
+    nodes: int = 60
+    """Turns the clairvoyant solver may expand in one sampled future."""
+    depth: int = 2
+    """The expectimax bot's depth (see `search.ExpectimaxTroll`)."""
+    name = "hindsight"
+    _expectimax: ExpectimaxTroll = field(default_factory=ExpectimaxTroll, init=False, repr=False)
+    _plan: dict[Any, TrollAction] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._expectimax = ExpectimaxTroll(depth=self.depth)
+
+    def choose(self, state: State, rng: Chance) -> Any:
+        assert isinstance(state, TrollState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if len(state.deck) > self.late or self.samples <= 0:
+            self._plan.clear()
+            return self._expectimax.choose(state, rng)
+        key = _seen_key(state)
+        planned = self._plan.pop(key, None)
+        if planned is not None and planned in legal:
+            return planned
+        self._plan.clear()
+        line = self.best_line(state, rng)
+        if len(line) > 1:
+            after = state.clone()
+            after.hold_next_turn = True
+            after.apply(line[0])
+            self._plan[_seen_key(after)] = line[1]
+        return line[0]
+
+    def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
+        """The actions of the best rest of this turn: the hindsight count over sampled futures
+        among the expectimax bot's best few."""
+        search = self._expectimax
+        ranked = []
+        for line, after in turn_ends(belief(state)):
+            ranked.append((search.value_after_turn(after, search.depth - 1) - 0.001 * _cost(line), line))
+        ranked.sort(key=lambda r: r[0], reverse=True)
+        candidates = ranked[: max(1, self.width)]
+        if len(candidates) == 1:
+            return candidates[0][1]
+        futures = [state.determinize(0, rng) for _ in range(self.samples)]
+        best_value, best_line = -1.0, candidates[0][1]
+        for prior, line in candidates:
+            won = sum(self._wins(future, line) for future in futures)
+            value = won / len(futures) + 0.01 * prior
+            if value > best_value:
+                best_value, best_line = value, line
+        return best_line
+
+    def _wins(self, future: TrollState, line: list[TrollAction]) -> float:
+        """1 if the clairvoyant solver wins `future` after `line`, 0 if it proves a loss, 0.5
+        when its budget runs out first."""
+        current = future.clone()
+        for action in line:
+            current.apply(action)
+        solution = solve(current, node_limit=self.nodes)
+        return {"win": 1.0, "loss": 0.0}.get(solution.status, 0.5)
+
+
+def _seen_key(state: TrollState) -> Any:
+    """What the player sees, to recognise the position the second action was planned for."""
+    b = belief(state)
+    return (tuple(tuple(s) for s in b.stacks), frozenset(b.face_up), b.troll, tuple(b.carried),
+            tuple(b.set_aside), len(b.deck), b.actions_left, frozenset(b.visited), b.turn)
