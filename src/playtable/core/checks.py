@@ -1,5 +1,6 @@
-"""Shared validators for the games' position loaders: each reads one field of a hand-editable
-position and raises BadPosition naming the field and the rule it breaks.
+"""Shared validators for the games' position loaders (each reads one field of a hand-editable
+position and raises BadPosition naming the field and the rule it breaks) and for action texts
+(`action_text`, IllegalAction).
 
 Every loader checks the same kinds of things (a whole number in range, a finite number, one of
 a few words, every piece exactly once), so they are written once here and cannot drift apart:
@@ -13,7 +14,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from playtable.core.errors import BadPosition
+from playtable.core.errors import BadPosition, IllegalAction
 
 
 def _range_text(lo: float | None, hi: float | None) -> str:
@@ -120,3 +121,21 @@ def all_finite(data: Any, what: str = "position") -> None:
             stack.extend((v, f"{path}.{k}") for k, v in item.items())
         elif isinstance(item, list | tuple):
             stack.extend((v, f"{path}[{i}]") for i, v in enumerate(item))
+
+
+MAX_ACTION_TEXT = 200
+"""The longest canonical action text is a Star Dice throw, about 70 characters."""
+
+
+def action_text(text: Any) -> str:
+    """An action text as typed: one line of printable text, at most MAX_ACTION_TEXT long. Every
+    game's parser calls this first, so a newline, a control character or a megabyte of digits
+    is refused the same way whatever door (command line, web, records) it came through."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action must be text, not {type(text).__name__}")
+    if len(text) > MAX_ACTION_TEXT:
+        raise IllegalAction(f"an action text of {len(text)} characters (at most {MAX_ACTION_TEXT})")
+    if not text.isprintable():
+        bad = next(ch for ch in text if not ch.isprintable())
+        raise IllegalAction(f"an action text is one line of printable characters, not {bad!r}")
+    return text

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from playtable.core.checks import action_text
 from playtable.core.errors import IllegalAction
 from playtable.games.stardice.params import StarDiceParams
 
@@ -111,7 +112,7 @@ _THROW_RE = re.compile(
 
 
 def parse_action_text(text: str) -> Action:
-    t = " ".join(text.strip().lower().split())
+    t = " ".join(action_text(text).strip().lower().split())
     if t in ("call odd", "call even"):
         return Call("odd" if t.endswith("odd") else "even")
     if t == "hold":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from playtable.core.checks import action_text
 from playtable.core.errors import IllegalAction
 
 DIRECTIONS = ("left", "right", "up", "down")
@@ -39,7 +40,7 @@ _BY_TEXT = {str(a): a for a in ALL_ACTIONS}
 
 
 def parse_troll_action(text: str) -> TrollAction:
-    action = _BY_TEXT.get(" ".join(text.lower().split()))
+    action = _BY_TEXT.get(" ".join(action_text(text).lower().split()))
     if action is None:
         raise IllegalAction(
             f"'{text}' is not a troll action (e.g. 'move left', 'stomp', 'pick up', 'club right',"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from playtable.core.checks import action_text
 from playtable.core.errors import IllegalAction
 
 ARITY: dict[str, tuple[int, ...]] = {
@@ -29,9 +30,7 @@ def act(verb: str, *args: str) -> Act:
 
 
 def parse(text: str) -> Act:
-    if not isinstance(text, str):
-        raise IllegalAction(f"an action must be text, not {text!r}")
-    words = text.split()
+    words = action_text(text).split()
     if not words:
         raise IllegalAction("an empty action")
     verb, args = words[0].lower(), tuple(words[1:])
