@@ -12,13 +12,16 @@ from playtable.cli.compare import compare
 from playtable.cli.games import games
 from playtable.cli.lab import claims, query, report
 from playtable.cli.play import play
+from playtable.cli.playtest import playtest
 from playtable.cli.rotator import play_rotator
 from playtable.cli.serve import serve
 from playtable.cli.sim import sim
 from playtable.cli.solve import solve
 from playtable.cli.stardice import stardice
 from playtable.cli.state import state
+from playtable.cli.tournament import tournament
 from playtable.cli.troll import solve_troll
+from playtable.cli.tune import tune
 from playtable.cli.wizard import play_wizard
 from playtable.core.errors import PlaytableError
 
@@ -43,6 +46,9 @@ cli.add_command(compare)
 cli.add_command(query)
 cli.add_command(report)
 cli.add_command(claims)
+cli.add_command(tune)
+cli.add_command(tournament)
+cli.add_command(playtest)
 solve.add_command(solve_troll)
 cli.add_command(stardice)
 cli.add_command(serve)

@@ -1,0 +1,64 @@
+"""`playtable playtest GAME`: the seed's own playtest questions, answered from simulated games."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import click
+
+from playtable.cli.common import OUT_FILE
+
+
+@click.command()
+@click.argument("game")
+@click.option("--agent", "agents", multiple=True, metavar="SPEC",
+              help="An agent to answer with (repeatable; default: a weak and a strong one per game).")
+@click.option("-n", "--games", type=int, default=None,
+              help="Games per setting (default per game: troll 1000, wizard 200, stardice 60, rotator 30).")
+@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--out", type=OUT_FILE, default=None, help="Also write the answers as an HTML report page.")
+@click.option("--force", is_flag=True, help="Replace --out if it exists.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answers as JSON.")
+def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, workers: int,
+             out: str | None, force: bool, as_json: bool) -> None:
+    """Answer the questions GAME's seed asked its playtesters (troll, stardice, wizard, rotator),
+    each beside the seed's own answer, measured with a 95% interval, for two agents."""
+    from playtable.core.files import check_new_output
+    from playtable.lab.playtest import DEFAULT_GAMES
+    from playtable.lab.playtest import playtest as run
+    from playtable.lab.runner import RunOptions
+
+    if out:
+        check_new_output(out, force)
+    options = RunOptions(workers=workers)
+    options.check()
+    answers = run(game, list(agents) or None, games, seed, options)
+    n = games if games is not None else DEFAULT_GAMES.get(game, 0)
+    if out:
+        from playtable.lab.report_playtest import write_playtest
+
+        write_playtest(game, answers, Path(out), n, seed)
+        click.echo(f"playtest page written to {out}", err=True)
+    if as_json:
+        records = [{**vars(a), **{k: None for k in ("value", "low", "high") if math.isnan(getattr(a, k))}}
+                   for a in answers]
+        click.echo(json.dumps(records, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{game}: the seed's playtest questions ({n} games per setting from seed {seed})",
+                  title_justify="left", show_lines=True)
+    for col in ("question", "agent", "the seed says", "measured", "95% interval", "n"):
+        table.add_column(col)
+    for a in answers:
+        interval = "-" if math.isnan(a.low) else (
+            f"[{100 * a.low:.1f}%, {100 * a.high:.1f}%]" if "%" in a.measured and 0 <= a.low <= a.high <= 1
+            else f"[{a.low:.3g}, {a.high:.3g}]")
+        table.add_row(a.question, a.agent + (" *" if a.disagree else ""), a.seed_says, a.measured, interval,
+                      str(a.n))
+    Console().print(table)
+    click.echo("* the agents' intervals do not overlap: the answer depends on who plays", err=True)

@@ -1,0 +1,84 @@
+"""`playtable tune | tournament | playtest` on the command line: results, files, and one clear
+line with exit status 2 for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from playtable.cli import main
+
+TOY = "tests.lab.lab_toygame:GAME"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as done:
+        code = int(done.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_tune_stores_a_study_and_prints_the_best_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.db"
+    args = ["tune", TOY, "--objective", "length=20", "--param-space", "turns=1:6", "--agent", "random",
+            "--budget", "3", "--games", "10", "--rounds", "1", "--remeasure", "10", "--storage", str(db)]
+    code, out, err = _run(capsys, *args, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["objective"] == "length=20" and "turns" in result["finalists"][0]["values"]
+    assert isinstance(result["variant"], dict)  # only what differs from the defaults
+    assert "trial 3/3" in err and db.exists()
+    code, out, err = _run(capsys, *args[:-6], "--budget", "4", "--games", "10", "--rounds", "1",
+                          "--remeasure", "10", "--storage", str(db))
+    assert code == 0, err
+    assert "trial 4/4" in err and "trial 1/" not in err  # resumed, not restarted
+    assert "best as a named variant" in out
+
+
+def test_tournament_prints_ratings_and_writes_a_plot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plot = tmp_path / "ratings.png"
+    code, out, err = _run(capsys, "tournament", "troll", "--variant", "plus-one", "--agent", "random",
+                          "--agent", "heuristic", "-n", "20", "--bootstrap", "20", "--plot", str(plot))
+    assert code == 0, err
+    assert "heuristic" in out and "95% interval" in out and plot.stat().st_size > 1000
+
+
+def test_playtest_prints_answers_and_writes_a_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "troll.html"
+    code, out, err = _run(capsys, "playtest", "troll", "--agent", "heuristic", "-n", "20",
+                          "--out", str(page))
+    assert code == 0, err
+    assert "ace of clubs" in out
+    text = page.read_text(encoding="utf-8")
+    assert "playtest questions, answered" in text and "data:image/png;base64" in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tune", "troll", "--objective", "speed=3"),
+        ("tune", "troll", "--objective", "win=0.3", "--param-space", "nonsense=1:2"),
+        ("tune", "troll", "--objective", "win=0.3", "--budget", "0"),
+        ("tournament", "troll", "--agent", "random"),
+        ("tournament", "troll", "--agent", "random", "--agent", "nobody"),
+        ("playtest", "chess"),
+        ("playtest", "troll", "--agent", "nobody", "-n", "2"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    args: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(capsys, *args)
+    assert code == 2
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
