@@ -7,5 +7,16 @@ and the registry) and `core`, never `lab` or another front end.
 * `encoding`: observations and actions as fixed-size arrays, per game;
 * `single`: one seat as a Gymnasium environment (`PlaytableEnv`);
 * `multi`: every seat as a PettingZoo AEC environment (`PlaytableAEC`, `aec_env`);
-* `registration`: `register_envs()` for `gymnasium.make`.
+* `registration`: the ids `playtable/Troll-v0`, `Rotator-v0`, `StarDice-v0` and `Wizard-v0`,
+  registered with `gymnasium.make` when this package is imported.
 """
+
+try:
+    import gymnasium  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError:
+    raise ImportError("playtable.rl needs the 'rl' extra: pip install 'playtable[rl]'") from None
+
+from playtable.rl.registration import register_envs
+
+register_envs()

@@ -1,6 +1,14 @@
 """The single-agent RL environment: one seat of any registered game as a Gymnasium `Env`, the
 other seats played by agents (`playtable.agents`). Observations and the action mask come from
 the game's encoding (`rl.encoding`); the reward is the seat's return at the end of the game.
+
+Standard tools need no wrapper: the mask is in the observation, in `info["action_mask"]` and
+from `action_masks()` (what sb3-contrib's MaskablePPO asks for). `shaped_reward=True` adds
+potential-based shaping (Ng, Harada & Russell 1999) with the game's own position value
+(`Game.evaluate`, the troll's heuristic score of the bridge): each step earns
+Phi(after) - Phi(before), with Phi = 0 once the game ends, so an agent gets signal long before
+its first win while the order of policies by return is unchanged (the shaping sums to
+-Phi(start) in every episode).
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat of a game as a Gymnasium environment; other seats are played by `opponents`
     (an agent spec). `reset(seed=s)` deals game seed s, so episodes are reproducible."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
@@ -34,6 +42,7 @@ class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         seat: int = 0,
         opponents: str = "random",
         render_mode: str | None = None,
+        shaped_reward: bool = False,
     ) -> None:
         self.game = resolve_game(game)
         self.params = params_from_dict(self.game.params_type, params or {})
@@ -46,6 +55,8 @@ class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.observation_space: spaces.Space[Any] = obs_space(self.encoding)
         self.action_space = spaces.Discrete(self.encoding.num_actions)
         self.render_mode = render_mode
+        self.shaped_reward = shaped_reward
+        self._potential = 0.0
         self.state: State | None = None
         self._legal: dict[int, Any] = {}
         self._opponent_rng = Chance(0)
@@ -63,7 +74,19 @@ class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return {"observation": self.encoding.encode(self.state.observation(self.seat)), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
-        return {"legal_actions": [str(a) for a in self._legal.values()]}
+        return {"legal_actions": [str(a) for a in self._legal.values()], "action_mask": self.action_masks()}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the seat as booleans (MaskablePPO's `action_masks()`)."""
+        mask = np.zeros(self.encoding.num_actions, dtype=bool)
+        mask[list(self._legal)] = True
+        return mask
+
+    def _phi(self) -> float:
+        assert self.state is not None
+        if self.state.is_terminal:
+            return 0.0
+        return float(self.game.evaluate(self.state, self.seat))
 
     def _others_play(self) -> None:
         assert self.state is not None
@@ -79,7 +102,9 @@ class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.state = self.game.new_state(self.params, game_seed)
         self._opponent_rng = Chance(game_seed).fork(0x0770)
         self._others_play()
-        return self._observe(), self._info()
+        obs = self._observe()
+        self._potential = self._phi() if self.shaped_reward else 0.0
+        return obs, self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.state is None:
@@ -93,6 +118,10 @@ class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         obs = self._observe()
         done = self.state.is_terminal
         reward = float(self.state.returns()[self.seat]) if done else 0.0
+        if self.shaped_reward:
+            potential = self._phi()
+            reward += potential - self._potential
+            self._potential = potential
         return obs, reward, done, False, self._info()
 
     def render(self) -> str | None:
