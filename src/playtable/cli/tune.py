@@ -94,6 +94,7 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
         values = " ".join(f"{v:.3g}" for v in row["values"] or [])
         loss = "-" if row["loss"] is None else f"{row['loss']:.4f}"
         note = f" (same as trial {row['same_as']})" if row["same_as"] is not None else ""
+        note += f" (invalid: {row['invalid']})" if row["invalid"] else ""
         click.echo(f"trial {row['done']}/{row['budget']} {row['state'].lower():8} loss {loss} "
                    f"[{values}] after {row['games']} games {row['params']}{note}", err=True)
 

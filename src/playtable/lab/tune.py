@@ -303,6 +303,7 @@ def _trial_row(trial: Any, done: int, budget: int) -> dict[str, Any]:
         "trial": trial.number, "state": trial.state.name, "loss": trial.value,
         "params": dict(trial.params), "values": trial.user_attrs.get("values"),
         "games": trial.user_attrs.get("games", 0), "same_as": trial.user_attrs.get("same_as"),
+        "invalid": trial.user_attrs.get("invalid"),
         "done": done, "budget": budget,
     }
 

@@ -1,0 +1,75 @@
+"""The shipped tuned variants re-measured on fresh seeds (seeds no tuning run used).
+
+    nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --games 2000
+    nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only wizard --games 2000
+
+* wizard `balanced` (tuned by benchmarks/tune_shipped.py for the wizard at 50 % at 3, 4 and 5
+  players, heuristic bots on every seat) beside the default rules, at each player count;
+* troll `ladder-10` ... `ladder-70` (tuned for the heuristic bot) beside the default rules.
+
+Seeds start at 7,000,000 (tuning used 0.. and its re-measurement 1,000,000..). Prints one table:
+the target, the win rate with its Wilson 95 % interval, and whether the target lies within
++/- 3 points of the measured rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from playtable.core.params import resolve_params
+from playtable.core.registry import get_game
+from playtable.lab.runner import Arm, RunOptions, run_tasks
+from playtable.lab.stats import wilson
+
+FRESH = 7_000_000
+TROLL = (("final", None, None), ("ladder-10", "ladder-10", 0.10), ("ladder-30", "ladder-30", 0.30),
+         ("ladder-50", "ladder-50", 0.50), ("ladder-70", "ladder-70", 0.70))
+WIZARD = (("final", None, None), ("balanced", "balanced", 0.50))
+
+
+def measure(
+    game: str, variant: str | None, extra: list[str], games: int, workers: int
+) -> tuple[int, int, float]:
+    g = get_game(game)
+    params = resolve_params(g.params_type, g.variants, variant, extra)
+    arm = Arm.build(game, params, ["heuristic"], label=variant or "default")
+    start = time.perf_counter()
+    rows = run_tasks([(arm, s) for s in range(FRESH, FRESH + games)], RunOptions(workers=workers))
+    wins = sum(1 for r in rows if 0 in (r.get("winners") or []) or (r["players"] == 1 and r.get("win")))
+    return wins, len(rows), time.perf_counter() - start
+
+
+def line(game: str, label: str, players: str, target: float | None, wins: int, n: int, wall: float) -> str:
+    low, high = wilson(wins, n)
+    rate = wins / n
+    near = "-" if target is None else ("yes" if abs(rate - target) <= 0.03 else "no")
+    goal = "-" if target is None else f"{100 * target:.0f}%"
+    return (f"| {game} | {label} | {players} | {goal} | {n} | {100 * rate:.1f}% | "
+            f"[{100 * low:.1f}, {100 * high:.1f}] | {near} | {wall:.0f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--only", choices=["wizard", "troll"], default=None)
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args()
+    print(f"heuristic bots, {args.games} fresh seeds from {FRESH} per row; "
+          "wizard rows: the wizard's win rate")
+    print("| game | variant | players | target | games | win rate | 95% CI | target within 3 points "
+          "| wall s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    if args.only in (None, "troll"):
+        for label, variant, target in TROLL:
+            print(line("troll", label, "1", target, *measure("troll", variant, [], args.games, args.workers)),
+                  flush=True)
+    if args.only in (None, "wizard"):
+        for label, variant, target in WIZARD:
+            for players in (3, 4, 5):
+                result = measure("wizard", variant, [f"players={players}"], args.games, args.workers)
+                print(line("wizard", label, str(players), target, *result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
