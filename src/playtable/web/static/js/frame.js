@@ -200,8 +200,9 @@ export class TableFrame {
     else text = names.length ? `Waiting for ${names.join(", ")}` : "Waiting";
     this.turnEl.textContent = text;
     this.turnEl.dataset.mine = String(Boolean(st.your_turn));
-    this.waitingEl.textContent = st.your_turn || st.terminal ? ""
-      : this.role === "player" ? text : `${text}. You are watching.`;
+    if (st.terminal) this.waitingEl.textContent = "The game is over: see the end screen, or watch the replay.";
+    else if (st.your_turn) this.waitingEl.textContent = "";
+    else this.waitingEl.textContent = this.role === "player" ? text : `${text}. You are watching.`;
   }
 
   drawEnd() {

@@ -25,15 +25,18 @@ class ReplayViewer {
       "aria-label": "Step", onInput: () => this.show(Number(this.slider.value), false) });
     this.playButton = h("button", { onClick: () => this.togglePlay(), "aria-label": "Play" }, "▶ Play");
     const controls = h("div", { class: "replay-controls" },
-      h("button", { onClick: () => this.show(0, false), "aria-label": "First step", title: "First (Home)" }, "⏮"),
+      h("button", { onClick: () => this.show(0, false), "aria-label": "First step", title: "First (Home)" }, "|◀"),
       h("button", { onClick: () => this.show(this.index - 1, false), "aria-label": "Step back", title: "Back (←)" }, "◀"),
       this.slider,
       h("button", { onClick: () => this.show(this.index + 1, true), "aria-label": "Step forward", title: "Forward (→)" }, "▶"),
-      h("button", { onClick: () => this.show(this.steps.length - 1, false), "aria-label": "Last step", title: "Last (End)" }, "⏭"),
+      h("button", { onClick: () => this.show(this.steps.length - 1, false), "aria-label": "Last step", title: "Last (End)" }, "▶|"),
       this.playButton, this.stepEl);
     this.boardHost = h("div", { class: "board-host" });
     this.statusEl = h("p", { class: "board-status" });
+    const tableSeats = this.table.seats.map((seat) => seat.name);
+    this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => tableSeats });
     this.logList = h("ol", { class: "log-list" });
+    this.logScroll = h("div", { class: "log-scroll" }, this.logList);
     this.logList.append(...this.steps.map((step, i) => h("li", { dataset: { step: step.step }, onClick: () => this.show(i, false) },
       h("span", { class: "log-head" }, this.describe(step)),
       step.events.length ? h("ul", {}, step.events.map((e) => h("li", { class: `ev-${e.kind}` }, e.text))) : null)));
@@ -52,8 +55,7 @@ class ReplayViewer {
           finished && this.table.result ? h("p", { class: "end-reason" }, h("strong", {}, "How it ended: "), this.table.result.text) : null),
         h("aside", { class: "side" },
           h("section", { class: "actions-panel replay-downloads", "aria-label": "Downloads" }, h("h2", {}, "Downloads"), this.downloads),
-          h("section", { class: "log-panel", "aria-label": "Steps" }, h("h2", {}, "Steps"), h("div", { class: "log-scroll" }, this.logList)))));
-    this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => this.table.seats.map((s) => s.name) });
+          h("section", { class: "log-panel", "aria-label": "Steps" }, h("h2", {}, "Steps"), this.logScroll))));
   }
 
   buildDownloads() {
@@ -109,14 +111,16 @@ class ReplayViewer {
       li.classList.toggle("current", k === i);
       li.classList.toggle("future", k > i);
     });
-    this.logList.children[i]?.scrollIntoView({ block: "nearest" });
+    // Scroll the list itself, never the page (on a phone the list is far below the board).
+    const item = this.logList.children[i];
+    if (item) this.logScroll.scrollTop = Math.max(0, item.offsetTop - this.logScroll.clientHeight / 3);
     if (i === this.steps.length - 1) this.stopPlay();
   }
 
   togglePlay() {
     if (this.timer) return this.stopPlay();
     if (this.index === this.steps.length - 1) this.show(0, false);
-    this.playButton.textContent = "⏸ Pause";
+    this.playButton.textContent = "Pause";
     this.timer = setInterval(() => this.show(this.index + 1, true), PLAY_INTERVAL_MS);
     return undefined;
   }

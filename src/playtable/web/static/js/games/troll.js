@@ -5,8 +5,8 @@
 
 import { prefersReducedMotion, s } from "../util.js";
 import {
-  BANK_X, CARD_H, CARD_W, cardElement, cardInfo, cardXY, defs, scenery, SIDE_X, slotName, slotOf, slotXY,
-  trollFigure, VIEW,
+  BANK_X, CARD_H, CARD_W, cardElement, cardInfo, cardXY, defs, footprints, LAYOUTS, scenery, slotName, slotOf,
+  slotXY, trollFigure,
 } from "./troll_draw.js";
 
 export const hints = true;
@@ -60,7 +60,7 @@ function targetOf(action, obs) {
 }
 
 export function createBoard(host, ctx) {
-  const svg = s("svg", { class: "troll-board", viewBox: `0 0 ${VIEW.width} ${VIEW.height}`, role: "group",
+  const svg = s("svg", { class: "troll-board", viewBox: LAYOUTS.wide.viewBox, role: "group",
     "aria-label": "The magic bridge" });
   const layer = s("g", { class: "bridge-layer" });
   const troll = s("g", { class: "troll" }, trollFigure());
@@ -71,6 +71,16 @@ export function createBoard(host, ctx) {
   svg.append(defs(), scenery(), labels(), layer, side, troll, effects);
   host.replaceChildren(svg);
   let last = null;
+  let layout = LAYOUTS.wide;
+  const chooseLayout = () => {
+    const next = host.clientWidth && host.clientWidth < 620 ? LAYOUTS.compact : LAYOUTS.wide;
+    if (next === layout) return;
+    layout = next;
+    svg.setAttribute("viewBox", layout.viewBox);
+    svg.classList.toggle("compact", layout === LAYOUTS.compact);
+    if (last) drawSide(last);
+  };
+  new ResizeObserver(chooseLayout).observe(host);
 
   function drawStacks(obs, view) {
     layer.replaceChildren();
@@ -108,10 +118,7 @@ export function createBoard(host, ctx) {
         g.append(s("text", { x: x + CARD_W / 2, y: ty, class: "flees", "text-anchor": "middle" },
           stack.flees === "left" ? "◀ flees" : "flees ▶"));
       }
-      if (visited.has(slot) && slot !== trollSlot && !view.terminal) {
-        g.append(s("text", { x: x + CARD_W - 4, y: y + CARD_H - 6, class: "footprint", "text-anchor": "end" }, "👣"),
-          s("title", {}, "The troll stepped here this turn"));
-      }
+      if (visited.has(slot) && slot !== trollSlot && !view.terminal) g.append(footprints(x + CARD_W - 22, y + CARD_H - 12));
       // On top of the cards: the outline that shows this stack can be clicked.
       const topY = cardXY(slot, Math.max(0, stack.height - 1)).y;
       g.append(s("rect", { class: "slot-hit", x: x - 5, y: topY - 5, width: CARD_W + 10, height: y - topY + CARD_H + 10, rx: 9 }));
@@ -124,14 +131,15 @@ export function createBoard(host, ctx) {
     const slot = slotOf(obs.troll);
     const height = stacksOf(obs)[slot].height;
     const { x, y } = cardXY(slot, Math.max(0, height - 1));
-    troll.style.transform = `translate(${x + CARD_W / 2}px, ${y + 10}px)`;
+    // The troll stands on the top card, off-centre so the card's rank stays readable.
+    troll.style.transform = `translate(${x + CARD_W / 2 + 8}px, ${y + 46}px)`;
     troll.classList.toggle("gone", Boolean(obs.outcome === "loss" && obs.end_reason === "double_awakening"));
     carried.replaceChildren();
     (obs.carried || []).forEach((item, i) => {
-      const el = cardElement(item.card, item.awake, 24 + i * 40, -92, { width: 52, height: 74 });
+      const el = cardElement(item.card, item.awake, -58 + i * 24, -98, { width: 46, height: 64 });
       el.classList.add("carried-card");
       if (!item.awake) {
-        el.append(s("text", { x: 26, y: 70, "text-anchor": "middle", class: "asleep-tag" }, "asleep"));
+        el.append(s("text", { x: 23, y: 58, "text-anchor": "middle", class: "asleep-tag" }, "asleep"));
       }
       carried.append(el);
     });
@@ -141,22 +149,21 @@ export function createBoard(host, ctx) {
     side.replaceChildren();
     const lowerColour = obs.lower_colour;
     const upperColour = lowerColour === "red" ? "black" : "red";
-    for (const [row, colour, slot] of [["upper", upperColour, 6], ["lower", lowerColour, 0]]) {
-      const { y } = slotXY(slot);
+    for (const [row, colour] of [["upper", upperColour], ["lower", lowerColour]]) {
+      const { x, y } = layout[row];
       const cards = obs.flight_stacks[row];
       const g = s("g", { class: `flight-stack ${row}` });
-      g.append(s("text", { x: SIDE_X + CARD_W / 2, y: y - 12, class: "side-label", "text-anchor": "middle" }, `${row} stack`));
+      g.append(s("text", { x: x + CARD_W / 2, y: y - 12, class: "side-label", "text-anchor": "middle" }, `${row} stack`));
       if (cards.length) {
-        g.append(cardElement(cards[cards.length - 1], true, SIDE_X, y));
+        g.append(cardElement(cards[cards.length - 1], true, x, y));
       } else {
-        g.append(s("rect", { class: "slot-outline", x: SIDE_X, y, width: CARD_W, height: CARD_H, rx: 7 }));
+        g.append(s("rect", { class: "slot-outline", x, y, width: CARD_W, height: CARD_H, rx: 7 }));
       }
-      g.append(s("text", { x: SIDE_X + CARD_W / 2, y: y + CARD_H + 20, class: "side-note", "text-anchor": "middle" },
-        `${colour} · ${cards.length}`));
+      g.append(s("text", { x: x + CARD_W / 2, y: y + CARD_H + 20, class: "side-note", "text-anchor": "middle" },
+        `${cards.length} ${colour}`));
       side.append(g);
     }
-    const deckX = SIDE_X + 95;
-    const deckY = 235;
+    const { x: deckX, y: deckY } = layout.deck;
     if (obs.deck_count > 0) {
       for (let i = Math.min(4, obs.deck_count - 1); i >= 0; i -= 1) side.append(cardElement(null, false, deckX + i * 2, deckY - i * 2));
     } else {
@@ -226,7 +233,8 @@ export function createBoard(host, ctx) {
     status(obs) {
       if (obs.outcome) return `${obs.outcome === "win" ? "Won" : "Lost"} on turn ${obs.turn} · score ${obs.score} (cards left in the deck)`;
       const left = obs.actions_left === 1 ? "1 action left" : `${obs.actions_left} actions left`;
-      return `Turn ${obs.turn} · the troll's actions: ${left} · deck ${obs.deck_count} · lower row ${obs.lower_colour}`;
+      const carries = obs.carried.length ? ` · carries ${obs.carried.map((c) => cardInfo(c.card).pretty).join(", ")}` : "";
+      return `Turn ${obs.turn} · the troll's actions: ${left}${carries} · deck ${obs.deck_count} · lower row ${obs.lower_colour}`;
     },
     render(view) {
       const obs = view.observation;
@@ -246,7 +254,7 @@ function labels() {
     const { x } = slotXY(c);
     g.append(s("text", { x: x + CARD_W / 2, y: 28, class: "position-label", "text-anchor": "middle" }, String(c + 1)));
   }
-  g.append(s("text", { x: 45, y: 195, class: "row-label", "text-anchor": "middle" }, "upper"),
-    s("text", { x: 45, y: 385, class: "row-label", "text-anchor": "middle" }, "lower"));
+  g.append(s("text", { x: 60, y: 195, class: "row-label", "text-anchor": "middle" }, "upper"),
+    s("text", { x: 60, y: 385, class: "row-label", "text-anchor": "middle" }, "lower"));
   return g;
 }

@@ -6,7 +6,13 @@ import { s } from "../util.js";
 export const CARD_W = 70;
 export const CARD_H = 100;
 export const STACK_STEP = 7; // each card under the top one shows this much of its edge
-export const VIEW = { width: 1040, height: 540 };
+/** Two layouts: wide (flight stacks and deck beside the bridge) and compact for narrow screens
+ * (them below the river, the banks cropped), so that the cards stay big enough to tap. */
+export const LAYOUTS = {
+  wide: { viewBox: "0 0 1040 540", upper: { x: 835, y: 140 }, lower: { x: 835, y: 330 }, deck: { x: 930, y: 235 } },
+  compact: { viewBox: "20 0 750 715", upper: { x: 100, y: 580 }, lower: { x: 260, y: 580 }, deck: { x: 440, y: 580 } },
+};
+export const VIEW = { width: 1040, height: 715 };
 const ROW_TOP = [330, 140]; // lower row, upper row: y of a single card's top edge
 const FIRST_X = 115;
 const COLUMN_W = 100;
@@ -116,6 +122,7 @@ export function scenery() {
   return s("g", { class: "scenery", "aria-hidden": "true" },
     s("rect", { width: VIEW.width, height: VIEW.height, fill: "#dcecf7" }),
     s("rect", { y: 470, width: VIEW.width, height: 70, fill: "#6aa6cf" }),
+    s("rect", { y: 540, width: VIEW.width, height: VIEW.height - 540, fill: "#efe7d6" }),
     s("path", { d: "M0 490 q40 -8 80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0 t80 0",
       stroke: "#eaf4fb", "stroke-width": 2, fill: "none", opacity: 0.7 }),
     s("path", { d: `M0 200 H${bankLeft - 10} q12 0 14 20 V540 H0 Z`, fill: "#8a6a43" }),
@@ -128,4 +135,11 @@ export function scenery() {
 
 /** x of the left and right bank, where fleeing bricks go. */
 export const BANK_X = { left: FIRST_X - 90, right: FIRST_X + 6 * COLUMN_W + 30 };
-export const SIDE_X = FIRST_X + 6 * COLUMN_W + 120; // flight stacks and the deck
+
+/** Two small footprints: the troll stepped here this turn and may not step here again. */
+export function footprints(x, y) {
+  return s("g", { class: "footprints", transform: `translate(${x} ${y})` },
+    s("ellipse", { cx: 0, cy: 0, rx: 4, ry: 6.5, transform: "rotate(-12)" }),
+    s("ellipse", { cx: 11, cy: -5, rx: 4, ry: 6.5, transform: "rotate(12 11 -5)" }),
+    s("title", {}, "The troll stepped here this turn: it may not step here again"));
+}

@@ -1,0 +1,140 @@
+"""Screenshots of every web page at a desktop and a phone size, to look at (issue 11).
+
+    .venv/bin/python benchmarks/web_screenshots.py [--out docs/screenshots] [--only troll_mid]
+
+Starts a real server on a temporary database, plays short games in headless chromium (Debian's,
+through Playwright) and writes one PNG per page and size: the lobby (and its create form), a
+troll game in the middle and at its end screen, the rules panel, Rotator after a few hinted
+moves, and the replay viewer. Prints a table of what it wrote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.web.browser_support import (  # noqa: E402
+    browser,
+    click_action,
+    create_table,
+    new_page,
+    table_state,
+    wait_connected,
+)
+from tests.web.server_process import start_server  # noqa: E402
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+TROLL = {"game": "troll", "variant": "plus-one", "seed": 13, "seats": [{"kind": "human"}]}
+
+
+def play_first(page: Any, steps: int) -> None:
+    for _ in range(steps):
+        if table_state(page)["terminal"]:
+            return
+        click_action(page, table_state(page)["legal"][0]["action"])
+
+
+def follow_hints(page: Any, steps: int) -> None:
+    for _ in range(steps):
+        if table_state(page)["terminal"]:
+            return
+        step = table_state(page)["step"]
+        page.keyboard.press("h")
+        page.wait_for_function(f"window.playtable.hinted !== null && window.playtable.state.step === {step}")
+        click_action(page, page.evaluate("window.playtable.hinted"))
+
+
+def settle(page: Any) -> None:
+    """Let transitions finish (the longest, the board's rotation, takes 0.7 s)."""
+    page.wait_for_timeout(900)
+
+
+def lobby(page: Any, url: str) -> None:
+    page.goto(url + "/")
+    page.locator(".game-card").first.wait_for()
+
+
+def lobby_form(page: Any, url: str) -> None:
+    lobby(page, url)
+    page.locator('[data-game="troll"] button', has_text="New table").click()
+    page.locator("#variant").wait_for()
+    page.wait_for_timeout(600)  # the smooth scroll to the form
+
+
+def troll(page: Any, url: str, steps: int) -> None:
+    created = create_table(url, **TROLL)
+    page.goto(url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    play_first(page, steps)
+    settle(page)
+
+
+def troll_rules(page: Any, url: str) -> None:
+    troll(page, url, 0)
+    page.keyboard.press("?")
+    page.locator("#rules h3").first.wait_for()
+
+
+def rotator(page: Any, url: str) -> None:
+    created = create_table(url, game="rotator", variant="easy", seed=2, seats=[{"kind": "human"}])
+    page.goto(url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    follow_hints(page, 3)
+    page.keyboard.press("h")
+    page.wait_for_function("window.playtable.hinted !== null")
+    settle(page)
+
+
+def replay(page: Any, url: str) -> None:
+    troll(page, url, 200)
+    page.goto(page.url.replace("?", "/replay?", 1))
+    page.wait_for_function("window.playtableReplay !== undefined")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    settle(page)
+
+
+PAGES: dict[str, Callable[[Any, str], None]] = {
+    "lobby": lobby,
+    "lobby_form": lobby_form,
+    "troll_mid": lambda page, url: troll(page, url, 3),
+    "troll_end": lambda page, url: troll(page, url, 200),
+    "rules": troll_rules,
+    "rotator": rotator,
+    "replay": replay,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--only", nargs="*", choices=sorted(PAGES), help="only these pages")
+    parser.add_argument("--full-page", action="store_true", help="the whole scrolled page, not the window")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, start_server(Path(tmp) / "shots.sqlite3") as server, \
+            browser() as chromium:
+        for name in args.only or PAGES:
+            for size, (width, height) in SIZES.items():
+                page = new_page(chromium, width, height)
+                PAGES[name](page, server.url)
+                path = args.out / f"{name}-{size}.png"
+                page.screenshot(path=str(path), full_page=args.full_page)
+                problems = "; ".join(page.script_errors) or "none"
+                rows.append((path.name, f"{width}x{height}", f"{path.stat().st_size // 1024} KB", problems))
+                page.context.close()
+    print(f"| {'file':<26} | {'window':<9} | {'size':>7} | script errors |")
+    print(f"|{'-' * 28}|{'-' * 11}|{'-' * 9}|---------------|")
+    for row in rows:
+        print(f"| {row[0]:<26} | {row[1]:<9} | {row[2]:>7} | {row[3]} |")
+
+
+if __name__ == "__main__":
+    main()
