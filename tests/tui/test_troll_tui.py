@@ -20,6 +20,7 @@ from playtable.core.chance import Chance
 from playtable.core.protocol import State
 from playtable.core.registry import get_game
 from playtable.tui import menu as menu_module
+from playtable.tui.confirm_screen import ConfirmScreen
 from playtable.tui.menu import MenuApp, app_factory, menu_entries
 from playtable.tui.troll import TrollApp, make_app
 from playtable.tui.troll_screens import EndScreen, HelpScreen
@@ -71,6 +72,10 @@ async def play_through_keys(app: TrollApp, pilot: Pilot[Any], choose: Callable[[
         line = dict(options)[text]
         await pilot.press(*keys_of(line))
         await pilot.pause()
+        if isinstance(app.screen, ConfirmScreen):  # a warned action (it may lose): say yes
+            assert app.state.action_warning(app.state.parse_action(text)) == app.screen.question
+            await pilot.press("y")
+            await pilot.pause()
         reference.apply(reference.parse_action(text))
         assert app.state.to_json() == reference.to_json(), f"keys {keys_of(line)} did not play {text}"
         steps += 1
@@ -449,3 +454,29 @@ def test_play_troll_from_a_position_file_and_bad_files_exit_2(tmp_path: Any,
     main(["play", "troll", "--position", str(good)])
     assert started and started[0].state.to_json() == state.to_json()
     assert started[0].from_position
+
+
+def test_an_action_that_collapses_the_bridge_asks_first() -> None:
+    """RULES.md W1 (§7.1 "Brick flight phase"): the lone brick at position 3 is awake; stepping
+    up lets it flee and the bridge falls apart. The app asks; n changes nothing, y plays it."""
+    lower = ["2C 3C 4C", "5C 6C", "7H", "8C", "9C 10C", "JC QC KC"]
+    upper = ["2S 3S 4S", "5S 6S", "", "8S", "9S 10S", "JS QS KS"]
+    state = position(lower, upper, troll="lower 2", actions_left=1, awake=("7H",), deck=("2D", "3D"))
+
+    async def go() -> None:
+        app = TrollApp(None, 1, state=state)
+        async with app.run_test(size=(100, 34)) as pilot:
+            before = app.state.to_json()
+            await pilot.press("up")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen) and "collapses" in app.screen.question
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.state.to_json() == before and "Not played" in plain(app.query_one("#hint", Static))
+            await pilot.press("up")
+            await pilot.pause()
+            await pilot.press("y")
+            await pilot.pause()
+            assert app.state.is_terminal and isinstance(app.screen, EndScreen)
+
+    run(go)

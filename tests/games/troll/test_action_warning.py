@@ -17,7 +17,9 @@ GAP_UPPER = ["2S 3S 4S", "5S 6S", "", "8S", "9S 10S", "JS QS KS"]
 
 
 def _warn(state: TrollState, text: str) -> str | None:
-    return action_warning(state, state.parse_action(text))
+    warning = action_warning(state, state.parse_action(text))
+    assert state.action_warning(state.parse_action(text)) == warning  # the protocol's way in
+    return warning
 
 
 def _loses_now(state: TrollState, text: str) -> bool:

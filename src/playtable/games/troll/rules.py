@@ -17,7 +17,7 @@ from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, IllegalAction
 from playtable.core.protocol import Event, State
 from playtable.games.troll import bridge as geo
-from playtable.games.troll import serialize, views
+from playtable.games.troll import fatal, serialize, views
 from playtable.games.troll.actions import (
     DIRECTED_ACTIONS,
     DIRECTIONS,
@@ -123,6 +123,11 @@ class TrollState(TrollPosition):
         if self.actions_left == 0:
             self._finish_turn(events)
         return events
+
+    def action_warning(self, action: Any) -> str | None:
+        """Words for a turn end that loses on the spot or leaves the troll on an awake brick
+        (RULES.md "Warnings before a fatal action"; fatal.py)."""
+        return fatal.action_warning(self, action)
 
     # -- the troll action phase (§7.1) ----------------------------------------------------------
     def _act(self, action: TrollAction, events: list[Event]) -> None:
