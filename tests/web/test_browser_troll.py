@@ -3,8 +3,9 @@
 The home page, the create form (plus-one offered as "easier", seed 13), the join link, then a
 whole game played by clicking, on the bridge itself where the action has a spot there and in
 the action list otherwise, through undo, to the end screen that says why the game ended; then
-the replay viewer of the finished table. With seed 13, always taking the first legal action
-loses to a collapse after 10 actions: a short game.
+the replay viewer of the finished table and a rematch. The player takes a fatal action when
+one is offered (after checking that its warning dialog can be cancelled), else the first legal
+one: with seed 13 the game ends after about 10 actions, so the test takes seconds.
 """
 
 from __future__ import annotations
@@ -62,12 +63,19 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(server: ServerProcess, ch
     assert table_state(page)["observation"] == start
 
     on_board = 0
+    warned = 0
     while not table_state(page)["terminal"]:
         legal = table_state(page)["legal"]
-        action = legal[0]["action"]
+        # A fatal action (one the server sends with a warning) is taken when there is one: the
+        # game ends sooner, and the confirmation dialog is exercised.
+        entry = next((e for e in legal if e["warning"]), legal[0])
+        action = entry["action"]
         offered = page.locator(".board-host [data-actions]").evaluate_all(
             "(els) => els.flatMap((e) => e.dataset.actions.split('|'))")
         on_board += action in offered
+        if entry["warning"] and not warned:
+            check_warning_dialog(page, action, entry["warning"])
+        warned += bool(entry["warning"])
         click_action(page, action)
         assert step_of(page) < 200, "the game should have ended long ago"
     assert on_board > 0, "some actions must have been played on the bridge itself"
@@ -77,9 +85,9 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(server: ServerProcess, ch
     state = table_state(page)
     assert end.locator("h2").inner_text() in ("You win!", "You lose")
     assert end.locator(".end-reason").inner_text() == state["result"]["text"]
-    assert "collapse" in state["result"]["text"]
     assert page.locator(".log-list > li").count() == state["step"] + 1
     assert not page.script_errors
+    end_url = page.url
 
     # The finished table's replay: every step, backwards and forwards; downloads are open.
     page.get_by_role("link", name="Watch the replay").click()
@@ -97,3 +105,26 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(server: ServerProcess, ch
         page.get_by_role("button", name="The position at this step").click()
     assert download.value.suggested_filename.endswith(f"-step{last}.json")
     assert not page.script_errors
+
+    # Rematch: same rules, a new deal; the player keeps their seat link's token.
+    page.goto(end_url)
+    page.locator(".end-screen").wait_for()
+    page.get_by_role("button", name="Rematch (n)").click()
+    page.wait_for_url(lambda url: url != end_url and "/t/" in url)
+    wait_connected(page)
+    assert page.evaluate("window.playtable.role") == "player"
+    assert table_state(page)["step"] == 0 and table_state(page)["your_turn"]
+    assert page.url.split("token=")[1] == end_url.split("token=")[1]
+    assert not page.script_errors
+
+
+def check_warning_dialog(page: Any, action: str, warning: str) -> None:
+    """Clicking a fatal action asks first; Cancel leaves the game as it was."""
+    before = step_of(page)
+    page.locator(f'.action-list button[data-action="{action}"]').click()
+    dialog = page.locator("dialog.confirm[open]")
+    dialog.wait_for()
+    assert dialog.locator(".warning-text").inner_text() == warning
+    dialog.get_by_role("button", name="Cancel").click()
+    dialog.wait_for(state="detached")
+    assert step_of(page) == before
