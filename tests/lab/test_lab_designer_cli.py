@@ -64,6 +64,23 @@ def test_playtest_prints_answers_and_writes_a_page(
     assert "playtest questions, answered" in text and "data:image/png;base64" in text
 
 
+def test_report_gains_a_playtest_page_per_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = tmp_path / "runs.parquet"
+    code, _, err = _run(capsys, "sim", TOY, "-n", "5", "-q", "--out", str(runs))
+    assert code == 0, err
+    out = tmp_path / "report.html"
+    code, text, err = _run(capsys, "report", str(runs), "--out", str(out), "--playtest", "rotator",
+                           "--playtest-n", "1")
+    assert code == 0, err
+    page = tmp_path / "report-playtest-rotator.html"
+    assert out.exists() and page.exists() and "sample board" in page.read_text(encoding="utf-8")
+    other = tmp_path / "r2.html"
+    code, _, err = _run(capsys, "report", str(runs), "--out", str(other), "--playtest", "chess")
+    assert code == 2 and "no playtest questions" in err and not other.exists()
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -66,18 +66,39 @@ def query(sql: str, files: tuple[str, ...], fmt: str) -> None:
 @click.option("--out", type=OUT_FILE, default="report.html", show_default=True)
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option("--title", default=None, help="Page title (default: the games and files).")
-def report(files: tuple[str, ...], out: str, force: bool, title: str | None) -> None:
+@click.option("--playtest", "playtest_games", multiple=True, metavar="GAME",
+              help="Also write a page of GAME's seed playtest questions answered, OUT-playtest-GAME.html "
+                   "(repeatable; see `playtable playtest`).")
+@click.option("--playtest-n", type=int, default=None, help="Games per setting for those pages.")
+def report(files: tuple[str, ...], out: str, force: bool, title: str | None,
+           playtest_games: tuple[str, ...], playtest_n: int | None) -> None:
     """One self-contained HTML page (plots embedded) summarising result FILES (files or glob
-    patterns)."""
+    patterns), and with --playtest a page per game of the seed's playtest questions."""
     from playtable.core.extras import require
     from playtable.core.files import check_new_output
 
     require("lab", "report")
     check_new_output(out, force)
+    from playtable.lab.playtest import MODULES
+
+    unknown = [g for g in playtest_games if g not in MODULES]
+    if unknown:
+        raise BadParameter(f"no playtest questions for '{unknown[0]}' (known: {', '.join(MODULES)})")
+    pages = {g: Path(out).with_name(f"{Path(out).stem}-playtest-{g}.html") for g in playtest_games}
+    for page in pages.values():
+        check_new_output(page, force)
     from playtable.lab.report import write_report
 
     path = write_report([Path(f) for f in files], Path(out), title)
     click.echo(f"report written to {path}")
+    if pages:
+        from playtable.lab.playtest import DEFAULT_GAMES, playtest
+        from playtable.lab.report_playtest import write_playtest
+
+        for game, page in pages.items():
+            answers = playtest(game, None, playtest_n)
+            write_playtest(game, answers, page, playtest_n or DEFAULT_GAMES[game], 0)
+            click.echo(f"playtest page written to {page}")
 
 
 # -- claims ------------------------------------------------------------------------------------------
