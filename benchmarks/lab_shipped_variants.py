@@ -54,6 +54,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--only", choices=["wizard", "troll"], default=None)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--wizard-variants", nargs="+", default=[w[0] for w in WIZARD],
+                    help="wizard rows to measure (default: final and balanced)")
     args = ap.parse_args()
     print(f"heuristic bots, {args.games} fresh seeds from {FRESH} per row; "
           "wizard rows: the wizard's win rate")
@@ -65,7 +67,7 @@ def main() -> None:
             print(line("troll", label, "1", target, *measure("troll", variant, [], args.games, args.workers)),
                   flush=True)
     if args.only in (None, "wizard"):
-        for label, variant, target in WIZARD:
+        for label, variant, target in [w for w in WIZARD if w[0] in args.wizard_variants]:
             for players in (3, 4, 5):
                 result = measure("wizard", variant, [f"players={players}"], args.games, args.workers)
                 print(line("wizard", label, str(players), target, *result), flush=True)

@@ -2,6 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/tune_shipped.py --only troll-ladder
     nice -n 10 .venv/bin/python benchmarks/tune_shipped.py --only wizard --budget 24
+    nice -n 10 .venv/bin/python benchmarks/tune_shipped.py --only troll-ladder --targets 0.5 --budget 80
 
 * wizard: the wizard's win rate closest to 50 % at 3, 4 and 5 players at once, heuristic bots on
   every seat (the default bots), over the mana wheel, the keys needed and the token cap.
@@ -66,6 +67,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=0, help="seeds per trial (default 240 wizard, 400 troll)")
     ap.add_argument("--remeasure", type=int, default=0, help="fresh seeds (default 600 wizard, 2000 troll)")
     ap.add_argument("--storage", default="out/tune-shipped.db")
+    ap.add_argument("--targets", type=float, nargs="+", default=list(LADDER),
+                    help="ladder rungs to tune (a stored study resumes up to --budget trials)")
     args = ap.parse_args()
     import os
 
@@ -73,7 +76,7 @@ def main() -> None:
     options = RunOptions(workers=1)
     variants: dict[str, Any] = {}
     if args.only in (None, "troll-ladder"):
-        for target in LADDER:
+        for target in args.targets:
             start = time.perf_counter()
             spec = troll_spec(target, args.games or 400, args.remeasure or 2000)
             result = run_tune(spec, args.budget, f"troll-ladder-{round(100 * target)}", args.storage, options)

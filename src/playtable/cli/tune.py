@@ -100,7 +100,7 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
 
     try:
         result = run_tune(spec, budget, name, where, options, on_trial=progress)
-    except Interrupted:
+    except (Interrupted, KeyboardInterrupt):  # Ctrl-C inside a trial's games, or between them
         click.echo(f"interrupted: finished trials are stored in {where}; run the same command to resume",
                    err=True)
         sys.exit(130)
