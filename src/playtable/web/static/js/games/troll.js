@@ -136,7 +136,7 @@ export function createBoard(host, ctx) {
     troll.classList.toggle("gone", Boolean(obs.outcome === "loss" && obs.end_reason === "double_awakening"));
     carried.replaceChildren();
     (obs.carried || []).forEach((item, i) => {
-      const el = cardElement(item.card, item.awake, -58 + i * 24, -98, { width: 46, height: 64 });
+      const el = cardElement(item.card, item.awake, -68 + i * 24, -98, { width: 46, height: 64 });
       el.classList.add("carried-card");
       if (!item.awake) {
         el.append(s("text", { x: 23, y: 58, "text-anchor": "middle", class: "asleep-tag" }, "asleep"));
