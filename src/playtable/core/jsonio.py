@@ -41,15 +41,15 @@ def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES,
         with target.open("rb") as handle:
             data = handle.read(max_bytes + 1)
     except IsADirectoryError:
-        raise error(f"{what} {path} is a directory, not a file") from None
+        raise error(f"{what} {path}: a directory, not a file") from None
     except OSError as err:
-        raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
+        raise error(f"{what} {path}: cannot be read ({err.strerror or err})") from None
     if len(data) > max_bytes:
-        raise error(f"{what} {path} is larger than {max_bytes // (1024 * 1024)} MB")
+        raise error(f"{what} {path}: larger than {max_bytes / (1024 * 1024):g} MB")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise error(f"{what} {path} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
+        raise error(f"{what} {path}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
                     f"{err.start})") from None
     return text[1:] if text.startswith(_BOM) else text
 
@@ -94,14 +94,14 @@ def parse_json(text: str, what: str = "input", error: type[PlaytableError] = Bad
         data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_parse_constant)
     except json.JSONDecodeError as err:
-        raise error(f"{what} is not valid JSON: {err.msg} at line {err.lineno} column "
-                    f"{err.colno}") from None
+        raise error(f"{what}: not valid JSON ({err.msg} at line {err.lineno} column "
+                    f"{err.colno})") from None
     except RecursionError:
-        raise error(f"{what} nests deeper than {max_depth} levels") from None
+        raise error(f"{what}: nests deeper than {max_depth} levels") from None
     except ValueError as err:
-        raise error(f"{what} is not valid JSON here: {err}") from None
+        raise error(f"{what}: not valid JSON here ({err})") from None
     if _too_deep(data, max_depth):
-        raise error(f"{what} nests deeper than {max_depth} levels")
+        raise error(f"{what}: nests deeper than {max_depth} levels")
     return data
 
 

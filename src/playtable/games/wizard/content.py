@@ -8,13 +8,13 @@ whose message names the file, the entry and the problem.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from playtable.core.errors import BadParameter
+from playtable.core.jsonio import read_json
 
 PACKAGE_CONTENT = Path(__file__).parent / "content"
 VERSIONS = ("alpha", "beta", "final")
@@ -167,12 +167,8 @@ class _Checker:
 
 
 def _entries(path: Path, key: str) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise BadParameter(f"content file {path}: cannot be read ({err.strerror})") from None
-    except json.JSONDecodeError as err:
-        raise BadParameter(f"content file {path}: not valid JSON ({err.msg} at line {err.lineno})") from None
+    # the shared reader: a size limit, UTF-8 with a BOM dropped, no NaN, depth and digit limits
+    data = read_json(path, "content file", max_bytes=1024 * 1024, error=BadParameter)
     if not isinstance(data, dict) or not isinstance(data.get(key), list) or not data[key]:
         raise BadParameter(f"content file {path}: must be an object with a non-empty list '{key}'")
     entries = data[key]
