@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from playtable.core.errors import BadParameter
@@ -16,10 +16,13 @@ class StarDiceParams:
     # -- materials (Final Rules: 2d20, 1d12, 1d8, 3d6 per player; the Borg die) --------------
     dice: tuple[str, ...] = ("d20", "d20", "d12", "d8", "d6", "d6", "d6")
     use_borg: bool = True
-    borg_faces: tuple[int, ...] = (8, 16, 16, 24, 24, 32)
+    borg_faces: tuple[int, ...] = field(  # search space: the Final Rules' faces or iteration 7's doubling
+        default=(8, 16, 16, 24, 24, 32),
+        metadata={"choices": ((8, 16, 16, 24, 24, 32), (2, 4, 8, 16, 32, 64))},
+    )
     borg_pips: tuple[int, ...] = (3, 4, 4, 5, 5, 6)
     # -- rules of play ---------------------------------------------------------------------
-    slide_d6: bool = True
+    slide_d6: bool = field(default=True, metadata={"choices": (True, False)})
     """Ninth iteration / Final Rules: a d6 may be slid instead of rolled."""
     torpedoes: int = 0
     """Photon torpedo stones per player. 0: cut, as the ninth iteration decided (RULES.md)."""
@@ -39,7 +42,7 @@ class StarDiceParams:
     borg_must_be_beaten: bool = True
     borg_bonus: bool = True
     # -- war -------------------------------------------------------------------------------
-    war_target: int = 50
+    war_target: int = field(default=50, metadata={"space": (20, 100)})
     """The first player to exceed this many points wins the war; 0: a single battle."""
     war_scoring: Literal["both", "winner_only"] = "both"
     """both: each player adds their battle points (Final Rules); winner_only: only the battle's
@@ -52,9 +55,9 @@ class StarDiceParams:
     10n; the game ends at the first failed round (`solitaire.py`). `max_battles` caps rounds."""
     # -- the formation engine: FormationParams' fields and defaults (table units), repeated
     # flat so that `--param connect_range=0.3` reaches them ------------------------------------
-    connect_range: float = FormationParams.connect_range
+    connect_range: float = field(default=FormationParams.connect_range, metadata={"space": (0.15, 0.4)})
     hysteresis: float = FormationParams.hysteresis
-    min_angle_deg: float = FormationParams.min_angle_deg
+    min_angle_deg: float = field(default=FormationParams.min_angle_deg, metadata={"space": (0.0, 30.0)})
     jitter: float = FormationParams.jitter
     stop_speed: float = FormationParams.stop_speed
     settle_time: float = FormationParams.settle_time
