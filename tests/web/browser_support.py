@@ -45,9 +45,11 @@ def browser() -> Iterator[Any]:
             instance.close()
 
 
-def new_page(instance: Any, width: int = 1280, height: int = 860) -> Any:
-    """A page in a fresh context (its own storage), failing the test on any script error."""
-    context = instance.new_context(viewport={"width": width, "height": height})
+def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = False) -> Any:
+    """A page in a fresh context (its own storage); `page.script_errors` collects script errors.
+    `touch=True` makes it a phone's: a touch screen, taps instead of clicks."""
+    context = instance.new_context(viewport={"width": width, "height": height}, has_touch=touch,
+                                   is_mobile=touch)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -70,10 +72,10 @@ def step_of(page: Any) -> int:
     return int(page.evaluate("window.playtable.state.step"))
 
 
-def click_action(page: Any, action: str, prefer_board: bool = True) -> None:
+def click_action(page: Any, action: str, prefer_board: bool = True, tap: bool = False) -> None:
     """Play `action` as a person would: on the board if it is offered there, else in the list;
-    through the chooser when one spot offers several actions; confirming a warning. Returns once
-    the server has answered with the next step."""
+    through the chooser when one spot offers several actions; confirming a warning. `tap=True`
+    taps the board as a finger would. Returns once the server has answered with the next step."""
     before = step_of(page)
     target = None
     if prefer_board:
@@ -84,7 +86,10 @@ def click_action(page: Any, action: str, prefer_board: bool = True) -> None:
     if target is None:
         page.locator(f'.action-list button[data-action="{action}"]').click()
     else:
-        target.click()
+        if tap:
+            target.tap()
+        else:
+            target.click()
         chooser = page.locator(f'.chooser button[data-action="{action}"]')
         if chooser.count():
             chooser.click()

@@ -1,7 +1,8 @@
 """A Rotator game won in a real browser by following the solver's hints (issue 11).
 
-Each turn the player asks for a hint (the `h` key or the button), finds the hinted square or
-drill depth marked on the board, and clicks it there; the game ends on the win screen. The
+Each turn the player, on a phone-sized touch screen, asks for a hint (the `h` key or the
+button), finds the hinted square or drill depth marked on the board, and taps it there; the
+game ends on the win screen. The
 board is an `easy` one (seed 2: won in 6 actions), so the test takes seconds.
 """
 
@@ -38,7 +39,7 @@ def chromium() -> Iterator[Any]:
 
 def test_rotator_is_won_by_following_the_hints(server: ServerProcess, chromium: Any) -> None:
     created = create_table(server.url, game="rotator", variant="easy", seed=2, seats=[{"kind": "human"}])
-    page = new_page(chromium)
+    page = new_page(chromium, 390, 844, touch=True)  # a phone: the board is tapped
     page.goto(server.url + created["seats"][0]["join_url"])
     wait_connected(page)
     # The labels name squares the way the engine does: columns A-J, rows 1-20.
@@ -52,7 +53,7 @@ def test_rotator_is_won_by_following_the_hints(server: ServerProcess, chromium: 
         if _ % 2:
             page.keyboard.press("h")
         else:
-            page.get_by_role("button", name="Hint (h)").click()
+            page.get_by_role("button", name="Hint (h)").tap()
         page.wait_for_function(f"window.playtable.hinted !== null && window.playtable.state.step === {step}")
         hinted = page.evaluate("window.playtable.hinted")
         assert page.locator(".hint-text").inner_text().startswith("Hint:")
@@ -61,7 +62,7 @@ def test_rotator_is_won_by_following_the_hints(server: ServerProcess, chromium: 
         assert hinted in (spot.get_attribute("data-actions") or "").split("|")
         if hinted.startswith("start "):
             assert spot.get_attribute("data-cell") == hinted.split()[1]
-        click_action(page, hinted)
+        click_action(page, hinted, tap=True)
     state = table_state(page)
     assert state["terminal"] and state["result"]["returns"] == [1.0]
     end = page.locator(".end-screen")

@@ -44,6 +44,9 @@ def create_troll_table(page: Any, url: str) -> None:
     assert "easier" in page.locator("#variant-description").inner_text()
     page.locator("#seed").fill(str(SEED))
     page.get_by_role("button", name="Create the table").click()
+    page.get_by_role("link", name="Join as troll").wait_for()
+    # The lobby remembers the new table under "Yours", with its join link.
+    page.locator(".table-list tbody tr", has_text="plus-one").get_by_role("link", name="Join").wait_for()
     page.get_by_role("link", name="Join as troll").click()
     wait_connected(page)
 
@@ -61,6 +64,13 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(server: ServerProcess, ch
     page.get_by_role("button", name="Undo (u)").click()
     page.wait_for_function("window.playtable.state.step === 0")
     assert table_state(page)["observation"] == start
+    # Keys: the troll's moves are the arrow keys.
+    first = table_state(page)["legal"][0]["action"]
+    if first.startswith("move "):
+        arrow = {"left": "ArrowLeft", "right": "ArrowRight", "up": "ArrowUp", "down": "ArrowDown"}
+        page.keyboard.press(arrow[first.split()[1]])
+        page.wait_for_function("window.playtable.state.step === 1")
+        assert table_state(page)["last_action"] == first
 
     on_board = 0
     warned = 0
