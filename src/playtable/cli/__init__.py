@@ -12,6 +12,7 @@ from playtable.cli.compare import compare
 from playtable.cli.games import games
 from playtable.cli.lab import claims, query, report
 from playtable.cli.play import play
+from playtable.cli.replay import replay
 from playtable.cli.playtest import playtest
 from playtable.cli.rotator import play_rotator
 from playtable.cli.serve import serve
@@ -46,6 +47,7 @@ cli.add_command(compare)
 cli.add_command(query)
 cli.add_command(report)
 cli.add_command(claims)
+cli.add_command(replay)
 cli.add_command(tune)
 cli.add_command(tournament)
 cli.add_command(playtest)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
@@ -29,6 +30,11 @@ from playtable.core.params import resolve_params
     "--agent", "agents", multiple=True, metavar="[SEAT=]SPEC", help="Agent for every seat, or SEAT=SPEC."
 )
 @click.option("-n", "--games", type=int, default=100, show_default=True, help="Number of games.")
+@click.option(
+    "--keep-records",
+    is_flag=True,
+    help="Keep each game's actions in the result file (column `actions`): `playtable replay FILE --seed S`.",
+)
 @with_run_options
 @out_option("Write one row per game to this Parquet file.")
 def sim(
@@ -37,6 +43,7 @@ def sim(
     variant: str | None,
     agents: tuple[str, ...],
     games: int,
+    keep_records: bool,
     seed: int,
     workers: int,
     backend: str,
@@ -61,6 +68,10 @@ def sim(
     the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
     specs = agents_for(the_game, the_params, agents)
     arm = Arm.build(game, the_params, specs, label=variant or "default", max_steps=max_steps)
+    if keep_records:
+        if not out:
+            raise BadParameter("--keep-records needs --out FILE to keep them in")
+        arm = dataclasses.replace(arm, keep_records=True)
     options = RunOptions(workers, backend, address)
     seeds = range(seed, seed + games)
     summary = RunningSummary()

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from playtable.core.errors import BadPosition
+from playtable.core.errors import BadPosition, PlaytableError
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import Event, State, params_as_dict
 from playtable.core.registry import get_game
@@ -38,19 +38,24 @@ class Record:
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Record:
-        if data.get("format") != "playtable-record":
+    def from_json(cls, data: Any) -> Record:
+        """A record from its JSON form; BadPosition names what is missing or malformed."""
+        if not isinstance(data, Mapping) or data.get("format") != "playtable-record":
             raise BadPosition("'format' must be \"playtable-record\"")
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise BadPosition("'actions' must be a list of action texts")
-        return cls(
-            game=str(data["game"]),
-            params=dict(data.get("params", {})),
-            seed=int(data["seed"]),
-            actions=list(actions),
-            rigged={k: list(v) for k, v in dict(data.get("rigged", {})).items()},
-        )
+        game, params, seed = data.get("game"), data.get("params", {}), data.get("seed")
+        if not isinstance(game, str):
+            raise BadPosition("'game' must be a game id")
+        if not isinstance(params, Mapping):
+            raise BadPosition("'params' must be an object of parameter values")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise BadPosition("'seed' must be a whole number from 0 to 2^64-1")
+        rigged = data.get("rigged", {})
+        if not isinstance(rigged, Mapping) or not all(isinstance(v, list) for v in rigged.values()):
+            raise BadPosition("'rigged' must map queue names to lists of values")
+        return cls(game, dict(params), seed, list(actions), {str(k): list(v) for k, v in rigged.items()})
 
 
 def start_state(record: Record) -> State:
@@ -67,6 +72,33 @@ def replay(record: Record) -> tuple[State, list[Event]]:
     for text in record.actions:
         events.extend(state.apply(state.parse_action(text)))
     return state, events
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replay: the position after `index` actions, the action that led there
+    (None at the start), the seat that took it, and the events it caused."""
+
+    index: int
+    action: str | None
+    seat: int | None
+    events: list[Event]
+    state: State
+
+
+def replay_steps(record: Record) -> list[Step]:
+    """Every position of a record, from the start (with the setup events) to the end. An
+    action that is not legal where the record has it raises BadPosition naming the step."""
+    state = start_state(record)
+    steps = [Step(0, None, None, list(state.setup_events), state.clone())]
+    for i, text in enumerate(record.actions, start=1):
+        seat = state.current_player
+        try:
+            events = state.apply(state.parse_action(text))
+        except PlaytableError as err:
+            raise BadPosition(f"action {i} of the record, {text!r}: {err}") from None
+        steps.append(Step(i, text, seat, list(events), state.clone()))
+    return steps
 
 
 def record_of(game_id: str, params: Any, seed: int, actions: list[Any],

@@ -54,6 +54,9 @@ class Arm:
     events)` sees every action's events and `result(state)` gives `row["probe"]`, for questions
     the result columns do not answer (lab/playtest*.py). It reads the state only through the
     protocol, and a row without a probe has no `probe` column."""
+    keep_records: bool = False
+    """Keep each game's action texts in `row["actions"]` (`sim --keep-records`): with the game,
+    parameters and seed they are the game's record, replayable exactly (`playtable replay`)."""
 
     @classmethod
     def build(
@@ -116,6 +119,7 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
         state = game.new_state(params, seed)
         agents = [make_agent(game, spec) for spec in arm.agents]
         probe = _load(arm.probe)() if arm.probe else None
+        actions: list[str] | None = row.setdefault("actions", []) if arm.keep_records else None
         rngs = [agent_rng(seed, s) for s in range(players)]
         length = 0
         while not state.is_terminal and length < arm.max_steps:
@@ -124,6 +128,8 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
             branching_sum += width
             branching_max = max(branching_max, width)
             action = agents[seat].choose(state, rngs[seat])
+            if actions is not None:
+                actions.append(str(action))
             applied = state.apply(action)
             for event in applied:
                 events[event.kind] += 1

@@ -9,6 +9,7 @@ Columns of every row (see docs/lab.md for the full list and example queries):
     events (map kind -> count), m_<name> for each of the game's `State.metrics()`
 
     p_<name> for each game parameter (typed: pandas and SQL use them without parsing `params`)
+    actions (list of action texts, only in files of `sim --keep-records`)
 
 A writer fixes the `m_` and `p_` columns from the first rows it is given (games report the same
 metrics for every game); a metric that appears only later lands in `extra_metrics` (JSON text)
@@ -132,6 +133,7 @@ class ResultWriter:
         self._schema: pa.Schema | None = None
         self._metric_names: list[str] = []
         self._param_types: dict[str, pa.DataType] = {}
+        self._with_actions = False
         self._pending: list[pa.Table] = []
         self._pending_rows = 0
         self.rows_written = 0
@@ -149,6 +151,10 @@ class ResultWriter:
         fields += [pa.field(f"m_{k}", t) for k, t in metric_types.items()]
         fields.append(pa.field("extra_metrics", pa.string()))
         fields += [pa.field(f"p_{k}", t) for k, t in self._param_types.items()]
+        # Each game's action texts, when the run keeps records (`sim --keep-records`).
+        self._with_actions = any("actions" in row for row in rows)
+        if self._with_actions:
+            fields.append(pa.field("actions", pa.list_(pa.string())))
         created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         self._schema = pa.schema(fields).with_metadata(
             {
@@ -193,6 +199,8 @@ class ResultWriter:
                     value = str(value)
                 columns[f"m_{key}"].append(value)
             columns["extra_metrics"].append(json.dumps(metrics) if metrics else None)
+            if self._with_actions:
+                columns["actions"].append(row.get("actions"))
             params = _params_of(row)
             for key, kind in self._param_types.items():
                 columns[f"p_{key}"].append(_param_value(params[key], kind) if key in params else None)
