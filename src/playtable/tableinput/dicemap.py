@@ -6,10 +6,10 @@ or inline `0=F.d20a:17,1=F.d20b,12=borg:16`; die names are the game's (`games/st
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from playtable.core.errors import BadParameter
+from playtable.core.jsonio import parse_json, read_text
 from playtable.games.stardice.live import DieSpec, check_die
 
 
@@ -17,13 +17,10 @@ def parse_dice_map(text: str) -> dict[int, DieSpec]:
     """A dice map from a JSON file's text or an inline list. JSON:
     {"0": "F.d20a", "1": {"die": "F.d20b", "value": 12}, "12": {"die": "borg", "value": 16}}
     (keys are fiducial / class ids); inline: "0=F.d20a:17,1=F.d20b,12=borg:16"."""
-    text = text.strip()
+    text = text.removeprefix("\ufeff").strip()
     out: dict[int, DieSpec] = {}
     if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise BadParameter(f"the dice map is not valid JSON: {err.msg}") from None
+        data = parse_json(text, "the dice map", error=BadParameter)
         data = data.get("dice", data) if isinstance(data, dict) else data
         if not isinstance(data, dict):
             raise BadParameter("the dice map must be a JSON object of fiducial id -> die")
@@ -66,10 +63,7 @@ def load_dice_map(arg: str) -> dict[int, DieSpec]:
     """`arg` is a path to a JSON file, or an inline map."""
     path = Path(arg)
     if "=" not in arg and path.exists():
-        try:
-            return parse_dice_map(path.read_text(encoding="utf-8"))
-        except OSError as err:
-            raise BadParameter(f"cannot read {arg}: {err.strerror}") from None
+        return parse_dice_map(read_text(path, "dice map", max_bytes=1024 * 1024, error=BadParameter))
     if "=" not in arg and not arg.strip().startswith("{"):
         raise BadParameter(f"the dice map '{arg}' is neither a file nor FIDUCIAL=DIE,... pairs")
     return parse_dice_map(arg)
