@@ -82,6 +82,9 @@ def main() -> None:
             except BadPosition:
                 scrambled["refused"] += 1
                 continue
+            except Exception:  # noqa: BLE001 - a loader crash is counted like a play crash
+                scrambled["crashed"] += 1
+                continue
             try:
                 plays_on(state)
                 scrambled["accepted"] += 1
