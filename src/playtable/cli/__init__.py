@@ -12,8 +12,8 @@ from playtable.cli.compare import compare
 from playtable.cli.games import games
 from playtable.cli.lab import claims, query, report
 from playtable.cli.play import play
-from playtable.cli.replay import replay
 from playtable.cli.playtest import playtest
+from playtable.cli.replay import replay
 from playtable.cli.rotator import play_rotator
 from playtable.cli.serve import serve
 from playtable.cli.sim import sim

@@ -34,6 +34,10 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
            record_path: str | None, as_json: bool, quiet: bool, variant: str | None,
            params: tuple[str, ...]) -> None:
     """A bot-versus-bot battle on the simulated table; prints the score, draws the table."""
+    if out:
+        from playtable.core.extras import require
+
+        require("lab", "battle --out (a picture of the table)")
     from playtable.agents import make_agent
     from playtable.cli.common import game_and_params
     from playtable.core.chance import Chance
@@ -120,6 +124,11 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
          variant: str | None, params: tuple[str, ...]) -> None:
     """Live formations and scores from a real multitouch table speaking TUIO 1.1."""
     import sys
+
+    if picture:
+        from playtable.core.extras import require
+
+        require("lab", "tuio --picture (a picture of the table)")
     import threading
 
     from playtable.cli.common import game_and_params

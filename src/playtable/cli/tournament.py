@@ -27,6 +27,9 @@ def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], vari
                as_json: bool) -> None:
     """Rank AGENTS at GAME: each pair plays the same seeds with seats swapped (for solitaire
     games, the same deals); Bradley-Terry ratings with 95% bootstrap intervals over seeds."""
+    from playtable.core.extras import require
+
+    require("lab", "tournament")
     from playtable.lab.runner import RunOptions, resolve_game
     from playtable.lab.tournament import play_tournament, plot_ratings
 

@@ -68,6 +68,9 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
     """Tune GAME's parameters towards a target with common seeds, pruning, and a final
     re-measurement of the best candidates on fresh seeds. Ctrl-C keeps the study; the same
     command resumes it."""
+    from playtable.core.extras import require
+
+    require("lab", "tune")
     from playtable.core.protocol import params_as_dict
     from playtable.lab.runner import Interrupted, RunOptions, resolve_game
     from playtable.lab.space import build_space

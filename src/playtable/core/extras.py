@@ -12,7 +12,7 @@ import importlib.util
 from playtable.core.errors import PlaytableError
 
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "lab": ("pyarrow", "duckdb", "matplotlib", "scipy"),
+    "lab": ("pyarrow", "duckdb", "matplotlib", "scipy", "pandas", "optuna"),
     "rl": ("numpy", "gymnasium", "pettingzoo"),
 }
 
