@@ -225,7 +225,8 @@ def open_study(spec: TuneSpec, name: str, storage: str | None, budget: int = 0) 
         direction="minimize",
         load_if_exists=True,
         sampler=_sampler(optuna, spec, budget),
-        pruner=optuna.pruners.MedianPruner(n_startup_trials=6, n_warmup_steps=0),
+        # a small budget starts pruning sooner: its few trials cannot all be played in full
+        pruner=optuna.pruners.MedianPruner(n_startup_trials=max(2, min(6, budget // 4)), n_warmup_steps=0),
     )
     stored = study.user_attrs.get("spec")
     if stored is None:
