@@ -102,14 +102,16 @@ function showForm(game) {
   const description = h("p", { class: "note", id: "variant-description" });
   const variant = variantSelect(game);
   const seats = h("fieldset", { class: "seats" });
+  // The game's usual count is preselected and sent as `players: null`; only a different choice is sent.
+  const usual = Math.min(max, Math.max(min, game.seat_names_default?.length || min));
   const players = min === max ? null : h("select", { id: "players", name: "players" },
-    Array.from({ length: max - min + 1 }, (_, k) => h("option", { value: min + k }, String(min + k))));
+    Array.from({ length: max - min + 1 }, (_, k) => h("option", { value: min + k, selected: min + k === usual }, String(min + k))));
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, step: 1, inputmode: "numeric", placeholder: "random" });
   const params = h("input", { id: "params", name: "params", type: "text", placeholder: "e.g. extra_end_bricks=1", autocomplete: "off" });
   const problem = h("p", { class: "error", role: "alert" });
   const update = () => {
     description.textContent = describeVariant(game, variant.value);
-    seatRows(game, players ? Number(players.value) : min, seats);
+    seatRows(game, players ? Number(players.value) : usual, seats);
   };
   variant.addEventListener("change", () => { description.textContent = describeVariant(game, variant.value); });
   players?.addEventListener("change", update);
@@ -133,7 +135,7 @@ function showForm(game) {
       body = {
         game: game.id, variant: variant.value || null, params: parseParams(params.value),
         seed: seed.value === "" ? null : Number(seed.value),
-        players: players ? Number(players.value) : null,
+        players: players && Number(players.value) !== usual ? Number(players.value) : null,
         seats: [...seats.querySelectorAll("select")].map((sel) => (sel.value === "human" ? { kind: "human" }
           : { kind: "bot", agent: sel.value.slice(4) })),
       };

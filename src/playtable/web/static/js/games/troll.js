@@ -132,7 +132,7 @@ export function createBoard(host, ctx) {
     const height = stacksOf(obs)[slot].height;
     const { x, y } = cardXY(slot, Math.max(0, height - 1));
     // The troll stands on the top card, off-centre so the card's rank stays readable.
-    troll.style.transform = `translate(${x + CARD_W / 2 + 8}px, ${y + 46}px)`;
+    troll.style.transform = `translate(${x + CARD_W / 2 + 8}px, ${y + 56}px)`;
     troll.classList.toggle("gone", Boolean(obs.outcome === "loss" && obs.end_reason === "double_awakening"));
     carried.replaceChildren();
     (obs.carried || []).forEach((item, i) => {
@@ -173,7 +173,10 @@ export function createBoard(host, ctx) {
       s("text", { x: deckX + CARD_W / 2, y: deckY + CARD_H + 22, class: "deck-count", "text-anchor": "middle" }, `${obs.deck_count} left`));
     if (obs.set_aside?.length) {
       const text = obs.set_aside.map((c) => cardInfo(c).pretty).join(" ");
-      side.append(s("text", { x: deckX + CARD_W / 2, y: deckY + CARD_H + 44, class: "side-note", "text-anchor": "middle" }, `next: ${text}`));
+      // Below the deck beside the bridge; to its right when the stacks sit below the river.
+      const wide = layout === LAYOUTS.wide;
+      side.append(s("text", { x: wide ? deckX + CARD_W / 2 : deckX + CARD_W + 20, y: wide ? deckY + CARD_H + 44 : deckY + CARD_H / 2,
+        class: "side-note", "text-anchor": wide ? "middle" : "start" }, `next: ${text}`));
     }
   }
 
