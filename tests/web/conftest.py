@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from tests.web.server_process import ServerProcess, start_server
 
 from playtable.web.server.app import create_app
 
@@ -34,3 +35,19 @@ def seat_query(created: dict[str, Any], seat: int = 0) -> str:
 
 def token_of(created: dict[str, Any], seat: int = 0) -> str:
     return seat_query(created, seat).split("token=", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A real `playtable serve` process shared by one test module (the browser tests)."""
+    with start_server(tmp_path_factory.mktemp("web") / "tables.sqlite3") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Headless Debian chromium for one test module (skips if Playwright or chromium is missing)."""
+    from tests.web.browser_support import browser
+
+    with browser() as instance:
+        yield instance

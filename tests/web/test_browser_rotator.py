@@ -8,13 +8,9 @@ board is an `easy` one (seed 2: won in 6 actions), so the test takes seconds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from tests.web.browser_support import (
-    browser,
     click_action,
     create_table,
     new_page,
@@ -22,25 +18,13 @@ from tests.web.browser_support import (
     table_state,
     wait_connected,
 )
-from tests.web.server_process import ServerProcess, start_server
+from tests.web.server_process import ServerProcess
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with start_server(Path(tmp_path_factory.mktemp("rotator-web")) / "tables.sqlite3") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser() as instance:
-        yield instance
-
-
-def test_rotator_is_won_by_following_the_hints(server: ServerProcess, chromium: Any) -> None:
-    created = create_table(server.url, game="rotator", variant="easy", seed=2, seats=[{"kind": "human"}])
+def test_rotator_is_won_by_following_the_hints(web_server: ServerProcess, chromium: Any) -> None:
+    created = create_table(web_server.url, game="rotator", variant="easy", seed=2, seats=[{"kind": "human"}])
     page = new_page(chromium, 390, 844, touch=True)  # a phone: the board is tapped
-    page.goto(server.url + created["seats"][0]["join_url"])
+    page.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(page)
     # The labels name squares the way the engine does: columns A-J, rows 1-20.
     labels = page.locator(".rotator-board text.label").all_text_contents()
@@ -71,10 +55,10 @@ def test_rotator_is_won_by_following_the_hints(server: ServerProcess, chromium: 
     assert not page.script_errors
 
 
-def test_rotator_undo_and_rules_panel(server: ServerProcess, chromium: Any) -> None:
-    created = create_table(server.url, game="rotator", variant="easy", seed=2, seats=[{"kind": "human"}])
+def test_rotator_undo_and_rules_panel(web_server: ServerProcess, chromium: Any) -> None:
+    created = create_table(web_server.url, game="rotator", variant="easy", seed=2, seats=[{"kind": "human"}])
     page = new_page(chromium)
-    page.goto(server.url + created["seats"][0]["join_url"])
+    page.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(page)
     before = table_state(page)["observation"]
     click_action(page, table_state(page)["legal"][0]["action"])

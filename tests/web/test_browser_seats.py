@@ -6,13 +6,9 @@ database: the player's page reconnects by itself and the game goes on from the s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from tests.web.browser_support import (
-    browser,
     click_action,
     create_table,
     new_page,
@@ -20,21 +16,11 @@ from tests.web.browser_support import (
     table_state,
     wait_connected,
 )
-from tests.web.server_process import ServerProcess, start_server
+from tests.web.server_process import ServerProcess
 
 TROLL = {"game": "troll", "variant": "plus-one", "seed": 13, "seats": [{"kind": "human"}]}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with start_server(Path(tmp_path_factory.mktemp("seats-web")) / "tables.sqlite3") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser() as instance:
-        yield instance
 
 
 def first_action(page: Any) -> str:
@@ -42,17 +28,17 @@ def first_action(page: Any) -> str:
     return action
 
 
-def test_watcher_sees_public_view_and_wrong_token_is_refused(server: ServerProcess, chromium: Any) -> None:
-    created = create_table(server.url, **TROLL)
+def test_watcher_sees_public_view_wrong_token_is_refused(web_server: ServerProcess, chromium: Any) -> None:
+    created = create_table(web_server.url, **TROLL)
     player = new_page(chromium)
-    player.goto(server.url + created["seats"][0]["join_url"])
+    player.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(player)
 
     watcher = new_page(chromium)  # a second browser context: its own storage and cookies
-    watcher.goto(server.url + created["watch_url"])
+    watcher.goto(web_server.url + created["watch_url"])
     wait_connected(watcher)
     intruder = new_page(chromium)
-    intruder.goto(server.url + created["watch_url"] + "?seat=0&token=not-the-token")
+    intruder.goto(web_server.url + created["watch_url"] + "?seat=0&token=not-the-token")
     wait_connected(intruder)
 
     click_action(player, first_action(player))
@@ -82,20 +68,20 @@ def test_watcher_sees_public_view_and_wrong_token_is_refused(server: ServerProce
         assert not page.script_errors
 
 
-def test_page_reconnects_after_sigkill_and_play_goes_on(server: ServerProcess, chromium: Any) -> None:
-    created = create_table(server.url, **TROLL)
+def test_page_reconnects_after_sigkill_and_play_goes_on(web_server: ServerProcess, chromium: Any) -> None:
+    created = create_table(web_server.url, **TROLL)
     page = new_page(chromium)
-    page.goto(server.url + created["seats"][0]["join_url"])
+    page.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(page)
     for _ in range(3):
         click_action(page, first_action(page))
     before = table_state(page)
     log_before = page.locator(".log-list > li").count()
 
-    server.kill()  # SIGKILL: no shutdown code runs
+    web_server.kill()  # SIGKILL: no shutdown code runs
     page.wait_for_function("!window.playtable.connection.isOpen")
     page.locator('.conn[data-status="waiting"], .conn[data-status="connecting"]').wait_for()
-    server.restart()  # same port, same database
+    web_server.restart()  # same port, same database
     page.wait_for_function("window.playtable.connection.isOpen && window.playtable.state")
     page.locator('.conn[data-status="open"]').wait_for()
 
@@ -106,4 +92,18 @@ def test_page_reconnects_after_sigkill_and_play_goes_on(server: ServerProcess, c
     assert page.locator(".log-list > li").count() == log_before
     click_action(page, first_action(page))
     assert step_of(page) == 4
+    assert not page.script_errors
+
+
+def test_game_without_its_own_page_module_is_shown_plainly(web_server: ServerProcess, chromium: Any) -> None:
+    """The wizard game has no page module yet: the frame shows its observation as an outline and
+    its actions in the list, and plays them."""
+    created = create_table(web_server.url, game="wizard", seats=[{"kind": "human"}] * 4)
+    page = new_page(chromium)
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    assert page.locator(".plain-board dl").count() > 0
+    if table_state(page)["your_turn"]:
+        click_action(page, first_action(page))
+        assert step_of(page) == 1
     assert not page.script_errors

@@ -10,27 +10,14 @@ one: with seed 13 the game ends after about 10 actions, so the test takes second
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from tests.web.browser_support import browser, click_action, new_page, step_of, table_state, wait_connected
-from tests.web.server_process import ServerProcess, start_server
+from tests.web.browser_support import click_action, new_page, step_of, table_state, wait_connected
+from tests.web.server_process import ServerProcess
 
 SEED = 13
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with start_server(Path(tmp_path_factory.mktemp("troll-web")) / "tables.sqlite3") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser() as instance:
-        yield instance
 
 
 def create_troll_table(page: Any, url: str) -> None:
@@ -51,9 +38,9 @@ def create_troll_table(page: Any, url: str) -> None:
     wait_connected(page)
 
 
-def test_newcomer_plays_a_whole_troll_game_by_clicking(server: ServerProcess, chromium: Any) -> None:
+def test_newcomer_plays_a_whole_troll_game_by_clicking(web_server: ServerProcess, chromium: Any) -> None:
     page = new_page(chromium)
-    create_troll_table(page, server.url)
+    create_troll_table(page, web_server.url)
     assert page.locator(".turn-indicator").inner_text() == "Your turn"
     assert page.locator(".troll-board .stack").count() == 12
 
