@@ -67,6 +67,17 @@ def test_a_stored_study_resumes_and_refuses_other_settings(tmp_path: Path) -> No
         run_tune(other, budget=5, study_name="s", storage=str(db))
 
 
+def test_tuple_choices_survive_a_stored_study(tmp_path: Path) -> None:
+    """Troll heights (a tuple) as choices: stored as text, read back as the tuple."""
+    space = [parse_dim(TrollParams, "heights=3,2,1,1,2,3;4,3,2,2,3,4")]
+    spec = TuneSpec("troll", Objective("win", 1.0), space, agents=("heuristic",), games=8, rounds=1,
+                    finalists=2, remeasure=8)
+    result = run_tune(spec, budget=2, storage=str(tmp_path / "h.db"))
+    assert {t["params"]["heights"] for t in result.trials} == {"3,2,1,1,2,3", "4,3,2,2,3,4"}
+    assert result.best is not None
+    assert result.variant() in ({}, {"heights": [4, 3, 2, 2, 3, 4]})
+
+
 def test_objectives_parse_and_reject_nonsense() -> None:
     assert Objective.parse("win:wizard=0.5") == Objective("win", 0.5, seat="wizard")
     assert Objective.parse("metric:turns=40").metric == "turns"

@@ -38,7 +38,12 @@ class Dim:
             return trial.suggest_int(self.name, int(self.low), int(self.high))
         if self.kind == "float":
             return trial.suggest_float(self.name, float(self.low), float(self.high))
-        return trial.suggest_categorical(self.name, list(self.choices))
+        return trial.suggest_categorical(self.name, self.labels())
+
+    def labels(self) -> list[Any]:
+        """The choices as Optuna stores them: plain values as they are, a tuple as its text
+        (`3,2,1,1,2,3`), which the parameter reader turns back into the tuple."""
+        return [",".join(map(str, c)) if isinstance(c, tuple | list) else c for c in self.choices]
 
     def describe(self) -> str:
         if self.kind == "choice":

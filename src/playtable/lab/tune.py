@@ -201,7 +201,7 @@ def grid(space: Sequence[Dim]) -> dict[str, list[Any]] | None:
     for d in space:
         if d.kind == "float":
             return None
-        out[d.name] = list(d.choices) if d.kind == "choice" else list(range(int(d.low), int(d.high) + 1))
+        out[d.name] = d.labels() if d.kind == "choice" else list(range(int(d.low), int(d.high) + 1))
     return out
 
 
