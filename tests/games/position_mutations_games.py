@@ -12,6 +12,16 @@ from tests.games.position_mutations import Mutation, Position
 COLS = "ABCDEFGHIJ"
 
 
+# -- rigged chance (troll, Star Dice, wizard) --------------------------------------------------------
+def bad_rig(data: Position, rng: random.Random) -> Position | None:
+    """A rigged queue the game never draws from, or a value it can never draw (a d6 showing 7,
+    a d20 showing 0, a card that is not in the game)."""
+    queue, value = rng.choice([("no_such_queue", 1), ("d6", 7), ("d6", 0), ("d20", 21),
+                               ("d6", True), ("wizard_draw", "dragon.99"), ("loot_draw", "x")])
+    data["chance"].setdefault("rigged", {}).setdefault(queue, []).append(value)
+    return data
+
+
 # -- Rotator ---------------------------------------------------------------------------------------
 def _cell(row: int, col: int) -> str:
     return f"{COLS[col]}{row + 1}"
@@ -182,7 +192,7 @@ def stardice_foreign_die(data: Position, rng: random.Random) -> Position | None:
     return data
 
 
-STARDICE: list[Mutation] = [stardice_die_twice, stardice_die_missing, stardice_value,
+STARDICE: list[Mutation] = [bad_rig, stardice_die_twice, stardice_die_missing, stardice_value,
                             stardice_position, stardice_counts, stardice_phase,
                             stardice_foreign_die]
 
@@ -270,7 +280,7 @@ def troll_carried(data: Position, rng: random.Random) -> Position | None:
     return data
 
 
-TROLL: list[Mutation] = [troll_card_twice, troll_card_missing, troll_unknown_card, troll_standing,
+TROLL: list[Mutation] = [bad_rig, troll_card_twice, troll_card_missing, troll_unknown_card, troll_standing,
                          troll_counters, troll_face_up, troll_carried]
 
 
@@ -352,7 +362,7 @@ def wizard_token(data: Position, rng: random.Random) -> Position | None:
     return data
 
 
-WIZARD: list[Mutation] = [wizard_card_twice, wizard_card_missing, wizard_hero, wizard_counters,
+WIZARD: list[Mutation] = [bad_rig, wizard_card_twice, wizard_card_missing, wizard_hero, wizard_counters,
                           wizard_decision, wizard_token]
 
 

@@ -15,11 +15,11 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.games.position_mutations import fresh, valid_positions
 
 from playtable.core.errors import IllegalAction
 from playtable.core.position import position_from_json, position_to_json
 from playtable.core.registry import get_game
-from tests.games.position_mutations import fresh, valid_positions
 
 GAMES = ["troll", "rotator", "stardice", "wizard"]
 

@@ -17,7 +17,12 @@ from playtable.cli.common import (
     variant_option,
 )
 from playtable.core.errors import BadParameter
-from playtable.core.position import position_to_json, read_position, write_position
+from playtable.core.position import (
+    position_from_json,
+    position_to_json,
+    read_position,
+    write_position,
+)
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 
@@ -45,6 +50,8 @@ def new(game: str, seed: int, variant: str | None, params: tuple[str, ...], rig:
     """A new position of GAME."""
     the_game, the_params = game_and_params(game, variant, params)
     position = the_game.new_state(the_params, seed, parse_rig(rig) or None)
+    # what is written must read back: a rigged queue the game never draws from is refused now
+    position_from_json(the_game, position_to_json(position))
     if out:
         write_position(position, out)
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from playtable.core.errors import BadPosition, IllegalAction
@@ -139,3 +139,23 @@ def action_text(text: Any) -> str:
         bad = next(ch for ch in text if not ch.isprintable())
         raise IllegalAction(f"an action text is one line of printable characters, not {bad!r}")
     return text
+
+
+def rigged(queues: Mapping[str, list[Any]], allowed: Mapping[str, Callable[[Any], bool]]) -> None:
+    """A position's rigged chance queues: each named queue is one the game draws from, and each
+    value one it can draw (a d6 rolls 1-6, a deck holds its cards). Checked when the position is
+    read, so a bad value is never found half-way through an action."""
+    for queue, values in queues.items():
+        if queue not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise BadPosition(f"'chance.rigged.{queue}': this game draws from no such queue "
+                              f"(its queues: {known})")
+        for value in values:
+            if not allowed[queue](value):
+                raise BadPosition(f"'chance.rigged.{queue}' holds {value!r:.40}, which that "
+                                  "queue can never draw")
+
+
+def die(sides: int) -> Callable[[Any], bool]:
+    """A rigged-queue check: a whole number 1..sides."""
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= sides

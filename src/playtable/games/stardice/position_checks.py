@@ -28,6 +28,10 @@ def check_position(state: StarDiceTable, data: dict[str, Any], solitaire: bool) 
     """Raise BadPosition naming the first invariant `state` (read from `data`) breaks. Numbers
     are checked in `data` as written, so 1.5 or true is never read as a whole number."""
     _check_written(data)
+    p = state.params
+    checks.rigged(state.chance.rigged, {"borg": checks.die(len(p.borg_faces)),
+                                        **{k: checks.die(t.sides) for k, t in PIECE_TYPES.items()
+                                           if k.startswith("d")}})
     _check_counters(state, solitaire)
     _check_pieces(state, solitaire)
     _check_values(state)

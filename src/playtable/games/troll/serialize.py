@@ -113,6 +113,8 @@ def state_from_json(data: Mapping[str, Any], cls: type[P]) -> P:
         raise BadPosition("'stats' must be an object")
     state.stats.update({k: checks.whole(v, f"stats.{k}", 0) for k, v in stats.items()
                         if k in state.stats})
+    # after the deal only the d6 is drawn (the 'deck' queue rigs the deal itself, §5)
+    checks.rigged(state.chance.rigged, {"d6": checks.die(6)})
     check_invariants(state)
     return state
 

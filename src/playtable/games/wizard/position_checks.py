@@ -34,6 +34,12 @@ TOKEN_KINDS = (*MONSTERS, "trap", "blank")
 def check_position(st: WizardPosition, data: dict[str, Any]) -> None:
     """Raise BadPosition naming the first invariant `st` (read from `data`) breaks."""
     _check_written(data)
+    wizard, loot = set(st.content.wizard_instances(st.params.rules)), set(st.content.loot_instances())
+    checks.rigged(st.chance.rigged, {
+        "d20": checks.die(20),
+        "wizard_draw": lambda v: v in wizard or v in {c.rsplit(".", 1)[0] for c in wizard},
+        "loot_draw": lambda v: v in loot or v in {c.rsplit(".", 1)[0] for c in loot},
+    })
     _check_pieces(st)
     _check_heroes(st)
     _check_counters(st)
