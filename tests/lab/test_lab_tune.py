@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from playtable.core.errors import BadParameter
+from playtable.games.stardice.params import StarDiceParams
 from playtable.games.troll.params import TrollParams
 from playtable.games.wizard.params import WizardParams
 from playtable.lab.runner import Arm, resolve_game, run_tasks
@@ -92,6 +93,9 @@ def test_games_declare_search_spaces_next_to_their_defaults() -> None:
     assert wizard["rage"].choices == (True, False)
     troll = {d.name for d in declared_space(TrollParams)}
     assert {"extra_per_slot", "extra_end_bricks", "troll_starts_with_card"} <= troll
+    stardice = {d.name: d for d in declared_space(StarDiceParams)}
+    assert stardice["connect_range"].kind == "float"
+    assert (2, 4, 8, 16, 32, 64) in stardice["borg_faces"].choices
     assert parse_dim(TrollParams, "extra_per_slot=0:1") == Dim("extra_per_slot", "int", 0, 1)
     assert parse_dim(TrollParams, "heights=3,2,1,1,2,3;4,4,4,4,4,4").choices[1] == (4,) * 6
     with pytest.raises(BadParameter):
