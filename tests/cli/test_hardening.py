@@ -140,3 +140,16 @@ def test_a_board_file_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     assert result.code == 0, result.err
     plain = run("state", "new", "rotator", "--param", "board=easy")
     assert json.loads(result.out)["board"] == json.loads(plain.out)["board"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "troll", "--variant", "final:", "--variant", "plus-one:", "--until-ci", "nan"],
+    ["compare", "troll", "--variant", "final:", "--variant", "plus-one:", "--round", "0"],
+    ["compare", "troll", "--variant", "final:", "--variant", "plus-one:", "--alpha", "inf"],
+    ["stardice", "tuio", "--dice", "0=F.d20a", "--duration", "nan"],
+    ["stardice", "tuio", "--dice", "0=F.d20a", "--max-frames", "-1"],
+    ["stardice", "tuio", "--dice", "0=F.d20a", "--grace", "inf"],
+    ["stardice", "tuio", "--dice", "0=F.d20a", "--picture-every", "0"],
+])
+def test_options_that_are_no_finite_amount_are_refused(tmp_path: Path, argv: list[str]) -> None:
+    refused(tmp_path, *argv)

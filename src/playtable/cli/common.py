@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -34,6 +35,34 @@ MAX_SEED = 2**63 - 1
 """Seeds are stored as signed 64-bit integers in result files, so they are 0 .. 2**63-1."""
 SEED = click.IntRange(0, MAX_SEED)
 PORT = click.IntRange(0, 65535)
+COUNT = click.IntRange(min=1)
+"""How many of something (games, frames, seeds a round): at least one."""
+
+
+class FiniteFloat(click.ParamType):
+    """A finite number, above `low` (or at least `low` when `closed`): click's FloatRange lets
+    `nan` and `inf` through, and no option means either."""
+
+    name = "NUMBER"
+
+    def __init__(self, low: float | None = None, closed: bool = True) -> None:
+        self.low, self.closed = low, closed
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        if self.low is not None and (number < self.low or (number == self.low and not self.closed)):
+            bound = f"at least {self.low:g}" if self.closed else f"above {self.low:g}"
+            self.fail(f"{value!r} must be {bound}", param, ctx)
+        return number
+
+
+POSITIVE = FiniteFloat(0.0, closed=False)
+NON_NEGATIVE = FiniteFloat(0.0)
 
 
 def check_seed_span(seed: int, count: int) -> None:

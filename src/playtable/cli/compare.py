@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import check_seed_span
+from playtable.cli.common import COUNT, POSITIVE, FiniteFloat, check_seed_span
 from playtable.cli.lab_options import agents_for, out_option, with_run_options
 from playtable.cli.lab_progress import format_number, jsonable, pct
 from playtable.cli.lab_runs import recorded_run
@@ -77,7 +77,7 @@ def parse_variant_spec(
 )
 @click.option(
     "--until-ci",
-    type=float,
+    type=POSITIVE,
     default=None,
     metavar="W",
     help="Stop once every difference is known to +/- W (e.g. 0.01).",
@@ -85,7 +85,7 @@ def parse_variant_spec(
 @click.option(
     "--round",
     "round_size",
-    type=int,
+    type=COUNT,
     default=200,
     show_default=True,
     help="Seeds per round with --until-ci or --sprt.",
@@ -93,13 +93,13 @@ def parse_variant_spec(
 @click.option("--sprt", is_flag=True, help="SPRT: is the last variant better than the first?")
 @click.option(
     "--p1",
-    type=float,
+    type=FiniteFloat(),
     default=0.6,
     show_default=True,
     help="SPRT H1: share of discordant seeds the last variant wins.",
 )
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
-@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
+@click.option("--alpha", type=FiniteFloat(), default=0.05, show_default=True, help="SPRT false-positive rate")
+@click.option("--beta", type=FiniteFloat(), default=0.05, show_default=True, help="SPRT false-negative rate.")
 @click.option(
     "--on", default="win", show_default=True, help="What is compared: win, return_0, length or m_METRIC."
 )

@@ -9,7 +9,16 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import OUT_FILE, PORT, SEED, param_option, variant_option
+from playtable.cli.common import (
+    COUNT,
+    NON_NEGATIVE,
+    OUT_FILE,
+    PORT,
+    POSITIVE,
+    SEED,
+    param_option,
+    variant_option,
+)
 
 
 @click.group("stardice")
@@ -105,13 +114,13 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False), default=None,
               help="Replay a recorded session instead of listening.")
 @click.option("--realtime", is_flag=True, help="Replay at the recorded pace.")
-@click.option("--duration", type=float, default=None, help="Stop after this many seconds.")
-@click.option("--max-frames", type=int, default=None, help="Stop after this many frames.")
-@click.option("--grace", type=float, default=0.25, show_default=True,
+@click.option("--duration", type=POSITIVE, default=None, help="Stop after this many seconds.")
+@click.option("--max-frames", type=COUNT, default=None, help="Stop after this many frames.")
+@click.option("--grace", type=NON_NEGATIVE, default=0.25, show_default=True,
               help="Seconds a vanished die is kept before it leaves its formation.")
 @click.option("--picture", type=OUT_FILE, default=None,
               help="Keep a picture of the live table up to date in this file (PNG).")
-@click.option("--picture-every", type=float, default=1.0, show_default=True,
+@click.option("--picture-every", type=POSITIVE, default=1.0, show_default=True,
               help="Seconds between redraws of --picture.")
 @click.option("--values-from-stdin", is_flag=True,
               help="Read rolled values typed by the players on stdin: lines 'F.d20a 17'.")
