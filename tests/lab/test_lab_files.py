@@ -65,11 +65,18 @@ def test_a_run_killed_twice_loses_nothing_and_resumes_at_the_first_missing_seed(
 def test_recovered_games_of_another_run_are_never_dropped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Games of another run, in the journal or in the recovered file: refused in one line
+    before anything is touched."""
     out = tmp_path / "r.parquet"
     _killed_run(out, range(0, 3))
+    before = journal_path(out).read_bytes()
     code, _, err = _run(capsys, "sim", TOY, "-n", "5", "-q", "--param", "target=20", "--out", str(out))
-    assert code == 2 and len(err.strip().splitlines()) == 2  # the recovery note, then the refusal
-    assert "another run" in err.strip().splitlines()[-1]
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "another run" in err
+    assert journal_path(out).read_bytes() == before and not out.exists()
+    assert not recovered_path(out).exists()
+    recover(out, recovered_path(out))
+    code, _, err = _run(capsys, "sim", TOY, "-n", "5", "-q", "--param", "target=20", "--out", str(out))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "another run" in err
     assert len(read_rows([recovered_path(out)])) == 3 and not out.exists()
 
 

@@ -54,10 +54,11 @@ class RunFrame:
 def resume_killed(out: str, arms: Sequence[Any], seeds: Collection[int]) -> list[dict[str, Any]]:
     """A run that was killed outright (not interrupted) left its games in a journal beside OUT:
     merge them into NAME.recovered.parquet (cumulatively), and return those of this run."""
-    from playtable.lab.recovery import recover, recovered_path, resume
+    from playtable.lab.recovery import check_resumable, recover, recovered_path, resume
     from playtable.lab.storage import journal_path
 
-    if journal_path(out).exists() or journal_path(out).is_symlink():
+    check_resumable(out, arms, seeds)  # refuse before anything is touched
+    if journal_path(out).exists():
         target = recovered_path(out)
         count = recover(out, target)
         click.echo(f"a killed run had left {count} finished games: saved to {target}", err=True)

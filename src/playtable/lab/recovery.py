@@ -23,6 +23,8 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 from playtable.lab.runner import Arm, resolve_game
 from playtable.lab.storage import ResultsError, ResultWriter, journal_path, read_rows
 
@@ -33,16 +35,20 @@ def recovered_path(path: str | Path) -> Path:
 
 
 def read_journal(journal: Path) -> list[dict[str, Any]]:
-    """The whole rows of a journal (a line cut short by the kill ends it)."""
+    """The whole rows of a journal (a line cut short by the kill, or anything that is not a
+    result row, ends it)."""
     rows = []
-    with journal.open(encoding="utf-8") as lines:
+    with journal.open(encoding="utf-8", errors="replace") as lines:
         for line in lines:
             try:
                 row = json.loads(line)
             except json.JSONDecodeError:
                 break
-            if isinstance(row, dict):
-                rows.append(row)
+            if not (isinstance(row, dict) and isinstance(row.get("variant"), str)):
+                break
+            if not isinstance(row.get("seed"), int) or isinstance(row.get("seed"), bool):
+                break
+            rows.append(row)
     return rows
 
 
@@ -69,8 +75,11 @@ def recover(path: str | Path, out: str | Path | None = None) -> int:
     writer = ResultWriter(target, command="recovered from " + journal.name)
     writer.journal = target.with_name(target.name + ".recovering.jsonl")
     writer.journal.unlink(missing_ok=True)  # left by a recovery that was itself killed
-    writer.write(rows)
-    writer.close()
+    try:
+        writer.write(rows)
+        writer.close()
+    except (pa.ArrowException, TypeError, ValueError) as err:
+        raise ResultsError(f"{journal} holds rows that are not game results: {err}") from None
     journal.unlink()
     Path(str(path) + ".part").unlink(missing_ok=True)
     return len(fresh)
@@ -85,22 +94,48 @@ def belongs(row: dict[str, Any], arm: Arm, game_id: str) -> bool:
     )
 
 
+def foreign_row(rows: Sequence[dict[str, Any]], arms: Sequence[Arm], seeds: Collection[int]) -> Any:
+    """The first row that is not a game of this run (arms and seeds), else None."""
+    ids = {arm.label: resolve_game(arm.game).id for arm in arms}
+    by_label = {arm.label: arm for arm in arms}
+    for row in rows:
+        arm = by_label.get(str(row.get("variant")))
+        if arm is None or not belongs(row, arm, ids[arm.label]) or row.get("seed") not in seeds:
+            return row
+    return None
+
+
+def check_resumable(out: str | Path, arms: Sequence[Arm], seeds: Collection[int]) -> None:
+    """Before anything is touched: refuse (ResultsError naming the file) when the journal or the
+    recovered file beside `out` holds games of another run, or cannot be read."""
+    journal, recovered = journal_path(out), recovered_path(out)
+    if journal.is_symlink():
+        raise ResultsError(f"{journal} is a symlink, not a journal playtable wrote; remove it")
+    for path, rows in (
+        (journal, read_journal(journal) if journal.exists() else []),
+        (recovered, read_rows([recovered]) if recovered.exists() or recovered.is_symlink() else []),
+    ):
+        row = foreign_row(rows, arms, seeds)
+        if row is not None:
+            raise ResultsError(
+                f"{path} holds games of another run (variant {row.get('variant')}, seed "
+                f"{row.get('seed')}); rerun that command to finish it, or move the file away"
+            )
+
+
 def resume(out: str | Path, arms: Sequence[Arm], seeds: Collection[int]) -> list[dict[str, Any]]:
     """The recovered games of this run (see the module's docstring), in file order; raises
     ResultsError naming the file if it holds games of another run."""
     recovered = recovered_path(out)
     if not recovered.exists():
         return []
-    ids = {arm.label: resolve_game(arm.game).id for arm in arms}
-    by_label = {arm.label: arm for arm in arms}
     rows = read_rows([recovered])
-    for row in rows:
-        arm = by_label.get(str(row.get("variant")))
-        if arm is None or not belongs(row, arm, ids[arm.label]) or row.get("seed") not in seeds:
-            raise ResultsError(
-                f"{recovered} holds games of another run (variant {row.get('variant')}, seed "
-                f"{row.get('seed')}); rerun that command to finish it, or move the file away"
-            )
+    row = foreign_row(rows, arms, seeds)
+    if row is not None:
+        raise ResultsError(
+            f"{recovered} holds games of another run (variant {row.get('variant')}, seed "
+            f"{row.get('seed')}); rerun that command to finish it, or move the file away"
+        )
     for row in rows:  # columns read_rows adds that a fresh row does not have
         for extra in ("filename", "extra_metrics"):
             row.pop(extra, None)
