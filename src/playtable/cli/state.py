@@ -17,6 +17,7 @@ from playtable.cli.common import (
     variant_option,
 )
 from playtable.core.errors import BadParameter
+from playtable.core.files import check_new_output
 from playtable.core.position import (
     position_from_json,
     position_to_json,
@@ -45,9 +46,12 @@ def _legal(position: State) -> list[str]:
 @param_option
 @click.option("--rig", multiple=True, metavar="QUEUE=V1,V2", help="Rig chance: e.g. d6=3,5,1.")
 @click.option("--out", type=OUT_FILE, default=None, help="Write the position here instead of stdout.")
+@click.option("--force", is_flag=True, help="Replace --out if it exists.")
 def new(game: str, seed: int, variant: str | None, params: tuple[str, ...], rig: tuple[str, ...],
-        out: Path | None) -> None:
+        out: Path | None, force: bool) -> None:
     """A new position of GAME."""
+    if out:
+        check_new_output(out, force)
     the_game, the_params = game_and_params(game, variant, params)
     position = the_game.new_state(the_params, seed, parse_rig(rig) or None)
     # what is written must read back: a rigged queue the game never draws from is refused now
@@ -72,10 +76,13 @@ def legal(game: str, file: Path) -> None:
 @click.argument("file", type=FILE)
 @click.argument("actions", nargs=-1, required=True)
 @click.option("--out", type=OUT_FILE, default=None, help="Write the result here instead of into FILE.")
-def apply(game: str, file: Path, actions: tuple[str, ...], out: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Replace --out if it exists.")
+def apply(game: str, file: Path, actions: tuple[str, ...], out: Path | None, force: bool) -> None:
     """Apply ACTIONS in order to the position FILE and save it (all or nothing).
 
     Prints the new position, the events and the new legal actions."""
+    if out and Path(out) != Path(file):
+        check_new_output(out, force)
     position = read_position(get_game(game), file)
     events: list[Event] = []
     for text in actions:

@@ -14,6 +14,7 @@ from typing import Any
 
 from playtable.core import checks
 from playtable.core.errors import BadParameter, BadPosition
+from playtable.core.files import write_atomic
 from playtable.core.jsonio import read_json
 from playtable.core.protocol import Game, State
 
@@ -53,8 +54,6 @@ def read_position(game: Game[Any, Any], path: str | Path) -> State:
 
 
 def write_position(state: State, path: str | Path) -> None:
-    """Write atomically: a crash mid-write never leaves a half-written position."""
-    target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(position_to_json(state), indent=1) + "\n", encoding="utf-8")
-    tmp.replace(target)
+    """Write atomically: a crash mid-write never leaves a half-written position, and a symlink
+    planted at a temporary name is never followed (`core.files.write_atomic`)."""
+    write_atomic(path, json.dumps(position_to_json(state), indent=1) + "\n")
