@@ -45,6 +45,9 @@ export class TableFrame {
       onStatus: (status, info) => this.showConnection(status, info),
     });
     document.addEventListener("keydown", (e) => this.onKey(e));
+    document.addEventListener("pointerdown", (e) => {
+      if (!e.target.closest?.(".chooser")) closeChooser();
+    });
   }
 
   build(root) {
@@ -121,7 +124,11 @@ export class TableFrame {
   onState(state) {
     const previous = this.state;
     this.pending = false;
-    if (previous && state.step !== previous.step) this.setHint(null, "");
+    if (previous && state.step !== previous.step) {
+      this.hinted = null;
+      this.hintEl.textContent = "";
+      this.hintEl.classList.remove("error");
+    }
     if (previous && state.step < previous.step) this.log.dropAfter(state.step);
     if (state.step > this.log.lastStep && (state.events?.length || state.last_action)) {
       if (state.step === this.log.lastStep + 1) {
@@ -132,6 +139,7 @@ export class TableFrame {
       }
     }
     this.state = state;
+    if (previous && state.step < previous.step) this.hintEl.textContent = "The last action was taken back.";
     if (!state.terminal) this.endDismissed = false;
     this.draw(Boolean(previous) && state.step === previous.step + 1);
   }
@@ -157,6 +165,9 @@ export class TableFrame {
   draw(animate) {
     const st = this.state;
     closeChooser();
+    // Keyboard players keep their place: the spot that had focus gets it back after redrawing.
+    const focused = document.activeElement?.closest?.(".board-host [data-slot], .board-host [data-cell]");
+    const focusKey = focused ? ["slot", "cell"].map((k) => focused.dataset[k]).find(Boolean) : null;
     this.keys.clear();
     const legal = st.your_turn ? st.legal || [] : [];
     this.legal = new Map(legal.map((entry) => [entry.action, entry]));
@@ -169,6 +180,10 @@ export class TableFrame {
     this.undoButton.hidden = !(this.role === "player" && st.can_undo);
     this.hintButton.hidden = !(this.role === "player" && st.your_turn && !st.terminal && this.module.hints !== false);
     this.drawEnd();
+    if (focusKey) {
+      const again = [...this.boardHost.querySelectorAll(".offered")].find((el) => el.dataset.slot === focusKey || el.dataset.cell === focusKey);
+      (again ?? this.actionList.querySelector("button"))?.focus();
+    }
   }
 
   drawActions(legal) {
