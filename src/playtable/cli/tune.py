@@ -98,8 +98,8 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
         loss = "-" if row["loss"] is None else f"{row['loss']:.4f}"
         note = f" (same as trial {row['same_as']})" if row["same_as"] is not None else ""
         note += f" (invalid: {row['invalid']})" if row["invalid"] else ""
-        click.echo(f"trial {row['done']}/{row['budget']} {row['state'].lower():8} loss {loss} "
-                   f"[{values}] after {row['games']} games {row['params']}{note}", err=True)
+        click.echo(f"[{row['done']}/{row['budget']}] trial {row['trial']} {row['state'].lower():8} "
+                   f"loss {loss} [{values}] after {row['games']} games {row['params']}{note}", err=True)
 
     try:
         result = run_tune(spec, budget, name, where, options, on_trial=progress)
