@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 from tests.web.browser_support import (
     click_action,
     create_table,
@@ -64,6 +65,16 @@ def test_watcher_sees_public_view_wrong_token_is_refused(web_server: ServerProce
     watcher.evaluate("window.playtable.connection.send({type: 'act', action: 'move right', step: 1})")
     watcher.locator(".hint-text", has_text="watching").wait_for()
     assert step_of(player) == 1 and step_of(watcher) == 1
+
+    # The replay of a running table: stepped through, but nothing downloads before the end,
+    # and the page says the server's own reason.
+    watcher.goto(web_server.url + created["watch_url"] + "/replay")
+    watcher.wait_for_function("window.playtableReplay !== undefined")
+    assert watcher.locator(".replay-step").inner_text() == "Step 0 of 1"
+    assert watcher.get_by_role("button", name="The record (replays the whole game)").is_disabled()
+    assert watcher.get_by_role("button", name="The position at this step").is_disabled()
+    refusal = httpx.get(web_server.url + f"/api/tables/{created['table_id']}/record").json()["error"]
+    watcher.locator(".replay-downloads .note", has_text=refusal).wait_for()
     for page in (player, watcher, intruder):
         assert not page.script_errors
 
