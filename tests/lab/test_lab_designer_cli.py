@@ -7,20 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from playtable.cli import main
-
-TOY = "tests.lab.lab_toygame:GAME"
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from tests.lab.test_lab_cli import TOY, _run  # the lab commands' shared way to run the CLI
 
 
 def test_tune_stores_a_study_and_prints_the_best_variant(
