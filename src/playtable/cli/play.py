@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from playtable.cli.common import game_and_params, param_option, variant_option
+from playtable.cli.common import SEED, game_and_params, param_option, variant_option
 
 
 @click.group(invoke_without_command=True)
@@ -18,7 +18,7 @@ def play(ctx: click.Context) -> None:
 
 
 @play.command("troll")
-@click.option("--seed", type=int, default=None, help="Seed of the deal (random if omitted).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the deal (random if omitted).")
 @variant_option
 @param_option
 @click.option("--position", "position", type=click.Path(dir_okay=False), default=None,

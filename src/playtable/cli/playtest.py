@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from playtable.cli.common import OUT_FILE
+from playtable.cli.common import OUT_FILE, SEED
 
 
 @click.command()
@@ -17,7 +17,7 @@ from playtable.cli.common import OUT_FILE
               help="An agent to answer with (repeatable; default: a weak and a strong one per game).")
 @click.option("-n", "--games", type=int, default=None,
               help="Games per setting (default per game: troll 1000, wizard 200, stardice 60, rotator 30).")
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
 @click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--out", type=OUT_FILE, default=None, help="Also write the answers as an HTML report page.")
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")

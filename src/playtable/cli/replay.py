@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from playtable.cli.common import SEED
 from playtable.core.errors import BadParameter, BadPosition
 from playtable.core.records import Record, replay_steps
 
@@ -78,7 +79,7 @@ def query_params(sql: str, path: str, *args: object) -> tuple[list[str], list[tu
 
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--seed", type=int, default=None, help="The game of a result file to replay.")
+@click.option("--seed", type=SEED, default=None, help="The game of a result file to replay.")
 @click.option("--variant", default=None, help="Its variant, when the file holds several.")
 @click.option("--seat", type=int, default=None, help="Show what this seat saw (default: a spectator's view).")
 @click.option("--print", "as_text", is_flag=True, help="Print every step instead of stepping through them.")

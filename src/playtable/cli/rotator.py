@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from playtable.cli.common import echo_json
+from playtable.cli.common import SEED, echo_json
 from playtable.core.errors import BadParameter
 
 
@@ -65,7 +65,7 @@ def solve_rotator(board: str, as_json: bool, turn_limit: int, placement: str) ->
 @click.command("rotator")
 @click.option("--board", default=None, metavar="FILE",
               help="A board file, or a sample name: easy, medium, hard.")
-@click.option("--seed", type=int, default=None, help="Generate the board from this seed.")
+@click.option("--seed", type=SEED, default=None, help="Generate the board from this seed.")
 @click.option("--level", type=click.Choice(["easy", "medium", "hard"]), default=None,
               help="Generate a winnable board of this difficulty.")
 def play_rotator(board: str | None, seed: int | None, level: str | None) -> None:

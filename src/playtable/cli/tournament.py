@@ -6,6 +6,7 @@ import json
 
 import click
 
+from playtable.cli.common import SEED
 from playtable.core.params import resolve_params
 
 
@@ -17,7 +18,7 @@ from playtable.core.params import resolve_params
 @click.option("--variant", default=None, metavar="NAME", help="Start from a named variant.")
 @click.option("-n", "--games", type=int, default=100, show_default=True,
               help="Seeds per pair of agents (each seed played in both seatings).")
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
 @click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap resamples.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write the ratings plot (PNG).")

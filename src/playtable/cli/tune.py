@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from playtable.cli.common import SEED
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 
@@ -54,7 +55,7 @@ def parse_over(items: tuple[str, ...]) -> list[dict[str, Any]]:
 @click.option("--finalists", type=int, default=3, show_default=True, help="Candidates re-measured.")
 @click.option("--remeasure", type=int, default=1000, show_default=True,
               help="Fresh seeds per setting for each finalist.")
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed of the common seeds.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First seed of the common seeds.")
 @click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--study", "study_name", default=None, help="Study name (default: GAME-OBJECTIVE).")
 @click.option("--storage", default=None,

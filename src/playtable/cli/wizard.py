@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from playtable.cli.common import game_and_params, param_option, variant_option
+from playtable.cli.common import SEED, game_and_params, param_option, variant_option
 from playtable.core.errors import BadParameter
 
 SEAT_KINDS = ("human", "bot", "heuristic", "random")
@@ -36,7 +36,7 @@ def parse_seats(specs: tuple[str, ...], players: int) -> dict[int, str]:
               help="1 wizard + 2, 3 or 4 heroes.")
 @click.option("--seat", "seats", multiple=True, metavar="SEAT=KIND",
               help="wizard=human|bot, hero1=human|bot (repeatable; unnamed seats are human).")
-@click.option("--seed", type=int, default=None, help="Seed of the game (random if omitted).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the game (random if omitted).")
 @variant_option
 @param_option
 def play_wizard(players: str, seats: tuple[str, ...], seed: int | None, variant: str | None,
