@@ -63,6 +63,37 @@ function ageMark(x, y, age, dir) {
   return g;
 }
 
+const STEP_MS = 90; // the player's move from one square to the next
+const TURN_MS = 700; // the board's quarter turn (the .spin transition in the stylesheet)
+
+function centre({ col, row }) {
+  const { x, y } = xy({ col, row });
+  return `translate(${x + CELL / 2}px, ${y + CELL / 2}px)`;
+}
+
+/** The player's way through one step's events, as timed keyframes: the start square, the drilled
+ * and fallen-through squares before the board turns, a pause while it turns, then the next fall. */
+function playerPath(events, from) {
+  const frames = from ? [{ transform: centre(from), at: 0 }] : [];
+  let at = 0;
+  let rotateAt = null;
+  const cellOf = (index) => ({ col: index % COLS, row: Math.floor(index / COLS) });
+  for (const event of events) {
+    if (event.kind === "rotate") {
+      rotateAt = at;
+      at += TURN_MS;
+      if (frames.length) frames.push({ transform: frames[frames.length - 1].transform, at });
+      continue;
+    }
+    const cells = event.kind === "start" ? [event.data.cell] : ["drill", "fall"].includes(event.kind) ? event.data.cells : [];
+    for (const index of cells) {
+      if (frames.length) at += STEP_MS;
+      frames.push({ transform: centre(cellOf(index)), at });
+    }
+  }
+  return { frames, total: Math.max(at, 1), rotateAt };
+}
+
 function territoryOutline(cells) {
   const set = new Set(cells.map(({ col, row }) => row * COLS + col));
   const parts = [];
@@ -92,6 +123,7 @@ export function createBoard(host, ctx) {
   host.replaceChildren(svg, legendList());
   let angle = null;
   let lastTurn = null;
+  let lastPlayer = null;
   let boardKey = "";
   const textLabels = [];
 
@@ -125,8 +157,10 @@ export function createBoard(host, ctx) {
       add(-56, -95 + r * CELL, String(r + 1));
       add(56, -95 + r * CELL, String(r + 1));
     }
-    add(0, -113, "start row 1", "label edge-label");
-    add(0, 113, "goal: row 20", "label edge-label goal-label");
+    // The two ends as coloured edges (words there would collide with the labels once the board
+    // lies on its side): where play starts, and the goal row.
+    labels.append(s("rect", { x: -50, y: -102.6, width: 100, height: 2, fill: "#5b7fa6" }),
+      s("rect", { x: -50, y: 100.6, width: 100, height: 2, fill: "#1d8a3a" }));
   }
 
   function drawCells(obs, view) {
@@ -185,24 +219,30 @@ export function createBoard(host, ctx) {
     }
   }
 
-  function place(obs, animate) {
+  function place(obs, animate, events) {
     const turnAngle = (obs.turn - 1) * 90;
-    if (angle === null || !animate) {
-      spin.style.transition = "none";
-      angle = turnAngle;
-    } else {
-      spin.style.transition = "";
-      angle = turnAngle;
-    }
+    const path = animate ? playerPath(events, lastPlayer) : null;
+    spin.style.transition = angle === null || !animate ? "none" : "";
+    // The card turns after the drill and the fall, and before the next turn's fall.
+    const delay = path?.rotateAt ? `${path.rotateAt}ms` : "0ms";
+    spin.style.transitionDelay = delay;
+    angle = turnAngle;
     spin.style.transform = `rotate(${angle}deg)`;
-    for (const t of textLabels) t.style.transform = `rotate(${-angle}deg)`;
+    for (const t of textLabels) {
+      t.style.transitionDelay = delay;
+      t.style.transform = `rotate(${-angle}deg)`;
+    }
     if (obs.player) {
-      const { x, y } = xy(parseCell(obs.player));
-      player.style.transform = `translate(${x + 5}px, ${y + 5}px)`;
+      player.style.transform = centre(parseCell(obs.player));
       player.style.display = "";
+      if (path && path.frames.length > 1 && !prefersReducedMotion()) {
+        player.animate(path.frames.map((f) => ({ transform: f.transform, offset: f.at / path.total })),
+          { duration: path.total, easing: "linear" });
+      }
     } else {
       player.style.display = "none";
     }
+    lastPlayer = obs.player ? parseCell(obs.player) : null;
     if (!animate) requestAnimationFrame(() => { spin.style.transition = ""; });
   }
 
@@ -238,7 +278,7 @@ export function createBoard(host, ctx) {
         drawStatic(obs);
       }
       drawCells(obs, view);
-      place(obs, view.animate && lastTurn !== null);
+      place(obs, view.animate && lastTurn !== null, view.events);
       if (view.animate) flash(view.events);
       lastTurn = obs.turn;
     },
@@ -262,6 +302,8 @@ function legendList() {
     item(swatch(ageMark(0, 0, 0, "south")), "touched this turn"),
     item(swatch(ageMark(0, 0, 1, "west")), "1 line: last turn"),
     item(swatch(ageMark(0, 0, 2, "north")), "2 lines: collapses next turn"),
-    item(swatch(s("circle", { cx: 5, cy: 5, r: 3.6, fill: "#1f4f9a" })), "you"));
+    item(swatch(s("circle", { cx: 5, cy: 5, r: 3.6, fill: "#1f4f9a" })), "you"),
+    item(swatch(s("rect", { y: 7, width: 10, height: 3, fill: "#5b7fa6" })), "start edge (row 1)"),
+    item(swatch(s("rect", { y: 7, width: 10, height: 3, fill: "#1d8a3a" })), "goal edge (row 20)"));
   return ul;
 }
