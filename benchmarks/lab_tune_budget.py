@@ -43,15 +43,14 @@ def main() -> None:
         start = time.perf_counter()
         result = run_tune(spec, budget, study_name=f"budget-{budget}", options=RunOptions(workers=1))
         wall = time.perf_counter() - start
-        states = [t["state"] for t in result.trials]
-        same = sum(1 for t in result.trials if t["same_as"] is not None)
+        kinds = ["invalid" if t["invalid"] else "same" if t["same_as"] is not None else t["state"]
+                 for t in result.trials]
+        same, invalid = kinds.count("same"), kinds.count("invalid")
+        complete, pruned = kinds.count("COMPLETE"), kinds.count("PRUNED")
         played = sum(int(t["games"] or 0) for t in result.trials if t["same_as"] is None)
         losses = [t["loss"] for t in result.trials if t["loss"] is not None]
         best = result.best
-        complete = states.count("COMPLETE") - same
-        invalid = sum(1 for t in result.trials if t["invalid"])
         fresh = best.loss if best else float("nan")
-        pruned = states.count("PRUNED") - invalid
         print(f"| {budget} | {complete} | {pruned} | {invalid} | {same} | {played} | {wall:.0f} "
               f"| {min(losses):.3f} | {fresh:.3f} | {result.variant()} |")
 

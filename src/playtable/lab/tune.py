@@ -260,11 +260,15 @@ def run_tune(
 
     def objective(trial: Any) -> float:
         values = {d.name: d.suggest(trial) for d in spec.space}
-        for old in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
-            if old.params == values and old.value is not None:
-                trial.set_user_attr("same_as", old.number)
-                trial.set_user_attr("values", old.user_attrs.get("values"))
+        for old in _finished(study):
+            if old.params != values or "same_as" in old.user_attrs:
+                continue
+            # the same parameters on the same seeds would play the same games again
+            trial.set_user_attr("same_as", old.number)
+            trial.set_user_attr("values", old.user_attrs.get("values"))
+            if old.state == optuna.trial.TrialState.COMPLETE and old.value is not None:
                 return float(old.value)
+            raise optuna.TrialPruned(f"as trial {old.number}")
         try:
             arms = spec.arms(values)
         except BadParameter as err:
