@@ -32,10 +32,9 @@ agent is deterministic given the rng handed to `choose`.
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,7 +55,7 @@ class _Edge:
         self.visits = 0
         self.avail = 0
         self.total = [0.0] * seats
-        self.children: dict[str, _Node] = {}
+        self.children: dict[Hashable, _Node] = {}
 
 
 class _Node:
@@ -70,10 +69,6 @@ class _Node:
 
 _OTHERS = "\x00others"
 """The edge key, in a seat's tree, of a move made by another seat."""
-
-
-def _info_key(state: State, observer: int) -> str:
-    return json.dumps(state.observation(observer), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass
@@ -199,7 +194,7 @@ class IsmctsAgent:
                         _OTHERS, _Edge(None, seats)
                     )
                 paths[q].append(step)
-                key = _info_key(world, q) if self.info_sets else ""
+                key = world.info_key(q) if self.info_sets else ""
                 child = step.children.get(key)
                 if child is None:
                     child = _Node()
