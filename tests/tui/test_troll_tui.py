@@ -277,9 +277,18 @@ def test_menu_lists_the_games_and_opens_troll() -> None:
             games.highlighted = ids.index("troll")
             await pilot.press("enter")
             await pilot.pause()
-        assert app.return_value == "troll"
+            # issue 14: the rules variants, the easy ones first and marked for a first game
+            variants = app.screen.query_one("#variants", OptionList)
+            shown = [variants.get_option_at_index(i) for i in range(variants.option_count)]
+            assert [o.id for o in shown[:3]] == ["tutorial", "plus-one", "__standard__"]
+            assert "first game" in str(shown[0].prompt) and "draft" in [o.id for o in shown]
+            await pilot.press("down", "enter")
+            await pilot.pause()
+        assert app.return_value == ("troll", "plus-one")
         factory = app_factory("troll")
         assert factory is not None and isinstance(factory(), TrollApp)
+        app_plus = factory(variant="plus-one")
+        assert isinstance(app_plus, TrollApp) and app_plus.params.extra_per_slot == 1
 
     run(go)
 
@@ -312,12 +321,13 @@ def test_menu_marks_games_without_a_terminal_app(monkeypatch: pytest.MonkeyPatch
 
 
 def test_run_menu_opens_the_chosen_game_and_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    choices = iter(["troll", None])
+    choices = iter([("troll", "tutorial"), None])
     opened: list[object] = []
     monkeypatch.setattr(MenuApp, "run", lambda self: next(choices))
     monkeypatch.setattr(TrollApp, "run", lambda self: opened.append(self))
     menu_module.run_menu()
     assert len(opened) == 1 and isinstance(opened[0], TrollApp)
+    assert opened[0].params.extra_per_slot == 2  # the tutorial variant chosen in the menu
 
 
 def find_toys_seed() -> tuple[int, str]:

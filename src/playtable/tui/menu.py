@@ -1,9 +1,11 @@
 """`playtable play` without a game: a menu of the registered games.
 
 Convention: a game is playable in the terminal when the module `playtable.tui.<game_id>` exists
-and has `make_app(seed: int | None = None) -> textual.app.App`. The menu is its own small app; it
-exits with the chosen game's id, `run_menu` runs that game's app, and comes back to the menu
-when the game is quit.
+and has `make_app(seed: int | None = None, variant: str | None = None) -> textual.app.App`. The
+menu is its own small app: choosing a game shows its rules variants (the easy ones first, marked
+for a first game, then the designer's standard rules, then the rest, each with its one line), and
+the menu exits with (game id, variant); `run_menu` runs that game's app, and comes back to the
+menu when the game is quit.
 """
 
 from __future__ import annotations
@@ -17,10 +19,19 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from playtable.core.params import resolve_params
 from playtable.core.registry import game_ids, get_game
+
+# Variants a newcomer should start with (issue 14: the troll's standard rules are the designer's
+# hardest, the heuristic bot wins 2% of them; the tutorial bridge is the gentlest).
+FIRST_GAME: dict[str, tuple[str, ...]] = {"troll": ("tutorial", "plus-one"), "rotator": ("easy",)}
+STANDARD = "__standard__"
+Choice = tuple[str, str | None]  # (game id, variant or None for the standard rules)
 
 
 @dataclass(frozen=True)
@@ -58,8 +69,68 @@ def menu_entries() -> list[MenuEntry]:
     return entries
 
 
-class MenuApp(App[str | None]):
-    """Lists the games; Enter or a click on a playable one exits with its id."""
+def variant_options(game_id: str) -> list[Option]:
+    """The rules to choose from: suggested easy variants first, the standard rules, the rest."""
+    game = get_game(game_id)
+    described: dict[str, str] = dict(getattr(game, "variant_descriptions", {}) or {})
+    suggested = [v for v in FIRST_GAME.get(game_id, ()) if v in game.variants]
+    options = []
+    for name in suggested:
+        line = Text.assemble(("★ ", "bold yellow"), (name, "bold"), ("  good for a first game", "yellow"))
+        if described.get(name):
+            line.append(f"\n    {described[name]}", style="dim")
+        options.append(Option(line, id=name))
+    standard = Text.assemble(("standard rules", "bold"))
+    standard.append("\n    The designer's final rules" + (" (hard)." if suggested else "."), style="dim")
+    options.append(Option(standard, id=STANDARD))
+    for name in game.variants:
+        same = resolve_params(game.params_type, game.variants, name) == game.default_params()
+        if name in suggested or same:
+            continue  # a variant that names the standard rules ('final') is not listed twice
+        line = Text(name)
+        if described.get(name):
+            line.append(f"\n    {described[name]}", style="dim")
+        options.append(Option(line, id=name))
+    return options
+
+
+class VariantScreen(ModalScreen[str | None]):
+    """Which rules to play the chosen game with; Esc goes back to the games."""
+
+    DEFAULT_CSS = """
+    VariantScreen { align: center middle; }
+    #variant-box { width: 76; max-width: 100%; height: auto; max-height: 100%; border: round $accent;
+                   background: $surface; }
+    #variants { height: auto; max-height: 20; border: none; }
+    """
+    BINDINGS = [Binding("escape", "back", "Back to the games")]
+
+    def __init__(self, game_id: str, name: str) -> None:
+        super().__init__()
+        self.game_id, self.name_text = game_id, name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="variant-box"):
+            yield Static(Text.assemble((self.name_text, "bold"), "\nWhich rules? Enter plays, "
+                                       "Esc goes back."), id="variant-title")
+            yield OptionList(*variant_options(self.game_id), id="variants")
+
+    def on_mount(self) -> None:
+        variants = self.query_one("#variants", OptionList)
+        variants.highlighted = 0
+        variants.focus()
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        message.stop()
+        self.dismiss(message.option.id)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class MenuApp(App[Choice | None]):
+    """Lists the games; Enter or a click on a playable one asks for the rules variant, then
+    exits with (game id, variant)."""
 
     TITLE = "playtable"
     CSS = """
@@ -75,7 +146,8 @@ class MenuApp(App[str | None]):
 
     def compose(self) -> ComposeResult:
         title = Text("playtable", style="bold")
-        title.append("\nChoose a game: arrow keys and Enter, or click.", style="")
+        title.append("\nChoose a game: arrow keys and Enter, or click. New here? Each game's "
+                     "easiest rules are marked ★, and ? in a game shows how to play.", style="")
         yield Static(title, id="menu-title")
         options = []
         for entry in self.entries:
@@ -87,7 +159,14 @@ class MenuApp(App[str | None]):
         yield Footer()
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        self.exit(message.option.id)
+        game_id = str(message.option.id)
+        entry = next(e for e in self.entries if e.game_id == game_id)
+
+        def chosen(variant: str | None) -> None:
+            if variant is not None:
+                self.exit((game_id, None if variant == STANDARD else variant))
+
+        self.push_screen(VariantScreen(game_id, entry.name), chosen)
 
 
 def run_menu() -> None:
@@ -96,7 +175,8 @@ def run_menu() -> None:
         chosen = MenuApp().run()
         if not chosen:
             return
-        factory = app_factory(chosen)
+        game_id, variant = chosen
+        factory = app_factory(game_id)
         if factory is None:
             return
-        factory().run()
+        factory(variant=variant).run()

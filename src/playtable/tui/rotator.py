@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
 from playtable.core.errors import IllegalAction, PlaytableError
+from playtable.core.params import resolve_params
 from playtable.core.protocol import State
 from playtable.core.registry import get_game
 from playtable.games.rotator.board import cell_name, parse_cell
@@ -371,9 +372,10 @@ def _spaces(n: int) -> str:
     return f"{n} space" if n == 1 else f"{n} spaces"
 
 
-def make_app(seed: int | None = None) -> RotatorApp:
-    """The menu's entry point (see playtable.tui.menu)."""
-    return RotatorApp(None, seed)
+def make_app(seed: int | None = None, variant: str | None = None) -> RotatorApp:
+    """The menu's entry point (see playtable.tui.menu): the standard rules or a named variant."""
+    game = get_game("rotator")
+    return RotatorApp(resolve_params(game.params_type, game.variants, variant) if variant else None, seed)
 
 
 def run_rotator(params: Any, seed: int | None) -> None:

@@ -22,7 +22,7 @@ from textual.widgets import Footer, Markdown, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from playtable.core.errors import IllegalAction
-from playtable.core.params import params_from_dict
+from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game, player_rules
 from playtable.tui import troll_view as view
@@ -331,7 +331,12 @@ class TrollApp(App[None]):
 
     # -- the end, new games, help -----------------------------------------------------------
     def show_end(self) -> None:
-        self.push_screen(EndScreen(self.obs, self.last_end_text))
+        tip = ""
+        if self.obs.get("outcome") == "loss" and self.params == self.game.default_params():
+            tip = ("The standard rules are the designer's hardest (the best bots win few of them). "
+                   "For a gentler bridge choose 'tutorial' or 'plus-one' in the menu, or run "
+                   "playtable play troll --variant tutorial.")
+        self.push_screen(EndScreen(self.obs, self.last_end_text, tip))
 
     def action_new_game(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else random.randrange(1_000_000)
@@ -357,9 +362,10 @@ class TrollApp(App[None]):
                                        yes="Quit (y)", no="Keep playing (n)"), answered)
 
 
-def make_app(seed: int | None = None) -> TrollApp:
-    """The menu's way in: the default rules, a given or random seed."""
-    return TrollApp(None, seed)
+def make_app(seed: int | None = None, variant: str | None = None) -> TrollApp:
+    """The menu's way in: the standard rules or a named variant, a given or random seed."""
+    game = get_game("troll")
+    return TrollApp(resolve_params(game.params_type, game.variants, variant) if variant else None, seed)
 
 
 def run_troll(params: Any, seed: int | None, state: State | None = None) -> None:

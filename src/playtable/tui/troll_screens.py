@@ -36,7 +36,7 @@ class EndScreen(ResultScreen):
         Binding("q", "quit_app", "Quit"),
     ]
 
-    def __init__(self, obs: Mapping[str, Any], end_text: str) -> None:
+    def __init__(self, obs: Mapping[str, Any], end_text: str, tip: str = "") -> None:
         self.obs = dict(obs)
         self.end_text = end_text
         title, style = words.end_title(self.obs)
@@ -49,6 +49,8 @@ class EndScreen(ResultScreen):
         body.append(f" card{'s' if score != 1 else ''} left in the deck of awakening "
                     "(lower is better; 0 means you played through it all).\n", style="")
         body.append(f"Turns played: {self.obs['turn']}.", style="dim")
+        if tip:
+            body.append(f"\n\n{tip}", style="italic")
         super().__init__(Text(title, style=style), body, [("New game (n)", "new_game", "primary"),
                                                            ("Bridge (Esc)", "close", "default"),
                                                            ("Quit (q)", "quit_app", "error")])

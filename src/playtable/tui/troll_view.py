@@ -215,7 +215,7 @@ def info_text(obs: Mapping[str, Any]) -> Text:
     lines = [carried_text(obs)]
     deck = Text("Deck of awakening: ")
     deck.append(str(obs["deck_count"]), style="bold")
-    deck.append(" cards · next: ")
+    deck.append(" card · next: " if obs["deck_count"] == 1 else " cards · next: ")
     waiting = list(obs.get("set_aside", []))
     if waiting:
         deck.append_text(cards_text(waiting))

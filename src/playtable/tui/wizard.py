@@ -31,6 +31,7 @@ from textual.widgets.option_list import Option
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
+from playtable.core.params import resolve_params
 from playtable.core.protocol import Agent, Event
 from playtable.core.registry import get_game
 from playtable.tui.confirm_screen import ConfirmScreen
@@ -437,9 +438,10 @@ def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str]) -> None:
     WizardApp(params, seed, seats).run()
 
 
-def make_app(seed: int | None = None) -> WizardApp:
+def make_app(seed: int | None = None, variant: str | None = None) -> WizardApp:
     """The menu's entry (`playtable play`): 3 players, you are hero 1, the wizard and hero 2
-    are bots. `playtable play wizard` chooses players and seats."""
+    are bots; the final rules or a named variant. `playtable play wizard` chooses players and
+    seats."""
     game = get_game("wizard")
-    params = game.params_type(players=3)
+    params = resolve_params(game.params_type, game.variants, variant, ["players=3"])
     return WizardApp(params, seed, seats={0: "heuristic", 2: "heuristic"})

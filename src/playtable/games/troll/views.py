@@ -30,7 +30,8 @@ def public_observation(state: TrollPosition) -> dict[str, Any]:
 def end_text(state: TrollPosition) -> str | None:
     if state.outcome is None:
         return None
-    score = f" Score: {state.score} card(s) left in the deck of awakening (lower is better)."
+    score = (f" Score: {state.score} card{'' if state.score == 1 else 's'} left in the deck of "
+             "awakening (lower is better).")
     reason = state.end_reason
     if reason in _WIN_TEXT:
         return _WIN_TEXT[reason] + score

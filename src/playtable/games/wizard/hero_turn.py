@@ -408,7 +408,7 @@ def flip_tile(st: WizardPosition, sq: Square) -> None:
         st.say("mana", f"The Mana Wheel turns to {st.wheel}.", wheel=st.wheel)
     if tile.draw > 0:
         n = st.draw_wizard(tile.draw)
-        st.say("wizard_draw", f"The wizard draws {n} card(s).", count=n)
+        st.say("wizard_draw", f"The wizard draws {n} card{'' if n == 1 else 's'}.", count=n)
     elif tile.draw < 0:
         st.steps.insert(0, {"do": "discard", "n": -tile.draw})
 

@@ -80,7 +80,7 @@ def do_rage(st: WizardPosition, a: Act) -> None:
 
 def step_wizard_draw(st: WizardPosition, step: dict[str, Any]) -> None:
     n = st.draw_wizard(int(step["n"]))
-    st.say("wizard_draw", f"The wizard draws {n} card(s).", count=n)
+    st.say("wizard_draw", f"The wizard draws {n} card{'' if n == 1 else 's'}.", count=n)
 
 
 def step_wizard_main(st: WizardPosition, step: dict[str, Any]) -> None:
