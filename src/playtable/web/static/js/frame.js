@@ -11,6 +11,7 @@
 //     keyFor(actionText)    a key for it, e.g. "ArrowLeft" (optional; others get 1-9, a-z)
 //     status(observation)   one line: turn, phase, counts (optional)
 //     onStream(message)     messages of other types, e.g. live positions at 60 Hz (optional)
+//   and `hints = false` when the game never gives hints (the button is then not shown).
 //
 // Seats with secrets and simultaneous moves need nothing more: each seat only ever receives its
 // own observation, and `waiting_for` names everyone who still has to commit.
@@ -38,6 +39,7 @@ export class TableFrame {
     this.keys = new Map();
     this.endDismissed = false;
     this.following = false;
+    this.noHintStep = null;
     this.build(root);
     this.log = new GameLog(this.logList);
     this.connection = new Connection(tableSocketUrl(tableId, seat, token), {
@@ -151,7 +153,11 @@ export class TableFrame {
 
   onError(message) {
     this.pending = false;
-    if (message.code === "no_hint") this.hintButton.hidden = true;
+    if (message.code === "no_hint") {
+      // No hint for this position (none is possible, or the game gives none): not again this step.
+      this.noHintStep = this.state?.step;
+      this.hintButton.hidden = true;
+    }
     if (message.code === "forbidden" && this.token) {
       this.showBanner(`${message.message} You are watching, and cannot act.`);
       return;
@@ -178,7 +184,8 @@ export class TableFrame {
     this.drawActions(legal);
     this.drawTurn();
     this.undoButton.hidden = !(this.role === "player" && st.can_undo);
-    this.hintButton.hidden = !(this.role === "player" && st.your_turn && !st.terminal && this.module.hints !== false);
+    this.hintButton.hidden = !(this.role === "player" && st.your_turn && !st.terminal && this.module.hints !== false
+      && this.noHintStep !== st.step);
     this.drawEnd();
     if (focusKey) {
       const again = [...this.boardHost.querySelectorAll(".offered")].find((el) => el.dataset.slot === focusKey || el.dataset.cell === focusKey);

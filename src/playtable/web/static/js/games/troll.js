@@ -9,7 +9,8 @@ import {
   slotXY, trollFigure,
 } from "./troll_draw.js";
 
-export const hints = true;
+// The troll game gives no hints (State.hint is Rotator's alone today); its bots play at tables.
+export const hints = false;
 
 const NEIGHBOUR = {
   left: (slot) => (slot % 6 > 0 ? slot - 1 : -1),
