@@ -6,7 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from playtable.games.rotator.engine import LOST, START, WON, Engine, Raw, sorted_cells
+from playtable.core.chance import Chance
+from playtable.games.rotator.board import generate_board
+from playtable.games.rotator.engine import LOST, START, WON, Engine, Raw, first_move_wins, sorted_cells
 from playtable.games.rotator.game import GAME, LEVELS, level_of
 from playtable.games.rotator.rules import RotatorParams, RotatorState
 from playtable.games.rotator.solver import hint, solve_core, solve_state
@@ -144,3 +146,18 @@ def test_solver_bot_wins_through_the_protocol() -> None:
     state = GAME.new_state(RotatorParams(board="easy"), 0)
     play_out(state, [make_agent(GAME, "solver")], Chance(1))
     assert state.returns() == [1.0] and state.metrics()["won"] is True
+
+
+def test_generated_boards_need_more_than_the_first_move() -> None:
+    """Boards and levels (RULES.md): a board won by its first move (a top-row square, its fall,
+    one drill and the fall after it reach the far row) needs no thought; the generator redraws
+    it unless allow_trivial. The test agrees with the solver, which rates such a board won on
+    turn 1."""
+    for seed in (3, 175, 193):  # seeds whose first raw board is won by the first move
+        raw = generate_board(Chance(seed), "node", allow_trivial=True)
+        assert first_move_wins(raw)
+        assert solve_core(Engine(raw), Engine(raw).initial()).turns == 1
+        state = GAME.new_state(RotatorParams(), seed)
+        assert state.board != raw and not first_move_wins(state.board)
+        assert solve_state(state).turns > 1
+        assert GAME.new_state(RotatorParams(allow_trivial=True), seed).board == raw

@@ -12,7 +12,7 @@ map row 1 is "Row 10 of one grid" and map row 20 "Row 10 of the other".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -299,13 +299,15 @@ REDRAWS = 1000
 
 
 def generate_board(
-    chance: Chance, placement: Placement = "node", allow_trivial: bool = False
+    chance: Chance, placement: Placement = "node", allow_trivial: bool = False,
+    trivial: Callable[[Board], bool] = is_trivial,
 ) -> Board:
     """A random legal board drawn from `chance`: five nodes per half placed one by one
     uniformly among the slots still allowed (restarting a half when it gets stuck). Unless
-    `allow_trivial`, boards with an all-air column (won by the first fall) are redrawn, at most
-    `REDRAWS` times (none in 3,000 boards needed one under placement=node, RULES.md I1, while
-    under placement=territory every board is trivial, so that loop must end)."""
+    `allow_trivial`, boards that `trivial` rejects (by default those with an all-air column, won
+    by the first fall; the game passes its stricter test, `engine.first_move_wins`) are redrawn,
+    at most `REDRAWS` times (under placement=territory every board is trivial, RULES.md I1, so
+    that loop must end)."""
     for _redraw in range(REDRAWS):
         nodes: list[int] = []
         for half in (0, 1):
@@ -328,7 +330,7 @@ def generate_board(
             else:  # pragma: no cover - never observed: a half always fits
                 raise RuntimeError("could not place the nodes")
         board = Board.from_nodes(nodes)
-        if allow_trivial or not is_trivial(board):
+        if allow_trivial or not trivial(board):
             return board
     raise BadParameter(f"every one of {REDRAWS} boards generated under placement={placement} "
-                       "has an all-air column (won by the first fall): set allow_trivial=true")
+                       "is won by its first move: set allow_trivial=true")

@@ -321,5 +321,19 @@ class Engine:
 sorted_cells = cells_of  # the set bits of a mask, lowest first
 
 
+def first_move_wins(board: Board, boost_total: int = 10, max_drill: int = 3) -> bool:
+    """Whether the board is won by its first move: from some top-row square the fall, one
+    drill (boost spaces allowed) and the fall after it reach the far row on turn 1. Such a board
+    needs no thought at all (look down each column), so the generator redraws it; an all-air
+    column (`board.is_trivial`) is the simplest case."""
+    engine = Engine(board, boost_total, max_drill, turn_limit=0)
+    root = engine.initial()
+    for cell in sorted_cells(root[8]):
+        s = engine.start(root, cell)
+        if s[7] == WON or (s[7] == DRILL and engine.cheapest_win_now(s)):
+            return True
+    return False
+
+
 def describe_cells(cells: list[int]) -> str:
     return ", ".join(cell_name(c) for c in cells)

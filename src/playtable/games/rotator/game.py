@@ -10,6 +10,7 @@ from playtable.core.errors import BadParameter, BadPosition
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import Agent, Game
 from playtable.games.rotator.board import Board, board_problems, generate_board, load_board
+from playtable.games.rotator.engine import Engine, first_move_wins
 from playtable.games.rotator.rules import RotatorParams, RotatorState, state_from_json
 
 LEVELS: dict[str, str] = {
@@ -51,13 +52,16 @@ def board_for(params: RotatorParams, seed: int) -> Board:
             raise BadParameter(f"board {params.board} is not legal: {problems[0]}")
         return board
     chance = Chance(seed)
+
+    def trivial(board: Board) -> bool:
+        return first_move_wins(board, params.boost_total, params.max_drill)
+
     if params.level == "any":
-        return generate_board(chance, params.placement, params.allow_trivial)
-    from playtable.games.rotator.engine import Engine
+        return generate_board(chance, params.placement, params.allow_trivial, trivial)
     from playtable.games.rotator.solver import solve_core
 
     for _attempt in range(LEVEL_ATTEMPTS):
-        board = generate_board(chance, params.placement, params.allow_trivial)
+        board = generate_board(chance, params.placement, params.allow_trivial, trivial)
         engine = Engine(board, params.boost_total, params.max_drill, params.turn_limit)
         solution = solve_core(engine, engine.initial())
         if solution.winnable and level_of(solution.turns, solution.boosts) == params.level:

@@ -52,7 +52,7 @@ class RotatorParams:
     turn_limit: int = field(default=200, metadata={
         "doc": "the game is lost when this many turns pass without a win (0 = no limit)"})
     allow_trivial: bool = field(default=False, metadata={
-        "doc": "let the generator keep boards with an all-air column (won by the first fall)"})
+        "doc": "let the generator keep boards won by their first move (RULES.md I1)"})
 
     def validate(self) -> None:
         if self.boost_total < 0:
