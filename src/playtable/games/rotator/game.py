@@ -26,8 +26,8 @@ less of the boost cache it can spare, the harder the board."""
 
 LEVEL_ATTEMPTS = 100
 """Boards generated before a level is given up. With the seed's rules the rarest level, hard,
-is about one board in four (benchmarks/rotator_solver.py), so 100 boards miss it with odds
-below 1e-11; a parameter set under which a level cannot occur (placement=territory makes every
+is about one board in five (62 of 300, `benchmarks/rotator_solver.py --boards 300`), so 100
+boards miss it with odds below 1e-9; a parameter set under which a level cannot occur (placement=territory makes every
 board trivial, a short turn limit rules out hard) ends with one clear line instead of a hang."""
 
 
