@@ -123,6 +123,10 @@ export function createBoard(host, ctx) {
       // On top of the cards: the outline that shows this stack can be clicked.
       const topY = cardXY(slot, Math.max(0, stack.height - 1)).y;
       g.append(s("rect", { class: "slot-hit", x: x - 5, y: topY - 5, width: CARD_W + 10, height: y - topY + CARD_H + 10, rx: 9 }));
+      const top = stack.height ? stack.cards[stack.cards.length - 1] : null;
+      const topWords = !stack.height ? "empty" : `${stack.height} ${stack.height === 1 ? "card" : "cards"}, top `
+        + (stack.awake ? `${cardInfo(top).name}, awake` : top ? `${cardInfo(top).name}, dormant` : "dormant, unseen");
+      g.append(s("title", {}, `${slotName(slot)}: ${topWords}${slot === trollSlot ? " (the troll stands here)" : ""}`));
       if (bySlot.has(slot)) ctx.offer(g, bySlot.get(slot));
       layer.append(g);
     }
