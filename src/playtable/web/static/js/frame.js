@@ -217,7 +217,11 @@ export class TableFrame {
     const names = (st.waiting_for || []).map((s) => this.seatNames[s] ?? `seat ${s}`);
     let text;
     if (st.terminal) text = "Game over";
-    else if (st.your_turn) text = "Your turn";
+    else if (st.your_turn) {
+      // Simultaneous moves: others may still have to commit too.
+      const others = (st.waiting_for || []).filter((s) => s !== this.seat).map((s) => this.seatNames[s] ?? `seat ${s}`);
+      text = others.length ? `Your turn (${others.join(", ")} too)` : "Your turn";
+    }
     else if (st.bot_thinking) text = `${names.join(", ") || "The bot"} is thinking…`;
     else text = names.length ? `Waiting for ${names.join(", ")}` : "Waiting";
     this.turnEl.textContent = text;
