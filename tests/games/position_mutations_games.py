@@ -93,7 +93,7 @@ def rotator_board(data: Position, rng: random.Random) -> Position | None:
     return data
 
 
-ROTATOR: list[Mutation] = [rotator_player_in_rock, rotator_player_floating, rotator_numbers,
+ROTATOR: list[Mutation] = [bad_rig, rotator_player_in_rock, rotator_player_floating, rotator_numbers,
                            rotator_phase, rotator_touched_rock, rotator_choices, rotator_board]
 
 

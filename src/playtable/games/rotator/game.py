@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from playtable.core import checks
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, BadPosition
 from playtable.core.params import params_from_dict
@@ -27,8 +28,9 @@ less of the boost cache it can spare, the harder the board."""
 LEVEL_ATTEMPTS = 100
 """Boards generated before a level is given up. With the seed's rules the rarest level, hard,
 is about one board in five (62 of 300, `benchmarks/rotator_solver.py --boards 300`), so 100
-boards miss it with odds below 1e-9; a parameter set under which a level cannot occur (placement=territory makes every
-board trivial, a short turn limit rules out hard) ends with one clear line instead of a hang."""
+boards miss it with odds below 1e-9; a parameter set under which a level cannot occur
+(placement=territory makes every board trivial, a short turn limit rules out hard) ends with
+one clear line instead of a hang."""
 
 
 def level_of(turns: int, boosts: int) -> str:
@@ -122,6 +124,7 @@ class RotatorGame(Game[RotatorParams, RotatorState]):
         except BadParameter as err:
             raise BadPosition(f"params: {err}") from None
         chance = Chance.from_json(data.get("chance"))
+        checks.rigged(chance.rigged, {})  # Rotator draws no chance at all
         return state_from_json(params, dict(data), chance)
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
