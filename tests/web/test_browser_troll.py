@@ -97,6 +97,19 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(web_server: ServerProcess
     assert page.locator(".replay-step").inner_text() == f"Step {last - 1} of {last}"
     page.get_by_role("button", name="Step forward").click()
     assert page.locator(".replay-step").inner_text() == f"Step {last} of {last}"
+    # Event by event: Shift+arrows walk through the events, across steps.
+    page.keyboard.press("Home")
+    setup_events = page.locator(".log-list > li").first.locator("ul > li").count()
+    page.keyboard.press("Shift+ArrowRight")
+    assert page.locator(".replay-step").inner_text() == f"Step 0 of {last} · event 1 of {setup_events}"
+    assert page.locator(".log-list li.current-event").count() == 1
+    for _ in range(setup_events):
+        page.keyboard.press("Shift+ArrowRight")
+    assert page.locator(".replay-step").inner_text().startswith(f"Step 1 of {last} · event 1 of ")
+    page.keyboard.press("Shift+ArrowLeft")
+    last_setup_event = f"event {setup_events} of {setup_events}"
+    assert page.locator(".replay-step").inner_text() == f"Step 0 of {last} · {last_setup_event}"
+    page.keyboard.press("End")
     assert page.get_by_role("button", name="The record (replays the whole game)").is_enabled()
     with page.expect_download() as download:
         page.get_by_role("button", name="The position at this step").click()

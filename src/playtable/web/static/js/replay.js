@@ -1,5 +1,6 @@
 // The replay viewer (/t/ID/replay?seat=&token=): any table, running or finished, stepped
-// backwards and forwards (buttons, slider, arrow keys, Home/End, Space to play), drawn by the
+// backwards and forwards action by action (buttons, slider, arrow keys, Home/End, Space to play)
+// or event by event (Shift+arrows: each event marked in the list and animated alone), drawn by the
 // game's own board module; the record and the position at any step download once the game is
 // finished (before that the server refuses with a sentence saying why, shown here).
 
@@ -30,7 +31,11 @@ class ReplayViewer {
       this.slider,
       h("button", { onClick: () => this.show(this.index + 1, true), "aria-label": "Step forward", title: "Forward (→)" }, "▶"),
       h("button", { onClick: () => this.show(this.steps.length - 1, false), "aria-label": "Last step", title: "Last (End)" }, "▶|"),
-      this.playButton, this.stepEl);
+      this.playButton,
+      h("span", { class: "buttons" },
+        h("button", { onClick: () => this.stepEvent(-1), "aria-label": "Event back", title: "Event back (Shift+←)" }, "◀ event"),
+        h("button", { onClick: () => this.stepEvent(1), "aria-label": "Event forward", title: "Event forward (Shift+→)" }, "event ▶")),
+      this.stepEl);
     this.boardHost = h("div", { class: "board-host" });
     this.statusEl = h("p", { class: "board-status" });
     const tableSeats = this.table.seats.map((seat) => seat.name);
@@ -96,25 +101,45 @@ class ReplayViewer {
     return `${step.step}. ${who ? `${who}: ` : ""}${label}`;
   }
 
-  show(index, animate) {
+  /** Show step `index`; `event` (an index into its events) marks one event, played alone. */
+  show(index, animate, event = null) {
     const i = Math.max(0, Math.min(this.steps.length - 1, index));
     const forwardByOne = animate && i === this.index + 1;
     this.index = i;
+    this.event = event;
     const step = this.steps[i];
-    this.board.render({ observation: step.observation, legal: [], events: step.events, step: step.step,
-      terminal: i === this.steps.length - 1 && this.table.status === "finished", hinted: null, animate: forwardByOne,
+    const events = event === null ? step.events : [step.events[event]];
+    this.board.render({ observation: step.observation, legal: [], events, step: step.step,
+      terminal: i === this.steps.length - 1 && this.table.status === "finished", hinted: null,
+      animate: forwardByOne || (animate && event !== null),
       yourTurn: false, waitingFor: [], role: "watcher" });
     this.statusEl.textContent = this.board.status?.(step.observation) ?? "";
     this.slider.value = String(i);
-    this.stepEl.textContent = `Step ${step.step} of ${this.steps[this.steps.length - 1].step}`;
+    const eventWords = event === null ? "" : ` · event ${event + 1} of ${step.events.length}`;
+    this.stepEl.textContent = `Step ${step.step} of ${this.steps[this.steps.length - 1].step}${eventWords}`;
     [...this.logList.children].forEach((li, k) => {
       li.classList.toggle("current", k === i);
       li.classList.toggle("future", k > i);
+      li.querySelectorAll("ul > li").forEach((e, j) => e.classList.toggle("current-event", k === i && j === event));
     });
     // Scroll the list itself, never the page (on a phone the list is far below the board).
     const item = this.logList.children[i];
     if (item) this.logScroll.scrollTop = Math.max(0, item.offsetTop - this.logScroll.clientHeight / 3);
-    if (i === this.steps.length - 1) this.stopPlay();
+    if (i === this.steps.length - 1 && (event === null || event === step.events.length - 1)) this.stopPlay();
+  }
+
+  /** One event forward or back, across step boundaries (the board shows each step's position;
+   * the event is marked in the list and animated on its own). */
+  stepEvent(delta) {
+    let i = this.index;
+    let j = this.event ?? (delta > 0 ? -1 : this.steps[i].events.length);
+    j += delta;
+    while (j < 0 || j >= this.steps[i].events.length) {
+      i += delta;
+      if (i < 0 || i >= this.steps.length) return;
+      j = delta > 0 ? 0 : this.steps[i].events.length - 1;
+    }
+    this.show(i, delta > 0, j);
   }
 
   togglePlay() {
@@ -133,6 +158,11 @@ class ReplayViewer {
 
   onKey(event) {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.shiftKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+      event.preventDefault();
+      this.stepEvent(event.key === "ArrowRight" ? 1 : -1);
+      return;
+    }
     const moves = { ArrowLeft: () => this.show(this.index - 1, false), ArrowRight: () => this.show(this.index + 1, true),
       Home: () => this.show(0, false), End: () => this.show(this.steps.length - 1, false), " ": () => this.togglePlay() };
     if (moves[event.key] && !event.ctrlKey && !event.metaKey && !event.altKey) {
