@@ -21,6 +21,7 @@ import pytest
 
 CHROMIUM = os.environ.get("PLAYTABLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
+LOCAL_URLS = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
 WAIT_MS = 15_000
 """Longest wait for any one condition (a page load, the server's answer to a click)."""
 
@@ -46,7 +47,8 @@ def browser() -> Iterator[Any]:
 
 
 def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = False) -> Any:
-    """A page in a fresh context (its own storage); `page.script_errors` collects script errors.
+    """A page in a fresh context (its own storage); `page.script_errors` collects script errors,
+    `page.foreign_requests` any request that would leave this machine.
     `touch=True` makes it a phone's: a touch screen, taps instead of clicks."""
     context = instance.new_context(viewport={"width": width, "height": height}, has_touch=touch,
                                    is_mobile=touch)
@@ -55,6 +57,15 @@ def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = 
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.script_errors = errors
+    # The pages fetch nothing from outside (no CDN, no web fonts): every request stays local.
+    foreign: list[str] = []
+
+    def check(request: Any) -> None:
+        if not request.url.startswith(LOCAL_URLS):
+            foreign.append(request.url)
+
+    page.on("request", check)
+    page.foreign_requests = foreign
     return page
 
 

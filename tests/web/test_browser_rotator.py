@@ -52,7 +52,7 @@ def test_rotator_is_won_by_following_the_hints(web_server: ServerProcess, chromi
     end = page.locator(".end-screen")
     assert end.locator("h2").inner_text() == "You win!"
     assert "you win" in end.locator(".end-reason").inner_text()
-    assert not page.script_errors
+    assert not page.script_errors and not page.foreign_requests
 
 
 def test_rotator_undo_and_rules_panel(web_server: ServerProcess, chromium: Any) -> None:
@@ -73,4 +73,4 @@ def test_rotator_undo_and_rules_panel(web_server: ServerProcess, chromium: Any) 
     assert panel.locator("li").count() > 5 and panel.locator("strong").count() > 3
     page.keyboard.press("Escape")
     assert panel.is_hidden()
-    assert not page.script_errors
+    assert not page.script_errors and not page.foreign_requests

@@ -83,7 +83,7 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(web_server: ServerProcess
     assert end.locator("h2").inner_text() in ("You win!", "You lose")
     assert end.locator(".end-reason").inner_text() == state["result"]["text"]
     assert page.locator(".log-list > li").count() == state["step"] + 1
-    assert not page.script_errors
+    assert not page.script_errors and not page.foreign_requests
     end_url = page.url
 
     # The finished table's replay: every step, backwards and forwards; downloads are open.
@@ -114,7 +114,7 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(web_server: ServerProcess
     with page.expect_download() as download:
         page.get_by_role("button", name="The position at this step").click()
     assert download.value.suggested_filename.endswith(f"-step{last}.json")
-    assert not page.script_errors
+    assert not page.script_errors and not page.foreign_requests
 
     # Rematch: same rules, a new deal; the player keeps their seat link's token.
     page.goto(end_url)
@@ -125,7 +125,7 @@ def test_newcomer_plays_a_whole_troll_game_by_clicking(web_server: ServerProcess
     assert page.evaluate("window.playtable.role") == "player"
     assert table_state(page)["step"] == 0 and table_state(page)["your_turn"]
     assert page.url.split("token=")[1] == end_url.split("token=")[1]
-    assert not page.script_errors
+    assert not page.script_errors and not page.foreign_requests
 
 
 def check_warning_dialog(page: Any, action: str, warning: str) -> None:
