@@ -113,3 +113,17 @@ def test_tune_command_exits_2_on_bad_input(capsys: pytest.CaptureFixture[str]) -
         tune.main(["troll", "--objective", "win=7"], standalone_mode=False)
     with pytest.raises(BadParameter):
         tune.main(["troll", "--objective", "win=0.3", "--param-space", "bogus=1:2"], standalone_mode=False)
+
+
+def test_the_shipped_ladder_is_named_variants_that_play() -> None:
+    """The troll difficulty ladder (tuned by benchmarks/tune_shipped.py) is four valid variants,
+    easiest last: each adds to the bridge or the troll's hand (seed 000 §4.1 dials)."""
+    from playtable.core.params import resolve_params
+    from playtable.core.registry import get_game
+
+    game = get_game("troll")
+    names = [f"ladder-{n}" for n in (10, 30, 50, 70)]
+    ladder = [resolve_params(TrollParams, game.variants, name) for name in names]
+    bricks = [sum(p.slot_heights()) for p in ladder]
+    assert bricks == sorted(bricks) and bricks[0] > sum(TrollParams().slot_heights())
+    assert all(name in game.variant_descriptions for name in names)

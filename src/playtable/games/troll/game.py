@@ -27,6 +27,10 @@ class TrollGame(Game[TrollParams, TrollState]):
         "club-start": "The troll starts holding THE CLUB (the ace of clubs).",
         "toys": "The troll starts with both aces, and the ace of diamonds is reusable.",
         "owed-awakenings": "A win also waits until every set-aside card has awakened a brick.",
+        "ladder-10": "Difficulty ladder, hard: the game's bot wins about 1 deal in 10.",
+        "ladder-30": "Difficulty ladder: the game's bot wins about 3 deals in 10.",
+        "ladder-50": "Difficulty ladder, even: the game's bot wins about half the deals.",
+        "ladder-70": "Difficulty ladder, easy: the game's bot wins about 7 deals in 10.",
     }
     pitch = (
         "A solitaire game for a deck of cards and a die. An angry troll lives under a magic "

@@ -100,4 +100,11 @@ VARIANTS: dict[str, dict[str, object]] = {
     "club-start": {"club_from_start": True},
     "toys": {"club_from_start": True, "diamond_from_start": True, "reusable_ace_of_diamonds": True},
     "owed-awakenings": {"win_waits_for_set_aside": True},
+    # A difficulty ladder tuned by the lab (`benchmarks/tune_shipped.py --only troll-ladder`): the
+    # §4.1 dials at which the heuristic bot wins about 10, 30, 50 and 70 % of deals (re-measured
+    # in docs/lab.md). No setting of these dials lands nearer 50 % than `plus-one`'s bridge.
+    "ladder-10": {"extra_end_bricks": 1, "troll_starts_with_card": True, "reusable_ace_of_diamonds": True},
+    "ladder-30": {"extra_end_bricks": 3, "reusable_ace_of_diamonds": True},
+    "ladder-50": {"extra_per_slot": 1},
+    "ladder-70": {"extra_per_slot": 1, "troll_starts_with_card": True, "diamond_from_start": True},
 }
