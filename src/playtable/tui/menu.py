@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 
 from playtable.core.params import resolve_params
 from playtable.core.registry import game_ids, get_game
+from playtable.tui.frame import note_if_screen_hidden
 
 # Variants a newcomer should start with (issue 14: the troll's standard rules are the designer's
 # hardest, the heuristic bot wins 2% of them; the tutorial bridge is the gentlest).
@@ -171,6 +172,7 @@ class MenuApp(App[Choice | None]):
 
 def run_menu() -> None:
     """Show the menu; play the chosen game; back to the menu until the player quits it."""
+    note_if_screen_hidden()
     while True:
         chosen = MenuApp().run()
         if not chosen:

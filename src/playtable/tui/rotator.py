@@ -28,7 +28,7 @@ from playtable.core.registry import get_game
 from playtable.games.rotator.board import cell_name, parse_cell
 from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
 from playtable.tui.confirm_screen import ConfirmScreen
-from playtable.tui.frame import size_warning
+from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.result_screen import ResultScreen
 from playtable.tui.rules_screen import RulesScreen
 
@@ -379,4 +379,5 @@ def make_app(seed: int | None = None, variant: str | None = None) -> RotatorApp:
 
 
 def run_rotator(params: Any, seed: int | None) -> None:
+    note_if_screen_hidden()
     RotatorApp(params, seed).run()

@@ -28,6 +28,7 @@ from playtable.core.registry import get_game, player_rules
 from playtable.tui import troll_view as view
 from playtable.tui import troll_words as words
 from playtable.tui.confirm_screen import ConfirmScreen
+from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.troll_screens import EndScreen, HelpScreen
 from playtable.tui.troll_words import EVENT_STYLE, GROUPS, NOTHING_TO, PROMPTS
 
@@ -41,7 +42,7 @@ class TrollApp(App[None]):
     AUTO_FOCUS = "#board"
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 1; background: $primary-background; color: $text; }
+    #status { height: auto; max-height: 2; background: $primary-background; color: $text; }
     #main { height: 1fr; }
     #left { width: 57; }
     #board { height: auto; padding: 0 0; }
@@ -143,7 +144,9 @@ class TrollApp(App[None]):
     def refresh_view(self) -> None:
         obs = self.obs
         origin = "saved position" if self.from_position else f"seed {self.seed}"
-        self.query_one("#status", Static).update(view.status_text(obs, origin))
+        small = size_warning(self.size.width, self.size.height)
+        self.query_one("#status", Static).update(
+            Text(small, style="bold red") if small else view.status_text(obs, origin))
         board = view.render_bridge(obs)
         board.append("\n")
         board.append_text(view.info_text(obs))
@@ -345,6 +348,10 @@ class TrollApp(App[None]):
         self.pending, self.pending_column = None, None
         self._start()
 
+    def on_resize(self) -> None:
+        if self.query("#status"):
+            self.refresh_view()
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -370,4 +377,5 @@ def make_app(seed: int | None = None, variant: str | None = None) -> TrollApp:
 
 def run_troll(params: Any, seed: int | None, state: State | None = None) -> None:
     """`playtable play troll`: play until the player quits (from `state` if given)."""
+    note_if_screen_hidden()
     TrollApp(params, seed, state=state).run()

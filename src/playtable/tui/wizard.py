@@ -35,7 +35,7 @@ from playtable.core.params import resolve_params
 from playtable.core.protocol import Agent, Event
 from playtable.core.registry import get_game
 from playtable.tui.confirm_screen import ConfirmScreen
-from playtable.tui.frame import size_warning
+from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.rules_screen import RulesScreen
 
 PROMPTS = {
@@ -435,6 +435,7 @@ class WizardApp(App[None]):
 
 
 def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str]) -> None:
+    note_if_screen_hidden()
     WizardApp(params, seed, seats).run()
 
 
