@@ -33,8 +33,9 @@ lock:
 	$(LOCK) --output-file requirements/play.txt pyproject.toml
 	$(LOCK) --extra dev --extra lab --extra rl --extra ray --output-file requirements/all.txt pyproject.toml
 
+# The web app: prints the address to open; tables live in the per-user data directory.
 play: setup-play
-	$(VENV)/bin/playtable play
+	$(VENV)/bin/playtable serve
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
