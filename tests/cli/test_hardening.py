@@ -153,3 +153,12 @@ def test_a_board_file_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
 ])
 def test_options_that_are_no_finite_amount_are_refused(tmp_path: Path, argv: list[str]) -> None:
     refused(tmp_path, *argv)
+
+
+def test_a_war_that_would_last_for_ever_stops_at_max_steps() -> None:
+    """FR War: the first player past war_target wins; with a target of a million the battle
+    command's loop still ends, at --max-steps."""
+    result = run("stardice", "battle", "--war", "--quiet", "--max-steps", "3", "--federation",
+                 "random-thrower", "--param", "war_target=1000000", "--param", "max_battles=1000000")
+    assert result.code == 0, result.err
+    assert "stopped after 3 actions" in result.err

@@ -37,11 +37,13 @@ def stardice() -> None:
               help="Save the replay (game, params, seed, action texts) as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--quiet", is_flag=True, help="Do not print the play-by-play.")
+@click.option("--max-steps", type=COUNT, default=100_000, show_default=True,
+              help="Stop the war after this many actions.")
 @variant_option
 @param_option
 def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
-           record_path: str | None, as_json: bool, quiet: bool, variant: str | None,
-           params: tuple[str, ...]) -> None:
+           record_path: str | None, as_json: bool, quiet: bool, max_steps: int,
+           variant: str | None, params: tuple[str, ...]) -> None:
     """A bot-versus-bot battle on the simulated table; prints the score, draws the table."""
     if out:
         from playtable.core.extras import require
@@ -67,6 +69,11 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
     rng = Chance(seed ^ 0x5D1CE)
     actions: list[Any] = []
     while not state.is_terminal:
+        if len(actions) >= max_steps:
+            # a war to a huge target (or over many battles) ends here, not after days
+            click.echo(f"stopped after {max_steps} actions (--max-steps), the war unfinished",
+                       err=True)
+            break
         action = agents[state.current_player].choose(state, rng)
         events = state.apply(action)
         actions.append(action)
