@@ -181,11 +181,12 @@ function showCreated(created, game) {
   host.replaceChildren(h("div", { class: "created-links" },
     h("h2", {}, `Your ${game.name} table is ready`),
     h("p", {}, people.length > 1 ? "Each person gets their own private link: send the others theirs."
-      : "The link below is your seat: keep it private, it lets whoever has it play for you."),
+      : people.length ? "The link below is your seat: keep it private, it lets whoever has it play for you."
+        : "Every seat is a bot: watch them play."),
     people.map((seat, i) => linkRow(`Join as ${seat.name}`, seat.join_url, i === 0)),
     created.seats.filter((seat) => !seat.join_url).map((seat) => h("p", { class: "note" }, `${seat.name}: bot (${seat.agent})`)),
     h("p", {}, "Anyone may watch (they see only what a spectator may see):"),
-    linkRow("Watch", created.watch_url, false)));
+    linkRow("Watch", created.watch_url, !people.length)));
   host.classList.add("done");
   host.hidden = false;
 }
