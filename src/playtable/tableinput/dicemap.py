@@ -11,6 +11,7 @@ from pathlib import Path
 from playtable.core.errors import BadParameter
 from playtable.core.jsonio import parse_json, read_text
 from playtable.games.stardice.live import DieSpec, check_die
+from playtable.tableinput.samples import resolve
 
 
 def parse_dice_map(text: str) -> dict[int, DieSpec]:
@@ -60,8 +61,8 @@ def parse_dice_map(text: str) -> dict[int, DieSpec]:
 
 
 def load_dice_map(arg: str) -> dict[int, DieSpec]:
-    """`arg` is a path to a JSON file, or an inline map."""
-    path = Path(arg)
+    """`arg` is a path to a JSON file, an inline map, or `sample` (the shipped map, samples.py)."""
+    path = Path(resolve(arg, "dice"))
     if "=" not in arg and path.exists():
         return parse_dice_map(read_text(path, "dice map", max_bytes=1024 * 1024, error=BadParameter))
     if "=" not in arg and not arg.strip().startswith("{"):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from playtable.core.errors import BadParameter
+from playtable.tableinput.samples import resolve
 from playtable.tableinput.tracking import TuioTable
 
 TICK = 0.05
@@ -97,7 +98,8 @@ def _open_record(path: str | Path) -> TextIO:
 
 def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False) -> int:
     """Feed a recorded session into `table`; returns the number of datagrams. Broken lines are
-    counted as malformed packets."""
+    counted as malformed packets. `sample` names the shipped recording (samples.py)."""
+    path = resolve(str(path), "session")
     count = 0
     started = time.monotonic()
     try:
