@@ -156,20 +156,23 @@ def drop_key(data: Position, rng: random.Random) -> Position | None:
     return data
 
 
-def drop_item(data: Position, rng: random.Random) -> Position | None:
+def _some_list(data: Position, rng: random.Random) -> list[Any] | None:
     lists = [v for _, v in _containers(data) if isinstance(v, list) and v]
-    if not lists:
+    return rng.choice(lists) if lists else None
+
+
+def drop_item(data: Position, rng: random.Random) -> Position | None:
+    target = _some_list(data, rng)
+    if target is None:
         return None
-    target = rng.choice(lists)
     del target[rng.randrange(len(target))]
     return data
 
 
 def copy_item(data: Position, rng: random.Random) -> Position | None:
-    lists = [v for _, v in _containers(data) if isinstance(v, list) and v]
-    if not lists:
+    target = _some_list(data, rng)
+    if target is None:
         return None
-    target = rng.choice(lists)
     target.insert(rng.randrange(len(target) + 1), copy.deepcopy(rng.choice(target)))
     return data
 

@@ -67,13 +67,21 @@ def rotator_phase(data: Position, rng: random.Random) -> Position | None:
     return data
 
 
+def _repaint(data: Position, find: tuple[str, str], paint: tuple[str, str],
+             rng: random.Random) -> Position:
+    """Pick a cell showing find[1] in the rows data[find[0]]; write one of paint[1] there in
+    the rows data[paint[0]]."""
+    rows, wanted = data[find[0]], find[1]
+    r, c = rng.choice([(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)
+                       if ch == wanted])
+    row = data[paint[0]][r]
+    data[paint[0]][r] = row[:c] + rng.choice(paint[1]) + row[c + 1:]
+    return data
+
+
 def rotator_touched_rock(data: Position, rng: random.Random) -> Position | None:
     """A solid space marked as touched (touched spaces are open, rule 7)."""
-    rocks = [(r, c) for r, row in enumerate(data["solid"]) for c, ch in enumerate(row) if ch == "#"]
-    r, c = rng.choice(rocks)
-    row = data["ages"][r]
-    data["ages"][r] = row[:c] + rng.choice("012") + row[c + 1:]
-    return data
+    return _repaint(data, ("solid", "#"), ("ages", "012"), rng)
 
 
 def rotator_choices(data: Position, rng: random.Random) -> Position | None:
@@ -86,11 +94,7 @@ def rotator_choices(data: Position, rng: random.Random) -> Position | None:
 
 def rotator_board(data: Position, rng: random.Random) -> Position | None:
     """A node moved or removed: the board breaks a placement rule (rules 2-5)."""
-    nodes = [(r, c) for r, row in enumerate(data["board"]) for c, ch in enumerate(row) if ch == "@"]
-    r, c = rng.choice(nodes)
-    row = data["board"][r]
-    data["board"][r] = row[:c] + rng.choice("#.") + row[c + 1:]
-    return data
+    return _repaint(data, ("board", "@"), ("board", "#."), rng)
 
 
 ROTATOR: list[Mutation] = [bad_rig, rotator_player_in_rock, rotator_player_floating, rotator_numbers,
