@@ -32,3 +32,16 @@ def test_claims_for_other_games_are_refused(capsys: pytest.CaptureFixture[str]) 
         main(["claims", "rotator"])
     assert done.value.code == 2
     assert "troll game only" in capsys.readouterr().err
+
+
+def test_claims_report_every_game_for_a_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 14: `claims` was silent for 12 s; now every game played is heard, per difficulty,
+    and the table view shows a progress bar on stderr (sim's)."""
+    from playtable.lab.claims import DIFFICULTIES, troll_claims
+
+    heard: list[tuple[str, bool]] = []
+    troll_claims(5, 0, "heuristic", lambda difficulty, won: heard.append((difficulty, won)))
+    assert [d for d, _ in heard] == [name for name, _ in DIFFICULTIES for _ in range(5)]
+    main(["claims", "troll", "-n", "5"])
+    captured = capsys.readouterr()
+    assert "claims: " in captured.err and "5/" in captured.err and "troll design claims" in captured.out

@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from playtable.cli.common import OUT_FILE, SEED
 from playtable.cli.lab_progress import format_number
 from playtable.core.errors import BadParameter
+
+if TYPE_CHECKING:
+    from playtable.lab.claims import Claim
 
 # -- query -------------------------------------------------------------------------------------------
 QUERY_EXAMPLES = """Examples (the view `games` holds every row of FILES, plus `filename`):
@@ -126,13 +130,13 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bo
         raise BadParameter("-n must be at least 1")
     from playtable.agents import make_agent
     from playtable.core.registry import get_game
-    from playtable.lab.claims import claims_rows, troll_claims
+    from playtable.lab.claims import claims_rows
 
     make_agent(get_game("troll"), agent)
     if luck:
         _luck(games, seed, agent, list(variants), budget, as_json)
         return
-    measured = troll_claims(games, seed, agent)
+    measured = _claims_with_progress(games, seed, agent, quiet=as_json)
     if as_json:
         click.echo(json.dumps(claims_rows(measured), indent=1, ensure_ascii=False))
         return
@@ -147,6 +151,25 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bo
     for c in measured:
         table.add_row(c.claim, c.seed_says, c.measured, c.interval, str(c.n), c.verdict)
     Console().print(table)
+
+
+def _claims_with_progress(games: int, seed: int, agent: str, quiet: bool) -> list[Claim]:
+    """troll_claims with a progress bar on stderr like sim's: games played of all difficulties,
+    and the running win rate of the difficulty being played (never pooled across them)."""
+    from playtable.cli.lab_progress import Live
+    from playtable.lab.claims import DIFFICULTIES, troll_claims
+
+    with Live(games * len(DIFFICULTIES), f"claims: {DIFFICULTIES[0][0]}", quiet) as live:
+        current = [DIFFICULTIES[0][0]]
+
+        def on_game(difficulty: str, won: bool) -> None:
+            if difficulty != current[0]:  # a new difficulty: its own win rate from zero
+                current[0] = difficulty
+                live.wins = live.done = 0
+                live.progress.update(live.task, description=f"claims: {difficulty}")
+            live.add([{"win": won}])
+
+        return troll_claims(games, seed, agent, on_game)
 
 
 def _luck(games: int, seed: int, agent: str, variants: list[str], budget: int, as_json: bool) -> None:

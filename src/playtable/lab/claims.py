@@ -25,6 +25,7 @@ Claims measured (the seed's words in quotes):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,7 +125,8 @@ class _Played:
     minimum: int = -1
 
 
-def _play(difficulty: dict[str, Any], games: int, seed: int, agent_spec: str) -> _Played:
+def _play(difficulty: dict[str, Any], games: int, seed: int, agent_spec: str,
+          on_game: Callable[[bool], None] | None = None) -> _Played:
     game = get_game("troll")
     params = params_from_dict(game.params_type, difficulty)
     agent = make_agent(game, agent_spec)
@@ -154,13 +156,23 @@ def _play(difficulty: dict[str, Any], games: int, seed: int, agent_spec: str) ->
         if state.returns()[0] >= 1:
             out.wins += 1
             out.awakenings_won.append(int(metrics.get("awakenings", 0)))
+        if on_game is not None:
+            on_game(state.returns()[0] >= 1)
     return out
 
 
-def troll_claims(games: int = 1000, seed: int = 0, agent: str = "heuristic") -> list[Claim]:
-    """Every claim above, measured on `games` seeds from `seed` with `agent` playing."""
+def troll_claims(games: int = 1000, seed: int = 0, agent: str = "heuristic",
+                 on_game: Callable[[str, bool], None] | None = None) -> list[Claim]:
+    """Every claim above, measured on `games` seeds from `seed` with `agent` playing;
+    `on_game(difficulty, won)` hears of every game played (a progress bar)."""
     claims = _deal_claims(games, seed)
-    played = {name: _play(values, games, seed, agent) for name, values in DIFFICULTIES}
+    played = {}
+    for name, values in DIFFICULTIES:
+        def heard(won: bool, name: str = name) -> None:
+            if on_game is not None:
+                on_game(name, won)
+
+        played[name] = _play(values, games, seed, agent, heard)
     final = played["final"]
     lo, hi = wilson(final.club, final.games)
     claims.append(
