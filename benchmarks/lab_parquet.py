@@ -1,0 +1,79 @@
+"""Result files: row-group size against file size and query time (issue 12 item 8).
+
+    .venv/bin/python benchmarks/lab_parquet.py [--rows 200000] [--repeat 5]
+
+Plays 2,000 troll games (random agent) once, then writes the same N rows (the games repeated
+under new seeds) twice with `ResultWriter`: in 32-row groups (what the runner's batches gave
+before) and in `ROW_GROUP_ROWS`-row groups (now). For each file: size, write time, and the
+median time of three DuckDB queries over `repeat` runs (one process, 2 threads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+from rich.console import Console
+from rich.table import Table
+
+from playtable.core.registry import get_game
+from playtable.lab import storage
+from playtable.lab.runner import Arm, run_tasks
+
+QUERIES = {
+    "win rate by variant": "SELECT variant, avg(win::int) FROM games GROUP BY variant",
+    "length quartiles": "SELECT quantile_cont(length, [0.25, 0.5, 0.75]) FROM games",
+    "events of long games": "SELECT sum(events['stomp']) FROM games WHERE length > 20",
+}
+
+
+def write(rows: list[dict[str, Any]], path: Path, group: int) -> float:
+    saved = storage.ROW_GROUP_ROWS, storage.TABLE_ROWS
+    storage.ROW_GROUP_ROWS, storage.TABLE_ROWS = group, min(group, saved[1])
+    try:
+        started = time.perf_counter()
+        with storage.ResultWriter(path) as writer:
+            for i in range(0, len(rows), 32):  # the runner hands over batches of 32
+                writer.write(rows[i : i + 32])
+        return time.perf_counter() - started
+    finally:
+        storage.ROW_GROUP_ROWS, storage.TABLE_ROWS = saved
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    game = get_game("troll")
+    arm = Arm.build("troll", game.params_type(), ["random"])
+    base = run_tasks([(arm, s) for s in range(2000)])
+    rows = [{**base[i % len(base)], "seed": i} for i in range(args.rows)]
+    table = Table(title=f"{args.rows:,} result rows: row-group size, file size and DuckDB query time")
+    for col in ("row groups of", "groups", "file MB", "write s", *(f"{q} ms" for q in QUERIES)):
+        table.add_column(col, justify="right")
+    with tempfile.TemporaryDirectory() as folder:
+        for group in (32, storage.ROW_GROUP_ROWS):
+            path = Path(folder) / f"g{group}.parquet"
+            seconds = write(rows, path, group)
+            timings = []
+            for sql in QUERIES.values():
+                runs = []
+                for _ in range(args.repeat):
+                    started = time.perf_counter()
+                    storage.query(sql, [path])
+                    runs.append(time.perf_counter() - started)
+                timings.append(statistics.median(runs) * 1000)
+            meta = pq.read_metadata(path)
+            table.add_row(f"{group:,}", f"{meta.num_row_groups:,}", f"{path.stat().st_size / 1e6:.1f}",
+                          f"{seconds:.1f}", *(f"{t:.1f}" for t in timings))
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()
