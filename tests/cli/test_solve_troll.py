@@ -33,4 +33,14 @@ def test_a_small_budget_is_reported_as_undecided(capsys: pytest.CaptureFixture[s
 def test_solve_troll_cli_prints_the_line(capsys: pytest.CaptureFixture[str]) -> None:
     main(["solve", "troll", "--seed", "1"])
     out = capsys.readouterr().out
-    assert "can be won" in out and "winning line:" in out
+    assert "can be won" in out and "winning line, one turn a line:" in out
+    # issue 14: one turn a line (two actions, or one wait), and replaying the lines wins
+    from playtable.core.registry import get_game
+
+    turns = [line.split(": ", 1) for line in out.splitlines() if line.startswith("  turn ")]
+    assert [int(t.split()[1]) for t, _ in turns] == list(range(1, len(turns) + 1))
+    state = get_game("troll").new_state(None, 1)
+    for _, actions in turns:
+        for text in actions.split(", "):
+            state.apply(state.parse_action(text))
+    assert state.returns() == [1.0]

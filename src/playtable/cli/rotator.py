@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -52,10 +53,20 @@ def solve_rotator(board: str, as_json: bool, turn_limit: int, placement: str) ->
         echo_json({**solution.to_json(), "seconds": round(elapsed, 4)})
         return
     if solution.winnable:
-        click.echo(f"win on turn {solution.turns} using {solution.boosts} boost space(s) "
-                   f"({solution.states} positions searched, {elapsed * 1000:.0f} ms):")
-        for i, text in enumerate(solution.actions, 1):
-            click.echo(f"{i:3}. {text}")
+        spent = {0: "no boost space", 1: "1 boost space"}.get(solution.boosts,
+                                                              f"{solution.boosts} boost spaces")
+        click.echo(f"win on turn {solution.turns}, spending {spent} ({solution.states} "
+                   f"positions searched, {elapsed * 1000:.0f} ms); one turn a line:")
+        turns: dict[int, list[str]] = {}
+        replay: Any = state.clone()  # type: ignore[attr-defined]
+        for text in solution.actions:  # a start square belongs to the turn it starts
+            turns.setdefault(int(replay.observation(0)["turn"]), []).append(text)
+            replay.apply(replay.parse_action(text))
+        for turn, actions in turns.items():
+            click.echo(f"  turn {turn:>2}: " + ", ".join(actions))
+        if solution.turns not in turns:  # the win comes in that turn's Fall, before any choice
+            click.echo(f"  turn {solution.turns:>2}: the fall reaches "
+                       f"{replay.observation(0)['player']}, on the far row: won")
     else:
         limit = f"within the turn limit of {turn_limit}" if turn_limit else "at all"
         click.echo(f"no win exists {limit} (all {solution.states} reachable positions "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -44,5 +45,19 @@ def solve_troll(seed: int, variant: str | None, params: tuple[str, ...], budget:
         f"{verdict.seconds:.1f} s)"
     )
     if verdict.actions:
-        click.echo("winning line: " + "; ".join(verdict.actions))
+        click.echo("winning line, one turn a line:")
+        for turn, actions in turns_of(game.new_state(the_params, seed), verdict.actions):
+            click.echo(f"  turn {turn:>2}: " + ", ".join(actions))
+
+
+def turns_of(state: Any, actions: list[str]) -> list[tuple[int, list[str]]]:
+    """The line split into the troll's turns (two actions each, `wait` one), by replaying it."""
+    out: list[tuple[int, list[str]]] = []
+    for text in actions:
+        turn = int(state.observation(0)["turn"])
+        if not out or out[-1][0] != turn:
+            out.append((turn, []))
+        out[-1][1].append(text)
+        state.apply(state.parse_action(text))
+    return out
 

@@ -40,11 +40,16 @@ def test_sample_boards_are_legal_rated_and_reproducible(name: str) -> None:
 def test_solve_prints_the_line_in_canonical_form(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(["solve", "rotator", "easy"], capsys)
     assert code == 0
-    assert out.startswith("win on turn 5 using")
-    lines = [ln.split(". ", 1)[1] for ln in out.splitlines()[1:]]
+    assert out.startswith("win on turn 5, spending")
+    # issue 14: one turn a line, numbered by the turns the header counts
+    turns = [ln.split(": ", 1) for ln in out.splitlines()[1:]]
+    assert [int(t.split()[1]) for t, _ in turns] == list(range(1, 6))
     state = GAME.new_state(RotatorParams(board="easy"), 0)
-    for text in lines:
-        state.apply(state.parse_action(text))
+    for _, actions in turns:
+        if "won" in actions:  # the last turn's fall wins by itself
+            continue
+        for text in actions.split(", "):
+            state.apply(state.parse_action(text))
     assert state.returns() == [1.0]
 
 
