@@ -166,6 +166,7 @@ def _claims_with_progress(games: int, seed: int, agent: str, quiet: bool) -> lis
             if difficulty != current[0]:  # a new difficulty: its own win rate from zero
                 current[0] = difficulty
                 live.wins = live.done = 0
+                live.arms.clear()
                 live.progress.update(live.task, description=f"claims: {difficulty}")
             live.add([{"win": won}])
 

@@ -37,6 +37,7 @@ class Live:
         self.quiet = quiet
         self.wins = 0
         self.done = 0
+        self.arms: dict[str, list[int]] = {}  # variant label -> [wins, games]
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -58,12 +59,21 @@ class Live:
         self.progress.stop()
 
     def add(self, rows: list[dict[str, Any]]) -> None:
+        """Count finished games. Rows of several variants (compare) get a win rate each: one
+        rate pooled over different rules would mean nothing."""
         from playtable.lab.stats import wilson
 
         self.done += len(rows)
         self.wins += sum(1 for r in rows if r.get("win"))
-        low, high = wilson(self.wins, self.done)
-        rate = f"win {pct(self.wins / self.done)} [{pct(low)}, {pct(high)}]"
+        for r in rows:
+            arm = self.arms.setdefault(str(r.get("variant", "")), [0, 0])
+            arm[0] += bool(r.get("win"))
+            arm[1] += 1
+        if len(self.arms) > 1:
+            rate = "win " + " · ".join(f"{name} {pct(w / n)}" for name, (w, n) in self.arms.items())
+        else:
+            low, high = wilson(self.wins, self.done)
+            rate = f"win {pct(self.wins / self.done)} [{pct(low)}, {pct(high)}]"
         self.progress.update(self.task, advance=len(rows), rate=rate)
 
     def retotal(self, total: int) -> None:
