@@ -64,14 +64,20 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         return state
 
     def state_from_json(self, data: Mapping[str, Any]) -> StarDiceState:
+        """A position from outside, checked for every invariant (`position_checks`); clones
+        of a valid state skip that check."""
+        from playtable.games.stardice.position_checks import check_position
         from playtable.games.stardice.solitaire import solitaire_from_json
 
         params = data.get("params") if isinstance(data, Mapping) else None
         if isinstance(params, Mapping) and params.get("mode") == "objective1":
-            return solitaire_from_json(dict(data))
+            solo = solitaire_from_json(dict(data))
+            check_position(solo, dict(data), solitaire=True)
+            return solo
         state = state_from_json(dict(data), StarDiceState)
         if BLANK in state.table:
             raise BadPosition("the blank d6 belongs to mode=objective1 only")
+        check_position(state, dict(data), solitaire=False)
         return state
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:

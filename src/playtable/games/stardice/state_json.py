@@ -22,7 +22,6 @@ from playtable.games.stardice.actions import BLANK, BORG, SEAT_NAMES, SEATS, die
 from playtable.games.stardice.formation import FormationEngine
 from playtable.games.stardice.params import StarDiceParams
 from playtable.games.stardice.physics import PIECE_TYPES, Piece
-from playtable.games.stardice.position_checks import check_position
 from playtable.games.stardice.scoring import ShapeScore, TableScore
 from playtable.games.stardice.table import StarDiceTable
 
@@ -136,7 +135,6 @@ def state_from_json(data: Any, cls: type[S]) -> S:
         w = data.get("winner")
         state.winner = None if w is None else int(w)
         state.draw = bool(data.get("draw", False))
-        check_position(state, data, solitaire=params.mode == "objective1")
         return state
     except BadPosition:
         raise
