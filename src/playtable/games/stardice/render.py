@@ -1,7 +1,8 @@
 """Drawing a Star Dice table as a picture (matplotlib, no display needed): the touch surface and
 its frame, dice as stars (white Federation, red Klingon, green Borg) with their rolled values,
 formations filled in their own colours with their point values, strings in white, and the
-connection range ring around each die (seed iterations 2 and 5 software design)."""
+connection range ring around each die (seed iterations 2 and 5 software design); a legend under
+the table says what each mark means, and value labels are placed where they overlap nothing."""
 
 from __future__ import annotations
 
@@ -107,7 +108,8 @@ def render_scene(pieces: list[ScenePiece], layout: Layout, score: TableScore,
         xs = [pos[o][0] for o in path_]
         ys = [pos[o][1] for o in path_]
         ax.plot(xs, ys, "-", color="white", lw=1.6, alpha=0.9, zorder=3)
-    # range rings and the dice
+    # range rings and the dice; each value label where it overlaps no other label or die
+    boxes: list[tuple[float, float, float, float]] = []
     for piece in pieces:
         on_surface = geo.on_surface(piece.x, piece.y)
         if piece.kind == "stone":
@@ -127,8 +129,8 @@ def render_scene(pieces: list[ScenePiece], layout: Layout, score: TableScore,
         ax.add_patch(Polygon(_star(piece.x, piece.y, r, heading), closed=True,
                              facecolor=colour, edgecolor="#202020", lw=0.6, zorder=5,
                              alpha=1.0 if on_surface else 0.45))
-        ax.text(piece.x + r * 0.9, piece.y - r * 0.9, piece.label, color=colour, ha="left",
-                va="top", fontsize=8, zorder=6)
+        x, y, ha, va = _label_place(piece, r, boxes, pieces, -1.0 if y_down else 1.0)
+        ax.text(x, y, piece.label, color=colour, ha=ha, va=va, fontsize=8, zorder=6)
     ax.set_xlim(-f - 0.02, geo.width + f + 0.02)
     ax.set_ylim(-f - 0.02, geo.depth + f + 0.02)
     if y_down:
@@ -136,12 +138,68 @@ def render_scene(pieces: list[ScenePiece], layout: Layout, score: TableScore,
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(title, color="white", fontsize=14)
+    _legend(ax, connect_range)
     out = Path(path)
     tmp = out.with_name(out.name + ".tmp" + out.suffix)
     fig.savefig(tmp, facecolor=fig.get_facecolor(), bbox_inches="tight")
     plt.close(fig)
     tmp.replace(out)  # a viewer never sees a half-written picture
     return out
+
+
+_CHAR_W, _LINE_H = 0.0075, 0.014  # a size-8 label's character and line, in table widths
+
+
+def _label_place(piece: ScenePiece, r: float, boxes: list[tuple[float, float, float, float]],
+                 pieces: list[ScenePiece], up: float) -> tuple[float, float, str, str]:
+    """Where a die's value label goes: the first corner beside the star (below right, above
+    right, below left, above left) whose box meets no label already placed and no other die;
+    the first one if all do. `up` is +1 when y grows upwards on the picture. The box is kept
+    in `boxes`."""
+    w, h = _CHAR_W * len(piece.label), _LINE_H
+    first: tuple[float, float, str, str, tuple[float, float, float, float]] | None = None
+    for sx, sy in ((1, -1), (1, 1), (-1, -1), (-1, 1)):
+        x, y = piece.x + sx * r * 0.9, piece.y + sy * up * r * 0.9
+        x0 = x if sx > 0 else x - w
+        y0 = y - h if sy * up < 0 else y
+        box = (x0, y0, x0 + w, y0 + h)
+        ha = "left" if sx > 0 else "right"
+        va = "top" if sy < 0 else "bottom"
+        if first is None:
+            first = (x, y, ha, va, box)
+        hits_label = any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                         for b in boxes)
+        hits_die = any(o is not piece and box[0] - 0.022 < o.x < box[2] + 0.022
+                       and box[1] - 0.022 < o.y < box[3] + 0.022 for o in pieces)
+        if not hits_label and not hits_die:
+            boxes.append(box)
+            return x, y, ha, va
+    assert first is not None
+    boxes.append(first[4])
+    return first[:4]
+
+
+def _legend(ax: Any, connect_range: float) -> None:
+    """What the colours and marks mean, under the table."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    star: dict[str, Any] = {"marker": "*", "linestyle": "none", "markersize": 13,
+                            "markeredgecolor": "#202020"}
+    handles = [
+        Line2D([], [], color=_SEAT_COLOURS[0], label=f"{SEAT_NAMES[0]} die: its rolled value", **star),
+        Line2D([], [], color=_SEAT_COLOURS[1], label=f"{SEAT_NAMES[1]} die: its rolled value", **star),
+        Line2D([], [], color=_BORG_COLOUR, label="Borg die: number/pips (beat the number; "
+               "the pips are the bonus)", **star),
+        Patch(facecolor=_SHAPE_COLOURS[0], alpha=0.5, edgecolor=_SHAPE_COLOURS[0],
+              label="formation: points (+ Borg bonus), owner"),
+        Line2D([], [], color="white", lw=1.6, label="string: 1 point to the higher total"),
+        Line2D([], [], color="#9e9e9e", lw=0.8, ls="--",
+               label=f"dashed ring: connection range ({connect_range:g} table widths)"),
+    ]
+    legend = ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2,
+                       frameon=False, fontsize=9, labelcolor="white", handlelength=1.6)
+    legend.set_zorder(8)
 
 
 def _star(x: float, y: float, r: float, angle: float) -> list[tuple[float, float]]:
