@@ -50,7 +50,7 @@ def test_sigkill_mid_game_then_restart_rebuilds_the_same_position(tmp_path: Path
 
         at_restart = bot_table()
         assert at_restart["status"] == "running"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and bot_table()["step"] < at_restart["step"] + 2:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and bot_table()["step"] <= at_restart["step"]:
             time.sleep(0.1)
-        assert bot_table()["step"] >= at_restart["step"] + 2  # the bot went on after the restart
+        assert bot_table()["step"] > at_restart["step"], server.log()  # the bot went on after the restart

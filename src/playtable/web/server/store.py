@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -91,16 +92,36 @@ def _seats_json(seats: list[SeatRow]) -> str:
 
 class SqliteStore:
     """One SQLite file in WAL mode. `synchronous=NORMAL` keeps every committed transaction
-    through a crash of the server process (kill -9); only a power loss may lose the last ones."""
+    through a crash of the server process (kill -9); only a power loss may lose the last ones.
+
+    Commits then only append to the write-ahead log (no fsync), so they are cheap enough to run
+    on the event loop. Copying the log back into the database (a checkpoint, which does fsync)
+    runs in a background thread once a second instead of inside whichever commit fills the log,
+    so a slow disk never stalls the tables."""
+
+    CHECKPOINT_EVERY = 1.0
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(_SCHEMA)
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="sqlite-checkpoint",
+                                              daemon=True)
+        self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(self.CHECKPOINT_EVERY):
+                # PASSIVE never waits for, nor blocks, the writer on the event loop.
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def create(self, row: TableRow) -> None:
         with self.db:
@@ -152,4 +173,7 @@ class SqliteStore:
         return list(rows.values())
 
     def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(timeout=10)
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
