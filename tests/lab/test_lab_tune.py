@@ -127,3 +127,17 @@ def test_the_shipped_ladder_is_named_variants_that_play() -> None:
     bricks = [sum(p.slot_heights()) for p in ladder]
     assert bricks == sorted(bricks) and bricks[0] > sum(TrollParams().slot_heights())
     assert all(name in game.variant_descriptions for name in names)
+
+
+def test_the_shipped_wizard_balance_is_a_named_variant_at_every_player_count() -> None:
+    """The wizard `balanced` variant (tuned over the mana wheel for 50 % at 3, 4 and 5 players)
+    leaves the final rules' other parameters alone (seed 003, 8 Nov rules)."""
+    from playtable.core.params import resolve_params
+    from playtable.core.registry import get_game
+
+    game = get_game("wizard")
+    assert set(game.variants["balanced"]) <= {"mana_start", "mana_max", "mana_min", "mana_per_turn"}
+    for players in (3, 4, 5):
+        params = resolve_params(WizardParams, game.variants, "balanced", [f"players={players}"])
+        assert params.rules == "final" and params.players == players
+    assert "balanced" in game.variant_descriptions

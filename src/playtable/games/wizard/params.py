@@ -94,4 +94,8 @@ VARIANTS: dict[str, dict[str, object]] = {
         "trap_rule": "per_trap", "trap_save": 5, "combat_rolls": "sum", "loss_damage": "one",
         "combat_loot": "two", "flip_tiles": "on_enter", "token_cap": 3, "rage": False,
     },
+    # Tuned by the lab (`benchmarks/tune_shipped.py --only wizard`) for the wizard at 50 % with
+    # the default (heuristic) bots at 3, 4 and 5 players at once, over the mana wheel; the final
+    # rules and content otherwise. Re-measured in docs/lab.md.
+    "balanced": {"mana_start": 3, "mana_max": 8, "mana_per_turn": 1},
 }
