@@ -59,3 +59,17 @@ def test_report_of_missing_or_empty_files_fails_cleanly(
 ) -> None:
     assert _main("report", str(tmp_path / "none.parquet"), "--out", str(tmp_path / "r.html")) == 2
     assert "no result file" in capsys.readouterr().err
+
+
+def test_troll_report_says_which_way_is_better(tmp_path: Path) -> None:
+    """Issue 14: a line per plot saying what it shows and which way is better (the troll's score
+    is cards left: lower is better), readable metric names, and no two-seat analysis text."""
+    runs = tmp_path / "troll.parquet"
+    page = tmp_path / "troll.html"
+    assert _main("sim", "troll", "-n", "12", "-q", "--variant", "tutorial", "--out", str(runs)) == 0
+    assert _main("report", str(runs), "--out", str(page)) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "score: cards left in the deck of awakening" in text and "Lower is better." in text
+    assert "higher is better for seat 0" in text and "Higher and longer is better." in text
+    assert "double awakenings" in text and "double_awakenings" not in text
+    assert "first-player advantage is" not in text

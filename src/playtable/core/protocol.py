@@ -203,6 +203,10 @@ class Game(ABC, Generic[P, S]):
     """One line per named variant, for a newcomer choosing one."""
     pitch: ClassVar[str] = ""
     """One paragraph telling a newcomer what the game is and why to play it."""
+    score_name: ClassVar[str] = ""
+    """What the `score` metric counts, in words (reports label their plots with it)."""
+    lower_score_is_better: ClassVar[bool] = False
+    """True when a lower `score` metric is the better result (the troll's cards left)."""
 
     @abstractmethod
     def num_players(self, params: P) -> int: ...

@@ -22,7 +22,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from playtable.core.errors import PlaytableError
 from playtable.core.files import write_atomic
+from playtable.core.registry import get_game
 from playtable.lab.compare import value_of
 from playtable.lab.metrics import summarize, survival
 from playtable.lab.stats import paired
@@ -85,8 +87,26 @@ def _score_key(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
     """The per-game score to histogram: the game's `score` metric if it has one, else the
     return of seat 0."""
     if any("score" in (r.get("metrics") or {}) for r in rows):
-        return "m_score", "score (game metric)"
-    return "return_0", "return of seat 0"
+        return "m_score", str(getattr(_game_of(rows), "score_name", "") or "score")
+    return "return_0", "result of seat 0 (1 win, 0 loss)"
+
+
+def _game_of(rows: Sequence[dict[str, Any]]) -> Any:
+    """The rows' game (through the registry), or None for a game this install does not know."""
+    try:
+        return get_game(str(rows[0].get("game"))) if rows else None
+    except PlaytableError:
+        return None
+
+
+def _better(rows: Sequence[dict[str, Any]], what: str) -> str:
+    """One line saying which way a histogram is better, when the game says so."""
+    if what == "duration":
+        return "Neither way is better in itself: it shows how long the games last."
+    lower = bool(getattr(_game_of(rows), "lower_score_is_better", False))
+    if what == "m_score":
+        return "Lower is better." if lower else "Higher is better."
+    return "Higher is better for seat 0."
 
 
 def _plots(groups: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[str, Any]]) -> list[str]:
@@ -105,14 +125,17 @@ def _plots(groups: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[st
     lows = [summaries[g]["win_rate"] - summaries[g]["win_low"] for g in labels]
     highs = [summaries[g]["win_high"] - summaries[g]["win_rate"] for g in labels]
     ys = list(range(len(labels)))
-    ax.barh(ys, rates, color=colours[0], alpha=0.35)
-    ax.errorbar(rates, ys, xerr=[lows, highs], fmt="o", color=colours[0], capsize=4)
+    group_colours = [colours[i % len(colours)] for i in ys]  # the same colour as in the other plots
+    ax.barh(ys, rates, color=group_colours, alpha=0.35)
+    for y, rate, low, high, colour in zip(ys, rates, lows, highs, group_colours, strict=True):
+        ax.errorbar([rate], [y], xerr=[[low], [high]], fmt="o", color=colour, capsize=4)
     ax.set_yticks(ys, [_short(g) for g in labels])
     ax.invert_yaxis()
     ax.set_xlim(0, max(0.05, min(1.0, max(s["win_high"] for s in summaries.values()) * 1.15)))
     ax.set_xlabel("win rate (seat 0), 95% Wilson interval")
     ax.grid(axis="x", alpha=0.3)
-    figures.append(_figure_html(fig, "Win rate per group with 95% Wilson intervals."))
+    figures.append(_figure_html(fig, "Win rate of seat 0 per group, with its 95% Wilson interval: "
+                                     "higher is better for seat 0."))
 
     games = list(dict.fromkeys(str(groups[g][0].get("game")) for g in labels))
     for game in games:
@@ -172,7 +195,8 @@ def _game_plots(
         ax.grid(alpha=0.3)
         if len(labels) > 1:
             ax.legend(fontsize=7)
-        figures.append(_figure_html(fig, f"{prefix}distribution of the {name} per group."))
+        figures.append(_figure_html(fig, f"{prefix}{name[:1].upper()}{name[1:]}, spread over the games "
+                                         f"of each group (share of games). {_better(all_rows, what)}"))
     if all(int(r.get("players") or 1) == 1 for r in all_rows):
         fig, ax = plt.subplots(figsize=(5.3, 3.0))
         for i, g in enumerate(labels):
@@ -187,7 +211,8 @@ def _game_plots(
             ax.legend(fontsize=7)
         figures.append(
             _figure_html(
-                fig, f"{prefix}survival: the share of games not lost by each turn (wins never count as lost)."
+                fig, f"{prefix}survival: the share of games not yet lost by each turn (wins never "
+                "count as lost). Higher and longer is better."
             )
         )
     return figures
@@ -321,7 +346,8 @@ def _metrics_table(summaries: dict[str, dict[str, Any]], key: str) -> str:
         names += [k for k in s[key] if k not in names]
     if not names:
         return "<p class='note'>None recorded.</p>"
-    rows = [[html.escape(n)] + [_num(s[key].get(n), 3) for s in summaries.values()] for n in names]
+    rows = [[html.escape(n.replace("_", " "))] + [_num(s[key].get(n), 3) for s in summaries.values()]
+            for n in names]
     return _table(["mean per game"] + [_short(g, 30) for g in summaries], rows)
 
 
@@ -346,8 +372,11 @@ def render_report(rows: Sequence[dict[str, Any]], title: str, sources: Sequence[
         _paired_table(groups) if len(groups) > 1 else "<p class='note'>Only one group.</p>",
         "<h2>Game analysis (Ludii / TAG style)</h2>",
         "<p class='note'>Duration in actions and in the game's own turns; branching is the number of legal "
-        "actions at each decision; balance is 1 minus the largest gap between two seats' win rates; "
-        "first-player advantage is seat 0's win rate minus a fair share.</p>",
+        "actions at each decision"
+        + ("; balance is 1 minus the largest gap between two seats' win rates; first-player advantage "
+           "is seat 0's win rate minus a fair share" if any(s["players"] > 1 for s in summaries.values())
+           else "")
+        + ".</p>",
         _analysis_table(summaries),
         "<h2>Game metrics</h2>",
         _metrics_table(summaries, "metrics"),

@@ -38,6 +38,8 @@ class TrollGame(Game[TrollParams, TrollState]):
         "Stomp, carry and throw bricks to keep some kind of bridge standing until the deck runs "
         "out. The designer's own rules are fiendishly hard; start on plus-one or tutorial."
     )
+    score_name = "score: cards left in the deck of awakening"  # §7.1 "Your score"
+    lower_score_is_better = True
 
     def num_players(self, params: TrollParams) -> int:
         return 1
