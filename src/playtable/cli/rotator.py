@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import SEED, echo_json
+from playtable.cli.common import OUT_FILE, SEED, echo_json
 from playtable.core.errors import BadParameter
 
 
@@ -79,7 +79,9 @@ def solve_rotator(board: str, as_json: bool, turn_limit: int, placement: str) ->
 @click.option("--seed", type=SEED, default=None, help="Generate the board from this seed.")
 @click.option("--level", type=click.Choice(["easy", "medium", "hard"]), default=None,
               help="Generate a winnable board of this difficulty.")
-def play_rotator(board: str | None, seed: int | None, level: str | None) -> None:
+@click.option("--record", "record_path", type=OUT_FILE, default=None,
+              help="Where Ctrl+S saves the game's record (default: rotator-SEED.record.json).")
+def play_rotator(board: str | None, seed: int | None, level: str | None, record_path: str | None) -> None:
     """Rotator (one-player puzzle): drill from the top row to the far end."""
     import random
 
@@ -91,4 +93,4 @@ def play_rotator(board: str | None, seed: int | None, level: str | None) -> None
     params = RotatorParams(board=board or "", level=level or "any")  # type: ignore[arg-type]
     if seed is None:
         seed = random.randrange(1_000_000)
-    run_rotator(params, seed)
+    run_rotator(params, seed, record_path)

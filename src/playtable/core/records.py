@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playtable.core.errors import BadPosition, PlaytableError
@@ -105,3 +106,28 @@ def record_of(game_id: str, params: Any, seed: int, actions: list[Any],
               rigged: Mapping[str, list[Any]] | None = None) -> Record:
     return Record(game_id, params_as_dict(params), seed, [str(a) for a in actions],
                   {k: list(v) for k, v in (rigged or {}).items()})
+
+
+class Recorder:
+    """The record of a game being played (a front end's): actions added as they are applied,
+    taken back by undo, and saved as a record file on request."""
+
+    def __init__(self, game_id: str, params: Any, seed: int) -> None:
+        self.record = record_of(game_id, params, seed, [])
+
+    def add(self, action: Any) -> None:
+        self.record.actions.append(str(action))
+
+    def undo(self) -> None:
+        if self.record.actions:
+            self.record.actions.pop()
+
+    def save(self, path: str | Path, force: bool = True) -> Path:
+        """Write the record to `path` (atomically, never through a planted symlink)."""
+        import json
+
+        from playtable.core.files import check_new_output, write_atomic
+
+        check_new_output(path, force)
+        write_atomic(path, json.dumps(self.record.to_json(), indent=1) + "\n")
+        return Path(path)

@@ -24,11 +24,13 @@ from textual.widgets import Footer, Static
 from playtable.core.errors import IllegalAction, PlaytableError
 from playtable.core.params import resolve_params
 from playtable.core.protocol import State
+from playtable.core.records import Recorder
 from playtable.core.registry import get_game
 from playtable.games.rotator.board import cell_name, parse_cell
 from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
 from playtable.tui.confirm_screen import ConfirmScreen
 from playtable.tui.frame import note_if_screen_hidden, size_warning
+from playtable.tui.recording import SAVE_BINDING, save_record
 from playtable.tui.result_screen import ResultScreen
 from playtable.tui.rules_screen import RulesScreen
 
@@ -95,14 +97,17 @@ class RotatorApp(App[None]):
         Binding("n", "new_game", "New board"),
         Binding("question_mark", "rules", "Rules"),
         Binding("q", "ask_quit", "Quit"),
+        SAVE_BINDING,
     ]
 
-    def __init__(self, params: Any = None, seed: int | None = None) -> None:
+    def __init__(self, params: Any = None, seed: int | None = None, record_path: str | None = None) -> None:
         super().__init__()
         self.game = get_game("rotator")
         self.params = params if params is not None else self.game.default_params()
         self.seed = seed if seed is not None else random.randrange(1_000_000)
         self.state: State = self.game.new_state(self.params, self.seed)
+        self.record_path = record_path
+        self.recorder = Recorder(self.game.id, self.params, self.seed)
         self.history: list[State] = []
         self.cursor: int | None = None
         self.hint_text = ""
@@ -240,6 +245,7 @@ class RotatorApp(App[None]):
         before = self.state.clone()
         events = self.state.apply(action)
         self.history.append(before)
+        self.recorder.add(action)
         self.hint_text = ""
         for event in events:
             self.add_log(event.text)
@@ -319,11 +325,16 @@ class RotatorApp(App[None]):
                 self.cursor = parse_cell(first.split()[1])
         self.refresh_view()
 
+    def action_save_record(self) -> None:
+        self.hint_text = save_record(self.recorder, self.record_path)
+        self.refresh_view()
+
     def action_undo(self) -> None:
         if not self.history:
             self.hint_text = "nothing to undo"
         else:
             self.state = self.history.pop()
+            self.recorder.undo()
             self.hint_text = "undone"
             self.add_log("(undo)")
             self._reset_cursor()
@@ -336,6 +347,7 @@ class RotatorApp(App[None]):
         except PlaytableError as err:
             self.hint_text = str(err)
         self.history.clear()
+        self.recorder = Recorder(self.game.id, self.params, self.seed)
         what = f"board {self.params.board}, restarted" if self.params.board else (
             f"new board (seed {self.seed})")
         self.log_lines = []
@@ -378,6 +390,6 @@ def make_app(seed: int | None = None, variant: str | None = None) -> RotatorApp:
     return RotatorApp(resolve_params(game.params_type, game.variants, variant) if variant else None, seed)
 
 
-def run_rotator(params: Any, seed: int | None) -> None:
+def run_rotator(params: Any, seed: int | None, record_path: str | None = None) -> None:
     note_if_screen_hidden()
-    RotatorApp(params, seed).run()
+    RotatorApp(params, seed, record_path).run()

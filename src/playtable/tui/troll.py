@@ -24,11 +24,13 @@ from textual.widgets.option_list import Option
 from playtable.core.errors import IllegalAction
 from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State
+from playtable.core.records import Recorder
 from playtable.core.registry import get_game, player_rules
 from playtable.tui import troll_view as view
 from playtable.tui import troll_words as words
 from playtable.tui.confirm_screen import ConfirmScreen
 from playtable.tui.frame import note_if_screen_hidden, size_warning
+from playtable.tui.recording import SAVE_BINDING, save_record
 from playtable.tui.troll_screens import EndScreen, HelpScreen
 from playtable.tui.troll_words import EVENT_STYLE, GROUPS, NOTHING_TO, PROMPTS
 
@@ -73,9 +75,11 @@ class TrollApp(App[None]):
         Binding("n", "new_game", "New game"),
         Binding("question_mark", "help", "Rules"),
         Binding("q", "ask_quit", "Quit"),
+        SAVE_BINDING,
     ]
 
-    def __init__(self, params: Any = None, seed: int | None = None, state: State | None = None) -> None:
+    def __init__(self, params: Any = None, seed: int | None = None, state: State | None = None,
+                 record_path: str | None = None) -> None:
         """A new game with `params` (the seed's rules if None) and `seed` (random if None), or,
         given `state`, that position played on (its own parameters; `seed` is only shown)."""
         super().__init__()
@@ -94,6 +98,8 @@ class TrollApp(App[None]):
         self.log_lines: list[str] = []
         self.last_end_text = ""
         self.actions_played = 0
+        self.record_path = record_path
+        self.recorder: Recorder | None = None
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -119,6 +125,8 @@ class TrollApp(App[None]):
         self.query_one("#log", RichLog).clear()
         self.log_lines = []
         self.actions_played = 0
+        # a record is game + parameters + seed + actions: a game from a saved position has none
+        self.recorder = None if self.from_position else Recorder(self.game.id, self.params, self.seed)
         start = "A saved position" if self.from_position else f"New game, seed {self.seed}"
         self.log_event(Event("new_game", f"{start}{self._rules_note()}.", {}))
         for event in () if self.from_position else self.state.setup_events:
@@ -204,6 +212,8 @@ class TrollApp(App[None]):
             self.hint(str(err), bad=True)
             return False
         self.actions_played += 1
+        if self.recorder is not None:
+            self.recorder.add(text)
         for event in events:
             self.log_event(event)
         if self.state.is_terminal:
@@ -348,6 +358,9 @@ class TrollApp(App[None]):
         self.pending, self.pending_column = None, None
         self._start()
 
+    def action_save_record(self) -> None:
+        self.hint(save_record(self.recorder, self.record_path))
+
     def on_resize(self) -> None:
         if self.query("#status"):
             self.refresh_view()
@@ -375,7 +388,9 @@ def make_app(seed: int | None = None, variant: str | None = None) -> TrollApp:
     return TrollApp(resolve_params(game.params_type, game.variants, variant) if variant else None, seed)
 
 
-def run_troll(params: Any, seed: int | None, state: State | None = None) -> None:
-    """`playtable play troll`: play until the player quits (from `state` if given)."""
+def run_troll(params: Any, seed: int | None, state: State | None = None,
+              record_path: str | None = None) -> None:
+    """`playtable play troll`: play until the player quits (from `state` if given); Ctrl+S
+    saves the game's record (to `record_path` if given)."""
     note_if_screen_hidden()
-    TrollApp(params, seed, state=state).run()
+    TrollApp(params, seed, state=state, record_path=record_path).run()
