@@ -69,7 +69,7 @@ def test_troll_report_says_which_way_is_better(tmp_path: Path) -> None:
     assert _main("sim", "troll", "-n", "12", "-q", "--variant", "tutorial", "--out", str(runs)) == 0
     assert _main("report", str(runs), "--out", str(page)) == 0
     text = page.read_text(encoding="utf-8")
-    assert "score: cards left in the deck of awakening" in text and "Lower is better." in text
+    assert "Score: cards left in the deck of awakening" in text and "Lower is better." in text
     assert "higher is better for seat 0" in text and "Higher and longer is better." in text
     assert "double awakenings" in text and "double_awakenings" not in text
     assert "first-player advantage is" not in text
