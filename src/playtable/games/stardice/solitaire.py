@@ -129,6 +129,14 @@ class SolitaireState(StarDiceState):
                 f"{n} rounds cleared.")
         return events + [Event("game_over", text, {"rounds_cleared": n})]
 
+    def end_text(self) -> str | None:
+        if not self.is_terminal:
+            return None
+        n = self.rounds_cleared
+        return (f"Round {self.battle} scored {self.battle_points[-1][0]} points, not more than its "
+                f"target of {self.target}: {n} round{'s' if n != 1 else ''} cleared."
+                if n < self.battle else f"Every round was cleared: {n} rounds.")
+
     # -- outcome ---------------------------------------------------------------------------------
     def returns(self) -> list[float]:
         """The number of rounds cleared so far (the seed's objective: "see how far you can get";

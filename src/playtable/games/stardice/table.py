@@ -214,6 +214,19 @@ class StarDiceTable(State):
         }
 
     # -- information -----------------------------------------------------------------------------
+    def end_text(self) -> str | None:
+        """Why the game ended: the war's or the single battle's points (FR "War", "Battle")."""
+        if not self.is_terminal:
+            return None
+        if self.params.war_target == 0:
+            points = self.battle_points[-1] if self.battle_points else [0, 0]
+            what = f"The battle ends {points[0]} to {points[1]}"
+        else:
+            what = f"The war ends {self.war[0]} to {self.war[1]} after {self.battle} battle(s)"
+        if self.draw:
+            return f"{what}: a draw."
+        return f"{what}: {SEAT_NAMES[self.winner or 0]} wins."
+
     def public_observation(self) -> dict[str, Any]:
         """A spectator sees what the players see (nothing at a Star Dice table is hidden but the
         future), under no seat."""

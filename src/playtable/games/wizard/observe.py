@@ -113,6 +113,21 @@ def public_observation(st: WizardPosition) -> dict[str, Any]:
     return obs
 
 
+_END_TEXT = {
+    "tower": "The heroes broke into the wizard's tower and defeated him: the heroes win.",
+    "heroes_dead": "All the heroes are dead: the wizard wins.",
+}
+
+
+def end_text(st: WizardPosition) -> str | None:
+    """Why the game ended (8 Nov "The Game", RULES.md section 4)."""
+    if not st.winner:
+        return None
+    if st.end == "turn_limit":
+        return f"{st.params.max_rounds} rounds passed with no winner: the game is a draw."
+    return _END_TEXT.get(st.end, f"The game is over: {st.winner} win.")
+
+
 def waiting_for(st: WizardPosition) -> list[int]:
     """Every seat that must act before the game goes on: during the heroes' secret commits,
     every hero who may move and has not committed yet (they commit one at a time, in seat

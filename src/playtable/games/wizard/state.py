@@ -41,6 +41,9 @@ class WizardState(WizardPosition):
     def public_observation(self) -> dict[str, Any]:
         return observe.public_observation(self)
 
+    def end_text(self) -> str | None:
+        return observe.end_text(self)
+
     def waiting_for(self) -> list[int]:
         return observe.waiting_for(self)
 
