@@ -135,6 +135,11 @@ def _event(kind: str, data: dict[str, Any]) -> Event:
     return Event(kind, _EVENT_TEXT[kind](data), data)
 
 
+HINT_MAX_STATES = 100_000
+"""A hint's search stops here (a few seconds at worst) and gives no hint: from a lost position
+the solver must otherwise exhaust every line before it can say so."""
+
+
 class RotatorState(State):
     """A Rotator position: the board, the engine's Core tuple, and the rules."""
 
@@ -299,7 +304,7 @@ class RotatorState(State):
 
         if self.is_terminal:
             return None
-        solution = solve_state(self)
+        solution = solve_state(self, HINT_MAX_STATES)
         if not (solution.winnable and solution.actions):
             return None
         first = solution.actions[0]
