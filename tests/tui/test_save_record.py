@@ -62,3 +62,20 @@ def test_rotator_app_record_leaves_out_undone_moves(tmp_path: Path) -> None:
     saved = tmp_path / "rotator-5.record.json"
     assert saved.exists(), app.hint_text
     assert _replayed(saved) == app.state.to_json()
+
+
+def test_wizard_app_record_holds_bots_and_humans_moves(tmp_path: Path) -> None:
+    from playtable.games.wizard.params import WizardParams
+    from playtable.tui.wizard import WizardApp
+
+    out = tmp_path / "w.record.json"
+    app = WizardApp(WizardParams(players=3), 8, {0: "heuristic", 1: "heuristic", 2: "heuristic"}, str(out))
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.action_save_record()
+            await pilot.pause()
+
+    asyncio.run(drive())
+    assert out.exists() and _replayed(out) == app.state.to_json()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from playtable.cli.common import SEED, game_and_params, param_option, variant_option
+from playtable.cli.common import OUT_FILE, SEED, game_and_params, param_option, variant_option
 from playtable.core.errors import BadParameter
 
 SEAT_KINDS = ("human", "bot", "heuristic", "random")
@@ -39,10 +39,12 @@ def parse_seats(specs: tuple[str, ...], players: int) -> dict[int, str]:
 @click.option("--seed", type=SEED, default=None, help="Seed of the game (random if omitted).")
 @variant_option
 @param_option
+@click.option("--record", "record_path", type=OUT_FILE, default=None,
+              help="Where Ctrl+S saves the game's record (default: wizard-SEED.record.json).")
 def play_wizard(players: str, seats: tuple[str, ...], seed: int | None, variant: str | None,
-                params: tuple[str, ...]) -> None:
+                params: tuple[str, ...], record_path: str | None) -> None:
     """The Wizard's Labyrinth: one wizard against 2-4 heroes (hot-seat and bots)."""
     from playtable.tui.wizard import run_wizard
 
     _, the_params = game_and_params("wizard", variant, (*params, f"players={players}"))
-    run_wizard(the_params, seed, parse_seats(seats, int(players)))
+    run_wizard(the_params, seed, parse_seats(seats, int(players)), record_path)

@@ -33,9 +33,11 @@ from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
 from playtable.core.params import resolve_params
 from playtable.core.protocol import Agent, Event
+from playtable.core.records import Recorder
 from playtable.core.registry import get_game
 from playtable.tui.confirm_screen import ConfirmScreen
 from playtable.tui.frame import note_if_screen_hidden, size_warning
+from playtable.tui.recording import SAVE_BINDING, save_record
 from playtable.tui.rules_screen import RulesScreen
 
 PROMPTS = {
@@ -249,11 +251,12 @@ class WizardApp(App[None]):
         Binding("question_mark", "rules", "Rules"),
         Binding("q", "ask_quit", "Quit"),
         Binding("escape", "to_list", "Back to the list", show=False),
+        SAVE_BINDING,
     ]
     AUTO_FOCUS = "#actions"
 
     def __init__(self, params: Any = None, seed: int | None = None,
-                 seats: Mapping[int, str] | None = None) -> None:
+                 seats: Mapping[int, str] | None = None, record_path: str | None = None) -> None:
         """`seats` maps seat numbers to 'human' or a bot name ('heuristic', 'random'); seats
         left out are human."""
         super().__init__()
@@ -261,6 +264,8 @@ class WizardApp(App[None]):
         self.params = params if params is not None else self.game.default_params()
         self.seed = seed if seed is not None else random.randrange(1_000_000)
         self.state: Any = self.game.new_state(self.params, self.seed)
+        self.record_path = record_path
+        self.recorder = Recorder(self.game.id, self.params, self.seed)
         n = self.state.num_players
         self.seat_kinds = {s: (seats or {}).get(s, "human") for s in range(n)}
         self.agents: dict[int, Agent] = {
@@ -312,7 +317,9 @@ class WizardApp(App[None]):
         while not self.state.is_terminal and self.state.current_player in self.agents:
             seat = self.state.current_player
             action = self.agents[seat].choose(self.state, self.rng)
-            for e in self.state.apply(action):
+            applied = self.state.apply(action)
+            self.recorder.add(action)
+            for e in applied:
                 self.log_event(e)
             steps += 1
             if steps > 100_000:
@@ -392,10 +399,12 @@ class WizardApp(App[None]):
             return False
         names = self.state.observation(self.viewer).get("names", {})
         try:
-            events = self.state.apply(self.state.parse_action(from_names(text, names)))
+            action = self.state.parse_action(from_names(text, names))
+            events = self.state.apply(action)
         except IllegalAction as err:
             self.log_event(Event("illegal", f"Not possible: {named(str(err), names)}", {}))
             return False
+        self.recorder.add(action)
         self.played += 1
         for e in events:
             self.log_event(e)
@@ -417,6 +426,10 @@ class WizardApp(App[None]):
     def action_to_list(self) -> None:
         self.query_one("#actions", OptionList).focus()
 
+    def action_save_record(self) -> None:
+        """Ctrl+S: the record holds every seat's secret choices: it is for after the game."""
+        self.log_event(Event("record", save_record(self.recorder, self.record_path), {}))
+
     def action_rules(self) -> None:
         self.push_screen(RulesScreen("wizard", KEYS))
 
@@ -434,9 +447,10 @@ class WizardApp(App[None]):
                                        yes="Quit (y)", no="Keep playing (n)"), answered)
 
 
-def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str]) -> None:
+def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str],
+               record_path: str | None = None) -> None:
     note_if_screen_hidden()
-    WizardApp(params, seed, seats).run()
+    WizardApp(params, seed, seats, record_path).run()
 
 
 def make_app(seed: int | None = None, variant: str | None = None) -> WizardApp:
