@@ -118,9 +118,11 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) 
         return JSONResponse({"steps": replay_steps(table, _seat_of(request, table))})
 
     async def record(request: Request) -> Response:
+        return record_response(hub().get(request.path_params["table_id"]), None, position=False)
+
+    async def position(request: Request) -> Response:
         table = hub().get(request.path_params["table_id"])
-        return record_response(table, request.query_params.get("step") if "position" in request.url.path
-                               else None, position="position" in request.url.path)
+        return record_response(table, request.query_params.get("step"), position=True)
 
     async def table_socket(ws: WebSocket) -> None:
         await ws.accept()
@@ -190,7 +192,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) 
         Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", replay),
         Route("/api/tables/{table_id}/record", record),
-        Route("/api/tables/{table_id}/position", record),
+        Route("/api/tables/{table_id}/position", position),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
