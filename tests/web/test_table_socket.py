@@ -173,7 +173,7 @@ def test_bots_play_in_workers_to_the_end(client: TestClient) -> None:
 
 
 def test_rematch_carries_tokens_and_moves_every_connection(client: TestClient) -> None:
-    created = create(client, game="troll", seed=9)
+    created = create(client, game="troll", variant="plus-one", seed=9)
     table = created["table_id"]
     with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created)}") as player, \
             client.websocket_connect(f"/ws/tables/{table}") as watcher:
@@ -189,5 +189,6 @@ def test_rematch_carries_tokens_and_moves_every_connection(client: TestClient) -
     assert again.json()["table_id"] == new  # one rematch per table
     summary = client.get(f"/api/tables/{new}").json()
     assert summary["rematch_of"] == table and client.get(f"/api/tables/{table}").json()["rematch"] == new
+    assert summary["variant"] == "plus-one" and summary["params"]["extra_per_slot"] == 1
     with client.websocket_connect(f"/ws/tables/{new}?seat=0&token={token_of(created)}") as player:
         assert greet(player)[0]["role"] == "player"  # the old token plays the new table

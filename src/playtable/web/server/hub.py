@@ -157,10 +157,10 @@ class Hub:
             raise BadRequest("only a seated player with its token can ask for a rematch", 403)
         if table.row.rematch is not None and table.row.rematch in self.tables:
             return self.tables[table.row.rematch]
-        request = {"game": table.row.game, "variant": None, "params": table.row.params,
+        # The variant's name is kept for the lobby; the full parameters fix every value anyway.
+        request = {"game": table.row.game, "variant": table.row.variant, "params": table.row.params,
                    "seats": [{"kind": s.kind, "agent": s.agent} for s in table.row.seats]}
         new, _ = await self.create(request, rematch_of=table)
-        new.row.variant = table.row.variant
         table.row.rematch = new.id
         self.store.link_rematch(table.id, new.id)
         table.broadcast({"type": "rematch", "table_id": new.id})
