@@ -114,7 +114,7 @@ def test_out_in_a_missing_directory_is_refused_before_any_work(tmp_path: Path, a
 
 def test_a_newline_inside_an_action_text_is_one_line(tmp_path: Path) -> None:
     for game, text in (("troll", "move left\nstomp"), ("stardice", "call\neven"),
-                       ("wizard", "tower\nc3")):
+                       ("wizard", "tower\nc3"), ("rotator", "start\nA1")):
         path = new_position(tmp_path, game)
         err = refused(tmp_path, "state", "apply", game, str(path), text)
         assert "\\n" in err

@@ -92,7 +92,7 @@ Action = Start | Drill
 
 def parse_action_text(text: str) -> Action:
     """`start C1` (or just `C1`), `drill 2` (or `d2`, `2`)."""
-    words = text.strip().lower().split()
+    words = checks.action_text(text).strip().lower().split()
     try:
         if len(words) == 2 and words[0] == "start":
             return Start(parse_cell(words[1]))
