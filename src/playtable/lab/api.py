@@ -1,6 +1,6 @@
 """The lab for notebooks: one call per question, each answer a pandas DataFrame.
 
-    import playtable.lab as lab
+    import playtable.lab.api as lab
     runs = lab.sim("troll", agents="heuristic", games=500)           # one row per game
     lab.compare("troll", ["final", "plus-one"], agents="heuristic")   # paired differences
     lab.tune("troll", "win=0.3", space=["extra_end_bricks=0:3"])      # finalists re-measured
