@@ -5,8 +5,10 @@ is No to begin with, so a stray key never loses a game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -51,3 +53,18 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def quit_or_ask(app: App[Any], in_progress: bool) -> None:
+    """q in a game: quit at once when nothing would be lost (the game is over or no move was
+    made), else ask first."""
+    if not in_progress:
+        app.exit()
+        return
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            app.exit()
+
+    app.push_screen(ConfirmScreen("Quit this game?", "The game in progress will be lost.",
+                                  yes="Quit (y)", no="Keep playing (n)"), answered)

@@ -28,7 +28,7 @@ from playtable.core.records import Recorder
 from playtable.core.registry import get_game
 from playtable.games.rotator.board import cell_name, parse_cell
 from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
-from playtable.tui.confirm_screen import ConfirmScreen
+from playtable.tui.confirm_screen import ConfirmScreen, quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record
 from playtable.tui.result_screen import ResultScreen
@@ -360,17 +360,8 @@ class RotatorApp(App[None]):
         self.push_screen(RulesScreen("rotator", KEYS, self._legend()))
 
     def action_ask_quit(self) -> None:
-        """q: quit at once when the game is over or no move was made, else ask first."""
-        if self.state.is_terminal or not self.history:
-            self.exit()
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.exit()
-
-        self.push_screen(ConfirmScreen("Quit this game?", "The game in progress will be lost.",
-                                       yes="Quit (y)", no="Keep playing (n)"), answered)
+        """q: quit, asking first while a game is in progress."""
+        quit_or_ask(self, not self.state.is_terminal and bool(self.history))
 
 
 def _label(cells: Sequence[int], cols: int) -> str:

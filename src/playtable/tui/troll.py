@@ -28,7 +28,7 @@ from playtable.core.records import Recorder
 from playtable.core.registry import get_game, player_rules
 from playtable.tui import troll_view as view
 from playtable.tui import troll_words as words
-from playtable.tui.confirm_screen import ConfirmScreen
+from playtable.tui.confirm_screen import ConfirmScreen, quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record
 from playtable.tui.troll_screens import EndScreen, HelpScreen
@@ -369,17 +369,8 @@ class TrollApp(App[None]):
         self.push_screen(HelpScreen())
 
     def action_ask_quit(self) -> None:
-        """q: quit at once when the game is over or has not begun, else ask first."""
-        if self.state.is_terminal or not self.actions_played:
-            self.exit()
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.exit()
-
-        self.push_screen(ConfirmScreen("Quit this game?", "The game in progress will be lost.",
-                                       yes="Quit (y)", no="Keep playing (n)"), answered)
+        """q: quit, asking first while a game is in progress."""
+        quit_or_ask(self, not self.state.is_terminal and bool(self.actions_played))
 
 
 def make_app(seed: int | None = None, variant: str | None = None) -> TrollApp:

@@ -35,7 +35,7 @@ from playtable.core.params import resolve_params
 from playtable.core.protocol import Agent, Event
 from playtable.core.records import Recorder
 from playtable.core.registry import get_game
-from playtable.tui.confirm_screen import ConfirmScreen
+from playtable.tui.confirm_screen import quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record
 from playtable.tui.rules_screen import RulesScreen
@@ -434,17 +434,8 @@ class WizardApp(App[None]):
         self.push_screen(RulesScreen("wizard", KEYS))
 
     def action_ask_quit(self) -> None:
-        """q: quit at once when the game is over or nobody has played yet, else ask first."""
-        if self.state.is_terminal or not self.played:
-            self.exit()
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.exit()
-
-        self.push_screen(ConfirmScreen("Quit this game?", "The game in progress will be lost.",
-                                       yes="Quit (y)", no="Keep playing (n)"), answered)
+        """q: quit, asking first while a game is in progress."""
+        quit_or_ask(self, not self.state.is_terminal and bool(self.played))
 
 
 def run_wizard(params: Any, seed: int | None, seats: Mapping[int, str],
