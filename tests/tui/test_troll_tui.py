@@ -490,3 +490,19 @@ def test_an_action_that_collapses_the_bridge_asks_first() -> None:
             assert app.state.is_terminal and isinstance(app.screen, EndScreen)
 
     run(go)
+
+
+def test_standard_rules_suggest_the_easy_variants_and_tutorial_does_not() -> None:
+    """Issue 14: a first game on the designer's hardest rules names the easier variants."""
+
+    async def go() -> None:
+        app = TrollApp(None, 2)
+        async with app.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            assert any("--variant tutorial" in line for line in app.log_lines)
+        easy = TrollApp(GAME.params_type(**GAME.variants["tutorial"]), 2)
+        async with easy.run_test(size=(100, 34)) as pilot:
+            await pilot.pause()
+            assert not any("--variant tutorial" in line for line in easy.log_lines)
+
+    run(go)

@@ -129,6 +129,10 @@ class TrollApp(App[None]):
         self.recorder = None if self.from_position else Recorder(self.game.id, self.params, self.seed)
         start = "A saved position" if self.from_position else f"New game, seed {self.seed}"
         self.log_event(Event("new_game", f"{start}{self._rules_note()}.", {}))
+        if not self.from_position and self.params == self.game.default_params():
+            self.log_event(Event("note", "These are the designer's standard rules, the hardest. New "
+                                 "here? Choose 'tutorial' or 'plus-one' in the menu (playtable play), "
+                                 "or run playtable play troll --variant tutorial. ? shows the rules.", {}))
         for event in () if self.from_position else self.state.setup_events:
             self.log_event(event)
         self.hint_message = "Your turn: two actions. Arrow keys move; the list on the right shows the rest."
