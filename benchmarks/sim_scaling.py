@@ -28,7 +28,7 @@ from playtable.lab.storage import ResultWriter
 def sim_seconds(agent: str, games: int, workers: int, folder: Path) -> float:
     out = folder / f"{agent}-{workers}.parquet"
     command = [sys.executable, "-m", "playtable", "sim", "troll", "--agent", agent, "-n", str(games),
-               "--workers", str(workers), "--out", str(out), "--force"]
+               "--workers", str(workers), "--out", str(out)]
     start = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True, timeout=3600)
     return time.perf_counter() - start
