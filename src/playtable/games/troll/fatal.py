@@ -11,16 +11,14 @@ can see: the reason comes from the bridge's shape, never from an event naming a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from playtable.games.troll import bridge as geo
 from playtable.games.troll.cards import DECK, is_red
-
-if TYPE_CHECKING:
-    from playtable.games.troll.rules import TrollState
+from playtable.games.troll.state import TrollPosition
 
 
-def action_warning(state: TrollState, action: Any) -> str | None:
+def action_warning(state: TrollPosition, action: Any) -> str | None:
     """Plain words when `action` (legal now) ends the turn with a lost game, or with the troll on
     an awake brick that the next awakening may fly away with; None otherwise."""
     if state.outcome or state.actions_left != 1 or action not in state.legal_actions():
@@ -42,7 +40,7 @@ def action_warning(state: TrollState, action: Any) -> str | None:
             "and the game is lost.")
 
 
-def _loss_words(after: TrollState) -> str:
+def _loss_words(after: TrollPosition) -> str:
     if after.end_reason == "collapse":
         reason = geo.collapse_reason(after.stacks) or "the bricks no longer connect the two banks"
         return (f"This ends the turn, and after the bricks flee the bridge collapses ({reason}): "
@@ -55,7 +53,7 @@ def _loss_words(after: TrollState) -> str:
     return "This action loses the game."
 
 
-def double_awakening_chance(state: TrollState) -> float:
+def double_awakening_chance(state: TrollPosition) -> float:
     """The chance that the next awakening phase lands on the troll's slot (§7.1 "Brick awakening
     phase", "No brick there..."), as the player can judge it: each card set aside goes to the row
     of its known colour; a card drawn instead has the colour odds of the cards never seen; the die

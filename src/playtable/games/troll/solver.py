@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playtable.core.params import params_from_dict
+from playtable.core.registry import get_game
 from playtable.games.troll.bots import evaluate
 from playtable.games.troll.params import TrollParams
 from playtable.games.troll.rules import TrollState
@@ -103,9 +104,8 @@ class Verdict:
 def solve_deal(seed: int, params: dict[str, Any] | None = None, budget: int = 20_000) -> Verdict:
     """Search deal `seed` (with `params` as key/values) knowing everything; `budget` caps the
     turns expanded."""
-    from playtable.games.troll.game import GAME
-
-    state = GAME.new_state(params_from_dict(TrollParams, params or {}), seed)
+    # through the registry: the game module (game.py) offers the bots, which use this solver
+    state = get_game("troll").new_state(params_from_dict(TrollParams, params or {}), seed)
     start = time.perf_counter()
     solution = solve(state, node_limit=budget)
     result = {"win": "win", "loss": "no win"}.get(solution.status, "unknown")
