@@ -1,0 +1,46 @@
+"""The parent's share of a `sim` run: writing result rows to Parquet, per row, as `sim` does.
+
+    .venv/bin/python benchmarks/lab_writer.py [--rows 8000] [--batch 32]
+
+Rows of random troll games (played first, not timed) are handed to `storage.ResultWriter` in
+batches of `--batch` (the runner's batch size for long runs), as the parent process does with
+every batch the workers return. Two passes (the first pays the imports and first-use costs, so
+the second is the figure): CPU microseconds per row (this process) and wall microseconds per row
+(which adds waiting for the disk). Run it with `PYTHONPATH=<older version>/src` to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from playtable.core.registry import get_game
+from playtable.lab.runner import Arm, play_game
+from playtable.lab.storage import ResultWriter
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=8000)
+    parser.add_argument("--batch", type=int, default=32)
+    args = parser.parse_args()
+    game = get_game("troll")
+    arm = Arm.build("troll", game.default_params(), ["random"])
+    rows = [play_game(arm, seed) for seed in range(args.rows)]
+    print("| pass | rows | batch | CPU us/row | wall us/row |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for number in (1, 2):
+            cpu, wall = time.process_time(), time.perf_counter()
+            with ResultWriter(Path(tmp) / f"pass{number}.parquet") as writer:
+                for i in range(0, len(rows), args.batch):
+                    writer.write(rows[i:i + args.batch])
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            print(f"| {number} | {len(rows):,} | {args.batch} | {1e6 * cpu / len(rows):.1f} "
+                  f"| {1e6 * wall / len(rows):.1f} |")
+
+
+if __name__ == "__main__":
+    main()
