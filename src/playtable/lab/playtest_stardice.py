@@ -59,7 +59,7 @@ def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> li
     out = [_first_player(agent, probes), _formations(agent, probes)]
     out += _die_types(agent, probes)
     out += _borg(agent, probes)
-    wars = play("stardice", agent, max(4, games // 4), seed, options, probe=PROBE)
+    wars = play("stardice", agent, max(2, games // 4), seed, options, probe=PROBE)
     battles = [float(len(r["probe"]["battles"])) for r in wars if r.get("probe") and r.get("completed")]
     out.append(mean_of(
         "How long does a war to 50 last?", "Final Rules, 'War'; ninth iteration ('first player to "
