@@ -33,6 +33,9 @@ MESSAGE = st.one_of(
                           optional={"action": FIELD, "step": FIELD, "extra": JSON}),
     st.integers(16_400, 40_000).map(lambda n: {"type": "act", "action": "x" * n, "step": 0}),
     st.binary(max_size=64),
+    st.sampled_from(['{"type": "act", "action": "stomp", "step": 1' + "0" * 5000 + '}',
+                     "[" * 2000 + "]" * 2000, '{"type": "undo", "step": NaN}',
+                     '{"type": "undo", "step": 1e999}']),
 )
 
 
@@ -80,7 +83,7 @@ def _harmless(message: Any, state: dict[str, Any]) -> bool:
     if isinstance(message, str):
         try:
             data = json.loads(message)
-        except ValueError:
+        except (ValueError, RecursionError):
             return True
     if not isinstance(data, dict) or data.get("type") not in ("act", "undo", "hint", "sync"):
         return True
@@ -131,3 +134,25 @@ def test_a_flooding_client_is_limited_then_closed_and_others_are_served(tmp_path
             state = player.receive_json()
             player.send_json({"type": "act", "action": state["legal"][0]["action"], "step": 0})
             assert player.receive_json()["step"] == 1
+
+
+@pytest.mark.parametrize("raw", [
+    '{"type": "act", "action": "stomp", "step": ' + "9" * 5000 + "}",
+    '{"type": "sync", "x": ' + "[" * 3000 + "]" * 3000 + "}",
+    '{"type": "undo", "step": NaN}',
+    '{"type": "undo", "step": 1e999}',
+])
+def test_numbers_and_nesting_past_the_limits_are_one_clear_error(app_client: TestClient, raw: str) -> None:
+    """A 5,000-digit number, JSON nested thousands deep, NaN and a float that overflows are
+    refused by the shared JSON reader, over the socket and in a request body alike."""
+    created = create(app_client, game="troll", seed=3)
+    with app_client.websocket_connect(f"/ws/tables/{created['table_id']}?{seat_query(created)}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        ws.send_text(raw)
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["code"] == "bad_message"
+        assert "\n" not in reply["message"]
+    response = app_client.post("/api/tables", content=raw.encode(),
+                               headers={"content-type": "application/json"})
+    assert response.status_code == 400 and response.json()["error"]

@@ -21,6 +21,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from playtable.core.errors import PlaytableError
+from playtable.core.jsonio import parse_json
 from playtable.web.server.api import catalogue, record_response, replay_steps, rules_markdown
 from playtable.web.server.bots import Workers
 from playtable.web.server.hub import BadRequest, Hub
@@ -47,9 +49,11 @@ async def _body(request: Request) -> Any:
     if len(raw) > 64 * 1024:
         raise BadRequest("the request body is too large")
     try:
-        return json.loads(raw) if raw else {}
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BadRequest("the request body is not valid JSON") from None
+        return parse_json(raw.decode("utf-8"), "the request body") if raw else {}
+    except UnicodeDecodeError:
+        raise BadRequest("the request body is not UTF-8 text") from None
+    except PlaytableError as err:
+        raise BadRequest(str(err)) from None
 
 
 def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) -> Starlette:

@@ -7,10 +7,12 @@ built in `tables.py` (they need the table's state).
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from playtable.core.errors import PlaytableError
+from playtable.core.jsonio import parse_json
 
 MAX_FRAME = 16 * 1024
 """The largest text frame a client may send, in bytes (UTF-8)."""
@@ -66,9 +68,9 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     if isinstance(raw, bytes):
         raise BadMessage("bad_message", "send text frames of JSON, not binary frames")
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
-        raise BadMessage("bad_message", "the message is not valid JSON") from None
+        data = parse_json(raw, "the message")
+    except PlaytableError as err:
+        raise BadMessage("bad_message", str(err)) from None
     if not isinstance(data, dict):
         raise BadMessage("bad_message", "a message must be a JSON object with a 'type'")
     kind = data.get("type")
