@@ -151,6 +151,13 @@ class State(ABC):
         hidden; games with secrets override this to drop or redact what a seat must not see."""
         return list(events)
 
+    def action_for(self, action: str, actor: int | None, seat: int | None) -> str:
+        """The text of `action` (played by `actor`) as `seat` may read it in a log (None: a
+        spectator). The default is the text itself; games with secret moves (the wizard hiding
+        keys and placing face-down tokens, the heroes' committed moves) return a text that
+        says only what that seat may know."""
+        return action
+
     def public_observation(self) -> dict[str, Any]:
         """JSON-ready view holding only what a spectator may know (a web table's watchers).
         Every game implements it; there is no safe default, since only the game knows what is

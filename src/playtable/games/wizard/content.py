@@ -115,11 +115,37 @@ class Content:
         `Health Potion`), so front ends never show an id. A fresh copy each call."""
         return dict(self._names)
 
+    def faces(self) -> dict[str, dict[str, Any]]:
+        """Every wizard and loot card as a player reads it on the table (name, type, cost, the
+        effect in words), so a page draws a hand as cards without knowing the content files."""
+        return {k: dict(v) for k, v in self._faces.items()}
+
+    @cached_property
+    def _faces(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for c in self.wizard.values():
+            out[c.id] = {"name": c.name, "owner": "wizard", "type": c.type, "cost": c.cost,
+                         "text": _card_words(c)}
+        for lc in self.loot.values():
+            out[lc.id] = {"name": lc.name, "owner": "loot", "type": lc.type, "text": lc.text}
+        return out
+
     @cached_property
     def _names(self) -> dict[str, str]:
         return {**{t.id: t.name for t in self.tiles.values()},
                 **{c.id: c.name for c in self.loot.values()},
                 **{c.id: c.name for c in self.wizard.values()}}
+
+
+def _card_words(c: WizardCard) -> str:
+    """A wizard card's effect as its face would say it."""
+    blanks = f" and {c.blanks} blank token{'s' if c.blanks != 1 else ''}" if c.blanks else ""
+    if c.type == "monster":
+        levels = " and ".join(f"a level {lv} monster" for lv in c.monsters)
+        return f"Places {levels}{blanks}, face down."
+    if c.type == "trap":
+        return f"Places {c.traps} trap{'s' if c.traps != 1 else ''}{blanks}, face down."
+    return c.text
 
 
 def kind_of(instance: str) -> str:

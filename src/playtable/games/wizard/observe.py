@@ -93,6 +93,7 @@ def observation(st: WizardPosition, seat: int) -> dict[str, Any]:
         "door_open": st.door_open(), "rage": st.rage,
         "winner": st.winner or None, "end": st.end or None,
         "names": st.content.names(),  # public: the content's names for the ids above
+        "faces": st.content.faces(),  # public: every card's name, type, cost and effect in words
     }
     if wizard:
         obs["wizard"]["hand"] = sorted(kind_of(c) for c in st.hand)
@@ -111,6 +112,24 @@ def public_observation(st: WizardPosition) -> dict[str, Any]:
     obs.pop("my_move", None)
     obs.update(seat=None, role="watcher")
     return obs
+
+
+_SECRET_VERBS = {"move", "stay", "sprint", "key", "return"}
+
+
+def action_for(action: str, actor: int | None, seat: int | None) -> str:
+    """An action's text as `seat` may read it in a log (RULES.md section 7): only its player sees
+    a committed move (revealed by the events once all have committed), where the wizard hid a
+    key, which cards he sent back from his opening draw, and which token he placed (the others
+    read where: 'place token c4')."""
+    words = action.split()
+    if seat == actor or not words:
+        return action
+    if words[0] == "place" and len(words) == 3:
+        return f"place token {words[2]}"
+    if words[0] in _SECRET_VERBS:
+        return {"key": "hide key", "return": "return card"}.get(words[0], "secret move")
+    return action
 
 
 _END_TEXT = {

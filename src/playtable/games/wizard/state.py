@@ -41,6 +41,9 @@ class WizardState(WizardPosition):
     def public_observation(self) -> dict[str, Any]:
         return observe.public_observation(self)
 
+    def action_for(self, action: str, actor: int | None, seat: int | None) -> str:
+        return observe.action_for(action, actor, seat)
+
     def end_text(self) -> str | None:
         return observe.end_text(self)
 

@@ -90,7 +90,7 @@ def replay_steps(table: Table, seat: int | None) -> list[dict[str, Any]]:
               "observation": view(state)}]
     for k, (who, text) in enumerate(table.row.actions, start=1):
         events = state.apply(state.parse_action(text))
-        steps.append({"step": k, "seat": who, "action": text,
+        steps.append({"step": k, "seat": who, "action": table.action_for(text, who, seat),
                       "events": [e.to_json() for e in state.events_for(events, seat)],
                       "observation": view(state)})
     return steps

@@ -201,10 +201,17 @@ class Table:
 
     def log_for(self, seat: int | None) -> list[dict[str, Any]]:
         return [
-            {"step": k, "seat": s.seat, "action": s.action,
+            {"step": k, "seat": s.seat, "action": self.action_for(s.action, s.seat, seat),
              "events": [e.to_json() for e in self.state.events_for(s.events, seat)]}
             for k, s in enumerate(self.steps)
         ]
+
+    def action_for(self, action: str | None, actor: int | None, seat: int | None) -> str | None:
+        """An action's text as `seat` may read it: the game hides secret moves (`State.action_for`)
+        until the game is over, when the record is public anyway."""
+        if action is None or self.state.is_terminal:
+            return action
+        return self.state.action_for(action, actor, seat)
 
     def welcome(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -229,7 +236,7 @@ class Table:
             "legal": [{"action": str(a), "warning": state.action_warning(a)}
                       for a in state.legal_actions()] if your_turn else [],
             "events": [e.to_json() for e in state.events_for(events, seat)],
-            "last_action": self.steps[-1].action,
+            "last_action": self.action_for(self.steps[-1].action, self.steps[-1].seat, seat),
             "terminal": state.is_terminal,
             "result": self.result(),
             "can_undo": self.can_undo(seat),
