@@ -137,3 +137,14 @@ def test_fuzzed_tuio_streams_stay_bounded_and_print_strict_json(frames: list[Any
     for report in lines:
         for die in json.loads(report)["dice"]:
             assert -1.0 <= die["x"] <= 2.0 and -1.0 <= die["y"] <= 2.0
+
+
+def test_a_recording_too_large_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    from playtable.core.errors import BadParameter
+    from playtable.tableinput import listener
+
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as handle:  # sparse: 1 byte over the limit, no memory or disk spent
+        handle.truncate(listener.MAX_RECORDING_BYTES + 1)
+    with pytest.raises(BadParameter, match="larger than"):
+        listener.replay_recording(table(), big)

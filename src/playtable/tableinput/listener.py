@@ -16,8 +16,12 @@ from pathlib import Path
 from typing import TextIO
 
 from playtable.core.errors import BadParameter
+from playtable.core.jsonio import read_text
 from playtable.tableinput.samples import resolve
 from playtable.tableinput.tracking import TuioTable
+
+MAX_RECORDING_BYTES = 256 * 1024 * 1024
+"""A recording of a few hours of a busy table (about 65 MB an hour at 60 frames a second)."""
 
 TICK = 0.05
 """Seconds of quiet after which the listener lets time pass for the engine (`tick`)."""
@@ -102,10 +106,11 @@ def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False)
     path = resolve(str(path), "session")
     count = 0
     started = time.monotonic()
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise BadParameter(f"cannot read the recording {path}: {err.strerror}") from None
+    # the size is checked before the file is read: a huge file is refused, not loaded
+    with contextlib.suppress(OSError):  # a missing file: read_text names it
+        if Path(path).stat().st_size > MAX_RECORDING_BYTES:
+            raise BadParameter(f"recording {path} is larger than {MAX_RECORDING_BYTES // 2**20} MB")
+    lines = read_text(path, "recording", max_bytes=MAX_RECORDING_BYTES, error=BadParameter).splitlines()
     last_t: float | None = None
     for line in lines:
         if not line.strip():
