@@ -41,3 +41,17 @@ def test_a_planted_tmp_symlink_is_never_followed(tmp_path: Path, capsys: pytest.
     code, err = _run(capsys, "state", "new", "troll", "--seed", "2", "--out", str(tmp_path / "p.json"))
     assert code == 0, err
     assert victim.read_text() == "never overwrite me" and '"game"' in (tmp_path / "p.json").read_text()
+
+
+def test_stardice_battle_refuses_existing_outputs_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "b.json"
+    record.write_text("mine")
+    code, err = _run(capsys, "stardice", "battle", "--seed", "1", "--quiet", "--record", str(record))
+    assert code == 2 and "--force" in err and record.read_text() == "mine"
+    code, err = _run(
+        capsys, "stardice", "battle", "--seed", "1", "--quiet", "--record", str(record), "--force"
+    )
+    assert code == 0, err
+    assert '"playtable-record"' in record.read_text()

@@ -4,7 +4,6 @@ table over TUIO."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import click
@@ -39,12 +38,18 @@ def stardice() -> None:
 @click.option("--quiet", is_flag=True, help="Do not print the play-by-play.")
 @click.option("--max-steps", type=COUNT, default=100_000, show_default=True,
               help="Stop the war after this many actions.")
+@click.option("--force", is_flag=True, help="Replace --out and --record if they exist.")
 @variant_option
 @param_option
 def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
-           record_path: str | None, as_json: bool, quiet: bool, max_steps: int,
+           record_path: str | None, as_json: bool, quiet: bool, max_steps: int, force: bool,
            variant: str | None, params: tuple[str, ...]) -> None:
     """A bot-versus-bot battle on the simulated table; prints the score, draws the table."""
+    from playtable.core.files import check_new_output, write_atomic
+
+    for target in (out, record_path):  # refused before the battle is played, never after
+        if target:
+            check_new_output(target, force)
     if out:
         from playtable.core.extras import require
 
@@ -86,7 +91,7 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
     summary["throws"] = state.throws
     if record_path:
         rec = record_of("stardice", the_params, seed, actions)
-        Path(record_path).write_text(json.dumps(rec.to_json(), indent=1) + "\n", encoding="utf-8")
+        write_atomic(record_path, json.dumps(rec.to_json(), indent=1) + "\n")
     if out:
         render_table(state, out)
         summary["picture"] = out
