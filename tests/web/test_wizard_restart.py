@@ -1,0 +1,59 @@
+"""A wizard table survives a server killed with SIGKILL in the middle of a round (issue 16):
+while one hero has committed his secret move and the other has not, the server dies and comes
+back; every seat reconnects to the same step and the same observation (the committed hero
+still sees his own move, nobody else does), the same `waiting_for`, and the round goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.web.server_process import start_server
+from tests.web.wire_client import Client, create_table, join_query
+
+
+def _greet_all(ws_url: str, created: dict[str, Any]) -> list[dict[str, Any]]:
+    states = []
+    for seat in range(3):
+        with Client(ws_url, created["table_id"], join_query(created, seat)) as client:
+            states.append(client.greet()[1])
+    return states
+
+
+def test_sigkill_between_two_heroes_commits(tmp_path: Path) -> None:
+    with start_server(tmp_path / "tables.sqlite3") as server:
+        created = create_table(server.url, game="wizard", seed=99, players=3)
+        seats = [Client(server.ws_url, created["table_id"], join_query(created, s)) for s in range(3)]
+        try:
+            states = [c.greet()[1] for c in seats]
+            for _ in range(300):  # bounded: the first heroes' turn comes within a few dozen steps
+                mover = states[0]["current_player"]
+                obs = states[mover]["observation"]
+                if obs["decision"].get("kind") == "commit" and mover == 2 and obs["heroes"][0]["committed"]:
+                    break
+                legal = [e["action"] for e in states[mover]["legal"]]
+                # The wizard ends his turn at once, so the heroes' first turn comes soon.
+                action = "end" if "end" in legal else legal[0]
+                seats[mover].send({"type": "act", "action": action, "step": states[mover]["step"]})
+                states = [c.recv_type("state") for c in seats]
+            else:
+                raise AssertionError("no heroes' turn reached")
+        finally:
+            for c in seats:
+                c.close()
+        assert states[1]["observation"]["my_move"] and "my_move" not in states[2]["observation"]
+        assert states[0]["waiting_for"] == [2]
+
+        server.kill()
+        server.restart()
+
+        after = _greet_all(server.ws_url, created)
+        for before, again in zip(states, after, strict=True):
+            for key in ("step", "observation", "legal", "waiting_for", "current_player"):
+                assert again[key] == before[key], key
+        # ...and the round goes on: hero 2 commits, every move is revealed together.
+        with Client(server.ws_url, created["table_id"], join_query(created, 2)) as hero:
+            _, state = hero.greet()
+            answer = hero.act(state["legal"][0]["action"], state["step"])
+            assert answer["type"] == "state" and answer["step"] == state["step"] + 1
+            assert any(e["kind"] in ("hero_moves", "hero_stays") for e in answer["events"])
