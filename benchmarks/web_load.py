@@ -2,7 +2,11 @@
 playing random troll games at its own table, all at once.
 
     nice -n 10 .venv/bin/python benchmarks/web_load.py [--tables 50 200 1000] [--seconds 10]
-        [--think 0.5] [--workers 1]
+        [--think 0.5] [--workers 1] [--game troll|wizard]
+
+`--game wizard` (issue 16): wizard tables of 5 seats, hero 1 a person (random legal actions)
+and the other 4 seats heuristic bots in the server's worker pool; it also prints the time a bot
+seat takes to answer (from the state that hands a bot the move to the state with its action).
 
 The server is a real `playtable serve` subprocess this script starts and stops (a fresh SQLite
 file, so every action is committed to disk before it is acknowledged). For each number of open
@@ -42,6 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.web.server_process import ServerProcess, start_server  # noqa: E402
 
 TROLL = {"game": "troll", "variant": "plus-one", "seats": [{"kind": "human"}]}
+BOT = {"kind": "bot", "agent": "heuristic"}
+WIZARD = {"game": "wizard", "players": 5, "seats": [BOT, {"kind": "human"}, BOT, BOT, BOT]}
+TABLES = {"troll": (TROLL, 0), "wizard": (WIZARD, 1)}  # the table, the person's seat
 
 
 def rss_kib(pid: int) -> int:
@@ -59,9 +66,9 @@ def cpu_seconds(pid: int) -> float:
 
 class Player:
     def __init__(self, server: ServerProcess, http: httpx.AsyncClient, created: dict[str, Any],
-                 rng: random.Random) -> None:
-        self.server, self.http, self.rng = server, http, rng
-        join = created["seats"][0]["join_url"]
+                 rng: random.Random, seat: int = 0) -> None:
+        self.server, self.http, self.rng, self.seat = server, http, rng, seat
+        join = created["seats"][seat]["join_url"]
         self.table_id = created["table_id"]
         self.token = join.split("token=", 1)[1]
         self.ws: Any = None
@@ -69,8 +76,8 @@ class Player:
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
-            f"{self.server.ws_url}/ws/tables/{self.table_id}?seat=0&token={self.token}", max_size=None,
-            compression=None)
+            f"{self.server.ws_url}/ws/tables/{self.table_id}?seat={self.seat}&token={self.token}",
+            max_size=None, compression=None)
         self.state = await self.next_state()
 
     async def next_state(self) -> dict[str, Any]:
@@ -83,13 +90,20 @@ class Player:
 
     async def rematch(self) -> None:
         answer = await self.http.post(f"/api/tables/{self.table_id}/rematch",
-                                      json={"seat": 0, "token": self.token})
+                                      json={"seat": self.seat, "token": self.token})
         self.table_id = answer.json()["table_id"]
         await self.ws.close()
         await self.connect()
 
-    async def play(self, until: float, think: float, times: list[float]) -> None:
+    async def play(self, until: float, think: float, times: list[float],
+                   bot_times: list[float]) -> None:
         while time.monotonic() < until:
+            if not self.state["terminal"] and not self.state["your_turn"]:  # a bot seat to move
+                began = time.perf_counter()
+                self.state = await self.next_state()
+                if time.monotonic() < until:
+                    bot_times.append(time.perf_counter() - began)
+                continue
             if think:
                 await asyncio.sleep(self.rng.uniform(0, 2 * think))
             if self.state["terminal"]:
@@ -113,15 +127,16 @@ async def loop_lag(until: float, lags: list[float]) -> None:
 
 
 async def run_level(server: ServerProcess, tables: int, seconds: float, think: float,
-                    seed: int) -> dict[str, float]:
+                    seed: int, game: str = "troll") -> dict[str, float]:
     assert server.process is not None
     base_rss = rss_kib(server.process.pid)
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         async def make() -> Player:
-            answer = await http.post("/api/tables", json=TROLL)
-            return Player(server, http, answer.json(), random.Random(rng.random()))
+            body, seat = TABLES[game]
+            answer = await http.post("/api/tables", json=body)
+            return Player(server, http, answer.json(), random.Random(rng.random()), seat)
 
         players = []
         for start in range(0, tables, 50):  # in batches, so setup does not flood the server
@@ -129,16 +144,21 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
             await asyncio.gather(*(p.connect() for p in players[start:]))
         loaded_rss = rss_kib(server.process.pid)
         times: list[float] = []
+        bot_times: list[float] = []
         cpu = cpu_seconds(server.process.pid)
         began = time.monotonic()
         lags: list[float] = []
         await asyncio.gather(loop_lag(began + seconds, lags),
-                             *(p.play(began + seconds, think, times) for p in players))
+                             *(p.play(began + seconds, think, times, bot_times) for p in players))
         elapsed = time.monotonic() - began
         cpu = cpu_seconds(server.process.pid) - cpu
         await asyncio.gather(*(p.ws.close() for p in players))
     ordered = sorted(times)
+    bots = sorted(bot_times) or [float("nan")]
     return {
+        "bot_answers": len(bot_times),
+        "bot_p50": 1000 * statistics.median(bots),
+        "bot_p99": 1000 * bots[min(len(bots) - 1, int(0.99 * len(bots)))],
         "tables": tables,
         "actions": len(times),
         "per_s": len(times) / elapsed,
@@ -159,6 +179,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5, help="mean think time a move, seconds")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=sorted(TABLES), default="troll")
     args = parser.parse_args()
     rows = []
     for tables in args.tables:
@@ -167,10 +188,12 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp, \
                 start_server(Path(tmp) / "tables.sqlite3", workers=args.workers,
                              extra_args=("--rate-limit", "100000")) as server:
-            rows.append(asyncio.run(run_level(server, tables, args.seconds, args.think, args.seed)))
+            rows.append(asyncio.run(run_level(server, tables, args.seconds, args.think, args.seed,
+                                              args.game)))
         print(f"  {tables} tables done", file=sys.stderr)
-    print(f"\nrandom troll games (plus-one), one player per table, think time mean {args.think} s, "
-          f"{args.seconds:g} s a level\n")
+    what = ("random troll games (plus-one), one player per table" if args.game == "troll" else
+            "wizard games of 5 seats, hero 1 a person playing at random, 4 heuristic bots")
+    print(f"\n{what}, think time mean {args.think} s, {args.seconds:g} s a level\n")
     print("| open tables | actions | actions/s | p50 round trip | p99 round trip | players' loop lag p99 "
           "| server CPU per action | server RSS | RSS per table |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -178,6 +201,11 @@ def main() -> None:
         print(f"| {r['tables']:,} | {r['actions']:,} | {r['per_s']:,.0f} | {r['p50']:.1f} ms | "
               f"{r['p99']:.1f} ms | {r['lag_p99']:.1f} ms | {r['cpu_ms']:.2f} ms | {r['rss_mib']:.0f} MiB | "
               f"{r['per_table_kib']:.0f} KiB |")
+    if args.game != "troll":
+        print("\n| open tables | bot answers | bot answer p50 | bot answer p99 |\n|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['tables']:,} | {r['bot_answers']:,} | {r['bot_p50']:.1f} ms "
+                  f"| {r['bot_p99']:.1f} ms |")
 
 
 if __name__ == "__main__":
