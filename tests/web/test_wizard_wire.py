@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,25 @@ def test_the_check_finds_a_leak() -> None:
         check_message({"type": "state", "events": [{"data": {"m": "move N"}}]}, 1, pos, 1234567891, False)
     with pytest.raises(AssertionError):
         check_message({"type": "state", "x": "seed 1234567891"}, 1, pos, 1234567891, False)
+
+
+def test_every_seats_replay_opens_only_after_the_end(server: ServerProcess) -> None:
+    """Per-seat replays: a seat's view needs its token while the game runs; once it is over,
+    every seat's view (the wizard's hand and tokens too) is open to everyone."""
+    running = create_table(server.url, game="wizard", seed=5, players=3)
+    base = f"{server.url}/api/tables/{running['table_id']}/replay"
+    steps = httpx.get(f"{base}?seat=0", timeout=10).json()["steps"]
+    assert steps[-1]["observation"]["role"] == "watcher"
+    token = join_query(running, 0)
+    steps = httpx.get(f"{base}?{token}", timeout=10).json()["steps"]
+    assert steps[-1]["observation"]["role"] == "wizard"
+    bots = [{"kind": "bot", "agent": "random"}] * 3
+    done = create_table(server.url, game="wizard", seed=6, players=3, seats=bots, params={"max_rounds": 1})
+    url = f"{server.url}/api/tables/{done['table_id']}"
+    for _ in range(600):  # bounded: three random bots finish a one-round game in well under a minute
+        if httpx.get(url, timeout=10).json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    steps = httpx.get(f"{url}/replay?seat=0", timeout=10).json()["steps"]
+    assert steps[-1]["observation"]["role"] == "wizard" and "hand" in steps[-1]["observation"]["wizard"]
+    assert all(s["action"] is None or "secret" not in s["action"] for s in steps)

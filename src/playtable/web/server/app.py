@@ -119,7 +119,12 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) 
 
     async def replay(request: Request) -> Response:
         table = hub().get(request.path_params["table_id"])
-        return JSONResponse({"steps": replay_steps(table, _seat_of(request, table))})
+        seat = _seat_of(request, table)
+        wanted = request.query_params.get("seat", "")
+        if seat is None and table.state.is_terminal and wanted.isdigit() and len(wanted) < 4 \
+                and int(wanted) < len(table.row.seats):
+            seat = int(wanted)  # once the game is over, every seat's view is open to everyone
+        return JSONResponse({"steps": replay_steps(table, seat)})
 
     async def record(request: Request) -> Response:
         return record_response(hub().get(request.path_params["table_id"]), None, position=False)

@@ -51,7 +51,11 @@ class ReplayViewer {
       h("header", { class: "topbar" },
         h("a", { class: "home", href: "/" }, "playtable"),
         h("div", { class: "title-block" }, h("h1", {}, `Replay: ${this.table.game_name}${variant}`),
-          h("span", { class: "seat-badge" }, this.seat !== null && this.token ? `Seen by ${this.table.seats[this.seat]?.name ?? "your seat"}` : "Seen as a spectator")),
+          h("span", { class: "seat-badge" }, this.seat !== null && (this.token || finished) ? `Seen by ${this.table.seats[this.seat]?.name ?? "your seat"}` : "Seen as a spectator"),
+          // Once the game is over every seat's view is open to everyone (the full replay).
+          finished && this.table.seats.length > 1 ? h("nav", { class: "replay-views", "aria-label": "Seen by" }, "See it as: ",
+            h("a", { href: `/t/${this.tableId}/replay` }, "a spectator"),
+            ...this.table.seats.flatMap((seat) => [" · ", h("a", { href: `/t/${this.tableId}/replay?seat=${seat.seat}` }, seat.name)])) : null),
         h("div", { class: "top-buttons" },
           finished ? null : h("a", { class: "button quiet", href: `/t/${this.tableId}${query}` }, "Back to the table"),
           h("button", { class: "quiet", onClick: () => window.location.reload() }, "Reload"))),
@@ -178,7 +182,7 @@ async function main() {
   try {
     if (!tableId) throw new Error("This address names no table.");
     const id = encodeURIComponent(tableId);
-    const [table, replay] = await Promise.all([getJson(`/api/tables/${id}`), getJson(`/api/tables/${id}/replay${seatQuery(seat, token)}`)]);
+    const [table, replay] = await Promise.all([getJson(`/api/tables/${id}`), getJson(`/api/tables/${id}/replay${seatQuery(seat, token) || (seat !== null && seat !== undefined ? `?seat=${encodeURIComponent(seat)}` : "")}`)]);
     const module = await gameModule(table.game);
     document.body.dataset.game = table.game;
     document.title = `Replay: ${table.game_name} · playtable`;
