@@ -2,7 +2,7 @@
 two heroes, each with its own join link) play a whole game to its end against each other
 through the pages, every action clicked where a person would (on the board's squares and the
 cards when offered there, else in the action list); a hero closes the tab mid-turn and comes
-back to the same position; a game with bots in two seats is played to its end by one person.
+back to the same position; the table chat; a game with bots in two seats is played to its end by one person.
 Screenshots of every seat go to the test's temporary directory (`--basetemp` to keep them).
 """
 
@@ -89,6 +89,11 @@ def test_three_people_play_a_wizard_game_to_its_end(web_server: ServerProcess, c
     for seat, page in pages.items():
         page.locator(".wz-grid").wait_for()
         assert page.locator(".seat-badge").inner_text().endswith(("wizard", f"hero{seat}"))
+    # Table chat: hero 1 writes, the wizard and hero 2 read it.
+    pages[1].get_by_label("Chat message").fill("Shall we go for the north-east corner?")
+    pages[1].get_by_role("button", name="Send").click()
+    for page in pages.values():
+        page.locator(".chat-list li", has_text="north-east corner").wait_for()
     # No internal ids on screen: every card, tile and item by its name.
     wizard_text = pages[0].locator(".board-host").inner_text()
     assert "_" not in wizard_text, wizard_text

@@ -221,3 +221,23 @@ def test_every_seats_replay_opens_only_after_the_end(server: ServerProcess) -> N
     steps = httpx.get(f"{url}/replay?seat=0", timeout=10).json()["steps"]
     assert steps[-1]["observation"]["role"] == "wizard" and "hand" in steps[-1]["observation"]["wizard"]
     assert all(s["action"] is None or "secret" not in s["action"] for s in steps)
+
+
+def test_table_chat_reaches_everyone_and_only_players_write(server: ServerProcess) -> None:
+    created = create_table(server.url, game="wizard", seed=12, players=3)
+    table_id = created["table_id"]
+    with Client(server.ws_url, table_id, join_query(created, 2)) as hero, \
+            Client(server.ws_url, table_id) as watcher:
+        hero.greet()
+        watcher.greet()
+        hero.send({"type": "chat", "text": "  hello, wizard  "})
+        for client in (hero, watcher):
+            line = client.recv_type("chat")
+            assert (line["seat"], line["name"], line["text"]) == (2, "hero2", "hello, wizard")
+        watcher.send({"type": "chat", "text": "I only watch"})
+        assert watcher.recv_type("error")["code"] == "forbidden"
+        for bad in ("", "two\nlines", "x" * 301, 5):
+            hero.send({"type": "chat", "text": bad})
+            assert hero.recv_type("error")["code"] == "bad_message"
+    with Client(server.ws_url, table_id) as late:  # a later page gets the chat so far
+        assert [c["text"] for c in late.greet()[0]["chat"]] == ["hello, wizard"]

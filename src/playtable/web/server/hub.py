@@ -198,6 +198,9 @@ class Hub:
         if msg.type == "sync":
             self.greet(table, conn)
             return
+        if msg.type == "chat" and conn.seat is not None:
+            table.chat(conn.seat, msg.action or "")
+            return
         if conn.seat is None:
             conn.push(error("forbidden", "you are watching this table; only a seated player with "
                                          "its token can act"))

@@ -20,6 +20,7 @@ import hashlib
 import hmac
 from collections import deque
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from playtable.core.protocol import Event, Game, State
@@ -28,6 +29,8 @@ from playtable.web.server.store import TableRow
 
 MAX_OUTBOX = 1000
 """Discrete messages a connection may have waiting; past this it is too slow and is closed."""
+CHAT_KEPT = 100
+"""Chat lines a table keeps for connections that join later."""
 
 
 def hash_token(token: str) -> str:
@@ -97,6 +100,8 @@ class Table:
         self.steps: list[Step] = [Step(None, None, list(start.setup_events))]
         self.connections: set[Connection] = set()
         self.bot_busy = False
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        """The table chat's last lines (kept in memory only: a restart clears the chat)."""
         for seat, text in row.actions:
             self._play(seat, text)
 
@@ -221,6 +226,7 @@ class Table:
             "role": "watcher" if seat is None else "player",
             "seat_names": [s.name for s in self.row.seats],
             "log": self.log_for(seat),
+            "chat": list(self.chat_log),
         }
 
     def state_message(self, seat: int | None, events: list[Event]) -> dict[str, Any]:
@@ -252,6 +258,13 @@ class Table:
             if conn.seat not in built:
                 built[conn.seat] = self.state_message(conn.seat, events)
             conn.push(built[conn.seat])
+
+    def chat(self, seat: int, text: str) -> None:
+        """A seated player's chat line, to every connection (watchers read the chat too)."""
+        line = {"type": "chat", "seat": seat, "name": self.row.seats[seat].name, "text": text,
+                "at": datetime.now(UTC).isoformat(timespec="seconds")}
+        self.chat_log.append(line)
+        self.broadcast(line)
 
     def broadcast(self, message: dict[str, Any]) -> None:
         for conn in list(self.connections):

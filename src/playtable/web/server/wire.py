@@ -24,7 +24,8 @@ STRIKES_BEFORE_CLOSE = 20
 """A client over the rate gets a `rate_limited` error per dropped message; after this many
 dropped messages in a row it is closed with code 1008 (policy violation)."""
 
-CLIENT_TYPES = ("act", "undo", "hint", "sync")
+CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat")
+MAX_CHAT_TEXT = 300
 
 
 class BadMessage(Exception):
@@ -84,6 +85,13 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         return ClientMessage("act", _step(data, True), action.strip())
     if kind == "sync":
         return ClientMessage("sync")
+    if kind == "chat":  # table chat: one printable line (the text travels in `action`)
+        text = data.get("text")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT_TEXT \
+                or not text.isprintable():
+            raise BadMessage("bad_message", "'text' must be one printable line of at most "
+                             f"{MAX_CHAT_TEXT} characters")
+        return ClientMessage("chat", None, text.strip())
     return ClientMessage(kind, _step(data, True))
 
 

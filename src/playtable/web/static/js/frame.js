@@ -16,6 +16,7 @@
 // Seats with secrets and simultaneous moves need nothing more: each seat only ever receives its
 // own observation, and `waiting_for` names everyone who still has to commit.
 
+import { ChatPanel } from "./chat.js";
 import { Connection, tableSocketUrl } from "./connection.js";
 import { closeChooser, confirmWarning, endScreen, GameLog, RulesPanel, showChooser } from "./frame_parts.js";
 import { h, postJson, seatQuery } from "./util.js";
@@ -73,6 +74,7 @@ export class TableFrame {
     this.actionList = h("ul", { class: "action-list", "aria-label": "Legal actions" });
     this.waitingEl = h("p", { class: "waiting" });
     this.logList = h("ol", { class: "log-list" });
+    this.chat = new ChatPanel((m) => this.connection.send(m));
     root.replaceChildren(header, this.banner,
       h("main", { class: "table-layout" },
         h("section", { class: "board-area", "aria-label": "Board" }, this.statusEl, this.boardHost, this.hintEl, this.endHost),
@@ -81,7 +83,7 @@ export class TableFrame {
             h("div", { class: "panel-head" }, h("h2", {}, "Actions"), h("div", { class: "buttons" }, this.undoButton, this.hintButton)),
             this.waitingEl, this.actionList),
           h("section", { class: "log-panel", "aria-label": "Log" }, h("h2", {}, "What happened"),
-            h("div", { class: "log-scroll" }, this.logList)))));
+            h("div", { class: "log-scroll" }, this.logList)), this.chat.element)));
     this.board = this.module.createBoard(this.boardHost, {
       offer: (el, actions) => this.offer(el, actions),
       label: (a) => this.label(a),
@@ -101,6 +103,7 @@ export class TableFrame {
       case "hint": return this.onHint(message);
       case "error": return this.onError(message);
       case "rematch": return this.follow(message.table_id);
+      case "chat": return this.chat.add(message);
       default: return this.board.onStream?.(message);
     }
   }
@@ -121,6 +124,8 @@ export class TableFrame {
       this.showBanner("This seat's link was refused (wrong or old token): you are watching, and cannot act.");
     }
     this.log.reset(message.log || [], (e) => this.describeStep(e));
+    this.chat.reset(message.chat);
+    this.chat.setSeated(this.role === "player");
   }
 
   onState(state) {

@@ -1,0 +1,35 @@
+// The table chat (issue 16): every connection reads it; a seated player writes one line at a
+// time (the server refuses watchers and checks the line). Lines arrive as `chat` messages, and
+// a (re)connecting page gets the table's last lines in its `welcome`.
+
+import { h } from "./util.js";
+
+export class ChatPanel {
+  constructor(send) {
+    this.list = h("ol", { class: "chat-list", "aria-live": "polite" });
+    this.input = h("input", { type: "text", maxlength: 300, placeholder: "Say something to the table", "aria-label": "Chat message" });
+    this.form = h("form", { class: "chat-form", onSubmit: (e) => {
+      e.preventDefault();
+      const text = this.input.value.trim();
+      if (text) send({ type: "chat", text });
+      this.input.value = "";
+    } }, this.input, h("button", { type: "submit" }, "Send"));
+    // Keys typed into the chat are words, not the board's shortcuts.
+    this.input.addEventListener("keydown", (e) => e.stopPropagation());
+    this.element = h("section", { class: "chat-panel", "aria-label": "Table chat" }, h("h2", {}, "Table chat"), this.list, this.form);
+  }
+
+  setSeated(seated) {
+    this.form.hidden = !seated;
+  }
+
+  reset(lines) {
+    this.list.replaceChildren();
+    for (const line of lines || []) this.add(line);
+  }
+
+  add(line) {
+    this.list.append(h("li", {}, h("strong", {}, `${line.name}: `), line.text));
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+}
