@@ -72,6 +72,7 @@ class Player:
         self.table_id = created["table_id"]
         self.token = join.split("token=", 1)[1]
         self.ws: Any = None
+        self.bot_waiting = False
         self.state: dict[str, Any] = {}
 
     async def connect(self) -> None:
@@ -100,7 +101,12 @@ class Player:
         while time.monotonic() < until:
             if not self.state["terminal"] and not self.state["your_turn"]:  # a bot seat to move
                 began = time.perf_counter()
-                self.state = await self.next_state()
+                try:  # a bot still thinking at the end of the level is counted as unanswered
+                    self.state = await asyncio.wait_for(self.next_state(),
+                                                        max(0.01, until - time.monotonic()))
+                except TimeoutError:
+                    self.bot_waiting = True
+                    return
                 if time.monotonic() < until:
                     bot_times.append(time.perf_counter() - began)
                 continue
@@ -157,6 +163,7 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
     bots = sorted(bot_times) or [float("nan")]
     return {
         "bot_answers": len(bot_times),
+        "bots_waiting": sum(p.bot_waiting for p in players),
         "bot_p50": 1000 * statistics.median(bots),
         "bot_p99": 1000 * bots[min(len(bots) - 1, int(0.99 * len(bots)))],
         "tables": tables,
@@ -202,10 +209,11 @@ def main() -> None:
               f"{r['p99']:.1f} ms | {r['lag_p99']:.1f} ms | {r['cpu_ms']:.2f} ms | {r['rss_mib']:.0f} MiB | "
               f"{r['per_table_kib']:.0f} KiB |")
     if args.game != "troll":
-        print("\n| open tables | bot answers | bot answer p50 | bot answer p99 |\n|---:|---:|---:|---:|")
+        print("\n| open tables | bot answers | bot answer p50 | bot answer p99 | tables still waiting "
+              "for a bot at the end |\n|---:|---:|---:|---:|---:|")
         for r in rows:
             print(f"| {r['tables']:,} | {r['bot_answers']:,} | {r['bot_p50']:.1f} ms "
-                  f"| {r['bot_p99']:.1f} ms |")
+                  f"| {r['bot_p99']:.1f} ms | {r['bots_waiting']:,} |")
 
 
 if __name__ == "__main__":
