@@ -53,10 +53,10 @@ def solve_rotator(board: str, as_json: bool, turn_limit: int, placement: str) ->
         echo_json({**solution.to_json(), "seconds": round(elapsed, 4)})
         return
     if solution.winnable:
-        spent = {0: "no boost space", 1: "1 boost space"}.get(solution.boosts,
-                                                              f"{solution.boosts} boost spaces")
-        click.echo(f"win on turn {solution.turns}, spending {spent} ({solution.states} "
-                   f"positions searched, {elapsed * 1000:.0f} ms); one turn a line:")
+        from playtable.games.rotator.rules import plural
+
+        click.echo(f"win on turn {solution.turns}, spending {plural(solution.boosts, 'boost space')} "
+                   f"({solution.states} positions searched, {elapsed * 1000:.0f} ms); one turn a line:")
         turns: dict[int, list[str]] = {}
         replay: Any = state.clone()  # type: ignore[attr-defined]
         for text in solution.actions:  # a start square belongs to the turn it starts

@@ -28,6 +28,7 @@ from playtable.core.records import Recorder
 from playtable.core.registry import get_game
 from playtable.games.rotator.board import cell_name, parse_cell
 from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
+from playtable.games.rotator.rules import plural
 from playtable.tui.confirm_screen import ConfirmScreen, quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record
@@ -318,8 +319,9 @@ class RotatorApp(App[None]):
             self.hint_text = "hint: no win is possible from here -- undo (u)"
         else:
             first = solution.actions[0]
-            spend = (f"spending {_spaces(solution.boosts)} of your {self.observation()['boosts_left']}"
-                     " boost spaces" if solution.boosts else "spending no boost space")
+            left = plural(self.observation()["boosts_left"], "boost space")
+            spend = f"spending {solution.boosts} of your {left}" if solution.boosts else \
+                "spending no boost space"
             self.hint_text = f"hint: {first}  (a win on turn {solution.turns}, {spend})"
             if first.startswith("start "):
                 self.cursor = parse_cell(first.split()[1])
@@ -369,10 +371,6 @@ def _label(cells: Sequence[int], cols: int) -> str:
     when its cells share one, else the board column's letter (A-J)."""
     rows = {i // cols for i in cells}
     return str(rows.pop() + 1) if len(rows) == 1 else cell_name(cells[0])[0]
-
-
-def _spaces(n: int) -> str:
-    return f"{n} space" if n == 1 else f"{n} spaces"
 
 
 def make_app(seed: int | None = None, variant: str | None = None) -> RotatorApp:

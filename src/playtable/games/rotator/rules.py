@@ -115,7 +115,8 @@ _EVENT_TEXT = {
     "collapse": lambda d: f"collapse: {describe_cells(d['cells'])} turn to solid rock",
     "drill": lambda d: (
         f"you drill {describe_cells(d['cells'])}"
-        + (f" using {d['boost']} boost space(s), {d['boosts_left']} left" if d["boost"] else "")
+        + (f", spending {plural(d['boost'], 'boost space')} ({d['boosts_left']} left)"
+           if d["boost"] else "")
     ),
     "capture": lambda d: (
         f"you capture the control node at {cell_name(d['node'])}; its territory opens"
@@ -129,6 +130,11 @@ _EVENT_TEXT = {
         else f"turn {d['turn']} is past the turn limit: you lose"
     ),
 }
+
+
+def plural(n: int, noun: str) -> str:
+    """'1 boost space', '2 boost spaces', 'no boost space': counts said without '(s)'."""
+    return f"no {noun}" if n == 0 else f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _event(kind: str, data: dict[str, Any]) -> Event:
@@ -206,9 +212,9 @@ class RotatorState(State):
             run = self.engine.drill_run(s)
             if not isinstance(action.spaces, int) or not 0 <= action.spaces <= run:
                 raise IllegalAction(
-                    f"'{action}': you can drill 0 to {run} space(s) here (solid ground, the "
-                    f"edge, a node, max {self.params.max_drill} a turn, {s.boosts} boost "
-                    "space(s) left)")
+                    f"'{action}': you can drill 0 to {run} here (solid ground, the edge, a "
+                    f"node, max {self.params.max_drill} a turn, {plural(s.boosts, 'boost space')} "
+                    "left)")
             return
         raise IllegalAction(f"{action!r} is not a Rotator action")
 
@@ -310,7 +316,8 @@ class RotatorState(State):
         first = solution.actions[0]
         return self.parse_action(first), (
             f"{first}: the best line from here wins on turn {solution.turns}, "
-            f"using {solution.boosts} boost space(s) ({len(solution.actions)} move(s) to go).")
+            f"spending {plural(solution.boosts, 'boost space')} "
+            f"({plural(len(solution.actions), 'move')} to go).")
 
     def determinize(self, seat: int, rng: Chance) -> RotatorState:
         return self.clone()
