@@ -5,9 +5,11 @@ still sees his own move, nobody else does), the same `waiting_for`, and the roun
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from tests.web.server_process import start_server
 from tests.web.wire_client import Client, create_table, join_query
 
@@ -57,3 +59,35 @@ def test_sigkill_between_two_heroes_commits(tmp_path: Path) -> None:
             answer = hero.act(state["legal"][0]["action"], state["step"])
             assert answer["type"] == "state" and answer["step"] == state["step"] + 1
             assert any(e["kind"] in ("hero_moves", "hero_stays") for e in answer["events"])
+
+
+def test_the_turn_timer_lets_a_bot_play_an_absent_seat_and_survives_a_restart(tmp_path: Path) -> None:
+    """The optional turn timer (off by default): nobody comes to the table, so after a second a
+    bot plays each turn in the absent person's place; the setting survives a restart."""
+    with start_server(tmp_path / "tables.sqlite3") as server:
+        answer = httpx.post(f"{server.url}/api/tables", json={"game": "wizard", "players": 3,
+                                                              "turn_timer": 0.5}, timeout=10)
+        assert answer.status_code == 400 and "turn_timer" in answer.json()["error"]
+        plain = create_table(server.url, game="wizard", seed=3, players=3)
+        plain_url = f"{server.url}/api/tables/{plain['table_id']}"
+        assert httpx.get(plain_url, timeout=10).json()["turn_timer"] is None
+        created = create_table(server.url, game="wizard", seed=3, players=3, turn_timer=1)
+        url = f"{server.url}/api/tables/{created['table_id']}"
+
+        def step() -> int:
+            summary = httpx.get(url, timeout=10).json()
+            assert summary["turn_timer"] == 1
+            return int(summary["step"])
+
+        deadline = time.monotonic() + 30
+        while step() < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert step() >= 2, server.log()
+        assert httpx.get(plain_url, timeout=10).json()["step"] == 0
+        server.kill()
+        server.restart()
+        reached = step()
+        deadline = time.monotonic() + 30
+        while step() <= reached and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert step() > reached, server.log()

@@ -70,6 +70,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) 
         the_hub.restore()
         for table in the_hub.tables.values():
             the_hub.schedule_bot(table)
+            the_hub.arm_timer(table)
         state["hub"] = the_hub
         try:
             yield

@@ -49,6 +49,8 @@ class Hub:
         self.workers = workers
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.timers: dict[str, asyncio.Task[None]] = {}
+        """Each table's running turn timer (at most one: the seat to move)."""
 
     # -- tables -------------------------------------------------------------------------------
     def restore(self) -> None:
@@ -88,6 +90,7 @@ class Hub:
         self.store.create(row)
         self.tables[row.id] = table
         self.schedule_bot(table)
+        self.arm_timer(table)
         return table, tokens
 
     def _row_from_request(self, body: Any) -> tuple[TableRow, list[str | None]]:
@@ -119,6 +122,13 @@ class Hub:
             raise BadRequest("'seed' must be a whole number from 0 to 2^63-1, or null")
         names = game.seat_names(params)
         seats, tokens = self._seats(game, body.get("seats"), names)
+        timer = body.get("turn_timer")
+        if timer is not None:
+            if isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 3600:
+                raise BadRequest("'turn_timer' must be a number of seconds from 1 to 3600, or null (off)")
+            for seat in seats:
+                if seat.kind == "human":
+                    seat.stand_in_after = float(timer)
         row = TableRow(secrets.token_urlsafe(6), game_id, variant or None, params_as_dict(params), seed,
                        seats, datetime.now(UTC).isoformat(timespec="milliseconds"))
         return row, tokens
@@ -159,7 +169,8 @@ class Hub:
             return self.tables[table.row.rematch]
         # The variant's name is kept for the lobby; the full parameters fix every value anyway.
         request = {"game": table.row.game, "variant": table.row.variant, "params": table.row.params,
-                   "seats": [{"kind": s.kind, "agent": s.agent} for s in table.row.seats]}
+                   "seats": [{"kind": s.kind, "agent": s.agent} for s in table.row.seats],
+                   "turn_timer": table.turn_timer()}
         new, _ = await self.create(request, rematch_of=table)
         table.row.rematch = new.id
         self.store.link_rematch(table.id, new.id)
@@ -257,7 +268,36 @@ class Hub:
 
     def after_change(self, table: Table, events: list[Event]) -> None:
         self.schedule_bot(table)
+        self.arm_timer(table)
         table.broadcast_state(events)
+
+    # -- the turn timer -------------------------------------------------------------------------
+    def arm_timer(self, table: Table) -> None:
+        """Start the turn timer of the person to move, if the table has one (off by default):
+        when it runs out with the game still at this step, a bot plays that one turn for them."""
+        old = self.timers.pop(table.id, None)
+        if old is not None:
+            old.cancel()
+        state = table.state
+        if state.is_terminal or table.bot_to_move() is not None:
+            return
+        seat = state.current_player
+        limit = table.row.seats[seat].stand_in_after
+        if not limit:
+            return
+        task = asyncio.get_running_loop().create_task(self._stand_in(table, seat, table.step, limit))
+        self.timers[table.id] = task
+
+    async def _stand_in(self, table: Table, seat: int, step: int, limit: float) -> None:
+        await asyncio.sleep(limit)
+        if table.step != step or table.state.is_terminal or table.state.current_player != seat \
+                or table.bot_busy:
+            return
+        self.timers.pop(table.id, None)
+        agents = available_agents(table.game)
+        spec = "heuristic" if "heuristic" in agents else "random"
+        table.bot_busy = True
+        await self._bot_turn(table, seat, spec)
 
     # -- bots ---------------------------------------------------------------------------------
     def schedule_bot(self, table: Table) -> None:
@@ -269,9 +309,10 @@ class Hub:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _bot_turn(self, table: Table, seat: int) -> None:
+    async def _bot_turn(self, table: Table, seat: int, stand_in: str | None = None) -> None:
+        """A bot seat's move, or (`stand_in`: the agent) one turn of a person whose timer ran out."""
         step = table.step
-        spec = table.row.seats[seat].agent or "random"
+        spec = stand_in or table.row.seats[seat].agent or "random"
         try:
             text = await self.workers.bot_move(table.row.game, spec, table.state.to_json(),
                                                (table.row.seed * 1_000_003 + step) % 2**62)
@@ -280,7 +321,8 @@ class Hub:
             table.bot_busy = False
             return
         table.bot_busy = False
-        if table.step != step or table.bot_to_move() != seat:
+        if table.step != step or (table.bot_to_move() if stand_in is None
+                                  else table.state.current_player) != seat:
             self.schedule_bot(table)
             return
         if not self.act(table, seat, text):

@@ -27,6 +27,8 @@ class SeatRow:
     agent: str | None = None
     token_hash: str | None = None
     joined: bool = False
+    stand_in_after: float | None = None
+    """The turn timer (seconds): a bot plays this person's turn once it has waited this long."""
 
 
 @dataclass

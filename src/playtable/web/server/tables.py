@@ -160,6 +160,10 @@ class Table:
             return False
         return hmac.compare_digest(seats[seat].token_hash or "", hash_token(token))
 
+    def turn_timer(self) -> float | None:
+        """The table's turn timer in seconds (None: off, the default)."""
+        return next((s.stand_in_after for s in self.row.seats if s.stand_in_after), None)
+
     def bot_to_move(self) -> int | None:
         """The bot seat that must act now, if any."""
         for seat in self.state.waiting_for():
@@ -199,6 +203,7 @@ class Table:
             "result": self.result(),
             "rematch": self.row.rematch,
             "rematch_of": self.row.rematch_of,
+            "turn_timer": self.turn_timer(),
         }
         if self.state.is_terminal:
             out["seed"] = self.row.seed
