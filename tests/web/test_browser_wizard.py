@@ -120,3 +120,40 @@ def test_a_hero_plays_with_bots_in_the_other_seats(web_server: ServerProcess, ch
     end = _play_to_the_end({1: page, 0: page}, random.Random(3))
     assert end["terminal"] and end["result"]["text"]
     assert not page.script_errors
+
+
+def test_hot_seat_passes_the_device_between_seats(web_server: ServerProcess, chromium: Any,
+                                                  tmp_path: Path) -> None:
+    """One screen for all three seats: between two seats' turns the page covers the board with
+    a "pass the device" screen, and shows the next seat's own view only once they say so."""
+    created = create_table(web_server.url, game="wizard", seed=31, players=3,
+                           params={"max_rounds": 1})
+    pairs = ",".join(f"{s['seat']}.{s['join_url'].split('token=')[1]}" for s in created["seats"])
+    page = new_page(chromium)
+    page.goto(f"{web_server.url}{created['seats'][0]['join_url']}&hot={pairs}")
+    wait_connected(page)
+    rng = random.Random(5)
+    passes = 0
+    for _ in range(2000):  # bounded: a one-round game is well under a few hundred actions
+        cover = page.locator(".pass-device")
+        if cover.count():
+            assert "Pass the device to" in cover.inner_text()
+            if passes == 0:
+                page.screenshot(path=str(tmp_path / "wizard-hotseat-pass.png"))
+            passes += 1
+            seat_before = page.evaluate("window.playtable.seat")
+            cover.get_by_role("button").click()
+            page.wait_for_function(f"window.playtable.seat !== {seat_before} && window.playtable.state "
+                                   "&& window.playtable.state.your_turn")
+            continue
+        state = table_state(page)
+        if state["terminal"]:
+            break
+        if not state["your_turn"]:
+            page.wait_for_timeout(50)
+            continue
+        click_action(page, rng.choice(state["legal"])["action"])
+    else:
+        raise AssertionError("the hot-seat game did not end")
+    assert passes >= 3
+    assert not page.script_errors

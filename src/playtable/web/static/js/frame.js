@@ -25,6 +25,16 @@ const RESERVED_KEYS = new Set(["?", "u", "h", "n", "r"]);
 const SPARE_KEYS = [..."123456789abcdefgijklmopqstvwxyz"].filter((k) => !RESERVED_KEYS.has(k));
 const KEY_NAMES = { ArrowLeft: "←", ArrowRight: "→", ArrowUp: "↑", ArrowDown: "↓", " ": "Space" };
 
+/** The hot seat's seats from `?hot=0.TOKEN,1.TOKEN`: seat -> token (empty: one seat a page). */
+export function hotSeats(search) {
+  const seats = new Map();
+  for (const pair of (new URLSearchParams(search).get("hot") || "").split(",")) {
+    const [seat, token] = pair.split(".");
+    if (/^\d+$/.test(seat ?? "") && token) seats.set(Number(seat), token);
+  }
+  return seats;
+}
+
 export class TableFrame {
   constructor(root, { tableId, seat, token, gameModule }) {
     this.tableId = tableId;
@@ -43,10 +53,8 @@ export class TableFrame {
     this.noHintStep = null;
     this.build(root);
     this.log = new GameLog(this.logList);
-    this.connection = new Connection(tableSocketUrl(tableId, seat, token), {
-      onMessage: (m) => this.receive(m),
-      onStatus: (status, info) => this.showConnection(status, info),
-    });
+    this.hot = hotSeats(window.location.search);
+    this.connection = this.connect(seat, token);
     document.addEventListener("keydown", (e) => this.onKey(e));
     document.addEventListener("pointerdown", (e) => {
       if (!e.target.closest?.(".chooser")) closeChooser();
@@ -92,6 +100,41 @@ export class TableFrame {
   }
 
   start() {
+    this.connection.open();
+  }
+
+  connect(seat, token) {
+    return new Connection(tableSocketUrl(this.tableId, seat, token), {
+      onMessage: (m) => this.receive(m),
+      onStatus: (status, info) => this.showConnection(status, info),
+    });
+  }
+
+  // -- hot seat: several seats on one screen, a "pass the device" screen between them ----------
+  passDevice() {
+    const st = this.state;
+    if (!this.hot.size || this.role !== "player" || !st || st.terminal || st.your_turn) return;
+    const next = (st.waiting_for || []).find((seat) => this.hot.has(seat) && seat !== this.seat);
+    if (next === undefined || this.cover) return;
+    const name = this.seatNames[next] ?? `seat ${next}`;
+    // The cover hides the board at once: the last seat's secrets stay with the last seat.
+    this.cover = h("section", { class: "pass-device", role: "dialog", "aria-labelledby": "pass-title" },
+      h("h2", { id: "pass-title" }, `Pass the device to ${name}`),
+      h("p", {}, `Only ${name} should look at the screen now.`),
+      h("button", { class: "primary", onClick: () => this.switchSeat(next) }, `I am ${name}: show my screen`));
+    document.body.append(this.cover);
+    this.cover.querySelector("button").focus();
+  }
+
+  switchSeat(seat) {
+    this.cover?.remove();
+    this.cover = null;
+    this.connection.close();
+    this.seat = seat;
+    this.token = this.hot.get(seat);
+    this.state = null;
+    this.replayLink.href = `/t/${this.tableId}/replay${seatQuery(seat, this.token)}`;
+    this.connection = this.connect(seat, this.token);
     this.connection.open();
   }
 
@@ -149,6 +192,7 @@ export class TableFrame {
     if (previous && state.step < previous.step) this.hintEl.textContent = "The last action was taken back.";
     if (!state.terminal) this.endDismissed = false;
     this.draw(Boolean(previous) && state.step === previous.step + 1);
+    this.passDevice();
   }
 
   onHint(message) {

@@ -175,6 +175,12 @@ function linkRow(label, path, primary) {
     h("code", {}, url), copy);
 }
 
+/** One page for every person's seat: it shows a "pass the device" screen between seats. */
+function hotSeatUrl(created, people) {
+  const pairs = people.map((seat) => `${seat.seat}.${new URLSearchParams(seat.join_url.split("?")[1]).get("token")}`);
+  return `${people[0].join_url}&hot=${pairs.join(",")}`;
+}
+
 function showCreated(created, game) {
   const host = document.getElementById("created");
   const people = created.seats.filter((seat) => seat.join_url);
@@ -184,6 +190,7 @@ function showCreated(created, game) {
       : people.length ? "The link below is your seat: keep it private, it lets whoever has it play for you."
         : "Every seat is a bot: watch them play."),
     people.map((seat, i) => linkRow(`Join as ${seat.name}`, seat.join_url, i === 0)),
+    people.length > 1 ? linkRow("Or play every seat on this one screen (hot seat, passing the device)", hotSeatUrl(created, people), false) : null,
     created.seats.filter((seat) => !seat.join_url).map((seat) => h("p", { class: "note" }, `${seat.name}: bot (${seat.agent})`)),
     h("p", {}, "Anyone may watch (they see only what a spectator may see):"),
     linkRow("Watch", created.watch_url, !people.length)));
