@@ -286,8 +286,10 @@ export class TableFrame {
     if (!st.terminal || this.endDismissed) return;
     const result = st.result || { returns: [], text: "The game is over." };
     const mine = this.role === "player" ? result.returns?.[this.seat] : undefined;
-    const won = mine !== undefined && mine > 0;
-    const title = mine === undefined ? "The game is over" : won ? "You win!" : "You lose";
+    // A draw (every seat the same share, e.g. the wizard game's round limit) is no win.
+    const draw = (result.returns?.length ?? 0) > 1 && result.returns.every((r) => r === result.returns[0]);
+    const won = mine !== undefined && mine > 0 && !draw;
+    const title = mine === undefined ? "The game is over" : draw ? "A draw" : won ? "You win!" : "You lose";
     this.endHost.append(endScreen({
       title, text: result.text, won,
       replayUrl: this.replayLink.href,

@@ -91,6 +91,7 @@ const DECISIONS = {
 };
 
 export function status(obs) {
+  if (obs.end) return `Round ${obs.round} · the game is over`;
   const d = obs.decision || {};
   const who = d.seat === 0 ? "The wizard" : d.kind === "commit" ? "The heroes" : heroName(d.seat ?? 1);
   const doing = DECISIONS[d.kind] ?? d.kind ?? "";
