@@ -222,7 +222,7 @@ export function createBoard(host, ctx) {
         svg.append(g);
       }
       obs.heroes.forEach((hero, i) => {
-        if (!hero.alive) return;
+        if (!hero.alive || !obs.start) return; // not in the labyrinth before they choose where to enter
         const { col, row } = parseSquare(hero.square);
         const cx = col * CELL + 12 + i * 16;
         const cy = row * CELL + CELL - 26;
