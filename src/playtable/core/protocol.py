@@ -179,6 +179,12 @@ class State(ABC):
         """Why the game ended, in plain words (None while it goes on)."""
         return None
 
+    def motion(self) -> list[dict[str, Any]]:
+        """The continuous motion the last `apply` produced, as frames in time order for a front
+        end to animate (Star Dice: dice positions while a throw runs, `{"t", ...}`). Not part of
+        the state (a copy or a restored state has none); most games have none."""
+        return []
+
     def hint(self) -> tuple[Any, str] | None:
         """A suggested action for the current player and why, in plain words, or None when the
         game has no hints. May be slow (a solver): front ends call it off their event loop."""

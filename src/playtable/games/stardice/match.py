@@ -80,8 +80,15 @@ class StarDiceState(StarDiceMenu):
         return [Event("battle_started", f"Battle {self.battle}: {SEAT_NAMES[self.to_move]} "
                       "throws first.", {"battle": self.battle, "first": self.to_move})]
     # -- applying ------------------------------------------------------------------------------
+    def motion(self) -> list[dict[str, Any]]:
+        """The last throw's motion, for a front end to animate (the web table streams it): one
+        entry per physics frame (`frame_dt`), `{"t": seconds, "pieces": [[id, x, y], ...]}`.
+        Not part of the state: it is not saved, and a copy or a restored state has none."""
+        return getattr(self, "_motion", [])
+
     def apply(self, action: Any) -> list[Event]:
         self.require_legal(action)
+        self._motion: list[dict[str, Any]] = []
         seat = self.to_move
         if isinstance(action, Call):
             self.call = action.parity
@@ -140,10 +147,17 @@ class StarDiceState(StarDiceMenu):
         base = self.clock
         engine = self.engine
 
+        motion = self._motion
+
         def on_frame(t: float, pos: dict[str, tuple[float, float, float, float]]) -> None:
             engine.update(self._sightings(pos)[0], base + t)
+            motion.append({"t": round(t, 3), "pieces": [[k, round(v[0], 4), round(v[1], 4)]
+                                                        for k, v in sorted(pos.items())]})
 
         before = self.engine.layout()
+        motion.append({"t": 0.0, "pieces": sorted(
+            [[k, round(pc.x, 4), round(pc.y, 4)] for k, pc in self.table.items()]
+            + [[piece_id, action.x, action.y]])})
         result = simulate(list(self.table.values()), launch, p.physics_params(), on_frame)
         self.throws += 1
         who = SEAT_NAMES[seat]

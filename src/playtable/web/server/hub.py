@@ -242,8 +242,32 @@ class Hub:
             return False
         self.store.append_action(table.id, table.step + 1, seat, canonical)
         table.commit(seat, canonical, after, events)
-        self.after_change(table, events)
+        motion = after.motion()
+        if motion:
+            # A live table (Star Dice): the motion is streamed first, then the new state goes
+            # out, so every page animates the throw before it shows where the dice came to rest.
+            task = asyncio.get_running_loop().create_task(self._stream(table, motion, events))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        else:
+            self.after_change(table, events)
         return True
+
+    async def _stream(self, table: Table, motion: list[dict[str, Any]],
+                      events: list[Event]) -> None:
+        """Send the motion's frames as `frame` messages at their own pace (real time), then the
+        state. The table has already moved on in the store: a page joining meanwhile gets it."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        step = table.step
+        for i, frame in enumerate(motion):
+            wait = start + frame["t"] - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            table.stream_frame({"type": "frame", "step": step, "last": i == len(motion) - 1,
+                                **frame})
+        if table.step == step:
+            self.after_change(table, events)
 
     def undo(self, table: Table, conn: Connection) -> None:
         if not table.can_undo(conn.seat):

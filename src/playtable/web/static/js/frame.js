@@ -11,6 +11,7 @@
 //     keyFor(actionText)    a key for it, e.g. "ArrowLeft" (optional; others get 1-9, a-z)
 //     status(observation)   one line: turn, phase, counts (optional)
 //     onStream(message)     messages of other types, e.g. live positions at 60 Hz (optional)
+//   ctx.play(actionText) sends an action that is not in the list (Star Dice's dragged throws).
 //   and `hints = false` when the game never gives hints (the button is then not shown).
 //
 // Seats with secrets and simultaneous moves need nothing more: each seat only ever receives its
@@ -96,6 +97,7 @@ export class TableFrame {
       offer: (el, actions) => this.offer(el, actions),
       label: (a) => this.label(a),
       seatNames: () => this.seatNames,
+      play: (action) => this.play(action),
     });
   }
 
@@ -337,6 +339,15 @@ export class TableFrame {
     const step = this.state.step;
     if (this.connection.send({ type: "act", action, step })) this.pending = true;
     else this.hintEl.textContent = "Not connected: the action was not sent. Reconnecting…";
+  }
+
+  /** Send an action text that is not in the list (a continuous game's throw, e.g. Star Dice's
+   *  drag): the server checks it like any other. False when it cannot be sent now. */
+  play(action) {
+    if (this.pending || !this.state?.your_turn) return false;
+    if (!this.connection.send({ type: "act", action, step: this.state.step })) return false;
+    this.pending = true;
+    return true;
   }
 
   undo() {

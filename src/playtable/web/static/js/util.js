@@ -130,7 +130,9 @@ export function ago(iso) {
 }
 
 // The games that have a page module of their own; the others are shown by the plain outline.
-const GAME_MODULES = { troll: "./games/troll.js", rotator: "./games/rotator.js", wizard: "./games/wizard.js" };
+const GAME_MODULES = {
+  troll: "./games/troll.js", rotator: "./games/rotator.js", wizard: "./games/wizard.js", stardice: "./games/stardice.js",
+};
 
 /** The page module that draws `gameId`'s board (see frame.js for what it exports). */
 export function gameModule(gameId) {

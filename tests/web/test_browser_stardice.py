@@ -1,0 +1,96 @@
+"""Star Dice's virtual table in a real browser (issue 15, mode 1): a whole battle against a bot
+played with mouse drags on the canvas, to the frozen end screen with its scoring.
+
+Each throw is a drag from the grey glass frame onto the table: the page turns it into the
+engine's throw text, the server simulates it and streams the motion as `frame` messages, the
+page animates them, then the new state arrives. The bot is the random thrower, so the battle
+takes seconds. Screenshots of the empty table (logo), a battle in progress and the end screen
+go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary directory).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+from tests.web.browser_support import click_action, create_table, new_page, table_state, wait_connected
+from tests.web.server_process import ServerProcess
+
+FRAME = 0.06
+WIDTH, DEPTH = 1.0, 0.75
+
+
+def _to_page(box: dict[str, float], x: float, y: float) -> tuple[float, float]:
+    """Table units -> page pixels, as stardice_draw.js `fit` places the table in its canvas."""
+    w, d = WIDTH + 2 * FRAME, DEPTH + 2 * FRAME
+    scale = min(box["width"] / w, box["height"] / d)
+    ox = (box["width"] - w * scale) / 2 + FRAME * scale
+    oy = (box["height"] - d * scale) / 2 + FRAME * scale
+    return box["x"] + ox + x * scale, box["y"] + oy + y * scale
+
+
+def _drag_throw(page: Any, rng: random.Random) -> None:
+    """Press on the frame below the table, drag up onto it, release (a mouse drag)."""
+    box = page.locator(".stardice-canvas").bounding_box()
+    x0, y0 = rng.uniform(0.25, 0.75), DEPTH + FRAME / 2
+    x1, y1 = x0 + rng.uniform(-0.08, 0.08), y0 - rng.uniform(0.12, 0.25)
+    page.mouse.move(*_to_page(box, x0, y0))
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(*_to_page(box, x0 + (x1 - x0) * k / 5, y0 + (y1 - y0) * k / 5))
+    page.mouse.up()
+
+
+def test_a_battle_against_a_bot_is_played_with_mouse_drags(web_server: ServerProcess, chromium: Any,
+                                                           tmp_path: Path) -> None:
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    created = create_table(web_server.url, game="stardice", variant="battle", seed=5,
+                           seats=[{"kind": "human"}, {"kind": "bot", "agent": "random-thrower"}])
+    page = new_page(chromium, 1280, 900)
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    page.screenshot(path=str(shots / "stardice-empty.png"))
+    rng = random.Random(7)
+    throws = 0
+    animated = 0
+    for _ in range(200):  # bounded: a battle is 14 dice, a Borg roll, a call and re-throws
+        state = table_state(page)
+        if state["terminal"]:
+            break
+        if not state["your_turn"] or page.evaluate("window.playtable.pending"):
+            page.wait_for_timeout(50)  # the bot's turn, or a throw still streaming
+            continue
+        step = state["step"]
+        calls = [e["action"] for e in state["legal"] if e["action"].startswith("call ")]
+        if calls:
+            click_action(page, calls[0])
+            continue
+        before = page.evaluate("document.querySelector('.stardice-canvas').dataset.firstFrameAt || ''")
+        _drag_throw(page, rng)
+        page.wait_for_function(f"window.playtable.state.step > {step} || "
+                               "document.querySelector('.stardice-note').textContent !== ''")
+        assert page.locator(".stardice-note").inner_text() == ""
+        throws += 1
+        if page.evaluate("document.querySelector('.stardice-canvas').dataset.firstFrameAt || ''") != before:
+            animated += 1
+        if throws == 5:
+            page.screenshot(path=str(shots / "stardice-battle.png"))
+    state = table_state(page)
+    assert state["terminal"], "the battle ended"
+    assert throws >= 7 and animated == throws, "every throw was streamed and animated"
+    obs = state["observation"]
+    assert obs["phase"] == "over"
+    # the frozen end screen: the canvas no longer takes throws, the scoring lists every shape
+    assert "frozen" in (page.locator(".stardice-board").get_attribute("class") or "")
+    scoring = page.locator(".stardice-score")
+    assert scoring.locator("h3").inner_text() == "Final scoring"
+    points = obs["score"]["points"]
+    assert f"Federation {points[0]} · Klingon {points[1]}" in scoring.locator(".stardice-points").inner_text()
+    assert scoring.locator("li.stardice-shape").count() == len(obs["score"]["shapes"])
+    page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
+    page.screenshot(path=str(shots / "stardice-end.png"))
+    assert page.locator(".end-screen").count() == 1
+    assert not page.script_errors and not page.foreign_requests
