@@ -1,5 +1,6 @@
 """Star Dice's virtual table in a real browser (issue 15, mode 1): a whole battle against a bot
-played with mouse drags on the canvas, to the frozen end screen with its scoring.
+played with mouse drags on the canvas, and another with touch flicks on a phone, each to the
+frozen end screen with its scoring.
 
 Each throw is a drag from the grey glass frame onto the table: the page turns it into the
 engine's throw text, the server simulates it and streams the motion as `frame` messages, the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +45,23 @@ def _drag_throw(page: Any, rng: random.Random) -> None:
     page.mouse.up()
 
 
-def test_a_battle_against_a_bot_is_played_with_mouse_drags(web_server: ServerProcess, chromium: Any,
-                                                           tmp_path: Path) -> None:
-    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
-    shots.mkdir(parents=True, exist_ok=True)
-    created = create_table(web_server.url, game="stardice", variant="battle", seed=5,
-                           seats=[{"kind": "human"}, {"kind": "bot", "agent": "random-thrower"}])
-    page = new_page(chromium, 1280, 900)
-    page.goto(web_server.url + created["seats"][0]["join_url"])
-    wait_connected(page)
-    page.screenshot(path=str(shots / "stardice-empty.png"))
+def _flick(page: Any, rng: random.Random) -> None:
+    """The same throw as a finger's flick on a touch screen (touch events through the DevTools
+    protocol: Playwright's touchscreen only taps)."""
+    box = page.locator(".stardice-canvas").bounding_box()
+    x0, y0 = rng.uniform(0.25, 0.75), DEPTH + FRAME / 2
+    x1, y1 = x0 + rng.uniform(-0.08, 0.08), y0 - rng.uniform(0.12, 0.25)
+    cdp = page.context.new_cdp_session(page)
+    for k, kind in enumerate(["touchStart", "touchMove", "touchMove", "touchMove", "touchEnd"]):
+        px, py = _to_page(box, x0 + (x1 - x0) * k / 4, y0 + (y1 - y0) * k / 4)
+        points = [] if kind == "touchEnd" else [{"x": px, "y": py, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    cdp.detach()
+
+
+def _battle(page: Any, throw: Callable[[Any, random.Random], None], shots: Path | None,
+            tag: str) -> dict[str, Any]:
+    """Plays the person's seat to the end of the battle with `throw`; the final state."""
     rng = random.Random(7)
     throws = 0
     animated = 0
@@ -69,18 +78,22 @@ def test_a_battle_against_a_bot_is_played_with_mouse_drags(web_server: ServerPro
             click_action(page, calls[0])
             continue
         before = page.evaluate("document.querySelector('.stardice-canvas').dataset.firstFrameAt || ''")
-        _drag_throw(page, rng)
+        throw(page, rng)
         page.wait_for_function(f"window.playtable.state.step > {step} || "
                                "document.querySelector('.stardice-note').textContent !== ''")
         assert page.locator(".stardice-note").inner_text() == ""
         throws += 1
         if page.evaluate("document.querySelector('.stardice-canvas').dataset.firstFrameAt || ''") != before:
             animated += 1
-        if throws == 5:
-            page.screenshot(path=str(shots / "stardice-battle.png"))
+        if throws == 5 and shots is not None:
+            page.screenshot(path=str(shots / f"stardice-battle{tag}.png"))
     state = table_state(page)
     assert state["terminal"], "the battle ended"
     assert throws >= 7 and animated == throws, "every throw was streamed and animated"
+    return state
+
+
+def _check_end_screen(page: Any, state: dict[str, Any]) -> None:
     obs = state["observation"]
     assert obs["phase"] == "over"
     # the frozen end screen: the canvas no longer takes throws, the scoring lists every shape
@@ -91,6 +104,37 @@ def test_a_battle_against_a_bot_is_played_with_mouse_drags(web_server: ServerPro
     assert f"Federation {points[0]} · Klingon {points[1]}" in scoring.locator(".stardice-points").inner_text()
     assert scoring.locator("li.stardice-shape").count() == len(obs["score"]["shapes"])
     page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
-    page.screenshot(path=str(shots / "stardice-end.png"))
     assert page.locator(".end-screen").count() == 1
     assert not page.script_errors and not page.foreign_requests
+
+
+def _new_battle(web_server: ServerProcess, seed: int) -> dict[str, Any]:
+    return create_table(web_server.url, game="stardice", variant="battle", seed=seed,
+                        seats=[{"kind": "human"}, {"kind": "bot", "agent": "random-thrower"}])
+
+
+def test_a_battle_against_a_bot_is_played_with_mouse_drags(web_server: ServerProcess, chromium: Any,
+                                                           tmp_path: Path) -> None:
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    created = _new_battle(web_server, 5)
+    page = new_page(chromium, 1280, 900)
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    page.screenshot(path=str(shots / "stardice-empty.png"))
+    state = _battle(page, _drag_throw, shots, "")
+    _check_end_screen(page, state)
+    page.screenshot(path=str(shots / "stardice-end.png"))
+
+
+def test_a_battle_against_a_bot_is_played_with_touch_flicks(web_server: ServerProcess, chromium: Any,
+                                                            tmp_path: Path) -> None:
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    created = _new_battle(web_server, 9)
+    page = new_page(chromium, 390, 844, touch=True)  # a phone
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    state = _battle(page, _flick, shots, "-phone")
+    _check_end_screen(page, state)
+    page.screenshot(path=str(shots / "stardice-end-phone.png"))
