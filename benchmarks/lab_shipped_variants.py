@@ -29,13 +29,13 @@ WIZARD = (("final", None, None), ("balanced", "balanced", 0.50))
 
 
 def measure(
-    game: str, variant: str | None, extra: list[str], games: int, workers: int
+    game: str, variant: str | None, extra: list[str], games: int, workers: int, first: int = FRESH
 ) -> tuple[int, int, float]:
     g = get_game(game)
     params = resolve_params(g.params_type, g.variants, variant, extra)
     arm = Arm.build(game, params, ["heuristic"], label=variant or "default")
     start = time.perf_counter()
-    rows = run_tasks([(arm, s) for s in range(FRESH, FRESH + games)], RunOptions(workers=workers))
+    rows = run_tasks([(arm, s) for s in range(first, first + games)], RunOptions(workers=workers))
     wins = sum(1 for r in rows if 0 in (r.get("winners") or []) or (r["players"] == 1 and r.get("win")))
     return wins, len(rows), time.perf_counter() - start
 
@@ -54,22 +54,24 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--only", choices=["wizard", "troll"], default=None)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--first-seed", type=int, default=FRESH, help="first seed (another fresh block)")
     ap.add_argument("--wizard-variants", nargs="+", default=[w[0] for w in WIZARD],
                     help="wizard rows to measure (default: final and balanced)")
     args = ap.parse_args()
-    print(f"heuristic bots, {args.games} fresh seeds from {FRESH} per row; "
+    print(f"heuristic bots, {args.games} fresh seeds from {args.first_seed} per row; "
           "wizard rows: the wizard's win rate")
     print("| game | variant | players | target | games | win rate | 95% CI | target within 3 points "
           "| wall s |")
     print("|---|---|---|---|---|---|---|---|---|")
     if args.only in (None, "troll"):
         for label, variant, target in TROLL:
-            print(line("troll", label, "1", target, *measure("troll", variant, [], args.games, args.workers)),
-                  flush=True)
+            result = measure("troll", variant, [], args.games, args.workers, args.first_seed)
+            print(line("troll", label, "1", target, *result), flush=True)
     if args.only in (None, "wizard"):
         for label, variant, target in [w for w in WIZARD if w[0] in args.wizard_variants]:
             for players in (3, 4, 5):
-                result = measure("wizard", variant, [f"players={players}"], args.games, args.workers)
+                result = measure("wizard", variant, [f"players={players}"], args.games, args.workers,
+                                 args.first_seed)
                 print(line("wizard", label, str(players), target, *result), flush=True)
 
 
