@@ -68,7 +68,7 @@ def main() -> None:
     ap.add_argument("--only", choices=["wizard", "troll-ladder"], default=None)
     ap.add_argument("--budget", type=int, default=30)
     ap.add_argument("--games", type=int, default=0, help="seeds per trial (default 120 wizard, 400 troll)")
-    ap.add_argument("--remeasure", type=int, default=0, help="fresh seeds (default 300 wizard, 2000 troll)")
+    ap.add_argument("--remeasure", type=int, default=0, help="fresh seeds (default 2000 wizard, 2000 troll)")
     ap.add_argument("--storage", default="out/tune-shipped.db")
     ap.add_argument("--targets", type=float, nargs="+", default=list(LADDER),
                     help="ladder rungs to tune (a stored study resumes up to --budget trials)")
@@ -87,7 +87,7 @@ def main() -> None:
             variants[f"ladder-{round(100 * target)}"] = result.variant()
     if args.only in (None, "wizard"):
         start = time.perf_counter()
-        result = run_tune(wizard_spec(args.games or 120, args.remeasure or 300), args.budget,
+        result = run_tune(wizard_spec(args.games or 120, args.remeasure or 2000), args.budget,
                           "wizard-50-wheel", args.storage, options)
         show("wizard at 50 % for 3, 4 and 5 players", result, time.perf_counter() - start)
         variants["balanced"] = result.variant()
