@@ -95,6 +95,7 @@ export function createBoard(host, ctx) {
   let selected = null; // the head chosen in the piece bar
   let live = null; // {step, frames, start (ms), done}
   let aim = null;
+  let ownThrow = null; // when this page released the throw whose stream comes next
   let paused = false;
   let pausedAt = 0;
   let pausedFor = 0;
@@ -189,6 +190,11 @@ export function createBoard(host, ctx) {
     if (view?.terminal && !live) drawBanner(g, stageView, obs.winner === null ? "Over: a draw" : `Over: ${SEAT_NAMES[obs.winner]} wins`);
     else if (paused) drawBanner(g, stageView, "Paused");
     canvas.dataset.animating = live ? "yes" : "no";
+    if (live && !live.drawn) {
+      live.drawn = true;
+      // release -> first drawn frame of this page's own throw (benchmarks/stardice_table.py)
+      if (live.releasedAt !== null) window.stardiceReleaseToFrame?.push(performance.now() - live.releasedAt);
+    }
     requestAnimationFrame(draw);
   }
   requestAnimationFrame(draw);
@@ -246,7 +252,8 @@ export function createBoard(host, ctx) {
     if (!done.ok) { note.textContent = "A throw starts on the grey frame around the table."; return; }
     if (done.speed < 0.01) return;
     const text = throwText(selected, done.x0, done.y0, done.heading, done.speed);
-    if (ctx.play(text)) note.textContent = "";
+    const releasedAt = performance.now();
+    if (ctx.play(text)) { note.textContent = ""; ownThrow = releasedAt; }
   };
   canvas.addEventListener("pointerup", release);
   canvas.addEventListener("pointercancel", () => { aim = null; });
@@ -312,7 +319,8 @@ export function createBoard(host, ctx) {
         // may come after its state: a throw already shown at rest is not started again.
         if (view && message.step <= view.step) return;
         const thrown = message.pieces.find(([id]) => !(obs?.table || []).some((pc) => pc.id === id))?.[0] ?? null;
-        live = { step: message.step, frames: [], start: clock() - message.t * 1000, done: false, thrown };
+        live = { step: message.step, frames: [], start: clock() - message.t * 1000, done: false, thrown, releasedAt: ownThrow };
+        ownThrow = null;
         canvas.dataset.firstFrameAt = String(performance.now());
       }
       live.frames.push(frame);
