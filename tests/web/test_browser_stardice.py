@@ -60,15 +60,24 @@ def _flick(page: Any, rng: random.Random) -> None:
 
 
 def _battle(page: Any, throw: Callable[[Any, random.Random], None], shots: Path | None,
-            tag: str) -> dict[str, Any]:
-    """Plays the person's seat to the end of the battle with `throw`; the final state."""
+            tag: str, frozen: list[str] | None = None) -> dict[str, Any]:
+    """Plays the person's seat to the end of the game with `throw`; the final state. `frozen`
+    collects the points shown on each battle of a war frozen before the next one."""
+    frozen = [] if frozen is None else frozen
     rng = random.Random(7)
     throws = 0
     animated = 0
-    for _ in range(200):  # bounded: a battle is 14 dice, a Borg roll, a call and re-throws
+    for _ in range(600):  # bounded: a battle is 14 dice, a Borg roll, a call and re-throws
         state = table_state(page)
         if state["terminal"]:
             break
+        if page.locator(".stardice-next").is_visible():  # a battle of a war, frozen with its scoring
+            assert page.locator(".stardice-score h3").inner_text().endswith("scoring")
+            frozen.append(page.locator(".stardice-points").inner_text())
+            if shots is not None and len(frozen) == 1:
+                page.screenshot(path=str(shots / f"stardice-battle-over{tag}.png"))
+            page.locator(".stardice-next").click()
+            continue
         if not state["your_turn"] or page.evaluate("window.playtable.pending"):
             page.wait_for_timeout(50)  # the bot's turn, or a throw still streaming
             continue
@@ -138,3 +147,27 @@ def test_a_battle_against_a_bot_is_played_with_touch_flicks(web_server: ServerPr
     state = _battle(page, _flick, shots, "-phone")
     _check_end_screen(page, state)
     page.screenshot(path=str(shots / "stardice-end-phone.png"))
+
+
+def test_a_short_war_is_played_battle_by_battle(web_server: ServerProcess, chromium: Any,
+                                                tmp_path: Path) -> None:
+    """A war to 12 points (the Final Rules' 50, shortened): each battle's end is frozen with its
+    scoring until "Next battle"; the war's running totals are shown; the last battle ends it."""
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    created = create_table(web_server.url, game="stardice", seed=3, params={"war_target": 12},
+                           seats=[{"kind": "human"}, {"kind": "bot", "agent": "random-thrower"}])
+    page = new_page(chromium, 1280, 900)
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    frozen: list[str] = []
+    state = _battle(page, _drag_throw, shots, "-war", frozen)
+    obs = state["observation"]
+    assert len(frozen) == obs["battle"] - 1 >= 1, "every battle but the last was frozen"
+    for shown, points in zip(frozen, obs["battle_points"], strict=False):
+        assert shown.startswith(f"Federation {points[0]} · Klingon {points[1]}")
+    assert f"War: Federation {obs['war'][0]} · Klingon {obs['war'][1]} (to 12)" in \
+        page.locator(".stardice-score").inner_text()
+    page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
+    page.screenshot(path=str(shots / "stardice-war-end.png"))
+    assert not page.script_errors and not page.foreign_requests

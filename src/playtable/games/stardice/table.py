@@ -258,4 +258,7 @@ class StarDiceTable(State):
             "layout": layout.to_json(),
             "score": score.to_json(),
             "winner": self.winner,
+            # the last scored battle as it was scored (a forfeiter's points zeroed): the table is
+            # cleared for the next battle at once, and a front end shows this scoring frozen
+            "last_score": self.last_score.to_json() if self.last_score else None,
         }

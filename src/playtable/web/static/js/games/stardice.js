@@ -73,6 +73,18 @@ function lerpFrames(frames, tau) {
   return out;
 }
 
+/** A scored table's shapes as a layout to draw: formations filled, strings as open lines. */
+function layoutOf(score) {
+  const formations = [];
+  const edges = [];
+  for (const shape of score?.shapes || []) {
+    if (shape.kind === "formation") formations.push(shape.objects);
+    for (let i = 0; i + 1 < shape.objects.length; i += 1) edges.push([shape.objects[i], shape.objects[i + 1]]);
+    if (shape.kind === "formation" && shape.objects.length > 2) edges.push([shape.objects[shape.objects.length - 1], shape.objects[0]]);
+  }
+  return { formations, edges };
+}
+
 export function createBoard(host, ctx) {
   if (!document.querySelector("link[data-stardice-css]")) {
     document.head.append(h("link", { rel: "stylesheet", href: "/static/css/stardice.css", "data-stardice-css": "1" }));
@@ -83,9 +95,11 @@ export function createBoard(host, ctx) {
   const mute = h("input", { type: "checkbox", onChange: () => { sounds.muted = mute.checked; } });
   const pauseButton = h("button", { type: "button", onClick: () => togglePause() }, "Pause");
   const note = h("span", { class: "stardice-note" });
+  const nextBattle = h("button", { type: "button", class: "stardice-next", hidden: true,
+    onClick: () => { frozen = null; nextBattle.hidden = true; if (view) { drawPieceBar(); drawScore(); } } }, "Next battle");
   const scorePanel = h("section", { class: "stardice-score", "aria-label": "Scoring" });
   const box = h("div", { class: "stardice-board" },
-    h("div", { class: "stardice-bar" }, pieceBar, h("label", {}, mute, " Mute"), pauseButton, note),
+    h("div", { class: "stardice-bar" }, pieceBar, nextBattle, h("label", {}, mute, " Mute"), pauseButton, note),
     h("div", { class: "stardice-stage" }, canvas), scorePanel);
   host.replaceChildren(box);
   const g = canvas.getContext("2d");
@@ -96,6 +110,7 @@ export function createBoard(host, ctx) {
   let live = null; // {step, frames, start (ms), done}
   let aim = null;
   let ownThrow = null; // when this page released the throw whose stream comes next
+  let frozen = null; // a battle of a war just scored: {battle, points, war, score, pos, values}
   let paused = false;
   let pausedAt = 0;
   let pausedFor = 0;
@@ -152,7 +167,7 @@ export function createBoard(host, ctx) {
 
   function updateNumbers(now, pos, moving) {
     const shown = new Set();
-    for (const shape of obs?.score?.shapes || []) {
+    for (const shape of (frozen ? frozen.score : obs?.score)?.shapes || []) {
       if (shape.kind !== "formation") continue;
       const ids = shape.objects.filter((id) => pos.has(id));
       if (!ids.length || ids.some((id) => moving.has(id))) continue;
@@ -174,12 +189,13 @@ export function createBoard(host, ctx) {
     const now = clock();
     const stageView = stage;
     drawBackground(g, stageView);
-    const { pos, moving } = currentPieces(now);
-    const values = new Map((obs?.table || []).map((pc) => [pc.id, pc.value]));
+    const { pos, moving } = frozen ? { pos: frozen.pos, moving: new Set() } : currentPieces(now);
+    const values = frozen ? frozen.values : new Map((obs?.table || []).map((pc) => [pc.id, pc.value]));
     if (!pos.size) drawLogo(g, stageView, now);
     for (const id of moving) drawRangeRing(g, stageView, ...pos.get(id));
     // a die that moves loses its connections; new ones come with the state once it rests
-    if (obs) drawLayout(g, stageView, pos, obs.layout, moving);
+    if (frozen) drawLayout(g, stageView, pos, layoutOf(frozen.score), moving);
+    else if (obs) drawLayout(g, stageView, pos, obs.layout, moving);
     for (const [id, [x, y]] of pos) drawPiece(g, stageView, id, x, y, moving.has(id) ? "…" : values.get(id));
     updateNumbers(now, pos, moving);
     for (const n of numbers.values()) {
@@ -187,7 +203,8 @@ export function createBoard(host, ctx) {
       drawPoints(g, stageView, n.x, n.y, n.text, alpha);
     }
     if (aim) drawAim(g, stageView, aim);
-    if (view?.terminal && !live) drawBanner(g, stageView, obs.winner === null ? "Over: a draw" : `Over: ${SEAT_NAMES[obs.winner]} wins`);
+    if (frozen) drawBanner(g, stageView, `Battle ${frozen.battle}: Federation ${frozen.points[0]} · Klingon ${frozen.points[1]}`);
+    else if (view?.terminal && !live) drawBanner(g, stageView, obs.winner === null ? "Over: a draw" : `Over: ${SEAT_NAMES[obs.winner]} wins`);
     else if (paused) drawBanner(g, stageView, "Paused");
     canvas.dataset.animating = live ? "yes" : "no";
     if (live && !live.drawn) {
@@ -211,7 +228,7 @@ export function createBoard(host, ctx) {
   }
 
   function canThrow() {
-    return view && view.yourTurn && !view.terminal && !paused && !(live && !live.done) && selected;
+    return view && view.yourTurn && !view.terminal && !paused && !frozen && !(live && !live.done) && selected;
   }
 
   function aimFrom(event) {
@@ -273,7 +290,8 @@ export function createBoard(host, ctx) {
 
   // -- scoring -------------------------------------------------------------------------------
   function drawScore() {
-    const score = obs.score || { points: [0, 0], shapes: [] };
+    const final = view.terminal && obs.last_score;
+    const score = (frozen ? frozen.score : final ? obs.last_score : obs.score) || { points: [0, 0], shapes: [] };
     const rows = score.shapes.map((shape) => {
       const who = shape.owner === null ? "nobody" : SEAT_NAMES[shape.owner];
       const bonus = shape.bonus ? `, Borg bonus ${shape.bonus}` : "";
@@ -284,7 +302,7 @@ export function createBoard(host, ctx) {
     });
     const battles = (obs.battle_points || []).map((p, i) => `battle ${i + 1}: ${p[0]}–${p[1]}`).join(", ");
     scorePanel.replaceChildren(
-      h("h3", {}, view.terminal ? "Final scoring" : "On the table now"),
+      h("h3", {}, frozen ? `Battle ${frozen.battle} scoring` : view.terminal ? "Final scoring" : "On the table now"),
       h("p", { class: "stardice-points" }, `Federation ${score.points[0]} · Klingon ${score.points[1]}`
         + (obs.borg_pips !== null && obs.borg_pips !== undefined ? ` · Borg ${obs.borg_pips}` : "")),
       h("ol", {}, rows.length ? rows : [h("li", {}, "No formation yet.")]),
@@ -295,6 +313,7 @@ export function createBoard(host, ctx) {
   return {
     render(next) {
       const prevStep = view?.step;
+      const prevObs = obs;
       view = next;
       obs = next.observation;
       if (live && next.step >= live.step) live.done = true;
@@ -306,7 +325,23 @@ export function createBoard(host, ctx) {
           else if (e.kind === "war_over" || (next.terminal && e.kind === "battle_scored")) sounds.won();
         }
       }
-      box.classList.toggle("frozen", Boolean(next.terminal));
+      const scored = next.animate && next.step !== prevStep && !next.terminal
+        && next.events.find((e) => e.kind === "battle_scored");
+      if (scored && obs.last_score) {
+        // The engine clears the table for the next battle at once; the page keeps the scored
+        // table frozen (the seed's software froze it) until "Next battle".
+        const lastFrames = live && live.step === next.step ? live.frames[live.frames.length - 1].pieces : null;
+        const before = prevObs?.table || [];
+        const values = new Map(before.map((pc) => [pc.id, pc.value]));
+        for (const e of next.events) {
+          if ((e.kind === "landed" || e.kind === "knocked") && e.data) values.set(e.data.piece, e.data.value);
+        }
+        const pos = lastFrames ?? new Map(before.map((pc) => [pc.id, [pc.x, pc.y]]));
+        frozen = { battle: scored.data.battle, points: scored.data.points, war: scored.data.war, score: obs.last_score, pos, values };
+        live = null;
+        nextBattle.hidden = false;
+      }
+      box.classList.toggle("frozen", Boolean(next.terminal || frozen));
       canvas.dataset.step = String(next.step);
       drawPieceBar();
       drawScore();
