@@ -322,7 +322,7 @@ export function createBoard(host, ctx) {
           if (e.kind === "landed") sounds.landed();
           else if (e.kind === "formation_closed") sounds.formed();
           else if (e.kind === "formation_broken") sounds.broken();
-          else if (e.kind === "war_over" || (next.terminal && e.kind === "battle_scored")) sounds.won();
+          else if (e.kind === "battle_scored") sounds.won();
         }
       }
       const scored = next.animate && next.step !== prevStep && !next.terminal
