@@ -107,6 +107,7 @@ function showForm(game) {
   const players = min === max ? null : h("select", { id: "players", name: "players" },
     Array.from({ length: max - min + 1 }, (_, k) => h("option", { value: min + k, selected: min + k === usual }, String(min + k))));
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, step: 1, inputmode: "numeric", placeholder: "random" });
+  const timer = h("input", { id: "turn-timer", name: "turn_timer", type: "number", min: 1, max: 3600, step: 1, inputmode: "numeric", placeholder: "off" });
   const params = h("input", { id: "params", name: "params", type: "text", placeholder: "e.g. extra_end_bricks=1", autocomplete: "off" });
   const problem = h("p", { class: "error", role: "alert" });
   const update = () => {
@@ -122,6 +123,8 @@ function showForm(game) {
     seats,
     h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional)"), seed,
       h("p", { class: "note" }, "The same seed deals the same game; leave it empty for a random one.")),
+    h("div", { class: "field" }, h("label", { for: "turn-timer" }, "Turn timer in seconds (optional)"), timer,
+      h("p", { class: "note" }, "When a person's turn waits this long, a bot plays that one turn for them. Empty: no timer.")),
     h("details", {}, h("summary", {}, "More parameters"),
       h("div", { class: "field" }, h("label", { for: "params" }, "key=value, separated by spaces"), params)),
     problem,
@@ -135,6 +138,7 @@ function showForm(game) {
       body = {
         game: game.id, variant: variant.value || null, params: parseParams(params.value),
         seed: seed.value === "" ? null : Number(seed.value),
+        turn_timer: timer.value === "" ? null : Number(timer.value),
         players: players && Number(players.value) !== usual ? Number(players.value) : null,
         seats: [...seats.querySelectorAll("select")].map((sel) => (sel.value === "human" ? { kind: "human" }
           : { kind: "bot", agent: sel.value.slice(4) })),
