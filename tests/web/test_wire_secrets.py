@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.web.server_process import ServerProcess, start_server
-from tests.web.wire_client import Client, create_table, join_query
+from tests.web.wire_client import Client, create_table, join_query, walk
 
 from playtable.core.records import Record, start_state
 from playtable.core.registry import get_game
@@ -38,16 +38,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield running
 
 
-def _walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
-    yield key, value
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _walk(v, str(k))
-    elif isinstance(value, list):
-        for v in value:
-            yield from _walk(v, key)
-
-
 def _hidden_troll_cards(position: dict[str, Any]) -> set[int]:
     """Every card the player has not seen, from the full state's JSON: face-down bricks never
     turned up, and the whole deck."""
@@ -63,7 +53,7 @@ def _check(message: dict[str, Any], hidden_cards: set[int], seed: int, finished:
         assert not {card_text(card), card_pretty(card)} & words, (card_text(card), message)
     if not finished:
         assert str(seed) not in words, ("seed", message)
-    for key, value in _walk(message):
+    for key, value in walk(message):
         if key == "seed" and finished and message["type"] == "welcome":
             continue
         assert key not in FORBIDDEN_KEYS, (key, message)

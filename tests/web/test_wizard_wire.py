@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from tests.web.server_process import ServerProcess, start_server
-from tests.web.wire_client import Client, create_table, join_query
+from tests.web.wire_client import Client, create_table, join_query, walk
 
 from playtable.core.records import Record, start_state
 from playtable.games.wizard import board
@@ -42,16 +42,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield running
 
 
-def _walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
-    yield key, value
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _walk(v, str(k))
-    elif isinstance(value, list):
-        for v in value:
-            yield from _walk(v, key)
-
-
 def _observations(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [message["observation"]] if message.get("type") == "state" else []
 
@@ -65,7 +55,7 @@ def check_message(message: dict[str, Any], seat: int | None, pos: WizardState, s
     words = set(WORD.findall(text))
     if not finished:
         assert str(seed) not in words, ("seed", message)
-    for key, _ in _walk(message):
+    for key, _ in walk(message):
         if key == "seed" and finished and message["type"] == "welcome":
             continue
         assert key not in FORBIDDEN_KEYS, (key, message)
@@ -76,7 +66,7 @@ def check_message(message: dict[str, Any], seat: int | None, pos: WizardState, s
     # Uncommitted moves: only the hero who chose one may see it (`my_move`, his `last_action`).
     without_legal = {k: v for k, v in message.items() if k != "legal"}
     for other, move in pos.commits.items():
-        for key, value in _walk(without_legal):
+        for key, value in walk(without_legal):
             if value == move and isinstance(value, str) and pos.commits.get(seat) != move:
                 assert seat == other, (other, move, key, message)  # (the same text as his own is his)
     for obs in _observations(message):

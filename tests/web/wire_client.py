@@ -4,6 +4,7 @@ every receive has a timeout, so a test never hangs."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -63,3 +64,15 @@ def create_table(url: str, **body: Any) -> dict[str, Any]:
 
 def join_query(created: dict[str, Any], seat: int = 0) -> str:
     return str(created["seats"][seat]["join_url"]).split("?", 1)[1]
+
+
+def walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
+    """Every (key, value) pair in a JSON message, nested ones included; a list's items carry the
+    key of the list, so a leak checker can ask "is this value under a forbidden key"."""
+    yield key, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from walk(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from walk(v, key)
