@@ -136,15 +136,24 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
               help="Seconds between redraws of --picture.")
 @click.option("--values-from-stdin", is_flag=True,
               help="Read rolled values typed by the players on stdin: lines 'F.d20a 17'.")
+@click.option("--force", is_flag=True, help="Replace --record and --picture if they exist.")
 @variant_option
 @param_option
 def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
          record_path: str | None, replay_path: str | None, realtime: bool,
          duration: float | None, max_frames: int | None, grace: float,
-         picture: str | None, picture_every: float, values_from_stdin: bool,
+         picture: str | None, picture_every: float, values_from_stdin: bool, force: bool,
          variant: str | None, params: tuple[str, ...]) -> None:
     """Live formations and scores from a real multitouch table speaking TUIO 1.1."""
     import sys
+
+    from playtable.core.files import check_new_output
+
+    # refused before listening or replaying, never after; a replay records nothing. Once
+    # started, the picture's redraws replace the file this command wrote (atomically).
+    for target in (None if replay_path else record_path, picture):
+        if target:
+            check_new_output(target, force)
 
     if picture:
         from playtable.core.extras import require
@@ -203,7 +212,7 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
         click.echo(f"replayed {n} packets: {table.stats.frames} frames, "
                    f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)
         return
-    listener = TuioListener(table, host, port, record_path)
+    listener = TuioListener(table, host, port, record_path, replace=force)
     click.echo(f"listening on {listener.address[0]}:{listener.address[1]}", err=True)
     try:
         listener.serve(duration, max_frames)

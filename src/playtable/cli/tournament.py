@@ -6,7 +6,7 @@ import json
 
 import click
 
-from playtable.cli.common import SEED
+from playtable.cli.common import OUT_FILE, SEED
 from playtable.core.params import resolve_params
 
 
@@ -21,15 +21,19 @@ from playtable.core.params import resolve_params
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
 @click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap resamples.")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write the ratings plot (PNG).")
+@click.option("--plot", type=OUT_FILE, default=None, help="Write the ratings plot (PNG).")
+@click.option("--force", is_flag=True, help="Replace --plot if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ratings as JSON.")
 def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], variant: str | None,
                games: int, seed: int, workers: int, bootstrap: int, plot: str | None,
-               as_json: bool) -> None:
+               force: bool, as_json: bool) -> None:
     """Rank AGENTS at GAME: each pair plays the same seeds with seats swapped (for solitaire
     games, the same deals); Bradley-Terry ratings with 95% bootstrap intervals over seeds."""
     from playtable.core.extras import require
+    from playtable.core.files import check_new_output
 
+    if plot:  # refused before a game is played, never after
+        check_new_output(plot, force)
     require("lab", "tournament")
     from playtable.lab.runner import RunOptions, resolve_game
     from playtable.lab.tournament import play_tournament, plot_ratings

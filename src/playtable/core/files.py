@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from playtable.core.errors import BadParameter
 
@@ -33,16 +36,25 @@ def temp_beside(path: str | Path, suffix: str = ".tmp") -> tuple[int, Path]:
     return fd, Path(name)
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write `data` to `path`: a temporary file beside it, synced, then renamed over it. A
-    symlink at `path` itself is replaced, not followed."""
-    fd, tmp = temp_beside(path)
+@contextmanager
+def open_atomic(path: str | Path, suffix: str = ".tmp") -> Iterator[BinaryIO]:
+    """A binary handle on a new temporary file beside `path` (`temp_beside`); once the block
+    ends without error the file is synced and renamed over `path`, otherwise removed. For
+    writers that want a file object (matplotlib's savefig); `suffix` keeps a format's ending."""
+    fd, tmp = temp_beside(path, suffix)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write `data` to `path`: a temporary file beside it, synced, then renamed over it. A
+    symlink at `path` itself is replaced, not followed."""
+    with open_atomic(path) as handle:
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playtable.core.errors import BadParameter
@@ -199,5 +200,11 @@ def plot_ratings(t: Tournament, path: str) -> None:
     ax.set_xlabel("Bradley-Terry rating (Elo scale), 95% bootstrap interval")
     ax.set_title(f"{t.game}: {len(t.seeds)} seeds per pair" + (" (same deals)" if t.solitaire else ""))
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    from playtable.core.files import open_atomic
+
+    suffix = Path(path).suffix
+    try:  # never half-written, never through a symlink planted at a temporary name
+        with open_atomic(path, suffix or ".png") as handle:
+            fig.savefig(handle, format=suffix.lstrip(".").lower() or "png")
+    finally:
+        plt.close(fig)

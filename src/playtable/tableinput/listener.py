@@ -29,10 +29,11 @@ TICK = 0.05
 
 class TuioListener:
     """A UDP socket on `host:port` (port 0: any free port) feeding a TuioTable; optional
-    recording of every datagram (JSON lines: time, sender, base64 data)."""
+    recording of every datagram (JSON lines: time, sender, base64 data). An existing
+    recording file is refused unless `replace` (the command's --force)."""
 
     def __init__(self, table: TuioTable, host: str = "127.0.0.1", port: int = 3333,
-                 record: str | Path | None = None) -> None:
+                 record: str | Path | None = None, replace: bool = False) -> None:
         self.table = table
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         with contextlib.suppress(OSError):  # room for bursts (a split frame, a busy moment)
@@ -45,7 +46,7 @@ class TuioListener:
         self.sock.settimeout(TICK)
         self.address: tuple[str, int] = self.sock.getsockname()
         try:
-            self.record_file = _open_record(record) if record else None
+            self.record_file = _open_record(record, replace) if record else None
         except BadParameter:
             self.sock.close()
             raise
@@ -91,11 +92,18 @@ class TuioListener:
             self.record_file = None
 
 
-def _open_record(path: str | Path) -> TextIO:
-    """The recording, opened never through a symlink planted at its name."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+def _open_record(path: str | Path, replace: bool = False) -> TextIO:
+    """The recording, a new file created at its name (O_EXCL: never through a symlink planted
+    there, never over an existing file). With `replace` (--force) an existing file or symlink
+    at the name is removed first, not written through. The recording streams to its own name
+    rather than a temporary one, so a live session can be followed and survives a crash."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
+        if replace:
+            Path(path).unlink(missing_ok=True)
         return os.fdopen(os.open(path, flags, 0o644), "w", encoding="utf-8")
+    except FileExistsError:
+        raise BadParameter(f"{path} exists; pass --force to replace it") from None
     except OSError as err:
         raise BadParameter(f"cannot write the recording {path}: {err.strerror or err}") from None
 

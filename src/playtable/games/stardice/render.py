@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from playtable.core.files import open_atomic
 from playtable.games.stardice.actions import BORG, SEAT_NAMES, owner_of
 from playtable.games.stardice.formation import Layout
 from playtable.games.stardice.match import StarDiceState
@@ -140,10 +141,14 @@ def render_scene(pieces: list[ScenePiece], layout: Layout, score: TableScore,
     ax.set_title(title, color="white", fontsize=14)
     _legend(ax, connect_range)
     out = Path(path)
-    tmp = out.with_name(out.name + ".tmp" + out.suffix)
-    fig.savefig(tmp, facecolor=fig.get_facecolor(), bbox_inches="tight")
-    plt.close(fig)
-    tmp.replace(out)  # a viewer never sees a half-written picture
+    # a viewer never sees a half-written picture, and a symlink planted at a temporary name
+    # is never followed: a new random file beside `out`, renamed over it (core.files)
+    try:
+        with open_atomic(out, out.suffix or ".png") as handle:
+            fig.savefig(handle, format=out.suffix.lstrip(".").lower() or "png",
+                        facecolor=fig.get_facecolor(), bbox_inches="tight")
+    finally:
+        plt.close(fig)
     return out
 
 
