@@ -53,7 +53,7 @@ def solve_rotator(board: str, as_json: bool, turn_limit: int, placement: str) ->
         echo_json({**solution.to_json(), "seconds": round(elapsed, 4)})
         return
     if solution.winnable:
-        from playtable.games.rotator.rules import plural
+        from playtable.core.words import plural
 
         click.echo(f"win on turn {solution.turns}, spending {plural(solution.boosts, 'boost space')} "
                    f"({solution.states} positions searched, {elapsed * 1000:.0f} ms); one turn a line:")

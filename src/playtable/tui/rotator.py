@@ -26,9 +26,9 @@ from playtable.core.params import resolve_params
 from playtable.core.protocol import State
 from playtable.core.records import Recorder
 from playtable.core.registry import get_game
+from playtable.core.words import plural
 from playtable.games.rotator.board import cell_name, parse_cell
 from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
-from playtable.games.rotator.rules import plural
 from playtable.tui.confirm_screen import ConfirmScreen, quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record

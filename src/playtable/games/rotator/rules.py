@@ -9,6 +9,7 @@ from playtable.core import checks
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, BadPosition, IllegalAction
 from playtable.core.protocol import TERMINAL, Event, State, params_as_dict
+from playtable.core.words import plural
 from playtable.games.rotator.board import (
     Board,
     board_problems,
@@ -130,11 +131,6 @@ _EVENT_TEXT = {
         else f"turn {d['turn']} is past the turn limit: you lose"
     ),
 }
-
-
-def plural(n: int, noun: str) -> str:
-    """'1 boost space', '2 boost spaces', 'no boost space': counts said without '(s)'."""
-    return f"no {noun}" if n == 0 else f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _event(kind: str, data: dict[str, Any]) -> Event:

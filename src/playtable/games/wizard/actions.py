@@ -37,5 +37,7 @@ def parse(text: str) -> Act:
     if verb not in ARITY:
         raise IllegalAction(f"unknown action '{verb}' (known: {', '.join(sorted(ARITY))})")
     if len(args) not in ARITY[verb]:
-        raise IllegalAction(f"'{verb}' takes {' or '.join(map(str, ARITY[verb]))} argument(s)")
+        counts = " or ".join(map(str, ARITY[verb]))
+        noun = "argument" if ARITY[verb] == (1,) else "arguments"
+        raise IllegalAction(f"'{verb}' takes {counts} {noun}")
     return Act(verb, args)

@@ -15,6 +15,7 @@ from typing import Any
 
 from playtable.core.errors import BadParameter
 from playtable.core.jsonio import read_json
+from playtable.core.words import plural
 
 PACKAGE_CONTENT = Path(__file__).parent / "content"
 VERSIONS = ("alpha", "beta", "final")
@@ -45,9 +46,10 @@ class WizardCard:
     def describe(self) -> str:
         if self.type == "monster":
             levels = "+".join(str(lv) for lv in self.monsters)
-            return f"{self.name} (cost {self.cost}): monster level {levels}, {self.blanks} blank(s)"
+            return f"{self.name} (cost {self.cost}): monster level {levels}, {plural(self.blanks, 'blank')}"
         if self.type == "trap":
-            return f"{self.name} (cost {self.cost}): {self.traps} trap(s), {self.blanks} blank(s)"
+            return (f"{self.name} (cost {self.cost}): {plural(self.traps, 'trap')}, "
+                    f"{plural(self.blanks, 'blank')}")
         return f"{self.name} (cost {self.cost}): {self.text.rstrip('.')}"
 
 

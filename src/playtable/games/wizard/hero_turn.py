@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from playtable.core.words import plural
 from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act, act, parse
 from playtable.games.wizard.board import Square
@@ -204,7 +205,7 @@ def _spring_traps(st: WizardPosition, sq: Square, party: list[Hero], traps: int)
             total = roll + st.save_bonus(h)
             ok = total >= need
             st.say("trap_save", f"Hero {h.seat} rolls {roll}+{st.save_bonus(h)}={total} against "
-                   f"{traps} trap(s) (needs {need}+): {'avoided' if ok else 'hit'}.",
+                   f"{plural(traps, 'trap')} (needs {need}+): {'avoided' if ok else 'hit'}.",
                    hero=h.seat, roll=roll, total=total, need=need, ok=ok)
             if not ok:
                 st.damage(h, 2, sq, "trap")
@@ -431,7 +432,7 @@ def pick_up(st: WizardPosition, sq: Square) -> None:
             st.say("rage", "The wizard's rage makes the whole labyrinth shake and crumble!")
     if cell.keys:
         first.keys += cell.keys
-        st.say("keys_picked", f"Hero {first.seat} picks up {cell.keys} dropped key(s).",
+        st.say("keys_picked", f"Hero {first.seat} picks up {plural(cell.keys, 'dropped key')}.",
                hero=first.seat, count=cell.keys)
         cell.keys = 0
     for card in list(cell.items):

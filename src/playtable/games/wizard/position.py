@@ -16,6 +16,7 @@ from typing import Any
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
 from playtable.core.protocol import TERMINAL, Event, State
+from playtable.core.words import plural
 from playtable.games.wizard import board
 from playtable.games.wizard.actions import parse
 from playtable.games.wizard.board import Square
@@ -226,7 +227,7 @@ class WizardPosition(State):
             h.items, h.keys = [], 0
             self.stats["deaths"] += 1
             self.say("death", f"Hero {h.seat} dies{' in the tower' if where == self.tower else ''}"
-                     f", dropping {dropped} item(s) and {keys} key(s) on {board.name(drop)}.",
+                     f", dropping {plural(dropped, 'item')} and {plural(keys, 'key')} on {board.name(drop)}.",
                      hero=h.seat, square=board.name(drop))
             if not self.living():
                 self.finish("wizard", "heroes_dead", "All heroes are dead: the wizard wins.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from playtable.core.words import plural
 from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act, act
 from playtable.games.wizard.board import Square
@@ -163,7 +164,9 @@ def _maybe_done_placing(st: WizardPosition) -> None:
     tokens = st.decision["tokens"]
     if not any(placeable(st, t) for t in set(tokens)):
         if tokens:
-            st.say("tokens_unplaced", f"{len(tokens)} token(s) find no room and are not placed.",
+            one = len(tokens) == 1
+            st.say("tokens_unplaced", f"{plural(len(tokens), 'token')} {'finds' if one else 'find'} "
+                   f"no room and {'is' if one else 'are'} not placed.",
                    count=len(tokens))
         _finish_card(st, st.decision["card"])
 
@@ -250,7 +253,8 @@ def _next_send(st: WizardPosition) -> None:
             cell.tokens.append(Token("m5", True, st.batches))
             st.tokens_placed += 1
             placed += 1
-    st.say("whirlwind_monsters", f"{placed} level 5 monster(s) appear on {board.name(sq)}.",
+    st.say("whirlwind_monsters", f"{plural(placed, 'level 5 monster')} "
+           f"{'appears' if placed == 1 else 'appear'} on {board.name(sq)}.",
            square=board.name(sq), count=placed)
     _finish_card(st, st.decision["card"])
 

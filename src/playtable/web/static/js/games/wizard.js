@@ -215,7 +215,7 @@ export function createBoard(host, ctx) {
         if ((cell.items || []).length || cell.keys) {
           g.append(s("g", { class: "dropped" }, s("path", { d: `M${x + CELL - 12},${y + 44} l4,-6 l4,6 z`, class: "bag" }),
             cell.keys ? keyIcon(x + CELL - 22, y + 48, false) : null,
-            s("title", {}, `Dropped here: ${(cell.items || []).map(nameOf).join(", ")}${cell.keys ? ` and ${cell.keys} key(s)` : ""}`)));
+            s("title", {}, `Dropped here: ${(cell.items || []).map(nameOf).join(", ")}${cell.keys ? ` and ${cell.keys} ${cell.keys === 1 ? "key" : "keys"}` : ""}`)));
         }
         const acts = onSquare.get(cell.square);
         if (acts) ctx.offer(g, acts);
@@ -251,7 +251,7 @@ export function createBoard(host, ctx) {
       });
       const wizardPanel = h("div", { class: "wz-wizard" },
         h("div", { class: "wz-wheel-box" }, wheel(w), h("div", {}, h("strong", {}, "Mana Wheel "), `${w.wheel} (mana left ${w.mana_left})`,
-          h("br"), `Wizard's hand: ${w.hand_size} card(s) · deck ${w.deck_size} · discard pile ${w.discard.length}`,
+          h("br"), `Wizard's hand: ${w.hand_size} ${w.hand_size === 1 ? "card" : "cards"} · deck ${w.deck_size} · discard pile ${w.discard.length}`,
           w.discard.length ? h("div", { class: "wz-small" }, `Last played/discarded: ${nameOf(w.discard[w.discard.length - 1])}`) : null)),
         w.opening ? h("div", {}, h("h3", {}, "Your opening draw (keep 3, send the rest back)"), h("div", { class: "wz-cards" }, w.opening.map((id) => card(id, faces[id], cardActions(id), ctx)))) : null,
         w.hand ? h("div", {}, h("h3", {}, "Your hand (secret)"), h("div", { class: "wz-cards" }, w.hand.map((id) => card(id, faces[id], cardActions(id), ctx)))) : null,
