@@ -8,6 +8,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from playtable.cli import main
 
 
@@ -33,6 +35,18 @@ def run(*argv: str) -> Outcome:
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     return Outcome(code, out.getvalue(), err.getvalue())
+
+
+def run_captured(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """`playtable ARGV...` under pytest's capsys (which also catches what Rich's consoles print):
+    the exit status, stdout and stderr."""
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as done:
+        code = int(done.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

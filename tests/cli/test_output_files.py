@@ -7,17 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from playtable.cli import main
+from tests.cli.cli_runner import run_captured
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    return code, capsys.readouterr().err
+    code, _, err = run_captured(capsys, *args)
+    return code, err
 
 
 def test_state_outputs_need_force_to_replace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,22 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.cli.cli_runner import run_captured as _run
 
 from playtable.agents import make_agent
-from playtable.cli import main
 from playtable.core.records import record_of, replay_steps
 from playtable.core.registry import get_game
 from playtable.lab.runner import agent_rng
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _record_file(tmp_path: Path, game_id: str = "troll", seed: int = 4) -> tuple[Path, int]:

@@ -7,22 +7,12 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from tests.cli.cli_runner import run_captured as _run
 
-from playtable.cli import main
 from playtable.cli.compare import parse_variant_spec
 from playtable.lab.runner import resolve_game
 
 TOY = "tests.lab.lab_toygame:GAME"
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_sim_writes_one_row_per_game_and_summarises(

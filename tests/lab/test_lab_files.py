@@ -11,24 +11,14 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
+from tests.cli.cli_runner import run_captured as _run
 
 from playtable import __version__
-from playtable.cli import main
 from playtable.lab.recovery import recover, recovered_path
 from playtable.lab.runner import Arm, Interrupted, RunOptions, run_tasks
 from playtable.lab.storage import ResultWriter, file_info, journal_path, read_rows
 
 TOY = "tests.lab.lab_toygame:GAME"
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _arm() -> Arm:

@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.cli.cli_runner import run_captured
 
 from playtable.cli import main
 
@@ -22,12 +23,8 @@ FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as done:
-        code = int(done.code or 0)
-    return code, capsys.readouterr().err
+    code, _, err = run_captured(capsys, *args)
+    return code, err
 
 
 def _snapshot(folder: Path) -> dict[str, object]:
