@@ -1,27 +1,45 @@
-"""ISMCTS iterations per second, per game, on the same positions every run.
+"""ISMCTS iterations per second, per game, on the same positions every run, against the
+original algorithm measured in the same process.
 
     .venv/bin/python benchmarks/ismcts_speed.py [--games troll rotator] [--iterations 2000]
-        [--positions 6] [--repeats 3]
+        [--positions 6] [--repeats 3] [--no-baseline]
 
 Positions are reached by random play from seeds 0.. (a few steps in); each gets one decision of
-`--iterations` iterations, repeated `--repeats` times and timed in this process's CPU seconds
-(other work on the machine disturbs that less than wall time); the table gives the best rate of
-the repeats and the median. To compare with an
-older version of the code, run the same command with `PYTHONPATH=<that version>/src` (the
-packages there are imported before the installed ones).
+`--iterations` iterations, timed in this process's CPU seconds (other work on the machine
+disturbs that less than wall time). Each repeat times the original algorithm first, then
+today's `IsmctsAgent`, on the same positions, so that the ratio in a row is measured under the
+same load.
+
+The original algorithm (issue 13's baseline, 7,720 it/s) is the agent as committed in
+`ORIGINAL` (it keys information sets by the observation as canonical JSON text), read from git
+and run verbatim on today's engine, with the troll's hidden cards resampled as they were then
+(`original_determinize`: a full copy, the unseen cards found and sorted afresh, a Fisher-Yates
+shuffle drawing from the SplitMix stream once per card). Without git (or with --no-baseline)
+only today's rate is printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
 import time
+import types
+from pathlib import Path
+from typing import Any
 
 import playtable
 from playtable.agents.ismcts import IsmctsAgent
 from playtable.core.chance import Chance
 from playtable.core.protocol import State
 from playtable.core.registry import get_game
+from playtable.games.troll.rules import TrollState
+
+ORIGINAL = "02d35d1"
+"""The last commit of agents/ismcts.py before the information-set key and the resampling were
+made faster (6495ff1): the code issue 13 measured."""
 
 
 def positions(game_id: str, count: int) -> list[State]:
@@ -40,11 +58,61 @@ def positions(game_id: str, count: int) -> list[State]:
     return out
 
 
-def rate(game_id: str, states: list[State], iterations: int) -> float:
+class _OriginalTroll(TrollState):
+    """A troll position whose `determinize` is the original full resampling and whose
+    `info_key` is the protocol's default (JSON text)."""
+
+    __slots__ = ()
+
+    def determinize(self, seat: int, rng: Chance) -> TrollState:
+        return original_determinize(self, rng)
+
+    info_key = State.info_key
+
+
+def original_determinize(state: TrollState, rng: Chance) -> TrollState:
+    """`TrollState.determinize` as of ORIGINAL (rules.py there), on today's state fields."""
+    other = state.clone()
+    other.chance = rng.fork(rng.next_u64())
+    places: list[tuple[list[int], int]] = []
+    for stack in other.stacks:
+        places.extend((stack, i) for i, c in enumerate(stack) if c not in state.seen)
+    places.extend((other.deck, i) for i in range(len(other.deck)))
+    unseen = sorted(lst[i] for lst, i in places)
+    rng.shuffle(unseen)
+    for (lst, i), card in zip(places, unseen, strict=True):
+        lst[i] = card
+    other._legal = None
+    return other
+
+
+def original_agent_type() -> Any:
+    """The IsmctsAgent class of ORIGINAL, or None without git."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        source = subprocess.run(["git", "show", f"{ORIGINAL}:src/playtable/agents/ismcts.py"],
+                                cwd=root, capture_output=True, text=True, check=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    module = types.ModuleType("_ismcts_original")
+    sys.modules[module.__name__] = module  # dataclasses look their module up while decorating
+    exec(compile(source, f"{ORIGINAL}:agents/ismcts.py", "exec"), module.__dict__)
+    return module.IsmctsAgent
+
+
+def as_original(state: State) -> State:
+    if not isinstance(state, TrollState):
+        return state  # other games: the protocol's JSON key was and is their default
+    copy = state.clone()
+    copy.__class__ = _OriginalTroll
+    return copy
+
+
+def rate(game_id: str, states: list[State], iterations: int, agent_type: Any) -> float:
     game = get_game(game_id)
     done, start = 0, time.process_time()
     for i, state in enumerate(states):
-        agent = IsmctsAgent(iterations=iterations)
+        agent = agent_type(iterations=iterations)
         agent.bind(game)
         agent.choose(state.clone(), Chance(i))
         done += agent.last_stats["iterations"]
@@ -57,14 +125,27 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-baseline", action="store_true", help="time today's agent only")
     args = parser.parse_args()
-    print(f"playtable from {playtable.__file__}")
-    print(f"{'game':10} {'positions':>9} {'best it/s':>10} {'median it/s':>12}")
+    original = None if args.no_baseline else original_agent_type()
+    print(f"playtable from {playtable.__file__}; load average {os.getloadavg()[0]:.2f} "
+          f"on {os.cpu_count()} cores; baseline: {ORIGINAL if original else 'none'}")
+    print(f"{'game':10} {'positions':>9} {'repeat':>6} {'original it/s':>13} {'today it/s':>10} "
+          f"{'ratio':>6}")
     for game_id in args.games:
         states = positions(game_id, args.positions)
-        rates = [rate(game_id, states, args.iterations) for _ in range(args.repeats)]
-        median = statistics.median(rates)
-        print(f"{game_id:10} {len(states):9d} {max(rates):10.0f} {median:12.0f}", flush=True)
+        old_states = [as_original(s) for s in states]
+        ratios, rates = [], []
+        for k in range(args.repeats):
+            old = rate(game_id, old_states, args.iterations, original) if original else 0.0
+            new = rate(game_id, states, args.iterations, IsmctsAgent)
+            rates.append(new)
+            ratio = new / old if old else 0.0
+            ratios.append(ratio)
+            print(f"{game_id:10} {len(states):9d} {k + 1:6d} {old:13.0f} {new:10.0f} {ratio:6.2f}",
+                  flush=True)
+        print(f"{game_id:10} {len(states):9d} {'median':>6} {'':13} {statistics.median(rates):10.0f} "
+              f"{statistics.median(ratios):6.2f}", flush=True)
 
 
 if __name__ == "__main__":
