@@ -28,6 +28,14 @@ after a lucky guess is valued at its real chance, not as a sure win.
 The budget is `iterations`, or wall-clock `seconds` when that is positive (then results depend
 on the machine's speed; iterations are the reproducible budget). With an iteration budget the
 agent is deterministic given the rng handed to `choose`.
+
+Speed (issue 13; `benchmarks/ismcts_speed.py` times it against the original in one run): edges
+are keyed by the action itself (actions are hashable, and equal exactly when their canonical
+texts are), a node is a plain dict of its edges, the one-tree search (one seat, or
+`single_tree`) has its own loop without per-seat dicts, the leaf scorer is looked up once per
+decision, and UCB1 runs in locals over a table of logarithms. The game supplies a cheap
+`info_key` and `determinize` (the troll's are in its rules.py). None of this changes a
+decision: the random stream is drawn in the same order and the same arithmetic ranks the edges.
 """
 
 from __future__ import annotations
@@ -46,29 +54,37 @@ from playtable.core.protocol import Agent, Game, State
 
 
 class _Edge:
-    """An action taken at an information set, with its statistics and where it led."""
+    """An action taken at an information set, with its statistics and where it led (children
+    keyed by the information set the action led to)."""
 
     __slots__ = ("action", "visits", "avail", "total", "children")
 
-    def __init__(self, action: Any, seats: int) -> None:
+    def __init__(self, action: Any, seats: int, avail: int) -> None:
         self.action = action
         self.visits = 0
-        self.avail = 0
+        self.avail = avail
         self.total = [0.0] * seats
-        self.children: dict[Hashable, _Node] = {}
+        self.children: dict[Hashable, dict[Any, _Edge]] = {}
 
 
-class _Node:
-    """An information set of the observer."""
+_Node = dict[Any, _Edge]
+"""An information set of the observer: its edges by action."""
 
-    __slots__ = ("edges",)
+_OTHERS = ("\x00others",)
+"""The edge key, in a seat's tree, of a move made by another seat (no game's action)."""
 
-    def __init__(self) -> None:
-        self.edges: dict[str, _Edge] = {}
+_LOG = [0.0]
+"""`_LOG[n] == math.log(n)`, grown as availability counts grow (UCB1 takes one per edge)."""
 
 
-_OTHERS = "\x00others"
-"""The edge key, in a seat's tree, of a move made by another seat."""
+def _log(n: int) -> float:
+    while len(_LOG) <= n:
+        _LOG.extend(math.log(k) for k in range(len(_LOG), 2 * len(_LOG)))
+    return _LOG[n]
+
+
+Scorer = Callable[[State], list[float]]
+"""Scores a leaf world for every seat (returns at the end, else a playout and/or evaluate)."""
 
 
 @dataclass
@@ -115,8 +131,10 @@ class IsmctsAgent:
         search_rng = Chance(rng.next_u64())
         game = game_of(state, self._game)
         seats = state.num_players
+        scorer = self._scorer(game, seats, search_rng)
         roots: dict[int, _Node] = {}
         bounds = [math.inf, -math.inf]
+        multi = seats > 1 and not self.single_tree
         start = time.perf_counter()
         done = 0
         while True:
@@ -125,12 +143,16 @@ class IsmctsAgent:
                     break
             elif done >= self.iterations:
                 break
-            self._iterate(state, observer, roots, search_rng, game, seats, bounds)
+            if multi:
+                self._iterate_trees(state, roots, search_rng, scorer, seats, bounds)
+            else:
+                self._iterate_one(state, observer, roots.setdefault(observer, {}), search_rng,
+                                  scorer, seats, bounds)
             done += 1
         elapsed = time.perf_counter() - start
         real = {str(a): a for a in legal}
-        root = roots.get(observer, _Node())
-        ranked = [e for key, e in root.edges.items() if key in real]
+        root = roots.get(observer, {})
+        ranked = [e for e in root.values() if e.action is not None and str(e.action) in real]
         self.last_stats = {
             "iterations": done,
             "seconds": elapsed,
@@ -141,34 +163,21 @@ class IsmctsAgent:
         best = max(ranked, key=lambda e: (e.visits, e.total[observer] / max(1, e.visits)))
         return real[str(best.action)]
 
-    # -- one iteration -------------------------------------------------------------------------
-    def _iterate(
-        self,
-        root_state: State,
-        observer: int,
-        roots: dict[int, _Node],
-        rng: Chance,
-        game: Game[Any, Any] | None,
-        seats: int,
-        bounds: list[float],
-    ) -> None:
+    # -- one iteration, one tree (one seat, or SO-ISMCTS) ------------------------------------------
+    def _iterate_one(self, root_state: State, observer: int, node: _Node, rng: Chance,
+                     scorer: Scorer, seats: int, bounds: list[float]) -> None:
         world = root_state.determinize(observer, Chance(rng.next_u64()))
-        multi = seats > 1 and not self.single_tree
-        owners = list(range(seats)) if multi else [observer]
-        nodes = {q: roots.setdefault(q, _Node()) for q in owners}
-        paths: dict[int, list[_Edge]] = {q: [] for q in owners}
-        expanded = False
-        while not world.is_terminal and not expanded:
-            player = world.current_player
-            chooser = player if multi else observer
-            node = nodes[chooser]
-            candidates = world.sample_actions(rng, self.width)
+        path: list[_Edge] = []
+        width, info_sets = self.width, self.info_sets
+        while not world.is_terminal:
+            candidates = world.sample_actions(rng, width)
             if not candidates:
                 break
             untried = []
             available = []
+            get = node.get
             for action in candidates:
-                edge = node.edges.get(str(action))
+                edge = get(action)
                 if edge is None:
                     untried.append(action)
                 else:
@@ -176,54 +185,101 @@ class IsmctsAgent:
                     available.append(edge)
             if untried:
                 action = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
-                edge = _Edge(action, seats)
-                edge.avail = 1
-                node.edges[str(action)] = edge
+                edge = node[action] = _Edge(action, seats, 1)
+                world.apply(action)
+                path.append(edge)
+                # a new edge leads to a new node: nothing below it to look up or keep
+                edge.children[world.info_key(observer) if info_sets else ""] = {}
+                break
+            edge = self._select(available, world.current_player, bounds)
+            world.apply(edge.action)
+            path.append(edge)
+            key = world.info_key(observer) if info_sets else ""
+            child = edge.children.get(key)
+            if child is None:
+                edge.children[key] = {}
+                break
+            node = child
+        values = scorer(world)
+        _widen(bounds, values)
+        self._back_up(path, values, seats)
+
+    # -- one iteration, one tree per seat (MO-ISMCTS) ----------------------------------------------
+    def _iterate_trees(self, root_state: State, roots: dict[int, _Node], rng: Chance,
+                       scorer: Scorer, seats: int, bounds: list[float]) -> None:
+        observer = root_state.current_player
+        world = root_state.determinize(observer, Chance(rng.next_u64()))
+        nodes = [roots.setdefault(q, {}) for q in range(seats)]
+        paths: list[list[_Edge]] = [[] for _ in range(seats)]
+        expanded = False
+        while not world.is_terminal and not expanded:
+            player = world.current_player
+            node = nodes[player]
+            candidates = world.sample_actions(rng, self.width)
+            if not candidates:
+                break
+            untried = []
+            available = []
+            for action in candidates:
+                edge = node.get(action)
+                if edge is None:
+                    untried.append(action)
+                else:
+                    edge.avail += 1
+                    available.append(edge)
+            if untried:
+                action = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+                edge = node[action] = _Edge(action, seats, 1)
                 expanded = True
             else:
                 edge = self._select(available, player, bounds)
                 action = edge.action
             world.apply(action)
-            for q in owners:
-                if q == chooser:
+            for q in range(seats):
+                if q == player:
                     step = edge
                 else:
                     # In another seat's tree the move is one edge ("someone moved"); what that
                     # seat saw of it is in the observation that keys the child.
-                    step = nodes[q].edges.get(_OTHERS) or nodes[q].edges.setdefault(
-                        _OTHERS, _Edge(None, seats)
-                    )
+                    step = nodes[q].get(_OTHERS) or nodes[q].setdefault(_OTHERS, _Edge(None, seats, 0))
                 paths[q].append(step)
                 key = world.info_key(q) if self.info_sets else ""
                 child = step.children.get(key)
                 if child is None:
-                    child = _Node()
-                    step.children[key] = child
+                    child = step.children[key] = {}
                     expanded = True
                 nodes[q] = child
-        values = self._rollout(world, rng, game, seats)
-        for v in values:
-            if v < bounds[0]:
-                bounds[0] = v
-            if v > bounds[1]:
-                bounds[1] = v
-        for path in paths.values():
+        values = scorer(world)
+        _widen(bounds, values)
+        for path in paths:
+            self._back_up(path, values, seats)
+
+    @staticmethod
+    def _back_up(path: list[_Edge], values: list[float], seats: int) -> None:
+        if seats == 1:
+            v = values[0]
             for step in path:
                 step.visits += 1
-                total = step.total
-                for s in range(seats):
-                    total[s] += values[s]
+                step.total[0] += v
+            return
+        for step in path:
+            step.visits += 1
+            total = step.total
+            for s in range(seats):
+                total[s] += values[s]
 
     def _select(self, edges: list[_Edge], player: int, bounds: list[float]) -> _Edge:
+        """UCB1 over the available edges (the exploration term counts availability)."""
         lo, hi = bounds
         scale = 1.0 / (hi - lo) if hi > lo else 1.0
         offset = lo if hi > lo else 0.0
         best = edges[0]
         best_score = -math.inf
-        c = self.c
+        c, sqrt, logs = self.c, math.sqrt, _LOG
         for edge in edges:
-            mean = (edge.total[player] / edge.visits - offset) * scale
-            score = mean + c * math.sqrt(math.log(edge.avail) / edge.visits)
+            avail, visits = edge.avail, edge.visits
+            mean = (edge.total[player] / visits - offset) * scale
+            score = mean + c * sqrt((logs[avail] if avail < len(logs) else _log(avail)) / visits)
             if score > best_score:
                 best, best_score = edge, score
         return best
@@ -239,12 +295,27 @@ class IsmctsAgent:
             self._rollout_policy = build_agent(game, agents, self.rollout_agent)
         return self._rollout_policy
 
-    def _rollout(self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int) -> list[float]:
+    def _scorer(self, game: Game[Any, Any] | None, seats: int, rng: Chance) -> Scorer:
+        """The leaf scorer of one decision: returns at the end; else `rollout_depth` playout
+        steps (random, or by `rollout_agent`) and then `Game.evaluate` if not over."""
         depth = self.rollout_depth
         if depth < 0:
             has_own = game is not None and type(game).evaluate is not Game.evaluate
             depth = (8 if self.rollout_agent else 0) if has_own else 10_000
         policy = self._policy(game)
+        if depth == 0 and game is not None:
+            judge = game.evaluate
+
+            def at_once(world: State) -> list[float]:
+                if world.is_terminal:
+                    return [float(r) for r in world.returns()]
+                return [float(judge(world, s)) for s in range(seats)]
+
+            return at_once
+        return lambda world: self._rollout(world, rng, game, seats, depth, policy)
+
+    def _rollout(self, world: State, rng: Chance, game: Game[Any, Any] | None, seats: int,
+                 depth: int, policy: Agent | None) -> list[float]:
         for _ in range(depth):
             if world.is_terminal:
                 break
@@ -256,3 +327,12 @@ class IsmctsAgent:
         if world.is_terminal:
             return [float(r) for r in world.returns()]
         return [evaluate(game, world, s) for s in range(seats)]
+
+
+def _widen(bounds: list[float], values: list[float]) -> None:
+    """Stretch the range of returns seen so far (UCB1's rescaling) to take in `values`."""
+    for v in values:
+        if v < bounds[0]:
+            bounds[0] = v
+        if v > bounds[1]:
+            bounds[1] = v
