@@ -79,7 +79,7 @@ export function drawBackground(ctx, view) {
   }
 }
 
-export function drawLogo(ctx, view, now) {
+export function drawLogo(ctx, view, now, hint = "Drag from the grey frame onto the table to throw") {
   const { toPx, scale } = view.fit;
   const [cx, cy] = toPx(TABLE.width / 2, TABLE.depth / 2);
   const pulse = 0.85 + 0.15 * Math.sin(now / 700);
@@ -95,7 +95,7 @@ export function drawLogo(ctx, view, now) {
   ctx.fillText("STAR DICE", cx, cy + scale * 0.05);
   ctx.font = `${Math.round(scale * 0.025)}px system-ui, sans-serif`;
   ctx.fillStyle = "#aab";
-  ctx.fillText("Drag from the grey frame onto the table to throw", cx, cy + scale * 0.13);
+  ctx.fillText(hint, cx, cy + scale * 0.13);
   ctx.restore();
 }
 
