@@ -8,7 +8,7 @@ whose message names the file, the entry and the problem.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -298,8 +298,12 @@ def _read_tiles(path: Path) -> dict[str, Tile]:
 
 
 @cache
-def load_content(directory: str = "") -> Content:
-    """The content in `directory` (the package's own when empty). Cached per directory."""
+def load_content(directory: str = "", counts: tuple[tuple[str, str, int], ...] = ()) -> Content:
+    """The content in `directory` (the package's own when empty), with `counts` (('cards' or
+    'tiles', id, count), the game's count parameters) replacing the files' counts. Cached per
+    directory and counts."""
+    if counts:
+        return with_counts(load_content(directory), counts)
     base = Path(directory) if directory else PACKAGE_CONTENT
     if not base.is_dir():
         raise BadParameter(f"content directory {base} does not exist")
@@ -308,3 +312,24 @@ def load_content(directory: str = "") -> Content:
         loot=_read_loot(base / "loot_deck.json"),
         tiles=_read_tiles(base / "tiles.json"),
     )
+
+
+def with_counts(content: Content, counts: tuple[tuple[str, str, int], ...]) -> Content:
+    """`content` with other counts of wizard cards ('cards') and room tiles ('tiles'); 0 leaves
+    one out. The result must still be playable: at least one wizard card, and the 48 room tiles
+    a 7x7 grid needs (the files' own rule; the key tiles cannot be changed)."""
+    wizard, tiles = dict(content.wizard), dict(content.tiles)
+    for kind, ident, count in counts:
+        table: dict[str, Any] = wizard if kind == "cards" else tiles
+        entry = table.get(ident)
+        if entry is None or getattr(entry, "key", False):
+            what = "wizard card" if kind == "cards" else "room tile"
+            raise BadParameter(f"{kind}_{ident}: the content has no {what} '{ident}'")
+        table[ident] = replace(entry, count=count)
+    # an entry counted 0 stays known (its name, its face) but builds no instance
+    if not sum(c.count for c in wizard.values()):
+        raise BadParameter("the content counts leave the wizard deck empty")
+    regular = sum(t.count for t in tiles.values() if not t.key)
+    if regular < 48:
+        raise BadParameter(f"the tile counts give {regular} room tiles; a 7x7 grid needs 48")
+    return Content(wizard=wizard, loot=content.loot, tiles=tiles)

@@ -3,10 +3,13 @@ variants. Each field cites the seed section it comes from (see RULES.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from playtable.core.errors import BadParameter
+from playtable.games.wizard.content import load_content
+
+COUNT_PREFIXES = ("cards_", "tiles_")
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,37 @@ class WizardParams:
     content: str = ""
     """A directory with wizard_deck.json, loot_deck.json and tiles.json ('' = the package's)."""
 
+    # -- Content counts: how many of each wizard card and room tile the game is built with. The
+    # designers balanced by changing these (26 Oct update: "a lot of creatures that costs 1 mana",
+    # the group-splitting Switcheroo and Whirlwind, traps "too powerful", "tweaked the numbers on
+    # the tiles"). Defaults are the counts in the package's content files (a test keeps them
+    # equal); a count left at its default keeps the content file's own count (so a designer's
+    # `content=` directory is used as written), a count set to another value replaces it. 0
+    # leaves the card or tile out. The key tiles stay 3 (8 Nov 'Preparation').
+    cards_goblin: int = field(default=6, metadata={"space": (2, 12)})
+    cards_rat_swarm: int = field(default=3, metadata={"space": (0, 8)})
+    cards_goblin_pack: int = field(default=2, metadata={"space": (0, 6)})
+    cards_orc: int = field(default=6, metadata={"space": (2, 12)})
+    cards_troll: int = field(default=4, metadata={"space": (0, 8)})
+    cards_ogre: int = field(default=3, metadata={"space": (0, 6)})
+    cards_dragon: int = field(default=1, metadata={"space": (0, 3)})
+    cards_spike_trap: int = field(default=4, metadata={"space": (0, 8)})
+    cards_pit_traps: int = field(default=2, metadata={"space": (0, 6)})
+    cards_frost_bolt: int = field(default=3, metadata={"space": (0, 6)})
+    cards_switcheroo: int = field(default=2, metadata={"space": (0, 5)})
+    cards_whirlwind: int = field(default=1, metadata={"space": (0, 3)})
+    cards_fireball: int = field(default=2, metadata={"space": (0, 5)})
+    tiles_empty_room: int = field(default=8, metadata={"space": (4, 16)})
+    tiles_library: int = field(default=8, metadata={"space": (4, 16)})
+    tiles_shrine: int = field(default=12, metadata={"space": (6, 20)})
+    tiles_altar: int = field(default=10, metadata={"space": (5, 18)})
+    tiles_vault: int = field(default=2, metadata={"space": (0, 6)})
+    tiles_ley_line: int = field(default=2, metadata={"space": (0, 6)})
+    tiles_ransacked_study: int = field(default=2, metadata={"space": (0, 6)})
+    tiles_drained_well: int = field(default=2, metadata={"space": (0, 6)})
+    tiles_collapsed_hall: int = field(default=1, metadata={"space": (0, 4)})
+    tiles_mixed_blessing: int = field(default=1, metadata={"space": (0, 4)})
+
     def validate(self) -> None:
         if not 3 <= self.players <= 5:
             raise BadParameter(f"players must be 3, 4 or 5, not {self.players}")
@@ -73,6 +107,23 @@ class WizardParams:
             raise BadParameter("max_rounds must be 1 to 1000")
         if not 0 <= self.max_gives <= 20:
             raise BadParameter("max_gives must be 0 to 20")
+        for name, _kind, _ident, count in self._counts():
+            if not 0 <= count <= 60:
+                raise BadParameter(f"{name} must be 0 to 60, not {count}")
+        if self.count_overrides():
+            # the deck and tile set these counts build must be playable (content.with_counts)
+            load_content(self.content, self.count_overrides())
+
+    def _counts(self) -> list[tuple[str, str, str, int]]:
+        """(parameter, 'cards' or 'tiles', content id, value) for every content count."""
+        return [(f.name, *f.name.split("_", 1), getattr(self, f.name))
+                for f in fields(self) if f.name.startswith(COUNT_PREFIXES)]
+
+    def count_overrides(self) -> tuple[tuple[str, str, int], ...]:
+        """The counts set away from their defaults, as (kind, id, count): what `load_content`
+        applies to the content files. Empty for the seed's content (today's games exactly)."""
+        return tuple((kind, ident, count) for name, kind, ident, count in self._counts()
+                     if count != _DEFAULTS[name])
 
     @property
     def cap(self) -> int:
@@ -82,6 +133,8 @@ class WizardParams:
     def size(self) -> int:
         return {3: 5, 4: 6, 5: 7}[self.players]
 
+
+_DEFAULTS = {f.name: f.default for f in fields(WizardParams) if f.name.startswith(COUNT_PREFIXES)}
 
 VARIANTS: dict[str, dict[str, object]] = {
     "final": {},

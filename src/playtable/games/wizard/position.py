@@ -74,7 +74,7 @@ class WizardPosition(State):
 
     def __init__(self, params: WizardParams, chance: Chance):
         self.params = params
-        self.content: Content = load_content(params.content)
+        self.content: Content = load_content(params.content, params.count_overrides())
         self.chance = chance
         self.size = params.size
         self.cells: dict[Square, Cell] = {}
