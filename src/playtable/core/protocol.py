@@ -90,11 +90,13 @@ class State(ABC):
         """The action whose canonical text is `text`; raises IllegalAction if malformed."""
 
     @abstractmethod
-    def apply(self, action: Any) -> list[Event]:
-        """Play `action` for the current player. Raises IllegalAction (state unchanged) if the
-        action is not legal here."""
+    def apply(self, action: Any) -> Sequence[Event]:
+        """Play `action` for the current player and say what happened. Raises IllegalAction
+        (state unchanged) if the action is not legal here. A game may return a sequence that
+        builds its events only when read (the troll's engine does), so callers that keep the
+        events copy them (`list(...)`, `extend`)."""
 
-    def apply_text(self, text: str) -> list[Event]:
+    def apply_text(self, text: str) -> Sequence[Event]:
         return self.apply(self.parse_action(text))
 
     def require_legal(self, action: Any) -> None:

@@ -211,7 +211,7 @@ class TrollApp(App[None]):
             return False
         self.pending, self.pending_column = None, None
         try:
-            events = self.state.apply(legal[text])
+            events = list(self.state.apply(legal[text]))
         except IllegalAction as err:  # the game disagrees with its own legal list: say so
             self.hint(str(err), bad=True)
             return False

@@ -7,6 +7,7 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import Agent, Game
+from playtable.games.troll.engine import FastTrollState
 from playtable.games.troll.params import VARIANTS, TrollParams
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.serialize import state_from_json
@@ -51,12 +52,12 @@ class TrollGame(Game[TrollParams, TrollState]):
                   rigged: Mapping[str, list[Any]] | None = None) -> TrollState:
         params = params or TrollParams()
         params.validate()
-        state = TrollState(params, Chance(seed, rigged=dict(rigged or {})))
+        state = FastTrollState(params, Chance(seed, rigged=dict(rigged or {})))
         state.setup()
         return state
 
     def state_from_json(self, data: Mapping[str, Any]) -> TrollState:
-        return state_from_json(data, TrollState)
+        return state_from_json(data, FastTrollState)
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.troll.bots import HeuristicTroll

@@ -10,13 +10,14 @@ interpretations this code follows.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, IllegalAction
 from playtable.core.protocol import Event, State
 from playtable.games.troll import bridge as geo
+from playtable.games.troll import events as ev
 from playtable.games.troll import fatal, serialize, views
 from playtable.games.troll.actions import (
     DIRECTED_ACTIONS,
@@ -34,16 +35,19 @@ from playtable.games.troll.cards import (
     DIAMONDS,
     HEARTS,
     SPADES,
-    card_pretty,
-    colour,
     is_red,
     parse_card,
 )
+from playtable.games.troll.events import Record
 from playtable.games.troll.state import TrollPosition
 
 
 class TrollState(TrollPosition):
-    """The rules: legal actions, turns and their phases, setup, copies (RULES.md)."""
+    """The rules: legal actions, turns and their phases, setup, copies (RULES.md).
+
+    This is the readable reference. The games are played by `engine.FastTrollState`, which
+    does the same faster; `tests/games/troll/test_engine_differential.py` plays both side by
+    side. What happened is noted as event records (events.py), turned into events on return."""
 
     def legal_actions(self) -> list[TrollAction]:
         if self._legal is None:
@@ -107,7 +111,7 @@ class TrollState(TrollPosition):
             spots = list(geo.ADJACENT[self.troll])
         return [LAY[s] for s in sorted(spots) if not self._top_awake(s)]
 
-    def apply(self, action: Any) -> list[Event]:
+    def apply(self, action: Any) -> Sequence[Event]:
         if not isinstance(action, TrollAction):
             raise IllegalAction(f"{action!r} is not a troll action")
         if self.outcome:
@@ -117,12 +121,16 @@ class TrollState(TrollPosition):
                                 f"{', '.join(map(str, self.legal_actions()))})")
         self._legal = None
         self._unseen_plan = None
-        events: list[Event] = []
+        events: list[Record] = []
         self._act(action, events)
         self.actions_left -= 1
         if self.actions_left == 0:
             self._finish_turn(events)
-        return events
+        return self._events(events)
+
+    def _events(self, records: list[Record]) -> Sequence[Event]:
+        """The events of `records`, built now (the engine builds them when they are read)."""
+        return [ev.build(r) for r in records]
 
     def action_warning(self, action: Any) -> str | None:
         """Words for a turn end that loses on the spot or leaves the troll on an awake brick
@@ -130,61 +138,50 @@ class TrollState(TrollPosition):
         return fatal.action_warning(self, action)
 
     # -- the troll action phase (§7.1) ----------------------------------------------------------
-    def _act(self, action: TrollAction, events: list[Event]) -> None:
+    def _act(self, action: TrollAction, events: list[Record]) -> None:
         verb = action.verb
         if verb == "wait":
-            events.append(Event("waited", "The troll has nothing it can do and waits.", {}))
+            events.append((ev.waited,))
             return
         if verb == "stomp":
             self._subdue(self.troll)
             self.stats["stomps"] += 1
-            top = self.stacks[self.troll][-1]
-            events.append(Event("stomped", f"The troll stomps {card_pretty(top)} at "
-                                f"{geo.slot_name(self.troll)} flat.", {"slot": self.troll}))
+            events.append((ev.stomped, self.stacks[self.troll][-1], self.troll))
             return
         if verb == "lay":
             card = self.carried.pop()
             self.stacks[action.slot].append(card)
-            events.append(Event("laid", f"The troll lays {card_pretty(card)} down at "
-                                f"{geo.slot_name(action.slot)}.", {"slot": action.slot}))
+            events.append((ev.laid, card, action.slot))
             return
         target = geo.NEIGHBOUR[self.troll][action.direction]
         if verb == "move":
             self.troll = target
             self.visited.add(target)
-            events.append(Event("moved", f"The troll steps {action.direction} to "
-                                f"{geo.slot_name(target)}.", {"slot": target}))
+            events.append((ev.moved, action.direction, target))
         elif verb == "pick":
             card = self.stacks[target].pop()
             self.carried.append(card)
             if card == ACE_OF_CLUBS:
                 self.stats["club_acquired"] = 1
-            events.append(Event("picked_up", f"The troll picks up {card_pretty(card)} from "
-                                f"{geo.slot_name(target)}.", {"slot": target, "card": card}))
+            events.append((ev.picked_up, card, target))
         elif verb == "club":
             self._use(CLUBS, events)
             self._subdue(target)
-            events.append(Event("clubbed", f"The troll clubs {card_pretty(self.stacks[target][-1])}"
-                                f" at {geo.slot_name(target)} senseless.", {"slot": target}))
+            events.append((ev.clubbed, self.stacks[target][-1], target))
         elif verb == "throw":
             self._use(DIAMONDS, events)
             hit = self.throw_target(action.direction)
             if hit is None:
-                events.append(Event("thrown", f"The troll throws the diamond {action.direction} "
-                                    "off the bridge.", {"slot": None}))
+                events.append((ev.thrown_off, action.direction))
             else:
                 self._subdue(hit)
-                events.append(Event("thrown", f"The troll's diamond knocks "
-                                    f"{card_pretty(self.stacks[hit][-1])} at {geo.slot_name(hit)} "
-                                    "out.", {"slot": hit}))
+                events.append((ev.thrown, self.stacks[hit][-1], hit))
         elif verb == "shovel":
             self._use(SPADES, events)
             card = self.stacks[target].pop()
             self.face_up.discard(card)
             self.carried.append(card)
-            events.append(Event("shovelled", f"The troll shovels {card_pretty(card)} from "
-                                f"{geo.slot_name(target)} into its hands, dormant.",
-                                {"slot": target, "card": card}))
+            events.append((ev.shovelled, card, target))
         elif verb == "wake":
             self._use(SPADES, events)
             self._awaken_top(target, events, by_troll=True)
@@ -192,7 +189,7 @@ class TrollState(TrollPosition):
     def _subdue(self, slot: int) -> None:
         self.face_up.discard(self.stacks[slot][-1])
 
-    def _use(self, suit: int, events: list[Event]) -> None:
+    def _use(self, suit: int, events: list[Record]) -> None:
         """Spend the carried card of `suit`; it is set aside unless it is a kept ace (§7.1)."""
         card = next(c for c in self.carried if c // 13 == suit)
         self.stats["items_used"] += 1
@@ -201,16 +198,16 @@ class TrollState(TrollPosition):
             self.carried.remove(card)
             self.face_up.discard(card)
             self.set_aside.append(card)
-            events.append(Event("used", f"{card_pretty(card)} is used up and set aside.", {"card": card}))
+            events.append((ev.used, card))
 
     # -- end of turn: flight, falling (draft), collapse, win, next awakening ----------------------
-    def _finish_turn(self, events: list[Event]) -> None:
+    def _finish_turn(self, events: list[Record]) -> None:
         self._flight_phase(events)
         if self.params.rules == "draft":
             self._unsupported_fall(events)
         if self.outcome:
             return
-        reason = geo.collapse_reason(self.stacks)
+        reason = self._collapse_reason()
         if reason:
             self._end("loss", f"The bridge collapses: {reason}.", "collapse", events)
             return
@@ -229,10 +226,13 @@ class TrollState(TrollPosition):
             return
         self._start_turn(events)
 
+    def _collapse_reason(self) -> str | None:
+        return geo.collapse_reason(self.stacks)
+
     def _bridge_cards(self) -> list[int]:
         return [c for stack in self.stacks for c in stack]
 
-    def _flight_phase(self, events: list[Event]) -> None:
+    def _flight_phase(self, events: list[Record]) -> None:
         """§7.1: every awake brick not under the troll moves one step towards the closest bank
         not blocked by the troll; movers are fixed first and moved nearest-the-bank first."""
         movers = [s for s in range(geo.SLOTS) if s != self.troll and self._top_awake(s)]
@@ -243,18 +243,15 @@ class TrollState(TrollPosition):
             column = slot % geo.COLUMNS + steps[slot]
             if 0 <= column < geo.COLUMNS:
                 self.stacks[slot + steps[slot]].append(card)
-                events.append(Event("fled_step", f"{card_pretty(card)} creeps from "
-                                    f"{geo.slot_name(slot)} to {geo.slot_name(slot + steps[slot])}.",
-                                    {"from": slot, "to": slot + steps[slot], "card": card}))
+                events.append((ev.fled_step, card, slot, slot + steps[slot]))
             else:
                 bank = "left" if column < 0 else "right"
                 self.face_up.discard(card)
                 self.set_aside.append(card)
                 self.stats["fled"] += 1
-                events.append(Event("fled", f"{card_pretty(card)} fled to the {bank} bank.",
-                                    {"from": slot, "bank": bank, "card": card}))
+                events.append((ev.fled, card, slot, bank))
 
-    def _unsupported_fall(self, events: list[Event]) -> None:
+    def _unsupported_fall(self, events: list[Record]) -> None:
         """Draft rule (seed 001 §4.1): a dormant stack away from the ends needs two touching
         neighbours, else it falls; repeated until nothing more falls."""
         falling = True
@@ -269,20 +266,19 @@ class TrollState(TrollPosition):
                 self.set_aside.extend(stack)
                 self.face_up.difference_update(stack)
                 self.stacks[slot] = []
-                events.append(Event("fell", f"Unsupported bricks at {geo.slot_name(slot)} fall "
-                                    "into the river.", {"slot": slot, "count": len(stack)}))
+                events.append((ev.fell, slot, len(stack)))
                 if slot == self.troll:
                     self._end("loss", "The troll falls with its brick.", "fell", events)
                     return
 
-    def _start_turn(self, events: list[Event]) -> None:
+    def _start_turn(self, events: list[Record]) -> None:
         self.turn += 1
         self.visited = {self.troll}
         self.actions_left = 2
-        events.append(Event("turn", f"Turn {self.turn} begins.", {"turn": self.turn}))
+        events.append((ev.turn, self.turn))
         self._awakening_phase(events)
 
-    def _awakening_phase(self, events: list[Event]) -> None:
+    def _awakening_phase(self, events: list[Record]) -> None:
         """§7.1: set-aside cards are played back one at a time in the order they were set
         aside; with none, one card is drawn from the deck; with no deck either, no awakening."""
         if self.set_aside:
@@ -290,7 +286,7 @@ class TrollState(TrollPosition):
         elif self.deck:
             cards = [self.deck.pop()]
         else:
-            events.append(Event("no_awakening", "No card to play: no brick awakens.", {}))
+            events.append((ev.no_awakening,))
             return
         for i, card in enumerate(cards):
             self._play_card(card, events)
@@ -298,23 +294,22 @@ class TrollState(TrollPosition):
                 self.set_aside = cards[i + 1:] + self.set_aside
                 return
 
-    def _play_card(self, card: int, events: list[Event]) -> None:
+    def _play_card(self, card: int, events: list[Record]) -> None:
         row = 0 if is_red(card) == self.lower_red else 1
         self.played[row].append(card)
         self.seen.add(card)
         roll = self.chance.roll(6)
-        target = geo.awakening_target(self.stacks, row, roll - 1)
-        row_name = "lower" if row == 0 else "upper"
+        target = self._awakening_target(row, roll - 1)
         if target is None:
-            events.append(Event("no_brick", f"{card_pretty(card)} goes to the {row_name} stack, "
-                                f"rolled {roll}: no brick left in the {row_name} row.",
-                                {"card": card, "roll": roll, "row": row}))
+            events.append((ev.no_brick, card, roll, row))
             return
-        events.append(Event("card_played", f"{card_pretty(card)} goes to the {row_name} stack, "
-                            f"rolled {roll}.", {"card": card, "roll": roll, "row": row, "slot": target}))
+        events.append((ev.card_played, card, roll, row, target))
         self._awaken_top(target, events, by_troll=False)
 
-    def _awaken_top(self, slot: int, events: list[Event], by_troll: bool) -> None:
+    def _awakening_target(self, row: int, column: int) -> int | None:
+        return geo.awakening_target(self.stacks, row, column)
+
+    def _awaken_top(self, slot: int, events: list[Record], by_troll: bool) -> None:
         card = self.stacks[slot][-1]
         self.stats["awakenings"] += 1
         if card in self.face_up:
@@ -322,27 +317,24 @@ class TrollState(TrollPosition):
             self.face_up.discard(card)
             self.set_aside.append(card)
             self.stats["double_awakenings"] += 1
-            events.append(Event("flew_away", f"{card_pretty(card)} at {geo.slot_name(slot)} jolts "
-                                "awake again and flies away!", {"slot": slot, "card": card}))
+            events.append((ev.flew_away, card, slot))
             if slot == self.troll:
                 self._end("loss", "The troll's brick flies away, and the troll with it.",
                           "double_awakening", events)
             return
         self.face_up.add(card)
         self.seen.add(card)
-        events.append(Event("awakened", f"{card_pretty(card)} awakened at {geo.slot_name(slot)}.",
-                            {"slot": slot, "card": card, "by_troll": by_troll}))
+        events.append((ev.awakened, card, slot, by_troll))
 
-    def _end(self, outcome: str, text: str, reason: str, events: list[Event]) -> None:
+    def _end(self, outcome: str, text: str, reason: str, events: list[Record]) -> None:
         self.outcome = outcome
         self.end_reason = reason
         self._legal = None
-        events.append(Event("won" if outcome == "win" else "lost",
-                            f"{text} Score: {self.score}.", {"reason": reason, "score": self.score}))
+        events.append((ev.ended, outcome, text, reason, self.score))
 
     # -- setup (§6.1, §7.1 "Building the Magic Bridge") ------------------------------------------
-    def setup(self) -> list[Event]:
-        params, events = self.params, []
+    def setup(self) -> Sequence[Event]:
+        params, events = self.params, list[Record]()
         cards = list(DECK)
         for held, card in ((params.club_from_start, ACE_OF_CLUBS),
                            (params.diamond_from_start, ACE_OF_DIAMONDS)):
@@ -362,19 +354,17 @@ class TrollState(TrollPosition):
             self.carried.append(card)
             self.face_up.add(card)
             self.seen.add(card)
-            events.append(Event("given", f"The troll is given {card_pretty(card)}.", {"card": card}))
+            events.append((ev.given, card))
         first = self.deck.pop()
         self.played[0].append(first)
         self.seen.add(first)
         self.lower_red = is_red(first)
         roll = self.chance.roll(6)
         self.troll = roll - 1
-        events.append(Event("setup", f"{card_pretty(first)} starts the lower stack: the lower row "
-                            f"is {colour(first)}. Rolled {roll}: the troll stands on lower {roll}.",
-                            {"card": first, "roll": roll, "troll": self.troll}))
+        events.append((ev.setup, first, roll, self.troll))
         self._start_turn(events)
-        self.setup_events = events
-        return events
+        self.setup_events = self._events(events)
+        return self.setup_events
 
     def _rigged_deck_top(self, cards: list[int]) -> list[int]:
         texts = self.chance.rigged.pop("deck", [])
@@ -394,7 +384,7 @@ class TrollState(TrollPosition):
         own actions and the flight phase of the final rules, which never touch the random stream,
         the deck, the seen cards or the played stacks: those are shared with this state, so the
         copy must not go on to an awakening phase (hold it with `hold_next_turn`)."""
-        other = TrollState.__new__(TrollState)
+        other = type(self).__new__(type(self))
         other.params = self.params
         other.stacks = [list(s) for s in self.stacks]
         other.face_up = set(self.face_up)
@@ -428,22 +418,29 @@ class TrollState(TrollPosition):
     def determinize(self, seat: int, rng: Chance) -> TrollState:
         """Resample the order of every card the player has never seen (face-down bricks never
         turned up, and the deck) and the future die rolls; remembered cards stay put."""
-        other = self.clone()
+        # The within-turn copy shares the random stream, the deck, the seen cards and the flight
+        # stacks with this state: each is replaced by its own here, so nothing is shared that a
+        # search's moves would change (and nothing is copied twice).
+        other = self.clone(within_turn=True)
         other.chance = rng.fork(rng.next_u64())
+        other.seen = set(self.seen)
+        other.played = (list(self.played[0]), list(self.played[1]))
         # Sorted first, so that the sample depends on what the player knows, not the true order.
         slots, unseen = self._unseen()
         # A uniform shuffle: the cards sorted by independent uniform 32-bit keys, all made by one
         # SHAKE-128 call seeded from `rng` (ties, which would favour the sorted order, have odds
         # below 1e-6). Search agents determinize every iteration; Fisher-Yates with a draw from
-        # the SplitMix stream per swap was a third of an ISMCTS iteration.
+        # the SplitMix stream per swap was a third of an ISMCTS iteration. (The keys as a list:
+        # sorting reads them faster from a list than through the memoryview.)
         keys = memoryview(hashlib.shake_128(rng.next_u64().to_bytes(8, "little"))
-                          .digest(4 * len(unseen))).cast("I")
+                          .digest(4 * len(unseen))).cast("I").tolist()
         cards = [unseen[i] for i in sorted(range(len(unseen)), key=keys.__getitem__)]
         stacks = other.stacks
         for (k, i), card in zip(slots, cards, strict=False):
             stacks[k][i] = card
         other.deck = cards[len(slots):]
-        other._legal = None
+        # The legal actions stay: they depend only on what the player sees (awake tops, which
+        # slots hold bricks, what is carried and where the troll has been), which is unchanged.
         return other
 
     def _unseen(self) -> tuple[list[tuple[int, int]], list[int]]:
@@ -468,16 +465,18 @@ class TrollState(TrollPosition):
         return serialize.observation(self)
 
     def info_key(self, seat: int) -> Hashable:
-        """The facts of `observation(0)` as a tuple (equal exactly when the observations are),
-        far cheaper to build than the JSON view; a face-down card never seen is -1."""
-        seen = self.seen
+        """The facts of `observation(0)` as one flat tuple (equal exactly when the observations
+        are), far cheaper to build than the JSON view: the fixed fields, the twelve stack
+        heights, then every brick bottom to top, slot by slot, a face-down card never seen as -1
+        (the heights say where one stack ends)."""
+        seen, stacks = self.seen, self.stacks
         # Face-up cards are exactly the awake tops and the awake cards carried (I5), so the set
         # of them stands for the observation's "awake" flags.
         return (self.turn, self.actions_left, self.lower_red, self.troll, self.outcome,
                 self.end_reason, len(self.deck), tuple(self.set_aside), tuple(self.played[0]),
                 tuple(self.played[1]), frozenset(self.visited), tuple(self.carried),
-                frozenset(self.face_up),
-                tuple([tuple([c if c in seen else -1 for c in stack]) for stack in self.stacks]))
+                frozenset(self.face_up), *map(len, stacks),
+                *[c if c in seen else -1 for stack in stacks for c in stack])
 
     def public_observation(self) -> dict[str, Any]:
         return views.public_observation(self)

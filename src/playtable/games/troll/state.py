@@ -9,6 +9,8 @@ other in a circle.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from playtable.core.chance import Chance
 from playtable.core.protocol import TERMINAL, Event, State
 from playtable.games.troll import bridge as geo
@@ -41,7 +43,7 @@ class TrollPosition(State):
         self.end_reason = ""
         self.stats = {"awakenings": 0, "double_awakenings": 0, "fled": 0, "items_used": 0,
                       "stomps": 0, "club_acquired": 0}
-        self.setup_events: list[Event] = []
+        self.setup_events: Sequence[Event] = []
         self._legal: list[TrollAction] | None = None
         self.hold_next_turn = False  # bots' previews stop before the next awakening is drawn
 

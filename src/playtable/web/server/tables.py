@@ -118,7 +118,7 @@ class Table:
         """Apply an action text to a copy and, if legal, make it current. Raises IllegalAction
         (or another PlaytableError) with this table unchanged."""
         after = self.state.clone()
-        events = after.apply(after.parse_action(text))
+        events = list(after.apply(after.parse_action(text)))
         self.before, self.state = self.state, after
         self.steps.append(Step(seat, text, events))
         return events
@@ -128,7 +128,7 @@ class Table:
         unchanged (the caller stores the action, then calls `commit`)."""
         after = self.state.clone()
         action = after.parse_action(text)
-        events = after.apply(action)
+        events = list(after.apply(action))
         return str(action), after, events
 
     def commit(self, seat: int | None, text: str, after: State, events: list[Event]) -> None:
