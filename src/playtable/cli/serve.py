@@ -24,13 +24,18 @@ def default_db() -> Path:
               help="Worker processes for bots and hints.")
 @click.option("--rate-limit", default=20.0, show_default=True, type=click.FloatRange(1, 100000),
               help="Messages a second each WebSocket may send (bursts of twice that).")
-def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float) -> None:
+@click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where live Star Dice tables' pages record TUIO streams "
+                   "[default: $XDG_DATA_HOME/playtable/recordings].")
+def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float,
+          record_dir: Path | None) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
     from playtable.web.server.app import create_app
 
-    app = create_app(db or default_db(), workers, rate_limit)
+    app = create_app(db or default_db(), workers, rate_limit,
+                     record_dir=record_dir or default_db().parent / "recordings")
     click.echo(f"playtable: open http://{host}:{port}/ in a browser (Ctrl+C stops the server)", err=True)
     # 1 MiB is the transport's hard limit; the app answers frames over 16 KiB with an error.
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws="websockets-sansio")

@@ -18,6 +18,7 @@ from playtable.cli.common import (
     param_option,
     variant_option,
 )
+from playtable.cli.stardice_table import table as live_table
 
 
 @click.group("stardice")
@@ -222,3 +223,6 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
         table.render(picture)
     click.echo(f"received {table.stats.packets} packets: {table.stats.frames} frames, "
                f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)
+
+
+stardice.add_command(live_table)

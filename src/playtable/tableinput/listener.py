@@ -46,7 +46,7 @@ class TuioListener:
         self.sock.settimeout(TICK)
         self.address: tuple[str, int] = self.sock.getsockname()
         try:
-            self.record_file = _open_record(record, replace) if record else None
+            self.record_file = open_recording(record, replace) if record else None
         except BadParameter:
             self.sock.close()
             raise
@@ -74,9 +74,7 @@ class TuioListener:
                 now = time.monotonic() - self.start
                 sender = f"{addr[0]}:{addr[1]}"
                 if self.record_file is not None:
-                    self.record_file.write(json.dumps(
-                        {"t": round(now, 6), "from": sender,
-                         "data": base64.b64encode(data).decode("ascii")}) + "\n")
+                    self.record_file.write(recording_line(now, sender, data))
                     self.record_file.flush()
                 self.table.feed(data, sender, now)
         finally:
@@ -92,7 +90,13 @@ class TuioListener:
             self.record_file = None
 
 
-def _open_record(path: str | Path, replace: bool = False) -> TextIO:
+def recording_line(t: float, sender: str, data: bytes) -> str:
+    """One datagram as a line of a recording (JSON: seconds, sender, base64 data)."""
+    return json.dumps({"t": round(t, 6), "from": sender,
+                       "data": base64.b64encode(data).decode("ascii")}) + "\n"
+
+
+def open_recording(path: str | Path, replace: bool = False) -> TextIO:
     """The recording, a new file created at its name (O_EXCL: never through a symlink planted
     there, never over an existing file). With `replace` (--force) an existing file or symlink
     at the name is removed first, not written through. The recording streams to its own name
@@ -108,18 +112,17 @@ def _open_record(path: str | Path, replace: bool = False) -> TextIO:
         raise BadParameter(f"cannot write the recording {path}: {err.strerror or err}") from None
 
 
-def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False) -> int:
-    """Feed a recorded session into `table`; returns the number of datagrams. Broken lines are
-    counted as malformed packets. `sample` names the shipped recording (samples.py)."""
+def read_recording(path: str | Path) -> list[tuple[float, str, bytes | None]]:
+    """A recorded session as (t, sender, datagram) in file order; a broken line is kept as
+    (t of the line before, "", None) so a replay counts it as a malformed packet. `sample`
+    names the shipped recording (samples.py). A file too large or unreadable: BadParameter."""
     path = resolve(str(path), "session")
-    count = 0
-    started = time.monotonic()
     # the size is checked before the file is read: a huge file is refused, not loaded
     with contextlib.suppress(OSError):  # a missing file: read_text names it
         if Path(path).stat().st_size > MAX_RECORDING_BYTES:
             raise BadParameter(f"recording {path} is larger than {MAX_RECORDING_BYTES // 2**20} MB")
     lines = read_text(path, "recording", max_bytes=MAX_RECORDING_BYTES, error=BadParameter).splitlines()
-    last_t: float | None = None
+    out: list[tuple[float, str, bytes | None]] = []
     for line in lines:
         if not line.strip():
             continue
@@ -129,6 +132,20 @@ def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False)
             data = base64.b64decode(item["data"], validate=True)
             sender = str(item.get("from", "replay"))
         except (ValueError, KeyError, TypeError):
+            out.append((out[-1][0] if out else 0.0, "", None))
+            continue
+        out.append((t, sender, data))
+    return out
+
+
+def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False) -> int:
+    """Feed a recorded session into `table`; returns the number of datagrams. Broken lines are
+    counted as malformed packets. `sample` names the shipped recording (samples.py)."""
+    count = 0
+    started = time.monotonic()
+    last_t: float | None = None
+    for t, sender, data in read_recording(path):
+        if data is None:
             table.stats.packets += 1
             table.stats.malformed += 1
             continue

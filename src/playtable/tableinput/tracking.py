@@ -223,6 +223,17 @@ class TuioTable:
             self.on_frame(report)
         return report
 
+    def enter_value(self, die: str, value: int, now: float) -> dict[str, Any]:
+        """A value the players entered on the table (checked by `LiveDice.enter_value`: a die of
+        this table, one of its faces); returns (and reports) the table scored anew."""
+        self.live.enter_value(die, value)
+        report = self.report(self.engine.layout(), "value", "", 0, now, self._touches())
+        report["value_entered"] = {"die": die, "value": value}
+        self.last_report = report
+        if self.on_frame is not None:
+            self.on_frame(report)
+        return report
+
     def die_info(self, key: str) -> DieInfo:
         return self.live.die_info(key)
 

@@ -4,19 +4,21 @@ The game knows nothing of where the positions come from (a multitouch table, a r
 web page): an input package (`playtable.tableinput`) tracks the physical objects and hands
 `Sighting`s to `LiveDice.update`; this module names the dice (`F.d20a`, `K.d6b`, `borg`), keeps
 the values the players rolled, runs the formation engine (RULES.md, formations) and scores the
-table with the chosen scoring rules (RULES.md, scoring).
+table with the chosen scoring rules (RULES.md, scoring). A shape holding a named die whose value
+has not been entered yet is *undecided*: its point value is shown, but nobody owns it until the
+value is known (RULES.md, interpretation 30).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from playtable.core.errors import BadParameter
 from playtable.games.stardice.formation import FormationEngine, FormationParams, Layout, Sighting
-from playtable.games.stardice.scoring import DieInfo, ScoringRules, TableScore, score_table
+from playtable.games.stardice.scoring import DieInfo, ScoringRules, ShapeScore, TableScore, score_table
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,34 @@ class LiveDice:
         spec = self.specs.get(class_id)
         return spec.die if spec is not None else f"obj{class_id}"
 
+    def faces(self, die: str) -> tuple[int, ...]:
+        """The faces a die of this table may show: 1..N for a dN, the Borg die's own faces."""
+        if die == "borg":
+            return tuple(sorted(set(self.borg_faces)))
+        sides = die.split(".", 1)[1][1:].rstrip("abcdefghijklmnopqrstuvwxyz")
+        return tuple(range(1, int(sides) + 1)) if sides.isdigit() and int(sides) > 0 else ()
+
     def set_value(self, die: str, value: int) -> None:
         """A value rolled and entered by the players."""
         check_die(die)
         self.values[die] = value
+
+    def enter_value(self, die: str, value: int) -> None:
+        """A value entered on the table (the seed's "hotkey the rolled dice values", It. 3):
+        only a die of this table and one of its faces; else one BadParameter, nothing changed."""
+        if die not in self.by_name:
+            raise BadParameter(f"there is no die '{die[:20]}' on this table")
+        faces = self.faces(die)
+        if isinstance(value, bool) or not isinstance(value, int) or value not in faces:
+            raise BadParameter(f"{die} has no face {value!r} (its faces: {faces[0]}..{faces[-1]})"
+                               if die != "borg" else
+                               f"the Borg die has no face {value!r} (its faces: "
+                               f"{', '.join(map(str, faces))})")
+        self.values[die] = value
+
+    def missing_values(self, dice: tuple[str, ...]) -> list[str]:
+        """The named dice among `dice` whose rolled value nobody has entered."""
+        return [d for d in dice if d in self.by_name and d not in self.values]
 
     def update(self, sightings: list[Sighting], now: float) -> Layout:
         """The engine's layout after seeing the dice where `sightings` put them at time `now`."""
@@ -90,7 +116,27 @@ class LiveDice:
 
     def score(self, layout: Layout) -> TableScore:
         dice = {k: self.die_info(k) for k in layout.positions}
-        return score_table(layout, {}, dice, self.rules)
+        scored = score_table(layout, {}, dice, self.rules)
+        shapes = tuple(self._undecided(s) if s.kind != "single" and self.missing_values(s.dice)
+                       else s for s in scored.shapes)
+        if shapes == scored.shapes:
+            return scored
+        points = [0] * len(scored.points)
+        for s in shapes:
+            if self.rules.system == "multiplier":
+                points = [p + t for p, t in zip(points, s.totals, strict=True)]
+            elif s.owner is not None and self.rules.system == "max_best":
+                points[s.owner] = max(points[s.owner], s.points + s.bonus)
+            elif s.owner is not None:
+                points[s.owner] += s.points + s.bonus
+        return TableScore(tuple(points), shapes)
+
+    def _undecided(self, shape: ShapeScore) -> ShapeScore:
+        """A shape waiting for values: its size's points stand, its owner is unknown."""
+        missing = self.missing_values(shape.dice)
+        totals = (0,) * len(shape.totals) if self.rules.system == "multiplier" else shape.totals
+        return replace(shape, owner=None, bonus=0, totals=totals,
+                       note=f"waiting for the value of {', '.join(missing)}")
 
     def describe(self, layout: Layout,
                  velocities: Mapping[str, tuple[float, float]]) -> dict[str, Any]:
@@ -113,7 +159,8 @@ class LiveDice:
             "strings": [list(s) for s in layout.strings],
             "points": list(score.points),
             "shapes": [{"kind": s.kind, "objects": list(s.objects), "points": s.points,
-                        "bonus": s.bonus, "owner": s.owner, "totals": list(s.totals)}
+                        "bonus": s.bonus, "owner": s.owner, "totals": list(s.totals),
+                        "note": s.note, "waiting": self.missing_values(s.dice)}
                        for s in score.shapes if s.kind != "single"],
         }
 

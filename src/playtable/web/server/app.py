@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,8 @@ from playtable.core.jsonio import parse_json
 from playtable.web.server.api import catalogue, record_response, replay_steps, rules_markdown
 from playtable.web.server.bots import Workers
 from playtable.web.server.hub import BadRequest, Hub
+from playtable.web.server.live import LiveSpec, LiveTables
+from playtable.web.server.live_routes import live_routes
 from playtable.web.server.store import SqliteStore
 from playtable.web.server.tables import Connection, Table
 from playtable.web.server.wire import RATE_PER_SECOND, BadMessage, RateLimit, error, parse_client_message
@@ -56,13 +58,20 @@ async def _body(request: Request) -> Any:
         raise BadRequest(str(err)) from None
 
 
-def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) -> Starlette:
+def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
+               live: Sequence[LiveSpec] = (), record_dir: Path | None = None) -> Starlette:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
-    connection `rate` messages a second (bursts of twice that)."""
+    connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
+    on a real table, docs/web.md) started with the server, the first at /live/main; pages'
+    recordings go to `record_dir` (None: pages cannot record)."""
     state: dict[str, Hub] = {}
+    lives: dict[str, LiveTables] = {}
 
     def hub() -> Hub:
         return state["hub"]
+
+    def live_tables() -> LiveTables:
+        return lives["live"]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -72,9 +81,13 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) 
             the_hub.schedule_bot(table)
             the_hub.arm_timer(table)
         state["hub"] = the_hub
+        lives["live"] = LiveTables(record_dir)
         try:
+            for k, spec in enumerate(live):
+                await lives["live"].create(spec, "main" if k == 0 else f"main{k + 1}")
             yield
         finally:
+            await lives["live"].close()
             the_hub.workers.close()
             the_hub.store.close()
 
@@ -204,6 +217,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND) 
         Route("/api/tables/{table_id}/record", record),
         Route("/api/tables/{table_id}/position", position),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        *live_routes(live_tables, _page("live.html"), rate),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers={BadRequest: bad_request})

@@ -1,0 +1,344 @@
+// The Star Dice live table (issue 15, mode 2): a real multitouch table's TUIO stream, drawn full
+// screen as the seed's table software drew it. The server tracks the dice (tableinput) and sends
+// one `frame` per report of its engine (a committed TUIO frame, a settling tick, a value
+// entered): the dice, connections, formations, strings and the score. This page draws each frame
+// when it arrives with the mode-1 drawing (stardice_draw.js: stars in owner colours, formations
+// filled, strings white, fading point values, range rings round moving dice, the Borg die, the
+// logo on an empty table) and its sounds (stardice_sound.js). A tap near a die opens a picker of
+// its faces (the seed's "hotkey the rolled dice values"); fouls and the Borg die leaving are
+// announced until dismissed; the bar pauses, mutes, records and goes full screen.
+// `window.playtableLive.drawn` logs what was drawn per frame (tests and benchmarks read it).
+
+import { h } from "../util.js";
+import { drawBackground, drawBanner, drawLayout, drawLogo, drawPiece, drawPoints, fit } from "./stardice_draw.js";
+import { Sounds } from "./stardice_sound.js";
+
+const FADE_MS = 450;
+const DRAWN_KEPT = 5000;
+const TAP_PX = 12; // a press that moves less than this is a tap
+const SIDE = ["Federation", "Klingon"];
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const record = { drawn: [], events: [], errors: [], welcome: null, connected: false, seq: 0 };
+window.playtableLive = record;
+
+const sounds = new Sounds();
+const canvas = h("canvas", { class: "live-canvas", "aria-label": "The Star Dice table" });
+const g = canvas.getContext("2d");
+const pointsBox = h("span", { class: "live-points" }, "Federation 0 · Klingon 0");
+const sourceBox = h("span", { class: "live-source" });
+const statusBox = h("span", { class: "live-status", role: "status" });
+const errorBox = h("span", { class: "live-error", role: "alert" });
+const mute = h("input", { type: "checkbox", onChange: () => { sounds.muted = mute.checked; } });
+const pauseButton = h("button", { type: "button", "aria-pressed": "false", onClick: () => togglePause() }, "Pause");
+const recordButton = h("button", { type: "button", class: "live-record", "aria-pressed": "false",
+  onClick: () => send({ type: "record", on: recordButton.getAttribute("aria-pressed") !== "true" }) }, "Record");
+const fullButton = h("button", { type: "button", onClick: () => fullScreen() }, "Full screen");
+const alerts = h("div", { class: "live-alerts", "aria-live": "assertive" });
+const stageBox = h("div", { class: "live-stage" }, canvas, alerts);
+const scorePanel = h("section", { class: "live-score", "aria-label": "Scoring" });
+document.getElementById("app").replaceChildren(h("div", { class: "live" },
+  h("div", { class: "live-bar" }, h("strong", {}, "Star Dice · live table"), pointsBox, sourceBox,
+    fullButton, pauseButton, recordButton, h("label", {}, mute, " Mute"), statusBox, errorBox),
+  stageBox, scorePanel));
+
+const stage = { width: 0, height: 0, fit: fit(1, 1) };
+let socket = null;
+let dice = new Map(); // id -> {owner, faces, pips} from the welcome
+let borgFaces = [];
+let connectRange = 0.25;
+let scene = null; // what is drawn: {seq, report, pos, moving, values, known, layout, labels}
+let held = null; // the newest frame received while paused
+let paused = false;
+let picker = null;
+const numbers = new Map(); // formation key -> {text, x, y, born, gone}
+
+function resize() {
+  const rect = stageBox.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const width = Math.max(200, rect.width);
+  const height = Math.max(150, rect.height);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  Object.assign(stage, { width, height, fit: fit(width, height) });
+  draw(performance.now());
+}
+new ResizeObserver(resize).observe(stageBox);
+
+function fullScreen() {
+  sounds.unlock();
+  if (document.fullscreenElement) document.exitFullscreen?.();
+  else document.documentElement.requestFullscreen?.().catch(() => {});
+}
+
+function togglePause() {
+  paused = !paused;
+  pauseButton.textContent = paused ? "Resume" : "Pause";
+  pauseButton.setAttribute("aria-pressed", String(paused));
+  if (!paused && held) { const next = held; held = null; show(next); }
+  draw(performance.now());
+}
+
+// -- a report becomes a scene --------------------------------------------------------------
+function formationLabel(shape) {
+  if (shape.waiting?.length) return `${shape.points} ?`;
+  if (shape.owner === null || shape.owner === undefined) return `${shape.points}`;
+  return `${shape.points + (shape.bonus || 0)} ${shape.owner === 0 ? "F" : "K"}`;
+}
+
+function sceneOf(seq, report) {
+  const pos = new Map(report.dice.map((d) => [d.id, [d.x, d.y]]));
+  const moving = new Set(report.dice.filter((d) => !d.settled).map((d) => d.id));
+  const values = new Map(report.dice.map((d) => [d.id, d.value]));
+  const known = new Set(report.dice.filter((d) => d.known).map((d) => d.id));
+  const layout = { formations: report.formations, edges: report.connections };
+  // what drawLayout fills: formations whose dice are all on the table and at rest
+  const filled = report.formations.filter((ids) => ids.every((id) => pos.has(id) && !moving.has(id)));
+  const labels = [];
+  for (const shape of report.shapes || []) {
+    if (shape.kind !== "formation") continue;
+    const ids = shape.objects.filter((id) => pos.has(id));
+    if (!ids.length || ids.some((id) => moving.has(id))) continue;
+    labels.push({ key: [...shape.objects].sort().join(","), text: formationLabel(shape),
+      x: ids.reduce((s, id) => s + pos.get(id)[0], 0) / ids.length,
+      y: ids.reduce((s, id) => s + pos.get(id)[1], 0) / ids.length });
+  }
+  return { seq, report, pos, moving, values, known, layout, filled, labels };
+}
+
+function drawUnknown(view, x, y) {
+  const [px, py] = view.fit.toPx(x, y);
+  g.beginPath();
+  g.arc(px, py, Math.max(4, 0.012 * view.fit.scale), 0, 2 * Math.PI);
+  g.fillStyle = "#9aa0a6";
+  g.fill();
+}
+
+function draw(now) {
+  drawBackground(g, stage);
+  if (!scene || !scene.pos.size) drawLogo(g, stage, now, "Waiting for dice on the table");
+  if (scene) {
+    for (const id of scene.moving) {
+      const [px, py] = stage.fit.toPx(...scene.pos.get(id));
+      g.beginPath();
+      g.arc(px, py, connectRange * stage.fit.scale, 0, 2 * Math.PI);
+      g.strokeStyle = "rgba(160,200,255,0.18)";
+      g.lineWidth = 1;
+      g.stroke();
+    }
+    drawLayout(g, stage, scene.pos, scene.layout, scene.moving);
+    for (const [id, [x, y]] of scene.pos) {
+      if (scene.known.has(id)) drawPiece(g, stage, id, x, y, scene.values.get(id));
+      else drawUnknown(stage, x, y);
+    }
+  }
+  for (const [key, n] of numbers) {
+    const alpha = n.gone === null ? Math.min(1, (now - n.born) / FADE_MS) : Math.max(0, 1 - (now - n.gone) / FADE_MS);
+    if (n.gone !== null && alpha <= 0) { numbers.delete(key); continue; }
+    drawPoints(g, stage, n.x, n.y, n.text, alpha);
+  }
+  if (paused) drawBanner(g, stage, "Paused");
+}
+
+function frameLoop(now) {
+  draw(now);
+  requestAnimationFrame(frameLoop);
+}
+requestAnimationFrame(frameLoop);
+
+function updateNumbers(now) {
+  const shown = new Set();
+  for (const l of scene.labels) {
+    shown.add(l.key);
+    const old = numbers.get(l.key);
+    if (!old || old.gone !== null || old.text !== l.text) numbers.set(l.key, { text: l.text, x: l.x, y: l.y, born: now, gone: null });
+    else Object.assign(old, { x: l.x, y: l.y });
+  }
+  for (const [key, n] of numbers) if (!shown.has(key) && n.gone === null) n.gone = now;
+}
+
+function playSounds(before, after) {
+  const settledBefore = new Set(before ? before.report.dice.filter((d) => d.settled).map((d) => d.id) : []);
+  if (after.report.dice.some((d) => d.settled && !settledBefore.has(d.id))) sounds.landed();
+  const keys = (s) => new Set((s ? s.report.formations : []).map((f) => [...f].sort().join(",")));
+  const a = keys(before);
+  const b = keys(after);
+  if ([...b].some((k) => !a.has(k))) sounds.formed();
+  else if ([...a].some((k) => !b.has(k))) sounds.broken();
+}
+
+/** Draw one frame now and log what was drawn (formations filled, labels written, points). */
+function show(message) {
+  const before = scene;
+  scene = sceneOf(message.seq, message.report);
+  const now = performance.now();
+  updateNumbers(now);
+  draw(now);
+  playSounds(before, scene);
+  const r = message.report;
+  record.seq = message.seq;
+  record.drawn.push({ seq: message.seq, frame: r.frame, tick: Boolean(r.tick), source: r.source,
+    formations: scene.filled.map((f) => [...f].sort()).sort(), strings: r.strings.map((s) => [...s].sort()).sort(),
+    labels: scene.labels.map((l) => l.text).sort(), points: [...r.points],
+    values: Object.fromEntries(r.dice.map((d) => [d.id, d.value])), at: performance.timeOrigin + performance.now() });
+  if (record.drawn.length > DRAWN_KEPT) record.drawn.splice(0, record.drawn.length - DRAWN_KEPT);
+  canvas.dataset.seq = String(message.seq);
+  drawScore(r);
+  if (picker) placePicker();
+}
+
+function drawScore(r) {
+  pointsBox.textContent = `Federation ${r.points[0]} · Klingon ${r.points[1]}`;
+  const rows = (r.shapes || []).map((shape) => {
+    const who = shape.waiting?.length ? "undecided" : shape.owner === null ? "nobody" : SIDE[shape.owner];
+    const bonus = shape.bonus ? `, Borg bonus ${shape.bonus}` : "";
+    const note = shape.note ? ` (${shape.note})` : "";
+    return h("li", { class: "live-shape" }, `${shape.kind[0].toUpperCase()}${shape.kind.slice(1)} of ${shape.objects.length}: `
+      + `sums Federation ${shape.totals[0]} · Klingon ${shape.totals[1]}; ${shape.points} point${shape.points === 1 ? "" : "s"} to ${who}${bonus}${note}`);
+  });
+  const unknown = r.dice.filter((d) => d.known && d.value === null).map((d) => d.id);
+  scorePanel.replaceChildren(
+    h("ol", {}, rows.length ? rows : [h("li", {}, "No formation yet.")]),
+    unknown.length ? h("p", { class: "live-unknown" }, `Values not entered yet (shown "?", tap the die): ${unknown.join(", ")}`) : "");
+}
+
+// -- the value picker ----------------------------------------------------------------------
+function nearestDie(px, py) {
+  if (!scene) return null;
+  let best = null;
+  for (const [id, [x, y]] of scene.pos) {
+    if (!dice.has(id)) continue;
+    const [qx, qy] = stage.fit.toPx(x, y);
+    const d = Math.hypot(qx - px, qy - py);
+    if (d <= Math.max(28, 0.05 * stage.fit.scale) && (!best || d < best.d)) best = { id, d };
+  }
+  return best?.id ?? null;
+}
+
+function closePicker() {
+  picker?.el.remove();
+  picker = null;
+}
+
+function placePicker() {
+  const at = scene?.pos.get(picker.id);
+  if (!at) { closePicker(); return; }
+  const [px, py] = stage.fit.toPx(...at);
+  const w = picker.el.offsetWidth;
+  const hgt = picker.el.offsetHeight;
+  picker.el.style.left = `${px + 44 + w < stage.width ? px + 44 : Math.max(4, px - 44 - w)}px`;
+  picker.el.style.top = `${Math.min(Math.max(4, py - hgt / 2), stage.height - hgt - 4)}px`;
+}
+
+function openPicker(id) {
+  closePicker();
+  const info = dice.get(id);
+  const current = scene?.values.get(id);
+  const faces = id === "borg" ? [...new Set(borgFaces)] : info.faces;
+  const buttons = faces.map((v) => {
+    const pips = id === "borg" && info.pips ? info.pips[borgFaces.indexOf(v)] : null;
+    return h("button", { type: "button", class: v === current ? "current" : null, dataset: { value: String(v) },
+      "aria-label": `${id} rolled ${v}${pips !== null ? ` (${pips} pips)` : ""}`,
+      onClick: () => { send({ type: "set_value", die: id, value: v }); closePicker(); } },
+    pips !== null ? `${v}·${pips}` : String(v));
+  });
+  const el = h("div", { class: "live-picker", role: "dialog", "aria-label": `Value of ${id}`, dataset: { die: id } },
+    h("h4", {}, `${id}: rolled?`), ...buttons,
+    h("button", { type: "button", class: "close", onClick: closePicker }, "Cancel"));
+  stageBox.append(el);
+  picker = { id, el };
+  placePicker();
+  el.querySelector("button")?.focus();
+}
+
+let press = null;
+canvas.addEventListener("pointerdown", (event) => {
+  sounds.unlock();
+  press = { x: event.clientX, y: event.clientY };
+});
+canvas.addEventListener("pointerup", (event) => {
+  if (!press) return;
+  const moved = Math.hypot(event.clientX - press.x, event.clientY - press.y);
+  press = null;
+  if (moved > TAP_PX) return;
+  const rect = canvas.getBoundingClientRect();
+  const id = nearestDie(event.clientX - rect.left, event.clientY - rect.top);
+  if (id) openPicker(id);
+  else closePicker();
+});
+canvas.addEventListener("pointercancel", () => { press = null; });
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") closePicker(); });
+
+// -- announcements -------------------------------------------------------------------------
+function announce(event) {
+  record.events.push(event);
+  const item = h("div", { class: `live-alert ${event.kind}`, dataset: { kind: event.kind, seq: String(event.seq) } },
+    h("span", {}, event.kind === "foul" ? `Foul? ${event.text}` : event.text),
+    h("button", { type: "button", "aria-label": "Dismiss", onClick: () => item.remove() }, "Dismiss"));
+  alerts.append(item);
+  if (event.kind === "foul") sounds.broken();
+  else sounds.won();
+}
+
+function showRecording(m) {
+  recordButton.hidden = !m.available;
+  recordButton.setAttribute("aria-pressed", String(m.on));
+  recordButton.textContent = m.on ? "Stop recording" : "Record";
+  if (m.on) statusBox.textContent = `Recording to ${m.file}`;
+  else if (m.file) statusBox.textContent = `Recorded ${m.file}${m.note ? ` (${m.note})` : ""}`;
+}
+
+// -- the connection ------------------------------------------------------------------------
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else errorBox.textContent = "Not connected to the table.";
+}
+
+function onMessage(message) {
+  if (message.type === "welcome") {
+    record.welcome = message;
+    dice = new Map(message.dice.map((d) => [d.id, d]));
+    borgFaces = message.borg_faces;
+    connectRange = message.connect_range;
+    sourceBox.textContent = message.table.source;
+    alerts.replaceChildren();
+    record.events = [];
+    message.events.forEach(announce);
+    showRecording(message.recording);
+  } else if (message.type === "frame") {
+    if (paused) held = message;
+    else show(message);
+  } else if (message.type === "live_event") {
+    announce(message);
+  } else if (message.type === "recording") {
+    showRecording(message);
+  } else if (message.type === "replay") {
+    statusBox.textContent = message.state === "done" ? "Replay finished" : "Replaying…";
+  } else if (message.type === "error") {
+    record.errors.push(message);
+    if (message.code === "not_found") gone = true;
+    errorBox.textContent = message.message;
+    setTimeout(() => { if (errorBox.textContent === message.message) errorBox.textContent = ""; }, 6000);
+  }
+}
+
+let retry = 500;
+let gone = false; // the server has no such table: stop trying
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws/live/${encodeURIComponent(tableId)}`);
+  socket.addEventListener("open", () => { record.connected = true; retry = 500; errorBox.textContent = ""; });
+  socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    record.connected = false;
+    if (gone) return;
+    errorBox.textContent = "Connection lost; reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+resize();
+connect();

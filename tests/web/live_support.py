@@ -1,0 +1,147 @@
+"""Shared pieces of the live-table tests and benchmark (issue 15, mode 2): a real
+`playtable stardice table` server in a subprocess, a python-osc sender on loopback UDP, and the
+engine's own reports for a stream (a `TuioTable` fed the same datagrams offline).
+
+Every wait is bounded; the server is always stopped on exit.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pythonosc.osc_bundle import OscBundle
+from pythonosc.udp_client import UDPClient
+from tests.web.server_process import free_port
+
+from playtable.games.stardice.params import StarDiceParams
+from playtable.tableinput.dicemap import parse_dice_map
+from playtable.tableinput.listener import replay_recording
+from playtable.tableinput.tracking import TuioTable
+
+STARTUP_TIMEOUT = 20.0
+# the shipped sample's dice and values (tableinput/samples.py), F.d12a's value left for a tap
+DICE = "14=borg:16,0=F.d20a:17,7=K.d20a:12,3=F.d12a,10=K.d8a:5,11=K.d6a:4,4=F.d6a:6"
+FRAME, WIDTH, DEPTH = 0.06, 1.0, 0.75
+
+
+@dataclass
+class LiveServer:
+    url: str
+    tuio_port: int
+    record_dir: Path
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-2000:]
+
+
+@contextmanager
+def live_server(tmp: Path, dice: str = DICE) -> Iterator[LiveServer]:
+    """`playtable stardice table` on free loopback ports; stopped (SIGTERM, then SIGKILL) on exit."""
+    port, tuio_port = free_port(), free_port()
+    record_dir = tmp / "recordings"
+    log_path = tmp / f"live-{port}.log"
+    command = [sys.executable, "-m", "playtable", "stardice", "table", "--port", str(port),
+               "--tuio-port", str(tuio_port), "--dice", dice, "--db", str(tmp / "tables.sqlite3"),
+               "--record-dir", str(record_dir)]
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = LiveServer(f"http://127.0.0.1:{port}", tuio_port, record_dir, process, log_path)
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited with {process.returncode}: {server.log()}")
+            try:
+                with urllib.request.urlopen(server.url + "/api/live/main", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no answer within {STARTUP_TIMEOUT} s: {server.log()}") from None
+                time.sleep(0.1)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+def send(port: int, stream: list[tuple[float, bytes]], sent: list[float] | None = None) -> None:
+    """Send each datagram at its time (seconds from now) with python-osc's UDP client;
+    `sent` gets each one's wall-clock send time."""
+    client = UDPClient("127.0.0.1", port)
+    start = time.monotonic()
+    for t, data in stream:
+        delay = t - (time.monotonic() - start)
+        if delay > 0:
+            time.sleep(delay)
+        if sent is not None:
+            sent.append(time.time())
+        client.send(OscBundle(data))
+
+
+def write_recording(path: Path, stream: list[tuple[float, bytes]]) -> Path:
+    path.write_text("".join(json.dumps({"t": t, "from": "127.0.0.1:3333",
+                                        "data": base64.b64encode(d).decode("ascii")}) + "\n"
+                            for t, d in stream), encoding="utf-8")
+    return path
+
+
+def engine_reports(recording: Path, dice: str = DICE) -> list[dict[str, Any]]:
+    """The engine's JSON for every committed frame of a recording (ticks left out)."""
+    params = StarDiceParams()
+    reports: list[dict[str, Any]] = []
+    table = TuioTable(parse_dice_map(dice), params.formation_params(), params.scoring_rules(),
+                      borg_faces=params.borg_faces, borg_pips=params.borg_pips,
+                      on_frame=reports.append)
+    replay_recording(table, recording)
+    return [r for r in reports if not r.get("tick")]
+
+
+def label(shape: dict[str, Any]) -> str:
+    """A formation's number as the page writes it (stardice_live.js formationLabel)."""
+    if shape.get("waiting"):
+        return f"{shape['points']} ?"
+    if shape["owner"] is None:
+        return str(shape["points"])
+    return f"{shape['points'] + shape['bonus']} {'FK'[shape['owner']]}"
+
+
+def expected_drawing(report: dict[str, Any]) -> dict[str, Any]:
+    """What the page must draw for a report: formations filled, strings, labels, points."""
+    moving = {d["id"] for d in report["dice"] if not d["settled"]}
+    return {
+        "formations": sorted(sorted(f) for f in report["formations"] if not moving & set(f)),
+        "strings": sorted(sorted(s) for s in report["strings"]),
+        "labels": sorted(label(s) for s in report["shapes"]
+                         if s["kind"] == "formation" and not moving & set(s["objects"])),
+        "points": report["points"],
+    }
+
+
+def to_page(box: dict[str, float], x: float, y: float) -> tuple[float, float]:
+    """Table units -> page pixels, as stardice_draw.js `fit` places the table in its canvas."""
+    w, d = WIDTH + 2 * FRAME, DEPTH + 2 * FRAME
+    scale = min(box["width"] / w, box["height"] / d)
+    ox = (box["width"] - w * scale) / 2 + FRAME * scale
+    oy = (box["height"] - d * scale) / 2 + FRAME * scale
+    return box["x"] + ox + x * scale, box["y"] + oy + y * scale

@@ -1,0 +1,198 @@
+"""Star Dice's live table in a real browser (issue 15, mode 2): `playtable stardice table` with a
+TUIO port, a python-osc sender on loopback UDP playing a recorded real-table session (the
+shipped sample's first five dice: the Borg die, then four dice closing a square formation), and
+the page drawing it.
+
+* For EVERY committed TUIO frame, what the page drew (formations filled, strings, the numbers
+  written on formations, the points) equals the engine's JSON for the same stream: a
+  `TuioTable` fed the same datagrams offline (`window.playtableLive.drawn`, keyed by frame).
+* F.d12a's value is not in the dice map: the page shows "?" and the square is undecided until a
+  tap on the die opens its picker and 9 is chosen (Federation 17 + 9 against Klingon 12 + 5: the
+  Federation owns the square, 6 points; FR "Calculate your score"); entering 1 for F.d20a gives
+  it to the Klingons. The Borg die's picker offers its own faces.
+* A finger (a 2Dcur cursor) on the table while a die moves is flagged as a foul, dismissable;
+  the Borg die leaving the table is announced.
+* The page's Record button records the stream under the server's directory; the recording,
+  replayed from the lobby's API, drives a page the same way (every committed frame again).
+
+Screenshots (live table with its formation; the picker open) go to `$PLAYTABLE_SCREENSHOTS`,
+else the test's temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import httpx
+from tests.tableinput.tuio_script import bundle, cur_set, obj_set
+from tests.web.browser_support import new_page
+from tests.web.live_support import (
+    DICE,
+    LiveServer,
+    engine_reports,
+    expected_drawing,
+    live_server,
+    send,
+    to_page,
+    write_recording,
+)
+
+from playtable.tableinput.samples import build_session
+
+SESSION = build_session()[:40]  # the Borg die, then F.d20a, K.d20a, F.d12a, K.d8a (a square)
+SQUARE = ["F.d12a", "F.d20a", "K.d20a", "K.d8a"]
+ALL_SIDS = [100, 101, 102, 103, 104]  # the sample's session ids: borg, F.d20a, K.d20a, F.d12a, K.d8a
+
+
+def extras() -> list[tuple[float, bytes]]:
+    """A finger on the table while F.d20a is nudged (a foul to flag), the finger lifted, then
+    the Borg die gone from the alive list (it left the table)."""
+    src = "sample-table"
+    return [
+        (0.0, bundle("2Dcur", [900], [cur_set(900, 0.25, 0.3)], 1, source="finger")),
+        (0.05, bundle("2Dobj", ALL_SIDS, [obj_set(101, 0, 0.28, 0.25)], 41, source=src)),
+        (0.10, bundle("2Dobj", ALL_SIDS, [obj_set(101, 0, 0.27, 0.25)], 42, source=src)),
+        (0.6, bundle("2Dcur", [], [], 2, source="finger")),
+        (1.2, bundle("2Dobj", ALL_SIDS[1:], [], 43, source=src)),
+        (1.8, bundle("2Dobj", ALL_SIDS[1:], [], 44, source=src)),
+    ]
+
+
+def drawn(page: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = page.evaluate("window.playtableLive.drawn")
+    return out
+
+
+def wait_frame(page: Any, frame: int) -> None:
+    page.wait_for_function(
+        f"window.playtableLive.drawn.some((d) => d.frame >= {frame} && d.source !== 'value')")
+
+
+def check_every_frame(page: Any, reports: list[dict[str, Any]]) -> None:
+    """Every committed frame of the engine's JSON was drawn, and drawn as the JSON says."""
+    by_frame = {d["frame"]: d for d in drawn(page) if not d["tick"] and d["source"] != "value"}
+    assert reports
+    for report in reports:
+        got = by_frame.get(report["frame"])
+        assert got is not None, f"frame {report['frame']} was never drawn"
+        want = expected_drawing(report)
+        assert {k: got[k] for k in want} == want, f"frame {report['frame']}"
+
+
+def tap_die(page: Any, report: dict[str, Any], die: str) -> None:
+    x, y = next((d["x"], d["y"]) for d in report["dice"] if d["id"] == die)
+    box = page.locator(".live-canvas").bounding_box()
+    page.mouse.click(*to_page(box, x, y))
+    page.wait_for_selector(f'.live-picker[data-die="{die}"]')
+
+
+def choose(page: Any, die: str, value: int, points: list[int]) -> None:
+    page.locator(f'.live-picker[data-die="{die}"] button[data-value="{value}"]').click()
+    page.wait_for_function(
+        "(() => { const d = window.playtableLive.drawn.at(-1); return d.source === 'value' && "
+        f"d.values['{die}'] === {value} && d.points.join() === '{points[0]},{points[1]}'; }})()")
+
+
+def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> None:
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    with live_server(tmp_path) as server:
+        page = new_page(chromium, 1280, 860)
+        page.goto(server.url + "/live/main")
+        page.wait_for_function("window.playtableLive.connected && window.playtableLive.welcome")
+        page.locator(".live-record").click()
+        page.wait_for_function("document.querySelector('.live-record').textContent === 'Stop recording'")
+
+        send(server.tuio_port, SESSION)
+        wait_frame(page, len(SESSION))
+        page.wait_for_function("window.playtableLive.drawn.at(-1).formations.length === 1")
+        last = page.evaluate("window.playtableLive.drawn.at(-1)")
+        assert last["values"]["F.d12a"] is None and last["labels"] == ["6 ?"]
+        assert last["points"] == [0, 0]  # the square waits for F.d12a's value
+        assert "F.d12a" in page.locator(".live-unknown").inner_text()
+        report = httpx.get(server.url + "/api/live/main", timeout=10).json()
+        assert report["id"] == "main"
+
+        # values by taps (the seed's "hotkey the rolled dice values")
+        positions = {"dice": [{"id": d, "x": x, "y": y} for d, (x, y) in
+                              {"F.d12a": (0.5, 0.45), "F.d20a": (0.3, 0.25), "borg": (0.78, 0.40)}.items()]}
+        tap_die(page, positions, "borg")
+        faces = page.locator('.live-picker[data-die="borg"] button[data-value]').all_inner_texts()
+        assert faces == ["8·3", "16·4", "24·5", "32·6"]
+        page.locator(".live-picker .close").click()
+        tap_die(page, positions, "F.d12a")
+        page.screenshot(path=str(shots / "stardice-live-picker.png"))
+        choose(page, "F.d12a", 9, [6, 0])  # Federation 17 + 9 > Klingon 12 + 5
+        assert drawn(page)[-1]["labels"] == ["6 F"]
+        page.screenshot(path=str(shots / "stardice-live-table.png"))
+        tap_die(page, positions, "F.d20a")
+        choose(page, "F.d20a", 1, [0, 6])  # Federation 1 + 9 < Klingon 12 + 5
+
+        # a foul (a finger while a die moves) and the Borg die leaving
+        more = extras()
+        send(server.tuio_port, more)
+        page.wait_for_selector(".live-alert.foul")
+        page.wait_for_selector(".live-alert.borg_left")
+        assert "F.d20a moved" in page.locator(".live-alert.foul").inner_text()
+        page.locator(".live-alert.foul button").click()
+        assert page.locator(".live-alert.foul").count() == 0
+        wait_frame(page, len(SESSION) + len(more))
+
+        # the engine's JSON for the same stream, values entered at the same point
+        reports = _engine_with_values(tmp_path, more)
+        check_every_frame(page, reports)
+
+        page.locator(".live-record").click()
+        page.wait_for_function("document.querySelector('.live-record').textContent === 'Record'")
+        name = page.locator(".live-status").inner_text().split()[-1]
+        recorded = server.record_dir / name
+        assert recorded.exists() and len(recorded.read_text().splitlines()) == len(SESSION) + len(more)
+        assert not page.script_errors, page.script_errors
+        page.context.close()
+        _replayed_the_same_way(chromium, server, name, recorded)
+
+
+def _engine_with_values(tmp: Path, more: list[tuple[float, bytes]]) -> list[dict[str, Any]]:
+    from playtable.games.stardice.params import StarDiceParams
+    from playtable.tableinput.dicemap import parse_dice_map
+    from playtable.tableinput.listener import replay_recording
+    from playtable.tableinput.tracking import TuioTable
+
+    params = StarDiceParams()
+    reports: list[dict[str, Any]] = []
+    table = TuioTable(parse_dice_map(DICE), params.formation_params(), params.scoring_rules(),
+                      borg_faces=params.borg_faces, borg_pips=params.borg_pips,
+                      on_frame=reports.append)
+    replay_recording(table, write_recording(tmp / "session.jsonl", SESSION))
+    table.set_value("F.d12a", 9)
+    table.set_value("F.d20a", 1)
+    shifted = [(t + 10.0, d) for t, d in more]
+    replay_recording(table, write_recording(tmp / "extras.jsonl", shifted))
+    return [r for r in reports if not r.get("tick")]
+
+
+def _replayed_the_same_way(chromium: Any, server: LiveServer, name: str, recorded: Path) -> None:
+    """The page's recording, replayed (real time) from the lobby's API, drives a new page the same
+    way: every committed frame drawn as the engine's JSON for that recording says."""
+    listing = httpx.get(server.url + "/api/live", timeout=10).json()
+    assert name in listing["recordings"]
+    page = new_page(chromium, 1024, 700)
+    # the page connects before the replay's first datagram: creation waits for nothing
+    answer = httpx.post(server.url + "/api/live", json={"replay": name, "dice": DICE}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    page.goto(server.url + answer.json()["url"])
+    reports = engine_reports(recorded)
+    wait_frame(page, reports[-1]["frame"])
+    page.wait_for_function("document.querySelector('.live-status').textContent === 'Replay finished'")
+    check_every_frame(page, [r for r in reports if r["frame"] > _first_drawn(page)])
+    assert not page.script_errors, page.script_errors
+    page.context.close()
+
+
+def _first_drawn(page: Any) -> int:
+    """Frames committed before the page connected were never sent to it (the page gets the
+    newest report on connecting, then every frame)."""
+    frames = [d["frame"] for d in drawn(page) if not d["tick"]]
+    return min(frames) if frames else 0
