@@ -58,18 +58,6 @@ def positions(game_id: str, count: int) -> list[State]:
     return out
 
 
-class _OriginalTroll(TrollState):
-    """A troll position whose `determinize` is the original full resampling and whose
-    `info_key` is the protocol's default (JSON text)."""
-
-    __slots__ = ()
-
-    def determinize(self, seat: int, rng: Chance) -> TrollState:
-        return original_determinize(self, rng)
-
-    info_key = State.info_key
-
-
 def original_determinize(state: TrollState, rng: Chance) -> TrollState:
     """`TrollState.determinize` as of ORIGINAL (rules.py there), on today's state fields."""
     other = state.clone()
@@ -101,10 +89,16 @@ def original_agent_type() -> Any:
 
 
 def as_original(state: State) -> State:
+    """A copy of `state` whose `determinize` is the original full resampling and whose
+    `info_key` is the protocol's default (JSON text); its moves are played by the same engine."""
     if not isinstance(state, TrollState):
         return state  # other games: the protocol's JSON key was and is their default
+    engine = type(state)
+    original = type(f"Original{engine.__name__}", (engine,), {
+        "__slots__": (), "info_key": State.info_key,
+        "determinize": lambda self, seat, rng: original_determinize(self, rng)})
     copy = state.clone()
-    copy.__class__ = _OriginalTroll
+    copy.__class__ = original
     return copy
 
 
