@@ -43,3 +43,19 @@ def test_malformed_chance_json_is_rejected() -> None:
     for bad in ({}, {"seed": "x"}, {"seed": 1, "counter": -1}, {"seed": 1, "rigged": {"d6": 3}}):
         with pytest.raises(BadPosition):
             Chance.from_json(bad)
+
+
+def test_written_out_draws_are_the_plain_stream() -> None:
+    """below(), roll() and shuffle() write SplitMix out for speed (issue 13): the same numbers
+    as next_u64() % n and a Fisher-Yates drawing below(i + 1) per swap, so every deal and roll
+    of every game is unchanged."""
+    for seed in (0, 7, 2**63 + 5, -3):
+        fast, plain = Chance(seed), Chance(seed)
+        assert [fast.below(n) for n in range(1, 60)] == [plain.next_u64() % n for n in range(1, 60)]
+        assert [fast.roll(6) for _ in range(30)] == [plain.next_u64() % 6 + 1 for _ in range(30)]
+        cards, expected = list(range(52)), list(range(52))
+        fast.shuffle(cards)
+        for i in range(51, 0, -1):
+            j = plain.next_u64() % (i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert cards == expected and fast.counter == plain.counter
