@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -86,17 +87,22 @@ def live_server(tmp: Path, dice: str = DICE) -> Iterator[LiveServer]:
 
 
 def send(port: int, stream: list[tuple[float, bytes]], sent: list[float] | None = None) -> None:
-    """Send each datagram at its time (seconds from now) with python-osc's UDP client;
-    `sent` gets each one's wall-clock send time."""
+    """Send each datagram at its time (seconds from now) with python-osc's UDP client (a
+    datagram that is no OSC bundle, garbage on purpose, goes out as it is); `sent` gets each
+    one's wall-clock send time."""
     client = UDPClient("127.0.0.1", port)
     start = time.monotonic()
-    for t, data in stream:
-        delay = t - (time.monotonic() - start)
-        if delay > 0:
-            time.sleep(delay)
-        if sent is not None:
-            sent.append(time.time())
-        client.send(OscBundle(data))
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as raw:
+        for t, data in stream:
+            delay = t - (time.monotonic() - start)
+            if delay > 0:
+                time.sleep(delay)
+            if sent is not None:
+                sent.append(time.time())
+            if OscBundle.dgram_is_bundle(data):
+                client.send(OscBundle(data))
+            else:
+                raw.sendto(data, ("127.0.0.1", port))
 
 
 def write_recording(path: Path, stream: list[tuple[float, bytes]]) -> Path:

@@ -64,7 +64,7 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
     from playtable.core.errors import BadParameter
     from playtable.core.files import check_new_output
     from playtable.tableinput.dicemap import load_dice_map
-    from playtable.tableinput.listener import read_recording
+    from playtable.tableinput.listener import load_recording
     from playtable.tableinput.tuio import PROFILES
 
     if record_path:
@@ -78,7 +78,7 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
         if p not in PROFILES:
             raise BadParameter(f"unknown TUIO profile '{p}' (known: {', '.join(PROFILES)})")
     if replay_path is not None:
-        read_recording(replay_path)  # a bad file is refused now, in one line
+        load_recording(replay_path)  # a bad file is refused now, in one line
     _check_port(socket.SOCK_STREAM, host, port, "the web page")
     if tuio_port is not None:
         _check_port(socket.SOCK_DGRAM, tuio_host, tuio_port, "TUIO")

@@ -138,6 +138,15 @@ def read_recording(path: str | Path) -> list[tuple[float, str, bytes | None]]:
     return out
 
 
+def load_recording(path: str | Path) -> list[tuple[float, str, bytes | None]]:
+    """`read_recording`, refusing (one BadParameter) a file with no datagram in it at all."""
+    items = read_recording(path)
+    if not any(data is not None for _, _, data in items):
+        raise BadParameter(f"{path} is not a TUIO recording: no line holds a datagram "
+                           '(expected JSON lines {"t", "from", "data"})')
+    return items
+
+
 def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False) -> int:
     """Feed a recorded session into `table`; returns the number of datagrams. Broken lines are
     counted as malformed packets. `sample` names the shipped recording (samples.py)."""

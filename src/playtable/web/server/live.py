@@ -35,8 +35,8 @@ from playtable.tableinput.fouls import FoulWatch
 from playtable.tableinput.listener import (
     MAX_RECORDING_BYTES,
     TICK,
+    load_recording,
     open_recording,
-    read_recording,
     recording_line,
 )
 from playtable.tableinput.tracking import TuioTable
@@ -133,7 +133,7 @@ class LiveTable:
         loop = asyncio.get_running_loop()
         items = None  # the replay is read (in a thread) before anything is opened
         if self.spec.replay is not None:
-            items = await asyncio.to_thread(read_recording, self.spec.replay)
+            items = await asyncio.to_thread(load_recording, self.spec.replay)
         if self.spec.record:
             self.whole = open_recording(self.spec.record, self.spec.force)
         if self.spec.tuio_port is not None:
