@@ -62,9 +62,11 @@ class TrollGame(Game[TrollParams, TrollState]):
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.troll.bots import HeuristicTroll
         from playtable.games.troll.hindsight import HindsightTroll
+        from playtable.games.troll.rollout import RolloutTroll
         from playtable.games.troll.search import ExpectimaxTroll
 
-        return {"heuristic": HeuristicTroll, "expectimax": ExpectimaxTroll, "hindsight": HindsightTroll}
+        return {"heuristic": HeuristicTroll, "expectimax": ExpectimaxTroll, "hindsight": HindsightTroll,
+                "rollout": RolloutTroll}
 
     def evaluate(self, state: TrollState, seat: int) -> float:
         from playtable.games.troll.bots import evaluate

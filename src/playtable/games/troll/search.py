@@ -36,6 +36,7 @@ from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.bots import evaluate as heuristic_evaluate
 from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
 from playtable.games.troll.evaluation import TUNED_WEIGHTS, Weights, score
+from playtable.games.troll.learned import win_chance
 from playtable.games.troll.rules import TrollState
 
 Key = tuple[object, ...]
@@ -256,13 +257,16 @@ class ExpectimaxTroll:
     inner_width: int = 4
     """Turn endings tried at inner decisions that are not at the horizon."""
     leaf: str = "tuned"
-    """The static score: "tuned" (`score` with `TUNED_WEIGHTS`) or "heuristic" (`bots.evaluate`)."""
+    """The static score: "tuned" (`score` with `TUNED_WEIGHTS`), "heuristic" (`bots.evaluate`) or
+    "learned" (`learned.win_chance`, a win chance fitted to the lab's games)."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
     _weights: Weights | None = field(default=None, init=False, repr=False, compare=False)
 
     def evaluate(self, state: TrollState) -> float:
         if self.leaf == "heuristic":
             return heuristic_evaluate(state)
+        if self.leaf == "learned":
+            return win_chance(state)
         return score(state, self._weights or TUNED_WEIGHTS)
 
     name = "expectimax"

@@ -1,0 +1,84 @@
+"""Troll bots' strength against their time: win rate (Wilson 95% interval) and CPU seconds a game.
+
+    .venv/bin/python benchmarks/troll_strength.py [--games 200] [--first-seed 0] [--variant NAME]
+        [--stop-at HH:MM] [--chunk 50] AGENT_SPEC [AGENT_SPEC ...]
+
+Every agent plays the same deals, seeds `--first-seed`.. (the same deals and dice for every
+agent: common random numbers), through the lab's runner in this one process. The table gives
+wins, the win rate with its Wilson 95% interval, the paired difference from the first agent on
+the deals both played, and CPU seconds a game (`time.process_time`, so a busy machine does not
+inflate it; wall seconds are shown too). `--stop-at HH:MM` (UTC) stops an agent's run at the
+first chunk of `--chunk` deals that ends after that time, and the table says how many deals
+it played: a long run reports honestly what fitted in the time.
+
+Default rules unless `--variant` (e.g. plus-one, tutorial). Example, the strength-vs-time curve:
+
+    .venv/bin/python benchmarks/troll_strength.py --games 200 expectimax:depth=1 \\
+        rollout:samples=4 rollout:samples=8 rollout:samples=16
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import time
+
+from playtable.core.params import resolve_params
+from playtable.core.registry import get_game
+from playtable.lab.runner import Arm, RunOptions, run_tasks
+from playtable.lab.stats import paired, wilson
+
+
+def stop_time(text: str | None) -> dt.datetime | None:
+    if not text:
+        return None
+    hour, _, minute = text.partition(":")
+    now = dt.datetime.now(dt.UTC)
+    return now.replace(hour=int(hour), minute=int(minute or 0), second=0, microsecond=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("agents", nargs="+", help="agent specs, e.g. rollout:samples=8")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--variant", default=None, help="a named troll variant, e.g. plus-one")
+    parser.add_argument("--stop-at", default=None, help="HH:MM UTC: stop an agent's run after then")
+    parser.add_argument("--chunk", type=int, default=50, help="deals between progress lines")
+    args = parser.parse_args()
+    game = get_game("troll")
+    params = resolve_params(game.params_type, game.variants, args.variant)
+    deadline = stop_time(args.stop_at)
+    seeds = list(range(args.first_seed, args.first_seed + args.games))
+    print(f"troll ({args.variant or 'default'} rules), seeds {seeds[0]}..{seeds[-1]}, one process")
+    results: list[tuple[str, dict[int, bool], float, float]] = []
+    for spec in args.agents:
+        arm = Arm.build("troll", params, [spec], label=spec)
+        won: dict[int, bool] = {}
+        cpu, wall = time.process_time(), time.perf_counter()
+        for i in range(0, len(seeds), args.chunk):
+            for row in run_tasks([(arm, s) for s in seeds[i: i + args.chunk]], RunOptions(workers=1)):
+                won[row["seed"]] = bool(row["win"])
+            print(f"  {spec}: {sum(won.values())}/{len(won)} won, "
+                  f"{(time.process_time() - cpu) / len(won):.3f} CPU s/game", flush=True)
+            if deadline and dt.datetime.now(dt.UTC) >= deadline:
+                break
+        results.append((spec, won, (time.process_time() - cpu) / len(won),
+                        (time.perf_counter() - wall) / len(won)))
+    first = results[0][1]
+    print(f"\n{'agent':44} {'deals':>6} {'wins':>5} {'win rate':>9} {'95% CI':>16} "
+          f"{'vs first (pp)':>22} {'CPU s/game':>10} {'wall s/game':>11}")
+    for spec, won, cpu_s, wall_s in results:
+        n, wins = len(won), sum(won.values())
+        low, high = wilson(wins, n)
+        common = sorted(set(won) & set(first))
+        diff = ""
+        if won is not first and common:
+            d = paired([float(first[s]) for s in common], [float(won[s]) for s in common])
+            diff = f"{100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+        print(f"{spec:44} {n:6d} {wins:5d} {100 * wins / n:8.1f}% [{100 * low:5.1f}, {100 * high:5.1f}] "
+              f"{diff:>22} {cpu_s:10.3f} {wall_s:11.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Fit the troll's win-chance model (`games/troll/learned.py`) to the lab's own games.
+
+    .venv/bin/python benchmarks/troll_value_fit.py [--games 4000] [--rounds 2] [--seed-base 1000000]
+        [--variant NAME] [--l2 1.0]
+
+Round 0 plays `--games` deals (seeds from `--seed-base`, never the screens' seeds 0..N) with the
+one-turn search on the tuned score (`expectimax:depth=1`); every position the troll leaves at the
+end of a turn becomes a row (its `features`) labelled with whether that deal was won in the end.
+A logistic regression (Newton's method, L2 penalty `--l2` on all but the bias) is fitted on 80%
+of the deals and scored on the other 20% (log loss, against always predicting the base rate).
+Each further round plays fresh deals with the one-turn search on the model just fitted and refits
+on all rows so far. The table shows each round; the last weights are printed in the form of
+`learned.WIN_WEIGHTS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from functools import partial
+
+import numpy as np
+
+from playtable.core.params import resolve_params
+from playtable.core.registry import get_game
+from playtable.games.troll.evaluation import TUNED_WEIGHTS, score
+from playtable.games.troll.learned import FEATURES, features, win_chance
+from playtable.games.troll.rules import TrollState
+from playtable.games.troll.search import _cost, turn_ends
+
+
+def play(state: TrollState, value: Callable[[TrollState], float]) -> tuple[list[list[float]], bool]:
+    """One deal by the one-turn search on `value`; the features of every turn's end."""
+    rows: list[list[float]] = []
+    while not state.is_terminal:
+        ends = turn_ends(state)
+        line, after = max(ends, key=lambda e: value(e[1]) - 0.001 * _cost(e[0]))
+        if not after.outcome:
+            rows.append(features(after))
+        for action in line:
+            state.apply(action)
+    return rows, state.outcome == "win"
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
+    """L2-penalised logistic regression by Newton's method (the bias is not penalised)."""
+    w = np.zeros(x.shape[1])
+    penalty = np.full(x.shape[1], l2)
+    penalty[0] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        grad = x.T @ (p - y) + penalty * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return w
+
+
+def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    p = np.clip(1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30))), 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed-base", type=int, default=1_000_000)
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--l2", type=float, default=1.0)
+    args = parser.parse_args()
+    game = get_game("troll")
+    params = resolve_params(game.params_type, game.variants, args.variant)
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    deal: list[int] = []
+    weights: tuple[float, ...] | None = None
+    print(f"troll ({args.variant or 'default'} rules), {args.games} deals a round, "
+          f"seeds from {args.seed_base}")
+    print(f"{'round':>5} {'policy':>22} {'won':>10} {'rows':>7} {'held-out log loss':>18} "
+          f"{'base rate':>10} {'s':>6}")
+    for rnd in range(args.rounds):
+        start = time.perf_counter()
+        if weights is None:
+            policy, name = (lambda s: score(s, TUNED_WEIGHTS)), "depth 1, tuned score"
+        else:
+            policy, name = partial(win_chance, weights=weights), "depth 1, fitted model"
+        won = 0
+        for i in range(args.games):
+            seed = args.seed_base + rnd * args.games + i
+            rows, win = play(game.new_state(params, seed), policy)
+            won += win
+            xs.extend(rows)
+            ys.extend([float(win)] * len(rows))
+            deal.extend([seed] * len(rows))
+        x, y, d = np.array(xs), np.array(ys), np.array(deal)
+        held = d % 5 == 0
+        w = fit(x[~held], y[~held], args.l2)
+        base = np.full(x.shape[1], 0.0)
+        rate = float(np.clip(y[~held].mean(), 1e-6, 1 - 1e-6))
+        base[0] = np.log(rate / (1 - rate))
+        print(f"{rnd:5d} {name:>22} {won:5d}/{args.games:<5d} {len(xs):7d} "
+              f"{log_loss(x[held], y[held], w):18.4f} {log_loss(x[held], y[held], base):10.4f} "
+              f"{time.perf_counter() - start:6.1f}", flush=True)
+        weights = tuple(float(v) for v in fit(x, y, args.l2))
+    assert weights is not None
+    print("\nWIN_WEIGHTS = (")
+    for name, value in zip(FEATURES, weights, strict=True):
+        print(f"    {value:+.4f},  # {name}")
+    print(")")
+
+
+if __name__ == "__main__":
+    main()

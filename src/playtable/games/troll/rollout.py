@@ -1,0 +1,142 @@
+"""A troll bot that judges its best few turns by playing sampled futures out with a fast policy.
+
+Policy rollout (Bertsekas' rollout algorithm; Yan, Diaconis, Rusmevichientong and Van Roy,
+NIPS 2004, used it to play Klondike with a hand-made base policy): to choose a turn, take the
+`width` best distinct endings of this turn by the static score, and for each of `samples`
+futures drawn from what the player knows (`determinize`: every unseen card and future die
+drawn afresh from the rng; the real deck and dice never enter), play the candidate's actions
+and then let the base policy play on, `horizon` turns or to the end of the game. The base
+policy is the one-turn search: every distinct ending of a turn is tried and the best by the
+static score kept (`search.turn_ends`; it reads no hidden card, only the bridge, the face-up
+cards and what the troll holds). A finished game counts 1 (win) or 0; a rollout stopped at the
+horizon counts the static score of where it stopped. Each candidate's value is its mean over the
+futures, and every candidate meets the same futures (common random numbers), so the comparison
+is sharper than the sample size alone would make it.
+
+Unlike hindsight optimisation over the clairvoyant solver (`hindsight.py`), the base policy
+never knows the future it plays in, so a rollout is a fair sample of how the game would go on:
+no candidate looks good merely because a clairvoyant player could rescue it.
+
+Deterministic for a given rng; the candidates come from the belief copy (`search.belief`), and
+the futures from `determinize`, so two positions that look the same to the player get the same
+move for the same rng.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter
+from playtable.core.protocol import State
+from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.evaluation import TUNED_WEIGHTS, score
+from playtable.games.troll.learned import win_chance
+from playtable.games.troll.rules import TrollState
+from playtable.games.troll.search import _cost, belief, turn_ends
+
+Value = Callable[[TrollState], float]
+
+
+def _tuned(state: TrollState) -> float:
+    return score(state, TUNED_WEIGHTS)
+
+
+LEAVES: dict[str, Value] = {"tuned": _tuned, "learned": win_chance}
+
+
+def greedy_turn(state: TrollState, value: Value) -> tuple[list[TrollAction], TrollState]:
+    """The one-turn search: the ending of this turn (held before the next awakening) that
+    `value` rates best, cheaper items first among equals."""
+    return max(turn_ends(state), key=lambda e: value(e[1]) - 0.001 * _cost(e[0]))
+
+
+def play_out(state: TrollState, value: Value, horizon: int) -> float:
+    """Play `state` (a sampled future, at the start of a turn) on with the one-turn search:
+    1 or 0 when the game ends within `horizon` turns, else `value` where it stopped."""
+    for _ in range(horizon):
+        if state.outcome:
+            break
+        line, _ = greedy_turn(state, value)
+        for action in line:
+            state.apply(action)
+    if state.outcome:
+        return 1.0 if state.outcome == "win" else 0.0
+    held = state.clone()
+    held.hold_next_turn = True
+    return value(held)
+
+
+@dataclass
+class RolloutTroll:
+    """Policy rollout over sampled futures; see the module documentation."""
+
+    samples: int = 16
+    """Futures sampled at each turn (0: the one-turn search alone)."""
+    width: int = 6
+    """Turn endings compared (the static score's best first)."""
+    horizon: int = 100
+    """Turns each rollout plays before the static score judges where it stopped."""
+    leaf: str = "tuned"
+    """The static score of the candidates, the base policy and the horizon: "tuned"
+    (`evaluation.score` with `TUNED_WEIGHTS`) or "learned" (`learned.win_chance`)."""
+    name = "rollout"
+    _plan: dict[Any, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.leaf not in LEAVES:
+            raise BadParameter(f"rollout: leaf must be one of {', '.join(LEAVES)}, not '{self.leaf}'")
+        if self.samples < 0 or self.width < 1 or self.horizon < 0:
+            raise BadParameter("rollout: samples and horizon must be at least 0, width at least 1")
+
+    def choose(self, state: State, rng: Chance) -> Any:
+        assert isinstance(state, TrollState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        key = _seen_key(state)
+        planned = self._plan.pop(key, None)
+        if planned is not None and planned in legal:
+            return planned
+        self._plan.clear()
+        line = self.best_line(state, rng)
+        if len(line) > 1:
+            after = state.clone()
+            after.hold_next_turn = True
+            after.apply(line[0])
+            self._plan[_seen_key(after)] = line[1]
+        return line[0]
+
+    def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
+        """The actions of the best rest of this turn by the rollouts' means."""
+        value = LEAVES[self.leaf]
+        ends = turn_ends(belief(state))
+        ranked = sorted(ends, key=lambda e: value(e[1]) - 0.001 * _cost(e[0]), reverse=True)
+        candidates = ranked[: max(1, self.width)]
+        if len(candidates) == 1 or self.samples <= 0:
+            return candidates[0][0]
+        futures = [state.determinize(0, rng) for _ in range(self.samples)]
+        best_value, best_line = -1.0, candidates[0][0]
+        for line, after in candidates:
+            if after.outcome:
+                total = float(after.outcome == "win") * len(futures)
+            else:
+                total = 0.0
+                for future in futures:
+                    current = future.clone()
+                    for action in line:
+                        current.apply(action)
+                    total += play_out(current, value, self.horizon)
+            mean = total / len(futures) - 0.001 * _cost(line)
+            if mean > best_value:
+                best_value, best_line = mean, line
+        return best_line
+
+
+def _seen_key(state: TrollState) -> Any:
+    """What the player sees, to recognise the position the second action was planned for."""
+    b = belief(state)
+    return (tuple(tuple(s) for s in b.stacks), frozenset(b.face_up), b.troll, tuple(b.carried),
+            tuple(b.set_aside), len(b.deck), b.actions_left, frozenset(b.visited), b.turn)
