@@ -6,9 +6,9 @@ original algorithm measured in the same process.
 
 Positions are reached by random play from seeds 0.. (a few steps in); each gets one decision of
 `--iterations` iterations, timed in this process's CPU seconds (other work on the machine
-disturbs that less than wall time). Each repeat times the original algorithm first, then
-today's `IsmctsAgent`, on the same positions, so that the ratio in a row is measured under the
-same load.
+disturbs that less than wall time). In each repeat the original algorithm and today's
+`IsmctsAgent` take turns, position by position, so that the ratio in a row is measured under
+the same load.
 
 The original algorithm (issue 13's baseline, 7,720 it/s) is the agent as committed in
 `ORIGINAL` (it keys information sets by the observation as canonical JSON text), read from git
@@ -102,15 +102,22 @@ def as_original(state: State) -> State:
     return copy
 
 
-def rate(game_id: str, states: list[State], iterations: int, agent_type: Any) -> float:
+def measure(game_id: str, runs: list[tuple[Any, list[State]]], iterations: int) -> list[float]:
+    """Iterations per CPU second of each (agent type, positions) in `runs`, the agents taking
+    turns position by position so that a change in the machine's load touches them alike."""
     game = get_game(game_id)
-    done, start = 0, time.process_time()
-    for i, state in enumerate(states):
-        agent = agent_type(iterations=iterations)
-        agent.bind(game)
-        agent.choose(state.clone(), Chance(i))
-        done += agent.last_stats["iterations"]
-    return done / (time.process_time() - start)
+    done = [0] * len(runs)
+    spent = [0.0] * len(runs)
+    for i in range(len(runs[0][1])):
+        for k, (agent_type, states) in enumerate(runs):
+            agent = agent_type(iterations=iterations)
+            agent.bind(game)
+            state = states[i].clone()
+            start = time.process_time()
+            agent.choose(state, Chance(i))
+            spent[k] += time.process_time() - start
+            done[k] += agent.last_stats["iterations"]
+    return [d / s for d, s in zip(done, spent, strict=True)]
 
 
 def main() -> None:
@@ -131,8 +138,9 @@ def main() -> None:
         old_states = [as_original(s) for s in states]
         ratios, rates = [], []
         for k in range(args.repeats):
-            old = rate(game_id, old_states, args.iterations, original) if original else 0.0
-            new = rate(game_id, states, args.iterations, IsmctsAgent)
+            runs = [(original, old_states)] if original else []
+            *old_rate, new = measure(game_id, [*runs, (IsmctsAgent, states)], args.iterations)
+            old = old_rate[0] if old_rate else 0.0
             rates.append(new)
             ratio = new / old if old else 0.0
             ratios.append(ratio)

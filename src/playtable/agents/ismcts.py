@@ -169,8 +169,16 @@ class IsmctsAgent:
         world = root_state.determinize(observer, Chance(rng.next_u64()))
         path: list[_Edge] = []
         width, info_sets = self.width, self.info_sets
+        # The protocol's own sample_actions copies the legal list when it is no longer than
+        # `width` (drawing nothing from rng): read it in place then, as nothing here changes it.
+        own = type(world).sample_actions is State.sample_actions
         while not world.is_terminal:
-            candidates = world.sample_actions(rng, width)
+            if own:
+                candidates = world.legal_actions()
+                if len(candidates) > width:
+                    candidates = world.sample_actions(rng, width)
+            else:
+                candidates = world.sample_actions(rng, width)
             if not candidates:
                 break
             untried = []
