@@ -47,9 +47,15 @@ class RotatorParams:
     placement: Literal["node", "territory"] = field(default="node", metadata={
         "doc": "reading of the node placement rule (RULES.md I1): 'node' = the node is off "
                "the edge; 'territory' = its whole diamond keeps a buffer row from the edge"})
-    boost_total: int = field(default=10, metadata={"doc": "boost spaces for the whole game"})
+    # The two numbers the seed fixes for the auger ("only 10 Boost Spaces", "no more than 3
+    # spaces at any one time") are the design's dials: the tuner searches them (lab/space.py).
+    # The generator's level is left out of the default space: a level that no board reaches
+    # under the other dials fails the game rather than the parameters' check (RULES.md I1);
+    # `--param-space level=easy,medium,hard` adds it by hand.
+    boost_total: int = field(default=10, metadata={"doc": "boost spaces for the whole game",
+                                                   "space": (0, 20)})
     max_drill: int = field(default=3, metadata={
-        "doc": "most spaces drilled in one turn (one standard + boosts)"})
+        "doc": "most spaces drilled in one turn (one standard + boosts)", "space": (1, 5)})
     turn_limit: int = field(default=200, metadata={
         "doc": "the game is lost when this many turns pass without a win (0 = no limit)"})
     allow_trivial: bool = field(default=False, metadata={
