@@ -196,3 +196,28 @@ def _first_drawn(page: Any) -> int:
     newest report on connecting, then every frame)."""
     frames = [d["frame"] for d in drawn(page) if not d["tick"]]
     return min(frames) if frames else 0
+
+
+def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp_path: Path) -> None:
+    """The lobby's form starts a live table on a TUIO port; its page draws the stream (the
+    tableinput test script: a triangle of F.d20a, K.d20a and the Borg die, 3 points + 3 pips)."""
+    from tests.tableinput.tuio_script import DICE_MAP, session
+    from tests.web.server_process import free_port
+
+    port = free_port()
+    page = new_page(chromium, 1100, 800)
+    page.goto(web_server.url + "/")
+    page.locator("#live-port").fill(str(port))
+    page.locator("#live-dice").fill(DICE_MAP)
+    page.locator(".live-form button[type=submit]").click()
+    page.locator(".live-message a").click()
+    page.wait_for_function("window.playtableLive && window.playtableLive.connected")
+    script = session()
+    send(port, script)
+    reports = engine_reports(write_recording(tmp_path / "s.jsonl", script), DICE_MAP)
+    wait_frame(page, reports[-1]["frame"])
+    page.wait_for_function("window.playtableLive.drawn.at(-1).points.join() === '6,0'")
+    assert drawn(page)[-1]["formations"] == [["F.d20a", "K.d20a", "borg"]]
+    check_every_frame(page, reports)
+    assert not page.script_errors, page.script_errors
+    page.context.close()
