@@ -52,3 +52,20 @@ def test_determinize_keeps_the_observation_and_the_cards() -> None:
         state.apply(state.legal_actions()[0])  # after its plan was cached above
         if not state.is_terminal:
             assert state.determinize(0, Chance(9)).info_key(0) == state.info_key(0)
+
+
+def test_determinize_keeps_what_is_seen_wherever_it_lies_and_the_legal_actions() -> None:
+    """Unseen bricks are normally a stack's bottom ones; a position where a remembered card
+    lies below an unseen one (built by hand) is resampled around it. A determinization's legal
+    actions, kept from the real position, are the ones its own rules give."""
+    state = GAME.new_state(GAME.default_params(), 4)
+    slot = next(k for k, s in enumerate(state.stacks) if len(s) >= 3 and s[1] not in state.seen)
+    remembered = state.stacks[slot][0]
+    state.seen.add(remembered)
+    state._unseen_plan = None
+    for i in range(5):
+        other = state.determinize(0, Chance(i))
+        assert other.stacks[slot][0] == remembered
+        assert other.info_key(0) == state.info_key(0)
+        assert other.observation(0) == state.observation(0)
+        assert other.legal_actions() == type(other)._compute_legal(other)

@@ -411,9 +411,11 @@ class TrollState(TrollPosition):
         other.hold_next_turn = self.hold_next_turn
         return other
 
-    _unseen_plan: tuple[tuple[int, int, int, int], list[tuple[int, int]], list[int]] | None = None
-    """Where the unseen cards lie and which they are (sorted), kept between determinizations
-    of an unchanged position (a search determinizes its root once per iteration)."""
+    _unseen_plan: tuple[tuple[int, int, int, int], list[tuple[int, int, int, list[int] | None]],
+                        int, list[int]] | None = None
+    """Where the unseen cards lie (`_unseen`) and which they are (sorted), kept between
+    determinizations of an unchanged position (a search determinizes its root once per
+    iteration)."""
 
     def determinize(self, seat: int, rng: Chance) -> TrollState:
         """Resample the order of every card the player has never seen (face-down bricks never
@@ -426,7 +428,7 @@ class TrollState(TrollPosition):
         other.seen = set(self.seen)
         other.played = (list(self.played[0]), list(self.played[1]))
         # Sorted first, so that the sample depends on what the player knows, not the true order.
-        slots, unseen = self._unseen()
+        runs, on_bridge, unseen = self._unseen()
         # A uniform shuffle: the cards sorted by independent uniform 32-bit keys, all made by one
         # SHAKE-128 call seeded from `rng` (ties, which would favour the sorted order, have odds
         # below 1e-6). Search agents determinize every iteration; Fisher-Yates with a draw from
@@ -436,24 +438,37 @@ class TrollState(TrollPosition):
                           .digest(4 * len(unseen))).cast("I").tolist()
         cards = [unseen[i] for i in sorted(range(len(unseen)), key=keys.__getitem__)]
         stacks = other.stacks
-        for (k, i), card in zip(slots, cards, strict=False):
-            stacks[k][i] = card
-        other.deck = cards[len(slots):]
+        for slot, lo, hi, depths in runs:
+            if depths is None:  # the usual case: the stack's unseen bricks are its bottom ones
+                stacks[slot][:hi - lo] = cards[lo:hi]
+            else:
+                stack = stacks[slot]
+                for i, card in zip(depths, cards[lo:hi], strict=True):
+                    stack[i] = card
+        other.deck = cards[on_bridge:]
         # The legal actions stay: they depend only on what the player sees (awake tops, which
         # slots hold bricks, what is carried and where the troll has been), which is unchanged.
         return other
 
-    def _unseen(self) -> tuple[list[tuple[int, int]], list[int]]:
-        """The (slot, depth) of every face-down brick never seen, and every unseen card (those
-        bricks and the deck), sorted."""
+    def _unseen(self) -> tuple[list[tuple[int, int, int, list[int] | None]], int, list[int]]:
+        """Where the face-down bricks never seen lie, as runs `(slot, lo, hi, depths)`: the
+        slot's unseen bricks, bottom to top, take the shuffled cards lo..hi-1 (`depths` None
+        when they are the stack's bottom hi-lo bricks, else their depths); how many there are;
+        and every unseen card (those bricks and the deck), sorted."""
         mark = (self.turn, self.actions_left, len(self.seen), len(self.deck))
         if self._unseen_plan is None or self._unseen_plan[0] != mark:
             seen = self.seen
-            slots = [(k, i) for k, stack in enumerate(self.stacks)
-                     for i, c in enumerate(stack) if c not in seen]
-            cards = sorted([self.stacks[k][i] for k, i in slots] + self.deck)
-            self._unseen_plan = (mark, slots, cards)
-        return self._unseen_plan[1], self._unseen_plan[2]
+            runs: list[tuple[int, int, int, list[int] | None]] = []
+            hidden: list[int] = []
+            for slot, stack in enumerate(self.stacks):
+                depths = [i for i, c in enumerate(stack) if c not in seen]
+                if depths:
+                    lo = len(hidden)
+                    hidden.extend(stack[i] for i in depths)
+                    bottom = depths[-1] == len(depths) - 1
+                    runs.append((slot, lo, len(hidden), None if bottom else depths))
+            self._unseen_plan = (mark, runs, len(hidden), sorted(hidden + self.deck))
+        return self._unseen_plan[1], self._unseen_plan[2], self._unseen_plan[3]
 
     # -- persistence and views live in serialize.py and views.py (below this module) -------------
     def to_json(self) -> dict[str, Any]:
