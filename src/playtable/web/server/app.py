@@ -122,8 +122,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
 
     async def rematch(request: Request) -> Response:
         table = hub().get(request.path_params["table_id"])
-        new = await hub().rematch(table, await _body(request))
-        return JSONResponse({"table_id": new.id})
+        new, seat = await hub().rematch(table, await _body(request))
+        return JSONResponse({"table_id": new.id, "seat": seat})
 
     def _seat_of(request: Request, table: Table) -> int | None:
         seat, token = request.query_params.get("seat"), request.query_params.get("token")

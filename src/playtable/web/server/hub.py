@@ -21,6 +21,7 @@ from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State, params_as_dict
 from playtable.core.registry import game_ids, get_game
 from playtable.web.server.bots import Workers
+from playtable.web.server.seating import plan_seats, stand_in_agent
 from playtable.web.server.store import SeatRow, TableRow, TableStore
 from playtable.web.server.tables import Connection, Table, hash_token
 from playtable.web.server.wire import ClientMessage, error
@@ -73,13 +74,17 @@ class Hub:
         rows = sorted(self.tables.values(), key=lambda t: (t.row.created, t.id), reverse=True)
         return [t.summary() for t in rows if status is None or t.status == status][:MAX_LISTED]
 
-    async def create(self, body: Any, rematch_of: Table | None = None) -> tuple[Table, list[str | None]]:
-        """A new table from a request body; returns it and each seat's token (None for bots)."""
+    async def create(self, body: Any, rematch_of: Table | None = None,
+                     carried: list[str | None] | None = None) -> tuple[Table, list[str | None]]:
+        """A new table from a request body; returns it and each seat's token (None for bots).
+        A rematch carries each seat's token over (`carried`: the token hash of each new seat,
+        by default the old table's seat by seat)."""
         row, tokens = self._row_from_request(body)
         if rematch_of is not None:
             row.rematch_of = rematch_of.id
-            for new, old in zip(row.seats, rematch_of.row.seats, strict=True):
-                new.token_hash = old.token_hash
+            hashes = carried if carried is not None else [s.token_hash for s in rematch_of.row.seats]
+            for new, old_hash in zip(row.seats, hashes, strict=True):
+                new.token_hash = old_hash
             tokens = [None] * len(tokens)
         # Generating a position can be slow (Rotator's boards of a given difficulty are solved).
         try:
@@ -159,23 +164,45 @@ class Hub:
             tokens.append(None)
         return seats, tokens
 
-    async def rematch(self, table: Table, body: Any) -> Table:
+    async def rematch(self, table: Table, body: Any) -> tuple[Table, int | None]:
+        """The table's rematch (made at the first request, the same one after) and the seat the
+        asking player has there. With `"variant"` the rematch plays that named variant (the
+        table menu's choice) with its own parameters, seats planned by `seating.plan_seats`."""
         if not isinstance(body, dict):
             raise BadRequest("the request body must be a JSON object with 'seat' and 'token'")
         seat, token = body.get("seat"), body.get("token")
         if not isinstance(seat, int) or not isinstance(token, str) or not table.token_ok(seat, token):
             raise BadRequest("only a seated player with its token can ask for a rematch", 403)
+        variant = body.get("variant")
+        if "variant" in body and (not isinstance(variant, str) or variant not in table.game.variants):
+            known = ", ".join(sorted(table.game.variants)) or "none"
+            raise BadRequest(f"'variant' must name one of {table.game.name}'s variants (known: {known})")
         if table.row.rematch is not None and table.row.rematch in self.tables:
-            return self.tables[table.row.rematch]
-        # The variant's name is kept for the lobby; the full parameters fix every value anyway.
-        request = {"game": table.row.game, "variant": table.row.variant, "params": table.row.params,
-                   "seats": [{"kind": s.kind, "agent": s.agent} for s in table.row.seats],
-                   "turn_timer": table.turn_timer()}
-        new, _ = await self.create(request, rematch_of=table)
+            again = self.tables[table.row.rematch]
+            mine = table.row.seats[seat].token_hash
+            return again, next((i for i, s in enumerate(again.row.seats) if s.token_hash == mine), None)
+        old = table.row.seats
+        if variant is None:
+            # The variant's name is kept for the lobby; the full parameters fix every value anyway.
+            plan = plan_seats(len(old), len(old), seat)
+            request: dict[str, Any] = {"game": table.row.game, "variant": table.row.variant,
+                                       "params": table.row.params}
+        else:
+            params = resolve_params(table.game.params_type, table.game.variants, variant)
+            plan = plan_seats(len(old), len(table.game.seat_names(params)), seat)
+            request = {"game": table.row.game, "variant": variant, "params": {}}
+        request["seats"] = [{"kind": "bot", "agent": stand_in_agent(table.game)} if o is None
+                            else {"kind": old[o].kind, "agent": old[o].agent} for o in plan.new_from_old]
+        request["turn_timer"] = table.turn_timer()
+        carried = [None if o is None else old[o].token_hash for o in plan.new_from_old]
+        new, _ = await self.create(request, rematch_of=table, carried=carried)
         table.row.rematch = new.id
         self.store.link_rematch(table.id, new.id)
-        table.broadcast({"type": "rematch", "table_id": new.id})
-        return new
+        message: dict[str, Any] = {"type": "rematch", "table_id": new.id}
+        if variant is not None:
+            message["seats"] = plan.old_to_new(len(old))
+        table.broadcast(message)
+        return new, plan.old_to_new(len(old))[seat]
 
     # -- connections --------------------------------------------------------------------------
     def connect(self, table: Table, seat_text: str | None,
@@ -318,10 +345,8 @@ class Hub:
                 or table.bot_busy:
             return
         self.timers.pop(table.id, None)
-        agents = available_agents(table.game)
-        spec = "heuristic" if "heuristic" in agents else "random"
         table.bot_busy = True
-        await self._bot_turn(table, seat, spec)
+        await self._bot_turn(table, seat, stand_in_agent(table.game))
 
     # -- bots ---------------------------------------------------------------------------------
     def schedule_bot(self, table: Table) -> None:

@@ -1,0 +1,96 @@
+"""A rematch in another named variant, over the wire (docs/web.md "rematch"; issue 15: Star
+Dice's iterations playable from the table menu): the seats it plans (`seating.py`), the tokens
+carried over, the message every connection gets, and bad requests that change nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.testclient import TestClient
+from tests.web.conftest import create, seat_query, token_of
+from tests.web.test_table_socket import greet
+
+from playtable.core.params import resolve_params
+from playtable.core.protocol import params_as_dict
+from playtable.core.registry import get_game
+from playtable.web.server.seating import plan_seats
+
+
+def _two_people(client: TestClient) -> dict[str, Any]:
+    return create(client, game="stardice", variant="battle", seed=4)
+
+
+def test_seat_plans() -> None:
+    assert plan_seats(2, 2, 1).new_from_old == [0, 1]  # same count: nobody moves
+    assert plan_seats(2, 1, 1).new_from_old == [1]  # solitaire: the one who asked plays it
+    assert plan_seats(2, 1, 1).old_to_new(2) == [None, 0]
+    assert plan_seats(1, 2, 0).new_from_old == [0, None]  # an added seat is a bot
+
+
+def test_a_variant_rematch_moves_both_players_and_watchers(client: TestClient) -> None:
+    created = _two_people(client)
+    table = created["table_id"]
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as fed, \
+            client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 1)}") as kli, \
+            client.websocket_connect(f"/ws/tables/{table}") as watcher:
+        for ws in (fed, kli, watcher):
+            greet(ws)
+        answer = client.post(f"/api/tables/{table}/rematch",
+                             json={"seat": 1, "token": token_of(created, 1), "variant": "iteration4"})
+        assert answer.status_code == 200, answer.text
+        new = answer.json()["table_id"]
+        assert answer.json()["seat"] == 1
+        for ws in (fed, kli, watcher):
+            assert ws.receive_json() == {"type": "rematch", "table_id": new, "seats": [0, 1]}
+    summary = client.get(f"/api/tables/{new}").json()
+    game = get_game("stardice")
+    assert summary["variant"] == "iteration4" and summary["rematch_of"] == table
+    assert summary["params"] == params_as_dict(resolve_params(game.params_type, game.variants, "iteration4"))
+    for seat in (0, 1):
+        with client.websocket_connect(f"/ws/tables/{new}?seat={seat}&token={token_of(created, seat)}") as ws:
+            welcome, state = greet(ws)
+            assert welcome["role"] == "player" and welcome["seat"] == seat
+    # asked again (another variant, the other seat): the same new table, the first request won
+    again = client.post(f"/api/tables/{table}/rematch",
+                        json={"seat": 0, "token": token_of(created, 0), "variant": "objective1"})
+    assert again.json() == {"table_id": new, "seat": 0}
+
+
+def test_solitaire_seats_the_asker_and_back_adds_a_bot(client: TestClient) -> None:
+    created = _two_people(client)
+    table = created["table_id"]
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as fed:
+        greet(fed)
+        answer = client.post(f"/api/tables/{table}/rematch",
+                             json={"seat": 1, "token": token_of(created, 1), "variant": "objective1"})
+        solo = answer.json()["table_id"]
+        assert answer.json()["seat"] == 0  # Klingon's player asked: theirs is the one seat
+        assert fed.receive_json() == {"type": "rematch", "table_id": solo, "seats": [None, 0]}
+    summary = client.get(f"/api/tables/{solo}").json()
+    assert summary["variant"] == "objective1" and len(summary["seats"]) == 1
+    with client.websocket_connect(f"/ws/tables/{solo}?seat=0&token={token_of(created, 1)}") as ws:
+        welcome, state = greet(ws)
+        assert welcome["role"] == "player" and state["your_turn"]
+        assert state["observation"]["mode"] == "objective1"
+    with client.websocket_connect(f"/ws/tables/{solo}?seat=0&token={token_of(created, 0)}") as ws:
+        assert ws.receive_json()["code"] == "forbidden"  # Federation's player was left out: watches
+    back = client.post(f"/api/tables/{solo}/rematch",
+                       json={"seat": 0, "token": token_of(created, 1), "variant": "battle"}).json()
+    seats = client.get(f"/api/tables/{back['table_id']}").json()["seats"]
+    assert back["seat"] == 0 and [s["kind"] for s in seats] == ["human", "bot"]
+    assert seats[1]["agent"] == "random"  # no token exists for the added seat: the stand-in bot
+
+
+def test_bad_variant_requests_change_nothing(client: TestClient) -> None:
+    created = _two_people(client)
+    table = created["table_id"]
+    token = token_of(created, 0)
+    for body, status in [({"seat": 0, "token": token, "variant": "nope"}, 400),
+                         ({"seat": 0, "token": token, "variant": None}, 400),
+                         ({"seat": 0, "token": token, "variant": 3}, 400),
+                         ({"seat": 0, "token": "wrong", "variant": "battle"}, 403),
+                         ({"seat": 5, "token": token, "variant": "battle"}, 403)]:
+        answer = client.post(f"/api/tables/{table}/rematch", json=body)
+        assert answer.status_code == status and "error" in answer.json(), body
+    assert client.get(f"/api/tables/{table}").json()["rematch"] is None
+    assert len(client.get("/api/tables").json()["tables"]) == 1
