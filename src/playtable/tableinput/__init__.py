@@ -8,4 +8,6 @@ and the lab use it; games never do (a game only turns dice positions into a game
 * `tracking`: contacts to tracked dice (identity, grace, velocity) feeding a live Star Dice table;
 * `dicemap`: which fiducial is which die;
 * `listener`: the UDP socket, recording and replay.
+* `fouls`: the seed's fouls found in the stream of reports (a finger while the state changes, the
+  Borg die leaving the table).
 """
