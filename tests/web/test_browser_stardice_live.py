@@ -199,13 +199,14 @@ def _first_drawn(page: Any) -> int:
 
 
 def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp_path: Path) -> None:
-    """The lobby's form starts a live table on a TUIO port; its page draws the stream (the
-    tableinput test script: a triangle of F.d20a, K.d20a and the Borg die, 3 points + 3 pips)."""
+    """The lobby's form starts a live table on a TUIO port; its page, on a touch screen, draws the
+    stream (the tableinput test script: a triangle of F.d20a, K.d20a and the Borg die, 3 points
+    + 3 pips) and takes a value by a finger's tap."""
     from tests.tableinput.tuio_script import DICE_MAP, session
     from tests.web.server_process import free_port
 
     port = free_port()
-    page = new_page(chromium, 1100, 800)
+    page = new_page(chromium, 900, 700, touch=True)  # a touch screen: the value is tapped in
     page.goto(web_server.url + "/")
     page.locator("#live-port").fill(str(port))
     page.locator("#live-dice").fill(DICE_MAP)
@@ -219,5 +220,10 @@ def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp
     page.wait_for_function("window.playtableLive.drawn.at(-1).points.join() === '6,0'")
     assert drawn(page)[-1]["formations"] == [["F.d20a", "K.d20a", "borg"]]
     check_every_frame(page, reports)
+    box = page.locator(".live-canvas").bounding_box()
+    page.touchscreen.tap(*to_page(box, 0.95, 0.05))  # F.d20b, alone in a corner
+    page.locator('.live-picker[data-die="F.d20b"] button[data-value="5"]').tap()
+    page.wait_for_function("window.playtableLive.drawn.at(-1).values['F.d20b'] === 5")
+    assert drawn(page)[-1]["points"] == [6, 0]  # a lone die scores nothing
     assert not page.script_errors, page.script_errors
     page.context.close()

@@ -136,3 +136,18 @@ def test_the_command_refuses_a_bad_replay_file(capsys: pytest.CaptureFixture[str
         code, out, err = run_captured(capsys, "stardice", "table", "--replay", str(bad),
                                       "--db", str(tmp_path / "t.db"))
         assert code == 2 and out == "" and err.count("\n") == 1 and str(bad.name) in err
+
+
+def test_a_slow_page_skips_to_the_newest_frames() -> None:
+    """Frames wait in a bounded queue per page (the oldest dropped); other messages never are."""
+    import asyncio
+
+    from playtable.web.server.live import FRAMES_KEPT, LiveConnection
+
+    conn = LiveConnection()
+    conn.push({"type": "live_event", "kind": "foul"})
+    for seq in range(FRAMES_KEPT + 10):
+        conn.push_frame({"type": "frame", "seq": seq})
+    got = asyncio.run(conn.next_messages())
+    assert got[0]["type"] == "live_event"
+    assert [m["seq"] for m in got[1:]] == list(range(10, FRAMES_KEPT + 10))
