@@ -11,7 +11,8 @@
 //     keyFor(actionText)    a key for it, e.g. "ArrowLeft" (optional; others get 1-9, a-z)
 //     status(observation)   one line: turn, phase, counts (optional)
 //     onStream(message)     messages of other types, e.g. live positions at 60 Hz (optional)
-//   ctx.play(actionText) sends an action that is not in the list (Star Dice's dragged throws).
+//   ctx.play(actionText) sends an action that is not in the list (Star Dice's dragged throws);
+//   ctx.rematch(variant) starts a new table in that named variant (Star Dice's table menu).
 //   and `hints = false` when the game never gives hints (the button is then not shown).
 //
 // Seats with secrets and simultaneous moves need nothing more: each seat only ever receives its
@@ -98,6 +99,8 @@ export class TableFrame {
       label: (a) => this.label(a),
       seatNames: () => this.seatNames,
       play: (action) => this.play(action),
+      rematch: (variant) => this.rematch(variant),
+      table: () => this.table,
     });
   }
 
@@ -147,7 +150,8 @@ export class TableFrame {
       case "state": return this.onState(message);
       case "hint": return this.onHint(message);
       case "error": return this.onError(message);
-      case "rematch": return this.follow(message.table_id);
+      // A rematch in another variant may seat people elsewhere: `seats` maps old seat -> new.
+      case "rematch": return this.follow(message.table_id, message.seats ? message.seats[this.seat] ?? null : undefined);
       case "chat": return this.chat.add(message);
       default: return this.board.onStream?.(message);
     }
@@ -368,20 +372,24 @@ export class TableFrame {
     if (this.state) this.draw(false);
   }
 
-  async rematch() {
+  /** A new table of the same game; `variant` (a name) plays that variant instead (a table menu). */
+  async rematch(variant) {
     try {
-      const answer = await postJson(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, { seat: this.seat, token: this.token });
-      this.follow(answer.table_id);
+      const body = { seat: this.seat, token: this.token, ...(variant ? { variant } : {}) };
+      const answer = await postJson(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, body);
+      this.follow(answer.table_id, answer.seat);
     } catch (err) {
       this.hintEl.textContent = err.message;
     }
   }
 
-  follow(tableId) {
+  /** Go to table `tableId`; `seat` is this player's seat there (null: watch; undefined: the same). */
+  follow(tableId, seat) {
     if (this.following || !tableId) return;
     this.following = true;
     this.connection.close();
-    const query = this.role === "player" ? seatQuery(this.seat, this.token) : "";
+    const where = seat === undefined ? this.seat : seat;
+    const query = this.role === "player" && where !== null ? seatQuery(where, this.token) : "";
     window.location.assign(`/t/${encodeURIComponent(tableId)}${query}`);
   }
 

@@ -12,6 +12,7 @@ import { h } from "../util.js";
 import {
   drawAim, drawBackground, drawBanner, drawLayout, drawLogo, drawPiece, drawPoints, drawRangeRing, fit, onFrame,
 } from "./stardice_draw.js";
+import { VariantMenu } from "./stardice_menu.js";
 import { Sounds } from "./stardice_sound.js";
 
 export const hints = false;
@@ -40,9 +41,25 @@ export function label(action) {
 }
 
 export function status(obs) {
+  if (obs.mode === "objective1") {
+    return `Round ${obs.round} · beat ${obs.target} · ${obs.points_now} now · ${obs.rounds_cleared} cleared · hand ${obs.hands[0].length}`;
+  }
   const war = obs.war_target ? ` · war ${obs.war[0]}–${obs.war[1]} (to ${obs.war_target})` : "";
   const hands = `hands ${obs.hands[0].length} / ${obs.hands[1].length}`;
   return `Battle ${obs.battle} · ${obs.phase}${war} · ${hands}`;
+}
+
+/** The banner over a finished game's table. */
+function endBanner(obs) {
+  if (obs.mode === "objective1") return `Over: ${obs.rounds_cleared} round${obs.rounds_cleared === 1 ? "" : "s"} cleared`;
+  return obs.winner === null ? "Over: a draw" : `Over: ${SEAT_NAMES[obs.winner]} wins`;
+}
+
+/** The banner over a battle (a solitaire round) frozen with its scoring. */
+function frozenTitle(event) {
+  const d = event.data;
+  if (event.kind === "round_scored") return `Round ${d.round}: ${d.points} against ${d.target}, ${d.cleared ? "cleared" : "failed"}`;
+  return `Battle ${d.battle}: Federation ${d.points[0]} · Klingon ${d.points[1]}`;
 }
 
 /** The head of a throw ("roll d20a", "slide d6a", "torpedo") -> the piece kind. */
@@ -98,8 +115,9 @@ export function createBoard(host, ctx) {
   const nextBattle = h("button", { type: "button", class: "stardice-next", hidden: true,
     onClick: () => { frozen = null; nextBattle.hidden = true; if (view) { drawPieceBar(); drawScore(); } } }, "Next battle");
   const scorePanel = h("section", { class: "stardice-score", "aria-label": "Scoring" });
+  const menu = new VariantMenu(ctx);
   const box = h("div", { class: "stardice-board" },
-    h("div", { class: "stardice-bar" }, pieceBar, nextBattle, h("label", {}, mute, " Mute"), pauseButton, note),
+    h("div", { class: "stardice-bar" }, pieceBar, nextBattle, h("label", {}, mute, " Mute"), pauseButton, menu.element, note), menu.panel,
     h("div", { class: "stardice-stage" }, canvas), scorePanel);
   host.replaceChildren(box);
   const g = canvas.getContext("2d");
@@ -110,7 +128,7 @@ export function createBoard(host, ctx) {
   let live = null; // {step, frames, start (ms), done}
   let aim = null;
   let ownThrow = null; // when this page released the throw whose stream comes next
-  let frozen = null; // a battle of a war just scored: {battle, points, war, score, pos, values}
+  let frozen = null; // a battle of a war (a solitaire round) just scored: {title, score, pos, values}
   let paused = false;
   let pausedAt = 0;
   let pausedFor = 0;
@@ -203,8 +221,8 @@ export function createBoard(host, ctx) {
       drawPoints(g, stageView, n.x, n.y, n.text, alpha);
     }
     if (aim) drawAim(g, stageView, aim);
-    if (frozen) drawBanner(g, stageView, `Battle ${frozen.battle}: Federation ${frozen.points[0]} · Klingon ${frozen.points[1]}`);
-    else if (view?.terminal && !live) drawBanner(g, stageView, obs.winner === null ? "Over: a draw" : `Over: ${SEAT_NAMES[obs.winner]} wins`);
+    if (frozen) drawBanner(g, stageView, frozen.title);
+    else if (view?.terminal && !live) drawBanner(g, stageView, endBanner(obs));
     else if (paused) drawBanner(g, stageView, "Paused");
     canvas.dataset.animating = live ? "yes" : "no";
     if (live && !live.drawn) {
@@ -290,6 +308,7 @@ export function createBoard(host, ctx) {
 
   // -- scoring -------------------------------------------------------------------------------
   function drawScore() {
+    const solo = obs.mode === "objective1";
     const final = view.terminal && obs.last_score;
     const score = (frozen ? frozen.score : final ? obs.last_score : obs.score) || { points: [0, 0], shapes: [] };
     const rows = score.shapes.map((shape) => {
@@ -298,12 +317,13 @@ export function createBoard(host, ctx) {
       const noteText = shape.note ? ` (${shape.note})` : "";
       return h("li", { class: "stardice-shape" },
         `${shape.kind[0].toUpperCase()}${shape.kind.slice(1)} of ${shape.objects.length}: `
-        + `sums Federation ${shape.totals[0]} · Klingon ${shape.totals[1]}; ${shape.points} point${shape.points === 1 ? "" : "s"} to ${who}${bonus}${noteText}`);
+        + `${solo ? `sum ${shape.totals[0]}` : `sums Federation ${shape.totals[0]} · Klingon ${shape.totals[1]}`}; ${shape.points} point${shape.points === 1 ? "" : "s"} to ${who}${bonus}${noteText}`);
     });
     const battles = (obs.battle_points || []).map((p, i) => `battle ${i + 1}: ${p[0]}–${p[1]}`).join(", ");
     scorePanel.replaceChildren(
-      h("h3", {}, frozen ? `Battle ${frozen.battle} scoring` : view.terminal ? "Final scoring" : "On the table now"),
-      h("p", { class: "stardice-points" }, `Federation ${score.points[0]} · Klingon ${score.points[1]}`
+      h("h3", {}, frozen ? `${frozen.title.split(":")[0]} scoring` : view.terminal ? "Final scoring" : "On the table now"),
+      h("p", { class: "stardice-points" }, solo ? `Points ${score.points[0]} (to beat: ${frozen?.target ?? obs.target})`
+        : `Federation ${score.points[0]} · Klingon ${score.points[1]}`
         + (obs.borg_pips !== null && obs.borg_pips !== undefined ? ` · Borg ${obs.borg_pips}` : "")),
       h("ol", {}, rows.length ? rows : [h("li", {}, "No formation yet.")]),
       battles ? h("p", {}, `Battles: ${battles}`) : "",
@@ -326,7 +346,7 @@ export function createBoard(host, ctx) {
         }
       }
       const scored = next.animate && next.step !== prevStep && !next.terminal
-        && next.events.find((e) => e.kind === "battle_scored");
+        && next.events.find((e) => e.kind === "battle_scored" || e.kind === "round_scored");
       if (scored && obs.last_score) {
         // The engine clears the table for the next battle at once; the page keeps the scored
         // table frozen (the seed's software froze it) until "Next battle".
@@ -337,11 +357,12 @@ export function createBoard(host, ctx) {
           if ((e.kind === "landed" || e.kind === "knocked") && e.data) values.set(e.data.piece, e.data.value);
         }
         const pos = lastFrames ?? new Map(before.map((pc) => [pc.id, [pc.x, pc.y]]));
-        frozen = { battle: scored.data.battle, points: scored.data.points, war: scored.data.war, score: obs.last_score, pos, values };
+        frozen = { title: frozenTitle(scored), target: scored.data.target, score: obs.last_score, pos, values };
         live = null;
         nextBattle.hidden = false;
       }
       box.classList.toggle("frozen", Boolean(next.terminal || frozen));
+      menu.show(next.role === "player");
       canvas.dataset.step = String(next.step);
       drawPieceBar();
       drawScore();

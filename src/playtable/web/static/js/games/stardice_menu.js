@@ -1,0 +1,68 @@
+// The Star Dice table menu (issue 15: "named variants of the seed's iterations ... are playable
+// from the table menu"): a button above the table opens the game's named variants, each with its
+// one-line description from the catalogue (GET /api/games, the game's variant_descriptions).
+// Choosing one asks once more ("Start ..."), then starts a new table in that variant through the
+// rematch request (ctx.rematch(variant), docs/web.md): both players' pages follow to it, the
+// solitaire (Objective 1) seats the one who chose it. Only a seated player sees the menu.
+
+import { getJson, h } from "../util.js";
+
+export class VariantMenu {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.variants = null;
+    this.chosen = null;
+    this.list = h("ul", { class: "stardice-variants", "aria-label": "Variants" });
+    this.note = h("p", { class: "stardice-menu-note" });
+    this.start = h("button", { type: "button", class: "primary stardice-start", hidden: true,
+      onClick: () => this.begin() });
+    this.panel = h("div", { class: "stardice-menu-panel", hidden: true },
+      h("p", {}, "Start a new game in one of the seed's named variants (everyone at this table moves to it; Objective 1, the solitaire, is yours alone):"),
+      this.list, this.start, this.note);
+    this.toggle = h("button", { type: "button", class: "stardice-menu-button", "aria-expanded": "false",
+      onClick: () => this.open(this.panel.hidden) }, "Table menu");
+    this.element = this.toggle; // goes in the bar above the table; the panel opens under the bar
+    this.toggle.hidden = true;
+  }
+
+  /** Shown to seated players only: a watcher cannot start a table for them. */
+  show(isPlayer) {
+    this.toggle.hidden = !isPlayer;
+    if (!isPlayer) this.open(false);
+  }
+
+  async open(yes) {
+    this.panel.hidden = !yes;
+    this.toggle.setAttribute("aria-expanded", String(yes));
+    if (!yes || this.variants) return;
+    try {
+      const { games } = await getJson("/api/games");
+      this.variants = games.find((game) => game.id === "stardice")?.variants ?? [];
+      this.draw();
+    } catch (err) {
+      this.note.textContent = err.message;
+    }
+  }
+
+  draw() {
+    const current = this.ctx.table()?.variant ?? null;
+    this.list.replaceChildren(...this.variants.map(({ name, description }) => h("li", {},
+      h("button", {
+        type: "button",
+        class: `stardice-variant${name === this.chosen ? " selected" : ""}`,
+        "aria-pressed": name === this.chosen ? "true" : "false",
+        dataset: { variant: name },
+        onClick: () => { this.chosen = name; this.draw(); },
+      }, h("b", {}, name), name === current ? " (playing now)" : "", h("br"), description))));
+    this.start.hidden = this.chosen === null;
+    this.start.textContent = this.chosen ? `Start: ${this.chosen}` : "";
+  }
+
+  async begin() {
+    if (!this.chosen) return;
+    this.start.disabled = true;
+    this.note.textContent = `Starting ${this.chosen}…`;
+    await this.ctx.rematch(this.chosen);
+    this.start.disabled = false;
+  }
+}
