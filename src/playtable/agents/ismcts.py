@@ -168,7 +168,7 @@ class IsmctsAgent:
                      scorer: Scorer, seats: int, bounds: list[float]) -> None:
         world = root_state.determinize(observer, Chance(rng.next_u64()))
         path: list[_Edge] = []
-        width, info_sets = self.width, self.info_sets
+        width, info_sets, c, sqrt, logs = self.width, self.info_sets, self.c, math.sqrt, _LOG
         # The protocol's own sample_actions copies the legal list when it is no longer than
         # `width` (drawing nothing from rng): read it in place then, as nothing here changes it.
         own = type(world).sample_actions is State.sample_actions
@@ -199,7 +199,19 @@ class IsmctsAgent:
                 # a new edge leads to a new node: nothing below it to look up or keep
                 edge.children[world.info_key(observer) if info_sets else ""] = {}
                 break
-            edge = self._select(available, world.current_player, bounds)
+            # UCB1 as in `_select`, inline (this is the hot loop)
+            lo, hi = bounds
+            scale = 1.0 / (hi - lo) if hi > lo else 1.0
+            offset = lo if hi > lo else 0.0
+            player = world.current_player
+            edge = available[0]
+            best_score = -math.inf
+            for other in available:
+                avail, visits = other.avail, other.visits
+                score = (other.total[player] / visits - offset) * scale + c * sqrt(
+                    (logs[avail] if avail < len(logs) else _log(avail)) / visits)
+                if score > best_score:
+                    edge, best_score = other, score
             world.apply(edge.action)
             path.append(edge)
             key = world.info_key(observer) if info_sets else ""

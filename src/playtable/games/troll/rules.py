@@ -481,17 +481,18 @@ class TrollState(TrollPosition):
 
     def info_key(self, seat: int) -> Hashable:
         """The facts of `observation(0)` as one flat tuple (equal exactly when the observations
-        are), far cheaper to build than the JSON view: the fixed fields, the twelve stack
-        heights, then every brick bottom to top, slot by slot, a face-down card never seen as -1
-        (the heights say where one stack ends)."""
-        seen, stacks = self.seen, self.stacks
+        are), far cheaper to build, hash and compare than the JSON view: the fixed fields, the
+        card lists as bytes (cards are 0-51), the twelve stack heights, then every brick bottom
+        to top, slot by slot, a face-down card never seen as 255 (the heights say where one
+        stack ends)."""
+        seen, stacks, played = self.seen, self.stacks, self.played
         # Face-up cards are exactly the awake tops and the awake cards carried (I5), so the set
         # of them stands for the observation's "awake" flags.
         return (self.turn, self.actions_left, self.lower_red, self.troll, self.outcome,
-                self.end_reason, len(self.deck), tuple(self.set_aside), tuple(self.played[0]),
-                tuple(self.played[1]), frozenset(self.visited), tuple(self.carried),
-                frozenset(self.face_up), *map(len, stacks),
-                *[c if c in seen else -1 for stack in stacks for c in stack])
+                self.end_reason, len(self.deck), bytes(self.set_aside), bytes(played[0]),
+                bytes(played[1]), frozenset(self.visited), bytes(self.carried),
+                frozenset(self.face_up), bytes(map(len, stacks)),
+                bytes([c if c in seen else 255 for stack in stacks for c in stack]))
 
     def public_observation(self) -> dict[str, Any]:
         return views.public_observation(self)
