@@ -221,8 +221,18 @@ class IsmctsAgent:
                 break
             node = child
         values = scorer(world)
-        _widen(bounds, values)
-        self._back_up(path, values, seats)
+        if seats > 1:
+            _widen(bounds, values)
+            self._back_up(path, values, seats)
+            return
+        v = values[0]  # one seat: `_widen` and `_back_up` inline
+        if v < bounds[0]:
+            bounds[0] = v
+        if v > bounds[1]:
+            bounds[1] = v
+        for step in path:
+            step.visits += 1
+            step.total[0] += v
 
     # -- one iteration, one tree per seat (MO-ISMCTS) ----------------------------------------------
     def _iterate_trees(self, root_state: State, roots: dict[int, _Node], rng: Chance,
@@ -276,12 +286,6 @@ class IsmctsAgent:
 
     @staticmethod
     def _back_up(path: list[_Edge], values: list[float], seats: int) -> None:
-        if seats == 1:
-            v = values[0]
-            for step in path:
-                step.visits += 1
-                step.total[0] += v
-            return
         for step in path:
             step.visits += 1
             total = step.total
@@ -329,6 +333,8 @@ class IsmctsAgent:
             def at_once(world: State) -> list[float]:
                 if world.is_terminal:
                     return [float(r) for r in world.returns()]
+                if seats == 1:
+                    return [float(judge(world, 0))]
                 return [float(judge(world, s)) for s in range(seats)]
 
             return at_once
