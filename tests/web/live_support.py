@@ -34,7 +34,6 @@ from playtable.tableinput.tracking import TuioTable
 STARTUP_TIMEOUT = 20.0
 # the shipped sample's dice and values (tableinput/samples.py), F.d12a's value left for a tap
 DICE = "14=borg:16,0=F.d20a:17,7=K.d20a:12,3=F.d12a,10=K.d8a:5,11=K.d6a:4,4=F.d6a:6"
-FRAME, WIDTH, DEPTH = 0.06, 1.0, 0.75
 
 
 @dataclass
@@ -142,12 +141,3 @@ def expected_drawing(report: dict[str, Any]) -> dict[str, Any]:
                          if s["kind"] == "formation" and not moving & set(s["objects"])),
         "points": report["points"],
     }
-
-
-def to_page(box: dict[str, float], x: float, y: float) -> tuple[float, float]:
-    """Table units -> page pixels, as stardice_draw.js `fit` places the table in its canvas."""
-    w, d = WIDTH + 2 * FRAME, DEPTH + 2 * FRAME
-    scale = min(box["width"] / w, box["height"] / d)
-    ox = (box["width"] - w * scale) / 2 + FRAME * scale
-    oy = (box["height"] - d * scale) / 2 + FRAME * scale
-    return box["x"] + ox + x * scale, box["y"] + oy + y * scale

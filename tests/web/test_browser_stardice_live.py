@@ -35,9 +35,9 @@ from tests.web.live_support import (
     expected_drawing,
     live_server,
     send,
-    to_page,
     write_recording,
 )
+from tests.web.test_browser_stardice import _to_page as to_page
 
 from playtable.tableinput.samples import build_session
 

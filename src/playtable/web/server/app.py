@@ -6,9 +6,7 @@ Routes only translate between HTTP/WebSocket and the hub: every rule about table
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
@@ -19,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
@@ -28,9 +26,10 @@ from playtable.web.server.bots import Workers
 from playtable.web.server.hub import BadRequest, Hub
 from playtable.web.server.live import LiveSpec, LiveTables
 from playtable.web.server.live_routes import live_routes
+from playtable.web.server.socket_pump import pump
 from playtable.web.server.store import SqliteStore
-from playtable.web.server.tables import Connection, Table
-from playtable.web.server.wire import RATE_PER_SECOND, BadMessage, RateLimit, error, parse_client_message
+from playtable.web.server.tables import Table
+from playtable.web.server.wire import RATE_PER_SECOND, BadMessage, error, parse_client_message
 
 STATIC = Path(str(resources.files("playtable.web") / "static"))
 
@@ -158,46 +157,21 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         if refusal:
             conn.push(error("forbidden", refusal))
         hub().greet(table, conn)
-        writer = asyncio.get_running_loop().create_task(_write(ws, conn))
-        try:
-            await _read(ws, table, conn)
-        finally:
-            hub().disconnect(table, conn)
-            conn.wake.set()
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
 
-    async def _read(ws: WebSocket, table: Table, conn: Connection) -> None:
-        limit = RateLimit(rate, 2 * rate)
-        while not conn.closed:
+        async def on_frame(raw: str | bytes | None) -> None:
             try:
-                message = await ws.receive()
-            except (WebSocketDisconnect, RuntimeError):  # RuntimeError: already closed
-                return
-            if message["type"] == "websocket.disconnect":
-                return
-            if not limit.allow():
-                if limit.exhausted:
-                    await ws.close(code=1008, reason="too many messages")
-                    return
-                conn.push(error("rate_limited", f"too many messages: slow down (at most {rate:g} a second)"))
-                continue
-            try:
-                msg = parse_client_message(message.get("text", message.get("bytes")))
+                msg = parse_client_message(raw)
             except BadMessage as bad:
                 conn.push(error(bad.code, bad.message))
-                continue
+                return
             current = hub().tables.get(table.id)
             if current is not None:
                 await hub().handle(current, conn, msg)
 
-    async def _write(ws: WebSocket, conn: Connection) -> None:
-        while not conn.closed:
-            for message in await conn.next_messages():
-                await ws.send_text(json.dumps(message, separators=(",", ":")))
-        with contextlib.suppress(Exception):
-            await ws.close(code=1008, reason="too slow to keep up")
+        try:
+            await pump(ws, conn, rate, on_frame)
+        finally:
+            hub().disconnect(table, conn)
 
     async def bad_request(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, BadRequest)

@@ -7,9 +7,6 @@ fails gets one `error` message naming the problem and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +14,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
@@ -25,7 +22,8 @@ from playtable.core.params import resolve_params
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.tableinput.dicemap import load_dice_map, parse_dice_map
 from playtable.web.server.live import LiveConnection, LiveSpec, LiveTable, LiveTables
-from playtable.web.server.wire import MAX_FRAME, RateLimit, error
+from playtable.web.server.socket_pump import pump
+from playtable.web.server.wire import MAX_FRAME, error
 
 LIVE_TYPES = ("set_value", "record", "sync")
 MAX_DICE_MAP = 4096
@@ -152,45 +150,20 @@ def live_routes(get: Callable[[], LiveTables], page: Callable[[Request], Any],
             await ws.close(code=1008)
             return
         conn = table.connect()
-        writer = asyncio.get_running_loop().create_task(_write(ws, conn))
+
+        async def on_frame(raw: str | bytes | None) -> None:
+            try:
+                msg = parse_live_message(raw)
+            except BadLive as bad:
+                conn.push(error("bad_message", bad.message))
+                return
+            handle(table, conn, msg)
+
         try:
-            await _read(ws, table, conn)
+            await pump(ws, conn, rate, on_frame)
         finally:
             table.connections.discard(conn)
             conn.closed = True
-            conn.wake.set()
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
-
-    async def _read(ws: WebSocket, table: LiveTable, conn: LiveConnection) -> None:
-        limit = RateLimit(rate, 2 * rate)
-        while not conn.closed:
-            try:
-                message = await ws.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            if message["type"] == "websocket.disconnect":
-                return
-            if not limit.allow():
-                if limit.exhausted:
-                    await ws.close(code=1008, reason="too many messages")
-                    return
-                conn.push(error("rate_limited", f"too many messages: slow down (at most {rate:g} a second)"))
-                continue
-            try:
-                msg = parse_live_message(message.get("text", message.get("bytes")))
-            except BadLive as bad:
-                conn.push(error("bad_message", bad.message))
-                continue
-            handle(table, conn, msg)
-
-    async def _write(ws: WebSocket, conn: LiveConnection) -> None:
-        while not conn.closed:
-            for message in await conn.next_messages():
-                await ws.send_text(json.dumps(message, separators=(",", ":")))
-        with contextlib.suppress(Exception):
-            await ws.close(code=1008, reason="too slow to keep up")
 
     return [
         Route("/live/{live_id}", page),
