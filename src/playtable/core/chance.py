@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import Any, TypeVar
 
+from playtable.core import splitmix
 from playtable.core.errors import BadPosition
 
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_COMPILED_SHUFFLE = splitmix.compiled()  # `make fast` compiled core/splitmix.py
 
 
 def _mix(z: int) -> int:
@@ -93,7 +95,10 @@ class Chance:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates in place, each swap drawing `below(i + 1)` (written out: a deal's 51
-        draws were most of a troll game's setup)."""
+        draws were most of a troll game's setup; compiled, splitmix.py draws the same numbers)."""
+        if _COMPILED_SHUFFLE and type(items) is list and self.counter < 1 << 62:
+            self.counter = splitmix.shuffle(self._base, self.counter, items)
+            return
         base, counter = self._base, self.counter
         for i in range(len(items) - 1, 0, -1):
             counter += 1

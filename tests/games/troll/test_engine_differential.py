@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from playtable.games.troll import differential, engine
+from playtable.games.troll import differential, kernel
 from playtable.games.troll.engine import FastTrollState
 from playtable.games.troll.game import GAME
 from playtable.games.troll.rules import TrollState
@@ -24,7 +24,7 @@ def test_random_games_agree_step_by_step_in_every_variant_cycled() -> None:
 
 def test_a_wrong_fast_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison has teeth: a flight order the other way round (I4) is reported."""
-    monkeypatch.setattr(engine, "_ORDER", [[-k for k in row] for row in engine._ORDER])
+    monkeypatch.setattr(kernel, "ORDER", [[-k for k in row] for row in kernel.ORDER])
     with pytest.raises(differential.Mismatch, match="differ"):
         differential.run(4_000, seed=3)
 

@@ -41,6 +41,8 @@ from playtable.games.troll.cards import (
 from playtable.games.troll.events import Record
 from playtable.games.troll.state import TrollPosition
 
+THROWN_OFF = "The troll's brick flies away, and the troll with it."
+
 
 class TrollState(TrollPosition):
     """The rules: legal actions, turns and their phases, setup, copies (RULES.md).
@@ -299,15 +301,12 @@ class TrollState(TrollPosition):
         self.played[row].append(card)
         self.seen.add(card)
         roll = self.chance.roll(6)
-        target = self._awakening_target(row, roll - 1)
+        target = geo.awakening_target(self.stacks, row, roll - 1)
         if target is None:
             events.append((ev.no_brick, card, roll, row))
             return
         events.append((ev.card_played, card, roll, row, target))
         self._awaken_top(target, events, by_troll=False)
-
-    def _awakening_target(self, row: int, column: int) -> int | None:
-        return geo.awakening_target(self.stacks, row, column)
 
     def _awaken_top(self, slot: int, events: list[Record], by_troll: bool) -> None:
         card = self.stacks[slot][-1]
@@ -319,8 +318,7 @@ class TrollState(TrollPosition):
             self.stats["double_awakenings"] += 1
             events.append((ev.flew_away, card, slot))
             if slot == self.troll:
-                self._end("loss", "The troll's brick flies away, and the troll with it.",
-                          "double_awakening", events)
+                self._end("loss", THROWN_OFF, "double_awakening", events)
             return
         self.face_up.add(card)
         self.seen.add(card)

@@ -1,0 +1,194 @@
+"""The troll engine's inner loops (engine.py) as plain typed functions over the position's
+fields, so that mypyc can compile them: the legal actions, the flight phase, the collapse
+check and the awakening's target. Each does what the reference method or `bridge` function it
+names does (rules.py; RULES.md R4-R14), which the differential test checks step by step.
+
+`make fast` compiles this module (and core/splitmix.py) with mypyc into an extension module
+beside it, which Python imports instead of this file; without it, this file runs as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playtable.games.troll import bridge as geo
+from playtable.games.troll import events as ev
+from playtable.games.troll.actions import DIRECTED_ACTIONS, DIRECTIONS, STOMP, WAIT, TrollAction
+
+COLUMNS = 6
+SLOTS = 12
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = 0, 1, 2, 3
+
+# Per slot and direction (DIRECTIONS order): the neighbour (-1 off the bridge), the slots a
+# thrown diamond passes that way, and the actions aimed that way.
+_Near = tuple[int, tuple[int, ...], TrollAction, TrollAction, TrollAction, TrollAction,
+              TrollAction, TrollAction]
+
+
+def _ray(slot: int, direction: str) -> tuple[int, ...]:
+    out = []
+    slot = geo.NEIGHBOUR[slot][direction]
+    while slot >= 0:
+        out.append(slot)
+        slot = geo.NEIGHBOUR[slot][direction]
+    return tuple(out)
+
+
+def _near(slot: int, d: str) -> _Near:
+    def act(verb: str) -> TrollAction:
+        return DIRECTED_ACTIONS[verb, d]
+
+    return (geo.NEIGHBOUR[slot][d], _ray(slot, d), act("move"), act("pick"), act("club"),
+            act("throw"), act("shovel"), act("wake"))
+
+
+NEAR: list[tuple[_Near, ...]] = [tuple(_near(s, d) for d in DIRECTIONS) for s in range(SLOTS)]
+# STEP[troll][slot]: the fleeing step (-1 left, +1 right) of an awake brick at `slot` (I6);
+# ORDER[troll][slot]: its place in the flight, nearest the bank first (I4).
+STEP: list[list[int]] = [[geo.flight_step(s, t) for s in range(SLOTS)] for t in range(SLOTS)]
+ORDER: list[list[int]] = [[s % COLUMNS if STEP[t][s] < 0 else COLUMNS - s % COLUMNS
+                           for s in range(SLOTS)] for t in range(SLOTS)]
+_COLLAPSE: dict[int, str | None] = {}  # occupancy mask -> bridge.collapse_reason
+_TARGET: dict[int, int] = {}  # row mask * 16 + row * 8 + column -> slot, or -1
+
+
+def compiled() -> bool:
+    """Whether this module runs compiled by mypyc (`make fast`) rather than as Python source."""
+    return not __file__.endswith(".py")
+
+
+def _awake(stacks: list[list[int]], slot: int, face_up: set[int]) -> bool:
+    stack = stacks[slot]
+    return len(stack) > 0 and stack[-1] in face_up
+
+
+def legal(stacks: list[list[int]], face_up: set[int], troll: int, visited: set[int],
+          carried: list[int], draft: bool) -> list[TrollAction] | None:
+    """`TrollState._compute_legal` (R7-R12, I2), or None when a carried brick is dormant: its
+    places to lay (I9, D2) are the reference's to say."""
+    near = NEAR[troll]
+    out: list[TrollAction] = []
+    for entry in near:
+        n = entry[0]
+        if n >= 0 and len(stacks[n]) > 0 and n not in visited:
+            out.append(entry[2])
+    if _awake(stacks, troll, face_up):
+        out.append(STOMP)
+    if not carried:
+        for entry in near:
+            n = entry[0]
+            if n >= 0 and _awake(stacks, n, face_up) and stacks[n][-1] // 13 != _HEARTS:
+                out.append(entry[3])
+        return out if out else [WAIT]
+    for card in carried:
+        if card not in face_up:
+            return None
+        suit = card // 13
+        for entry in near:
+            n = entry[0]
+            if suit == _CLUBS:
+                if n >= 0 and _awake(stacks, n, face_up):
+                    out.append(entry[4])
+            elif suit == _DIAMONDS:
+                if draft or any(_awake(stacks, s, face_up) for s in entry[1]):
+                    out.append(entry[5])
+            elif suit == _SPADES and n >= 0 and len(stacks[n]) > 0:
+                if stacks[n][-1] in face_up:
+                    out.append(entry[6])
+                elif draft:
+                    out.append(entry[7])
+    return out if out else [WAIT]
+
+
+def flight(stacks: list[list[int]], face_up: set[int], troll: int, set_aside: list[int],
+           events: list[tuple[Any, ...]]) -> int:
+    """`TrollState._flight_phase` (R13, I4, I6): moves the awake bricks, sets aside those that
+    reach a bank and notes the events; returns how many fled."""
+    movers = [s for s in range(SLOTS) if s != troll and _awake(stacks, s, face_up)]
+    if not movers:
+        return 0
+    if len(movers) > 1:
+        order = ORDER[troll]
+        movers.sort(key=lambda s: order[s])
+    steps = STEP[troll]
+    fled = 0
+    for slot in movers:
+        card = stacks[slot].pop()
+        step = steps[slot]
+        column = slot % COLUMNS + step
+        if 0 <= column < COLUMNS:
+            stacks[slot + step].append(card)
+            events.append((ev.fled_step, card, slot, slot + step))
+        else:
+            face_up.discard(card)
+            set_aside.append(card)
+            fled += 1
+            events.append((ev.fled, card, slot, "left" if column < 0 else "right"))
+    return fled
+
+
+def play_cards(stacks: list[list[int]], face_up: set[int], seen: set[int],
+               played: tuple[list[int], list[int]], lower_red: bool, troll: int, chance: Any,
+               cards: list[int], set_aside: list[int], events: list[tuple[Any, ...]],
+               stats: dict[str, int]) -> int:
+    """`TrollState._play_card` and `_awaken_top` for each of `cards` in order (R3-R6, I13, I17):
+    each goes to its row's flight stack, the die names the brick, which awakens, or flies away
+    into `set_aside` if it was awake. Returns the index of the card whose double awakening
+    threw the troll off (the caller ends the game, R5), else -1."""
+    for i in range(len(cards)):
+        card = cards[i]
+        row = 0 if (13 <= card < 39) == lower_red else 1  # diamonds and hearts are red
+        played[row].append(card)
+        seen.add(card)
+        roll: int = chance.roll(6)
+        target = awakening_target(stacks, row, roll - 1)
+        if target < 0:
+            events.append((ev.no_brick, card, roll, row))
+            continue
+        events.append((ev.card_played, card, roll, row, target))
+        stats["awakenings"] += 1
+        top = stacks[target][-1]
+        if top not in face_up:
+            face_up.add(top)
+            seen.add(top)
+            events.append((ev.awakened, top, target, False))
+            continue
+        stacks[target].pop()
+        face_up.discard(top)
+        set_aside.append(top)
+        stats["double_awakenings"] += 1
+        events.append((ev.flew_away, top, target))
+        if target == troll:
+            return i
+    return -1
+
+
+def occupancy(stacks: list[list[int]]) -> int:
+    """The 12-bit mask of the slots that hold at least one brick."""
+    mask = 0
+    for slot in range(SLOTS):
+        if len(stacks[slot]) > 0:
+            mask |= 1 << slot
+    return mask
+
+
+def collapse_reason(stacks: list[list[int]]) -> str | None:
+    """`bridge.collapse_reason` (R14), remembered per occupancy mask: it depends on nothing else."""
+    mask = occupancy(stacks)
+    if mask not in _COLLAPSE:
+        _COLLAPSE[mask] = geo.collapse_reason(stacks)
+    return _COLLAPSE[mask]
+
+
+def awakening_target(stacks: list[list[int]], row: int, column: int) -> int:
+    """`bridge.awakening_target` (R6, I13), -1 for None, remembered per row occupancy and die."""
+    base = row * COLUMNS
+    mask = 0
+    for c in range(COLUMNS):
+        if len(stacks[base + c]) > 0:
+            mask |= 1 << c
+    key = mask * 16 + row * 8 + column
+    if key not in _TARGET:
+        target = geo.awakening_target(stacks, row, column)
+        _TARGET[key] = -1 if target is None else target
+    return _TARGET[key]
