@@ -225,5 +225,13 @@ def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp
     page.locator('.live-picker[data-die="F.d20b"] button[data-value="5"]').tap()
     page.wait_for_function("window.playtableLive.drawn.at(-1).values['F.d20b'] === 5")
     assert drawn(page)[-1]["points"] == [6, 0]  # a lone die scores nothing
+    # Pause holds the newest frame (a finger's, changing nothing) until Resume draws it
+    page.locator(".live-bar button", has_text="Pause").tap()
+    before = len(drawn(page))
+    send(port, [(0.0, bundle("2Dcur", [900], [cur_set(900, 0.6, 0.6)], 1))])
+    page.wait_for_function(f"window.playtableLive.heldSeq > {drawn(page)[-1]['seq']}")
+    assert len(drawn(page)) == before
+    page.locator(".live-bar button", has_text="Resume").tap()
+    page.wait_for_function("window.playtableLive.drawn.at(-1).seq === window.playtableLive.heldSeq")
     assert not page.script_errors, page.script_errors
     page.context.close()

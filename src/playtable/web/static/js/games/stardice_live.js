@@ -19,7 +19,7 @@ const TAP_PX = 12; // a press that moves less than this is a tap
 const SIDE = ["Federation", "Klingon"];
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const record = { drawn: [], events: [], errors: [], welcome: null, connected: false, seq: 0 };
+const record = { drawn: [], events: [], errors: [], welcome: null, connected: false, seq: 0, paused: false, heldSeq: 0 };
 window.playtableLive = record;
 
 const sounds = new Sounds();
@@ -78,6 +78,7 @@ function togglePause() {
   paused = !paused;
   pauseButton.textContent = paused ? "Resume" : "Pause";
   pauseButton.setAttribute("aria-pressed", String(paused));
+  record.paused = paused;
   if (!paused && held) { const next = held; held = null; show(next); }
   draw(performance.now());
 }
@@ -309,8 +310,7 @@ function onMessage(message) {
     message.events.forEach(announce);
     showRecording(message.recording);
   } else if (message.type === "frame") {
-    if (paused) held = message;
-    else show(message);
+    if (paused) { held = message; record.heldSeq = message.seq; } else show(message);
   } else if (message.type === "live_event") {
     announce(message);
   } else if (message.type === "recording") {
