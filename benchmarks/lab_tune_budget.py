@@ -2,9 +2,9 @@
 
     nice -n 10 .venv/bin/python benchmarks/lab_tune_budget.py --budgets 5 10 20 40
 
-The task: the troll's §4.1 difficulty dials (192 settings) tuned so the heuristic bot wins 30 %,
-200 common seeds a trial in 4 pruning rounds, the best 2 re-measured on 1,000 fresh seeds, one
-worker, a study in memory. Printed per budget: trials complete / pruned / invalid (refused by
+The task: the troll's §4.1 difficulty dials (336 settings: 3 x 7 x 2^4) tuned so the heuristic
+bot wins 30 %, 200 common seeds a trial in 4 pruning rounds, the best 2 re-measured on 1,000
+fresh seeds, one worker, a study in memory. Printed per budget: trials complete / pruned / invalid (refused by
 the parameters' own checks, e.g. a bridge that leaves no deck) / answered from an earlier
 identical trial, games played in the search, wall time, the search's best loss and the
 winner's loss on fresh seeds (the distance from 30 %).
