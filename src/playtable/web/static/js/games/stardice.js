@@ -204,6 +204,7 @@ export function createBoard(host, ctx) {
   }
 
   function draw() {
+    const began = performance.now();
     const now = clock();
     const stageView = stage;
     drawBackground(g, stageView);
@@ -225,6 +226,9 @@ export function createBoard(host, ctx) {
     else if (view?.terminal && !live) drawBanner(g, stageView, endBanner(obs));
     else if (paused) drawBanner(g, stageView, "Paused");
     canvas.dataset.animating = live ? "yes" : "no";
+    canvas.dataset.moving = String(moving.size);
+    // [pieces moving, ms this frame's drawing took] (benchmarks/stardice_table.py --scatter)
+    window.stardiceDrawMs?.push([moving.size, performance.now() - began]);
     if (live && !live.drawn) {
       live.drawn = true;
       // release -> first drawn frame of this page's own throw (benchmarks/stardice_table.py)
