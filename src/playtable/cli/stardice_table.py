@@ -93,7 +93,7 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
     app = create_app(db or default_db(), live=[spec], record_dir=records)
     source = (f"TUIO on udp {tuio_host}:{tuio_port}" if tuio_port is not None else "") + \
         (" and " if tuio_port is not None and replay_path else "") + \
-        (f"the replay of {replay_path}" if replay_path else "")
+        (f"the replay of {replay_path}, from when the page opens" if replay_path else "")
     click.echo(f"playtable: the live Star Dice table ({source}): open http://{host}:{port}/live/main "
                "full screen (F11); Ctrl+C stops the server", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,

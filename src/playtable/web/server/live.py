@@ -49,6 +49,8 @@ EVENTS_KEPT = 50
 """Foul and Borg announcements a table keeps for pages that join later."""
 MAX_LIVE_TABLES = 8
 """Live tables one server runs (each may hold a UDP port)."""
+MAX_RECORDINGS = 500
+"""Recordings the server's directory may hold before pages may record no more."""
 RECORDING_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.jsonl$")
 
 
@@ -122,6 +124,8 @@ class LiveTable:
         self.recording_count = 0
         self.whole: TextIO | None = None  # the CLI's --record of the whole stream
         self.replay_state = "none" if spec.replay is None else "waiting"
+        self.first_page = asyncio.Event()
+        """A replay starts when the first page connects, so that page sees it from the start."""
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -184,7 +188,9 @@ class LiveTable:
                     file.flush()
 
     async def _replay(self, items: list[tuple[float, str, bytes | None]]) -> None:
-        """The recording at its own pace (real time), through the same path as UDP."""
+        """The recording at its own pace (real time), through the same path as UDP, from the
+        moment the first page connects."""
+        await self.first_page.wait()
         self.replay_state = "playing"
         self._announce_replay()
         began = time.monotonic()
@@ -241,6 +247,7 @@ class LiveTable:
     def connect(self) -> LiveConnection:
         conn = LiveConnection()
         self.connections.add(conn)
+        self.first_page.set()
         conn.push(self.welcome())
         if self.tuio.last_report is not None:
             conn.push_frame({"type": "frame", "seq": self.seq, "report": self.tuio.last_report})
@@ -261,6 +268,9 @@ class LiveTable:
         if self.record_dir is None:
             raise BadParameter("this server keeps no recordings (start it with --record-dir)")
         self.record_dir.mkdir(parents=True, exist_ok=True)
+        if sum(1 for _ in self.record_dir.glob("live-*.jsonl")) >= MAX_RECORDINGS:
+            raise BadParameter(f"the recordings directory already holds {MAX_RECORDINGS} "
+                               "recordings; make room first")
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         for n in range(1, 100):
             name = f"live-{self.id}-{stamp}{'' if n == 1 else f'-{n}'}.jsonl"
