@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Sequence
+from itertools import chain
 from typing import Any
 
 from playtable.core.chance import Chance
@@ -40,6 +41,9 @@ from playtable.games.troll.cards import (
 )
 from playtable.games.troll.events import Record
 from playtable.games.troll.state import TrollPosition
+
+_UNSEEN = b"\xff" * 256
+"""The translate table of `info_key` before any card is seen: every byte becomes 255."""
 
 THROWN_OFF = "The troll's brick flies away, and the troll with it."
 
@@ -425,6 +429,8 @@ class TrollState(TrollPosition):
         other.chance = rng.fork(rng.next_u64())
         other.seen = set(self.seen)
         other.played = (list(self.played[0]), list(self.played[1]))
+        table = self._seen_table()
+        other._shown = (other.seen, len(other.seen), table)  # the same cards seen
         # Sorted first, so that the sample depends on what the player knows, not the true order.
         runs, on_bridge, unseen = self._unseen()
         # A uniform shuffle: the cards sorted by independent uniform 32-bit keys, all made by one
@@ -483,14 +489,29 @@ class TrollState(TrollPosition):
         card lists as bytes (cards are 0-51), the twelve stack heights, then every brick bottom
         to top, slot by slot, a face-down card never seen as 255 (the heights say where one
         stack ends)."""
-        seen, stacks, played = self.seen, self.stacks, self.played
+        stacks, played = self.stacks, self.played
         # Face-up cards are exactly the awake tops and the awake cards carried (I5), so the set
         # of them stands for the observation's "awake" flags.
         return (self.turn, self.actions_left, self.lower_red, self.troll, self.outcome,
                 self.end_reason, len(self.deck), bytes(self.set_aside), bytes(played[0]),
                 bytes(played[1]), frozenset(self.visited), bytes(self.carried),
                 frozenset(self.face_up), bytes(map(len, stacks)),
-                bytes([c if c in seen else 255 for stack in stacks for c in stack]))
+                bytes(chain.from_iterable(stacks)).translate(self._seen_table()))
+
+    _shown: tuple[set[int], int, bytes] | None = None
+    """`_seen_table`'s last table, with the set of seen cards and its size it was made from."""
+
+    def _seen_table(self) -> bytes:
+        """A `bytes.translate` table keeping the cards seen and turning every other into 255.
+        Cards are only ever added to `seen`, so the table is remade when its size changes (or
+        it is another set)."""
+        seen, shown = self.seen, self._shown
+        if shown is None or shown[0] is not seen or shown[1] != len(seen):
+            table = bytearray(_UNSEEN)
+            for card in seen:
+                table[card] = card
+            shown = self._shown = (seen, len(seen), bytes(table))
+        return shown[2]
 
     def public_observation(self) -> dict[str, Any]:
         return views.public_observation(self)
