@@ -91,7 +91,8 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
                     grace, chosen)
     records = record_dir or default_db().parent / "recordings"
     app = create_app(db or default_db(), live=[spec], record_dir=records)
-    source = (f"TUIO on udp {tuio_host}:{tuio_port}" if tuio_port is not None else "") + \
+    udp = f"{tuio_host}:{tuio_port}" if tuio_port else f"{tuio_host}, a free port the page shows"
+    source = (f"TUIO on udp {udp}" if tuio_port is not None else "") + \
         (" and " if tuio_port is not None and replay_path else "") + \
         (f"the replay of {replay_path}, from when the page opens" if replay_path else "")
     click.echo(f"playtable: the live Star Dice table ({source}): open http://{host}:{port}/live/main "
