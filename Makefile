@@ -9,7 +9,7 @@ PLAY_STAMP := $(VENV)/.play-stamp
 LOCK := $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser
+.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser fast slow
 
 setup: $(STAMP)
 
@@ -58,5 +58,17 @@ test: lint typecheck browser unit
 bench: setup
 	$(PY) benchmarks/run_all.py
 
-clean:
+# Optional (issue 13): compile the troll engine's loops and the SplitMix shuffle with mypyc (a dev
+# tool of `make setup`; needs a C compiler) into extension modules beside their sources, which
+# Python then imports instead: the same games, faster (troll RULES.md, "The engine"). Nothing
+# needs it; after editing those sources run it again (a test finds a stale build), or `make slow`
+# to remove it.
+FAST_MODULES := playtable/core/splitmix.py playtable/games/troll/kernel.py
+fast: setup slow
+	cd src && $(abspath $(VENV))/bin/mypyc $(FAST_MODULES) && rm -rf build
+
+slow:
+	rm -f src/*__mypyc.*.so $(patsubst %.py,src/%.*.so,$(FAST_MODULES))
+
+clean: slow
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -4,8 +4,12 @@ in random games (issue 13). `benchmarks/troll_differential.py` runs the same at 
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import ModuleType
+
 import pytest
 
+from playtable.core import splitmix
 from playtable.games.troll import differential, kernel
 from playtable.games.troll.engine import FastTrollState
 from playtable.games.troll.game import GAME
@@ -45,3 +49,14 @@ def test_events_are_built_when_read_and_equal_a_list() -> None:
     events = state.apply(state.legal_actions()[0])
     assert events == list(events) and len(events) == len(list(events))
     assert events[-1] == list(events)[-1] and events[:1] == list(events)[:1]
+
+
+@pytest.mark.parametrize("module", [kernel, splitmix], ids=["kernel", "splitmix"])
+def test_a_compiled_module_is_not_older_than_its_source(module: ModuleType) -> None:
+    """`make fast` builds extension modules that Python imports instead of the source: after an
+    edit of the source they would run the old code, so `make fast` must run again."""
+    if not module.compiled():
+        pytest.skip("not compiled (make fast was not run): the source runs")
+    built = Path(str(module.__file__))
+    source = built.with_name(module.__name__.rsplit(".", 1)[1] + ".py")
+    assert built.stat().st_mtime >= source.stat().st_mtime, f"{source} changed: run make fast"
