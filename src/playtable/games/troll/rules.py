@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Sequence
-from itertools import chain
 from typing import Any
 
 from playtable.core.chance import Chance
@@ -490,13 +489,17 @@ class TrollState(TrollPosition):
         to top, slot by slot, a face-down card never seen as 255 (the heights say where one
         stack ends)."""
         stacks, played = self.stacks, self.played
+        # The twelve slots written out: twice as fast as chaining them (and an error, not a
+        # wrong key, if the bridge ever had another size).
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = stacks
+        bricks = bytes([*s0, *s1, *s2, *s3, *s4, *s5, *s6, *s7, *s8, *s9, *s10, *s11])
         # Face-up cards are exactly the awake tops and the awake cards carried (I5), so the set
         # of them stands for the observation's "awake" flags.
         return (self.turn, self.actions_left, self.lower_red, self.troll, self.outcome,
                 self.end_reason, len(self.deck), bytes(self.set_aside), bytes(played[0]),
                 bytes(played[1]), frozenset(self.visited), bytes(self.carried),
                 frozenset(self.face_up), bytes(map(len, stacks)),
-                bytes(chain.from_iterable(stacks)).translate(self._seen_table()))
+                bricks.translate(self._seen_table()))
 
     _shown: tuple[set[int], int, bytes] | None = None
     """`_seen_table`'s last table, with the set of seen cards and its size it was made from."""
