@@ -52,8 +52,9 @@ def moving_counts(motion: list[dict[str, Any]]) -> list[int]:
     return counts
 
 
-def plan(seed: int) -> tuple[list[tuple[int, str]], int]:
-    """The battle's actions as (seat, text), and the most pieces moving at once in its last throw."""
+def plan(seed: int, spread: float = 0.02) -> tuple[list[tuple[int, str]], int]:
+    """The battle's actions as (seat, text), and the most pieces moving at once in its last throw.
+    Throws aim at rings `spread` apart round the centre (a wider spread: a looser pile)."""
     game = get_game("stardice")
     state = game.new_state(game.default_params().__class__(war_target=0), seed)
     actions: list[tuple[int, str]] = []
@@ -73,7 +74,7 @@ def plan(seed: int) -> tuple[list[tuple[int, str]], int]:
             kind = "borg" if piece == "borg" else piece.rstrip("abc")
             hands = obs["hands"]
             last = piece != "borg" and sum(len(hand) for hand in hands) == 1
-            ring = 0.02 * (k % 5)  # land round the centre, not all on one spot
+            ring = spread * (k % 5)  # land round the centre, not all on one spot
             target = (CENTRE[0] + ring * math.cos(k), CENTRE[1] + ring * math.sin(k))
             x0 = 0.5 if last else 0.3 + 0.4 * ((k * 0.37) % 1)
             text = _throw_text(piece, kind, x0, CENTRE if last else target, 5.0 if last else None)
@@ -117,6 +118,17 @@ RAF_MOVING = """() => {
 }"""
 
 
+def drive(page: Any, other: Client, actions: list[tuple[int, str]], start: int = 0) -> None:
+    """Plays `actions` from step `start`: seat 0's on the page (`ctx.play`, as a drag would send
+    them), seat 1's over its WebSocket `other`; each once the page shows the step before."""
+    for step, (seat, text) in enumerate(actions, start=start):
+        page.wait_for_function(f"window.playtable.state.step === {step} && !window.playtable.pending")
+        if seat == 0:
+            assert page.evaluate(f"window.playtable.play({text!r})"), text
+        else:
+            other.send({"type": "act", "action": text, "step": step})
+
+
 def scatter_on_page(chromium: Any, url: str, ws_url: str, seed: int,
                     actions: list[tuple[int, str]]) -> tuple[list[list[float]], list[list[float]]]:
     """Plays the planned battle on a new table: seat 0 from a chromium page (its throws sent as
@@ -130,12 +142,7 @@ def scatter_on_page(chromium: Any, url: str, ws_url: str, seed: int,
     page.evaluate(RAF_MOVING)
     with Client(ws_url, created["table_id"], join_query(created, 1)) as other:
         other.greet()
-        for step, (seat, text) in enumerate(actions):
-            page.wait_for_function(f"window.playtable.state.step === {step} && !window.playtable.pending")
-            if seat == 0:
-                assert page.evaluate(f"window.playtable.play({text!r})"), text
-            else:
-                other.send({"type": "act", "action": text, "step": step})
+        drive(page, other, actions)
         page.wait_for_function(f"window.playtable.state.step === {len(actions)} && "
                                "document.querySelector('.stardice-canvas').dataset.animating === 'no'")
     assert table_state(page)["terminal"]

@@ -10,7 +10,7 @@
 
 import { h } from "../util.js";
 import {
-  drawAim, drawBackground, drawBanner, drawLayout, drawLogo, drawPiece, drawPoints, drawRangeRing, fit, onFrame,
+  drawAim, drawBackground, drawBanner, drawLayout, drawLogo, drawPiece, drawPoints, drawRangeRing, fit, objectAt, onFrame,
 } from "./stardice_draw.js";
 import { VariantMenu } from "./stardice_menu.js";
 import { Sounds } from "./stardice_sound.js";
@@ -187,11 +187,11 @@ export function createBoard(host, ctx) {
     const shown = new Set();
     for (const shape of (frozen ? frozen.score : obs?.score)?.shapes || []) {
       if (shape.kind !== "formation") continue;
-      const ids = shape.objects.filter((id) => pos.has(id));
-      if (!ids.length || ids.some((id) => moving.has(id))) continue;
+      const at = shape.objects.map((id) => objectAt(pos, id, moving));
+      if (at.some((xy) => !xy)) continue; // a die of it moves: its connections are gone
       const key = [...shape.objects].sort().join(",");
-      const x = ids.reduce((s, id) => s + pos.get(id)[0], 0) / ids.length;
-      const y = ids.reduce((s, id) => s + pos.get(id)[1], 0) / ids.length;
+      const x = at.reduce((s, xy) => s + xy[0], 0) / at.length;
+      const y = at.reduce((s, xy) => s + xy[1], 0) / at.length;
       const text = shape.owner === null ? `${shape.points}` : `${shape.points} ${shape.owner === 0 ? "F" : "K"}`;
       shown.add(key);
       const old = numbers.get(key);

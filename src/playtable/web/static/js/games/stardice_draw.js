@@ -99,10 +99,24 @@ export function drawLogo(ctx, view, now, hint = "Drag from the grey frame onto t
   ctx.restore();
 }
 
+/** Where the layout's object `id` is, in table units: a piece's position or, for dice the table
+ *  sees as one (the seed's "detected as a single die": ids joined by "+"), the middle of its
+ *  pieces; null when a piece is not on the table or is `hidden` (moving). */
+export function objectAt(pos, id, hidden = new Set()) {
+  const parts = id.split("+");
+  if (parts.some((p) => !pos.has(p) || hidden.has(p))) return null;
+  const x = parts.reduce((sum, p) => sum + pos.get(p)[0], 0) / parts.length;
+  const y = parts.reduce((sum, p) => sum + pos.get(p)[1], 0) / parts.length;
+  return [x, y];
+}
+
 /** Closed formations filled (a colour each), their edges, and the open strings in white. */
 export function drawLayout(ctx, view, pos, layout, hidden) {
   const { toPx, scale } = view.fit;
-  const at = (id) => (pos.has(id) && !hidden.has(id) ? toPx(...pos.get(id)) : null);
+  const at = (id) => {
+    const xy = objectAt(pos, id, hidden);
+    return xy ? toPx(...xy) : null;
+  };
   (layout.formations || []).forEach((ids, i) => {
     const pts = ids.map(at);
     if (pts.some((p) => !p)) return;
@@ -134,11 +148,17 @@ export function drawLayout(ctx, view, pos, layout, hidden) {
 export function drawRangeRing(ctx, view, x, y) {
   const { toPx, scale } = view.fit;
   const [px, py] = toPx(x, y);
+  const [sx, sy] = toPx(0, 0);
+  ctx.save();
+  ctx.beginPath(); // only on the touch surface: dice connect there, not on the frame
+  ctx.rect(sx, sy, TABLE.width * scale, TABLE.depth * scale);
+  ctx.clip();
   ctx.beginPath();
   ctx.arc(px, py, CONNECT_RANGE * scale, 0, 2 * Math.PI);
   ctx.strokeStyle = "rgba(160,200,255,0.18)";
   ctx.lineWidth = 1;
   ctx.stroke();
+  ctx.restore();
 }
 
 /** One piece: a star (dice), a cube (the Borg die) or a stone (torpedo), with its face. */
