@@ -24,7 +24,8 @@ from playtable.games.troll.rules import TrollState
 FEATURES = (
     "bias", "bricks", "empty", "awake", "set_aside", "end_cover", "the_club", "diamond", "club",
     "spade", "dormant_carried", "centre", "deck", "cut", "thin", "reach", "deck_x_awake",
-    "deck_x_empty", "pending", "weak_end",
+    "deck_x_empty", "pending", "weak_end", "outer_bricks", "middle_bricks", "inner_bricks",
+    "outer_empty", "middle_empty", "inner_empty", "awake_far", "awake_cut", "deck_low",
 )
 
 
@@ -52,35 +53,63 @@ def features(state: TrollState) -> list[float]:
     column = state.troll % geo.COLUMNS
     cut = sum(1.0 / len(stacks[s]) for s in cut_slots(stacks))
     thin = sum(1 for s in stacks if len(s) == 1)
+    # The bridge's shape, folded left-right (the rules are symmetric): the end columns, the next
+    # ones, the two in the middle.
+    shape = [0.0] * 6
+    for slot, stack in enumerate(stacks):
+        ring = _RING[slot % geo.COLUMNS]
+        shape[ring] += len(stack) / 10
+        shape[3 + ring] += not stack
+    troll_row, troll_col = divmod(state.troll, geo.COLUMNS)
+    cuts = set(cut_slots(stacks))
+    awake_far = awake_cut = 0
+    for slot, stack in enumerate(stacks):
+        if stack and stack[-1] in face_up:
+            row, col = divmod(slot, geo.COLUMNS)
+            awake_far += abs(row - troll_row) + abs(col - troll_col) > 2
+            awake_cut += slot in cuts
     return [1.0, bricks / 10, empty, awake, len(state.set_aside), min(left, right, 3), *held,
             float(1 <= column <= 4), deck / 10, cut, thin, out_of_reach(state), deck * awake / 10,
-            deck * empty / 10, awake + len(state.set_aside), float(min(left, right) <= 1)]
+            deck * empty / 10, awake + len(state.set_aside), float(min(left, right) <= 1), *shape,
+            awake_far, awake_cut, float(deck <= 3)]
 
 
-# Fitted by `benchmarks/troll_value_fit.py --games 2000 --rounds 2` (default rules; 87,739 turn
-# ends of 4,000 deals; the one-turn search on these weights won 181 of its 2,000 deals, on the
-# tuned score 120): one weight per FEATURES entry.
+_RING = (0, 1, 2, 2, 1, 0)  # column -> end, next, middle
+
+
+# Fitted by `benchmarks/troll_value_fit.py --games 2000 --rounds 3` (default rules; 134,666 turn
+# ends of 6,000 deals; the one-turn search won 120 of its 2,000 deals on the tuned score, then
+# 205 and 242 on the first two fits): one weight per FEATURES entry.
 WIN_WEIGHTS: tuple[float, ...] = (
-    -5.0474,  # bias
-    +2.0752,  # bricks
-    +0.9235,  # empty
-    -0.2092,  # awake
-    +0.0226,  # set_aside
-    +0.3291,  # end_cover
-    +0.8006,  # the_club
-    +1.1102,  # diamond
-    +0.1908,  # club
-    -0.4543,  # spade
-    -0.5111,  # dormant_carried
-    +0.2221,  # centre
-    -1.6244,  # deck
-    -0.3532,  # cut
-    +0.0401,  # thin
-    +0.8883,  # reach
-    +0.0719,  # deck_x_awake
-    -0.0790,  # deck_x_empty
-    -0.1866,  # pending
-    +0.0934,  # weak_end
+    -1.0553,  # bias
+    -0.1323,  # bricks
+    +0.4934,  # empty
+    -0.3058,  # awake
+    +0.0676,  # set_aside
+    +0.0257,  # end_cover
+    +0.7105,  # the_club
+    +1.1543,  # diamond
+    +0.0745,  # club
+    -0.5624,  # spade
+    -0.6680,  # dormant_carried
+    +0.1730,  # centre
+    -1.5540,  # deck
+    -0.4361,  # cut
+    +0.0152,  # thin
+    +0.7434,  # reach
+    +0.1784,  # deck_x_awake
+    -0.0719,  # deck_x_empty
+    -0.2382,  # pending
+    -0.1311,  # weak_end
+    +2.1343,  # outer_bricks
+    +1.9201,  # middle_bricks
+    -4.1867,  # inner_bricks
+    +0.0578,  # outer_empty
+    +0.5320,  # middle_empty
+    -0.0964,  # inner_empty
+    -0.1123,  # awake_far
+    +0.0113,  # awake_cut
+    +0.9342,  # deck_low
 )
 
 
