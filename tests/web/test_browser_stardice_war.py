@@ -1,0 +1,54 @@
+"""A whole Star Dice war to the Final Rules' 50 points, shown to its end in a real browser
+(issue 15: "a war is played to its end"; seed 002 Final Rules, "War": the first player to
+exceed 50 points wins).
+
+Both fleets are the random-thrower bot, so every throw goes through the server as in any game
+(simulated, stored, streamed); the page watches the table from its start: each battle is frozen
+with its own scoring until "Next battle", the war's running totals are shown, and the last
+battle ends the war on the end screen. Seed 101 is a war of three battles (about 30 s of
+throws in real time); a war of random throwers takes 1 to 20 battles, most seeds far longer.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.web.browser_support import create_table, new_page, table_state, wait_connected
+from tests.web.server_process import ServerProcess
+
+
+def test_a_war_is_shown_to_its_end_at_50_points(web_server: ServerProcess, chromium: Any) -> None:
+    created = create_table(web_server.url, game="stardice", seed=101,
+                           seats=[{"kind": "bot", "agent": "random-thrower"}] * 2)
+    page = new_page(chromium, 1280, 900)
+    page.goto(web_server.url + created["watch_url"])
+    wait_connected(page)
+    assert table_state(page)["observation"]["war_target"] == 50, "the Final Rules' war, not shortened"
+    frozen: list[str] = []
+    deadline = time.monotonic() + 240  # bounded: seed 101's war streams about 30 s of throws
+    while time.monotonic() < deadline:
+        if page.locator(".stardice-next").is_visible():
+            assert page.locator(".stardice-score h3").inner_text().endswith("scoring")
+            frozen.append(page.locator(".stardice-points").inner_text())
+            page.locator(".stardice-next").click()
+            continue
+        if table_state(page)["terminal"] and page.evaluate(
+                "document.querySelector('.stardice-canvas').dataset.animating === 'no'"):
+            break
+        page.wait_for_timeout(100)
+    state = table_state(page)
+    obs = state["observation"]
+    assert state["terminal"] and obs["phase"] == "over"
+    assert max(obs["war"]) > 50 and obs["war"][obs["winner"]] == max(obs["war"])
+    assert sum(p[0] for p in obs["battle_points"]) == obs["war"][0]  # both players add their points
+    assert obs["battle"] >= 2 and len(frozen) == obs["battle"] - 1, "every battle but the last was frozen"
+    for shown, points in zip(frozen, obs["battle_points"], strict=False):
+        assert shown.startswith(f"Federation {points[0]} · Klingon {points[1]}")
+    scoring = page.locator(".stardice-score")
+    assert scoring.locator("h3").inner_text() == "Final scoring"
+    assert f"War: Federation {obs['war'][0]} · Klingon {obs['war'][1]} (to 50)" in scoring.inner_text()
+    winner = ["Federation", "Klingon"][obs["winner"]]
+    assert winner in page.locator(".end-screen").inner_text()
+    assert "frozen" in (page.locator(".stardice-board").get_attribute("class") or "")
+    assert not page.script_errors and not page.foreign_requests
