@@ -144,8 +144,17 @@ function draw(now) {
   if (paused) drawBanner(g, stage, "Paused");
 }
 
+/** Whether anything on the canvas changes by itself now: the logo's pulse, a number fading. */
+function animating(now) {
+  if (!scene || !scene.pos.size) return true;
+  for (const n of numbers.values()) if (n.gone !== null || now - n.born < FADE_MS + 100) return true;
+  return false;
+}
+
 function frameLoop(now) {
-  draw(now);
+  // frames are drawn when they arrive; between them only what fades is redrawn (a table at
+  // rest costs no drawing at all, which leaves the machine to the next frame)
+  if (animating(now)) draw(now);
   requestAnimationFrame(frameLoop);
 }
 requestAnimationFrame(frameLoop);
