@@ -39,6 +39,7 @@ from playtable.tableinput.listener import (
     open_recording,
     recording_line,
 )
+from playtable.tableinput.samples import sample_file
 from playtable.tableinput.tracking import TuioTable
 from playtable.web.server.tables import Connection
 
@@ -229,7 +230,8 @@ class LiveTable:
         if self.address is not None:
             source.append(f"TUIO on udp {self.address[0]}:{self.address[1]}")
         if self.spec.replay is not None:
-            source.append(f"replay of {Path(self.spec.replay).name}")
+            name = Path(self.spec.replay).name
+            source.append(f"replay of {'sample' if name == 'session.jsonl' else name}")
         return {"id": self.id, "url": f"/live/{self.id}", "source": ", ".join(source),
                 "tuio_port": self.address[1] if self.address else None,
                 "replay": self.replay_state, "pages": len(self.connections)}
@@ -342,8 +344,8 @@ class LiveTables:
 
     def recording_path(self, name: str) -> str:
         """'sample' or the name of one of the server's recordings; never a path."""
-        if name == "sample":
-            return "sample"
+        if name == "sample":  # the shipped one, whatever files the server's directory holds
+            return str(sample_file("session"))
         if not RECORDING_NAME.match(name) or name not in self.recordings():
             raise BadParameter(f"there is no recording '{name[:60]}' (choose one the lobby lists)")
         assert self.record_dir is not None

@@ -21,6 +21,7 @@ from playtable.core.jsonio import parse_json
 from playtable.core.params import resolve_params
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.tableinput.dicemap import load_dice_map, parse_dice_map
+from playtable.tableinput.samples import sample_file
 from playtable.web.server.live import LiveConnection, LiveSpec, LiveTable, LiveTables
 from playtable.web.server.socket_pump import pump
 from playtable.web.server.wire import MAX_FRAME, error
@@ -106,7 +107,7 @@ def spec_from_request(body: Any, tables: LiveTables) -> LiveSpec:
     if not isinstance(dice, str) or len(dice) > MAX_DICE_MAP or not dice.strip():
         raise BadLive(f"'dice' must be 'sample' or a dice map of at most {MAX_DICE_MAP} characters")
     # a client never names a file: 'sample' is the shipped map, anything else is the map itself
-    dice_map = load_dice_map("sample") if dice == "sample" else parse_dice_map(dice)
+    dice_map = load_dice_map(str(sample_file("dice"))) if dice == "sample" else parse_dice_map(dice)
     variant = body.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise BadLive("'variant' must be a Star Dice variant name")
