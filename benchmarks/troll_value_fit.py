@@ -9,8 +9,9 @@ end of a turn becomes a row (its `features`) labelled with whether that deal was
 A logistic regression (Newton's method, L2 penalty `--l2` on all but the bias) is fitted on 80%
 of the deals and scored on the other 20% (log loss, against always predicting the base rate).
 Each further round plays fresh deals with the one-turn search on the model just fitted and refits
-on all rows so far. The table shows each round; the last weights are printed in the form of
-`learned.WIN_WEIGHTS`.
+on all rows so far. `--start learned` begins from the shipped `WIN_WEIGHTS` instead (more rounds
+of the same policy iteration, on fresh seeds). The table shows each round; the last weights are
+printed in the form of `learned.WIN_WEIGHTS`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 from playtable.core.params import resolve_params
 from playtable.core.registry import get_game
 from playtable.games.troll.evaluation import TUNED_WEIGHTS, score
-from playtable.games.troll.learned import FEATURES, features, win_chance
+from playtable.games.troll.learned import FEATURES, WIN_WEIGHTS, features, win_chance
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import _cost, turn_ends
 
@@ -71,13 +72,15 @@ def main() -> None:
     parser.add_argument("--seed-base", type=int, default=1_000_000)
     parser.add_argument("--variant", default=None)
     parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--start", choices=("tuned", "learned"), default="tuned",
+                        help="round 0's policy: the tuned score, or the shipped WIN_WEIGHTS")
     args = parser.parse_args()
     game = get_game("troll")
     params = resolve_params(game.params_type, game.variants, args.variant)
     xs: list[list[float]] = []
     ys: list[float] = []
     deal: list[int] = []
-    weights: tuple[float, ...] | None = None
+    weights: tuple[float, ...] | None = WIN_WEIGHTS if args.start == "learned" else None
     print(f"troll ({args.variant or 'default'} rules), {args.games} deals a round, "
           f"seeds from {args.seed_base}")
     print(f"{'round':>5} {'policy':>22} {'won':>10} {'rows':>7} {'held-out log loss':>18} "

@@ -3,8 +3,11 @@ deterministic for a seed, blind to hidden cards and future dice, and selectable 
 
 from __future__ import annotations
 
+import pytest
+
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter
 from playtable.core.playout import play_out
 from playtable.games.troll.game import GAME
 from playtable.games.troll.learned import FEATURES, features, win_chance
@@ -51,3 +54,9 @@ def test_the_win_chance_is_a_probability_read_from_what_the_player_sees() -> Non
     twin = held.determinize(0, Chance(5))
     twin.hold_next_turn = True
     assert features(twin) == features(held) and win_chance(twin) == win_chance(held)
+
+
+def test_an_unknown_leaf_is_one_clear_error() -> None:
+    for spec in ("rollout:leaf=nope", "expectimax:leaf=nope", "hindsight:leaf=nope"):
+        with pytest.raises(BadParameter, match="leaf"):
+            make_agent(GAME, spec)

@@ -51,12 +51,16 @@ class HindsightTroll:
     """Turns the clairvoyant solver may expand in one sampled future."""
     depth: int = 2
     """The expectimax bot's depth (see `search.ExpectimaxTroll`)."""
+    leaf: str = "tuned"
+    """The expectimax bot's static score ("tuned", "heuristic" or "learned")."""
+    expectimax_width: int = 0
+    """The expectimax bot's root width (0 = every turn ending)."""
     name = "hindsight"
     _expectimax: ExpectimaxTroll = field(default_factory=ExpectimaxTroll, init=False, repr=False)
     _plan: dict[Any, TrollAction] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._expectimax = ExpectimaxTroll(depth=self.depth)
+        self._expectimax = ExpectimaxTroll(depth=self.depth, leaf=self.leaf, width=self.expectimax_width)
 
     def choose(self, state: State, rng: Chance) -> Any:
         assert isinstance(state, TrollState)

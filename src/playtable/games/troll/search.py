@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter
 from playtable.core.protocol import State
 from playtable.games.troll import bridge as geo
 from playtable.games.troll.actions import TrollAction
@@ -261,6 +262,10 @@ class ExpectimaxTroll:
     "learned" (`learned.win_chance`, a win chance fitted to the lab's games)."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
     _weights: Weights | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.leaf not in ("tuned", "heuristic", "learned"):
+            raise BadParameter(f"expectimax: leaf must be tuned, heuristic or learned, not '{self.leaf}'")
 
     def evaluate(self, state: TrollState) -> float:
         if self.leaf == "heuristic":
