@@ -1,0 +1,41 @@
+"""The bounded solver (issue 13, target 5) gives the plain breadth-first solver's answers.
+
+`solver_reference.json` holds, for generated boards (seeds 0-999, the default parameters), the
+answer of the solver before the bound: whether the board is won, on which turn at the soonest,
+and with how few boost spaces on that turn. It was written by `benchmarks/rotator_solver.py
+--write-reference` run on the source of commit 1d8882f; the benchmark checks all 1,000 with
+`--reference`, this test the first 300 (a few seconds). Lines of equal turns and boosts may
+differ, so the line itself is played through the rules instead of compared.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playtable.games.rotator.game import GAME
+from playtable.games.rotator.rules import RotatorParams
+from playtable.games.rotator.solver import Bound, first_south_turn, solve_state
+
+REFERENCE = Path(__file__).with_name("solver_reference.json")
+BOARDS = 300
+
+
+def test_answers_equal_the_breadth_first_solver() -> None:
+    """Solver: on 300 generated boards, the same (winnable, fewest turns, boost spaces) as the
+    unbounded breadth-first search, and the line found wins on that turn with those boosts. The
+    bound calls every position of that line hopeful (each can still win by the line's turn)."""
+    answers = json.loads(REFERENCE.read_text())["answers"]
+    for seed in range(BOARDS):
+        state = GAME.new_state(RotatorParams(), seed)
+        solution = solve_state(state)
+        assert solution.complete
+        assert [solution.winnable, solution.turns, solution.boosts] == answers[str(seed)], seed
+        bound = Bound(state.engine)
+        target = first_south_turn(solution.turns)
+        for text in solution.actions:
+            assert bound.hopeful(state.core, target), (seed, text)
+            state.apply(state.parse_action(text))
+        assert state.is_terminal and state.returns() == [1.0]
+        assert state.core.turn == solution.turns
+        assert state.params.boost_total - state.core.boosts == solution.boosts
