@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-_COMPILED_SHUFFLE = splitmix.compiled()  # `make fast` compiled core/splitmix.py
+_COMPILED_SHUFFLE = splitmix.compiled()  # `make fast` compiled core/splitmix.py: use it
 
 
 def _mix(z: int) -> int:
@@ -55,6 +55,8 @@ class Chance:
         # next_u64() % n with _mix written out: engines draw here on every die roll and every
         # swap of a shuffle, and the two calls were most of the cost (issue 13).
         self.counter += 1
+        if _COMPILED_SHUFFLE and self.counter < 1 << 62:
+            return splitmix.below(self._base, self.counter, n)
         z = (self._base + self.counter * _GOLDEN) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK

@@ -9,16 +9,17 @@ it only when `compiled()` says so, and a test checks it against the Python shuff
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from mypy_extensions import i64
 
-# chance.py's SplitMix64 constants as signed 64-bit numbers (the same bits).
-_GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15
-_M1 = -4658895280553007687  # 0xBF58476D1CE4E5B9
-_M2 = -7723592293110705685  # 0x94D049BB133111EB
-_LOW63 = 0x7FFFFFFFFFFFFFFF
+# chance.py's SplitMix64 constants as signed 64-bit numbers (the same bits); Final, so that
+# mypyc writes them into the code instead of looking them up on every draw.
+_GOLDEN: Final[i64] = -7046029254386353131  # 0x9E3779B97F4A7C15
+_M1: Final[i64] = -4658895280553007687  # 0xBF58476D1CE4E5B9
+_M2: Final[i64] = -7723592293110705685  # 0x94D049BB133111EB
+_LOW63: Final[i64] = 0x7FFFFFFFFFFFFFFF
 
 
 def compiled() -> bool:
@@ -26,24 +27,40 @@ def compiled() -> bool:
     return not __file__.endswith(".py")
 
 
+def _signed(base: int) -> i64:
+    return base - (1 << 64) if base >= 1 << 63 else base
+
+
+def _mixed(b: i64, c: i64) -> i64:
+    """Draw number `c` of the stream with mixed seed `b`, as a signed 64-bit number."""
+    z: i64 = b + c * _GOLDEN
+    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _M1  # the masks make >> a logical shift
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _M2
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
+
+
+def _below(z: i64, m: i64) -> i64:
+    """The unsigned number z (z + 2**64 if negative) modulo m."""
+    if z >= 0:
+        return z % m
+    return ((z & _LOW63) % m + _LOW63 % m + 1) % m  # z + 2**64 = (z & LOW63) + 2**63
+
+
+def below(base: int, counter: int, n: int) -> int:
+    """`Chance.below(n)` for the draw number `counter` (already counted), n above 0."""
+    return int(_below(_mixed(_signed(base), counter), n))
+
+
 def shuffle(base: int, counter: int, items: list[Any]) -> int:
     """Fisher-Yates over `items` in place, swap i drawing draw number counter+1, +2, ... modulo
     i + 1, as `Chance.shuffle` does; returns the counter after the last draw. `base` is the
     stream's mixed seed (0 .. 2**64-1) and `counter` below 2**62."""
-    b: i64 = base - (1 << 64) if base >= 1 << 63 else base
+    b = _signed(base)
     c: i64 = counter
     i: i64 = len(items) - 1
     while i > 0:
         c += 1
-        z: i64 = b + c * _GOLDEN
-        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _M1  # the masks make >> a logical shift
-        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _M2
-        z = z ^ ((z >> 31) & 0x1FFFFFFFF)
-        m: i64 = i + 1
-        if z >= 0:
-            j: i64 = z % m
-        else:  # z is the unsigned number z + 2**64 = (z & LOW63) + 2**63
-            j = ((z & _LOW63) % m + _LOW63 % m + 1) % m
+        j = _below(_mixed(b, c), i + 1)
         items[i], items[j] = items[j], items[i]
         i -= 1
     return int(c)

@@ -9,15 +9,19 @@ beside it, which Python imports instead of this file; without it, this file runs
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from playtable.games.troll import bridge as geo
 from playtable.games.troll import events as ev
 from playtable.games.troll.actions import DIRECTED_ACTIONS, DIRECTIONS, STOMP, WAIT, TrollAction
 
-COLUMNS = 6
-SLOTS = 12
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = 0, 1, 2, 3
+# Final names are written into mypyc's code, or looked up once, not on every use.
+COLUMNS: Final = 6
+SLOTS: Final = 12
+_CLUBS: Final = 0
+_DIAMONDS: Final = 1
+_HEARTS: Final = 2
+_SPADES: Final = 3
 
 # Per slot and direction (DIRECTIONS order): the neighbour (-1 off the bridge), the slots a
 # thrown diamond passes that way, and the actions aimed that way.
@@ -42,14 +46,14 @@ def _near(slot: int, d: str) -> _Near:
             act("throw"), act("shovel"), act("wake"))
 
 
-NEAR: list[tuple[_Near, ...]] = [tuple(_near(s, d) for d in DIRECTIONS) for s in range(SLOTS)]
+NEAR: Final[list[tuple[_Near, ...]]] = [tuple(_near(s, d) for d in DIRECTIONS) for s in range(SLOTS)]
 # STEP[troll][slot]: the fleeing step (-1 left, +1 right) of an awake brick at `slot` (I6);
 # ORDER[troll][slot]: its place in the flight, nearest the bank first (I4).
-STEP: list[list[int]] = [[geo.flight_step(s, t) for s in range(SLOTS)] for t in range(SLOTS)]
-ORDER: list[list[int]] = [[s % COLUMNS if STEP[t][s] < 0 else COLUMNS - s % COLUMNS
+STEP: Final[list[list[int]]] = [[geo.flight_step(s, t) for s in range(SLOTS)] for t in range(SLOTS)]
+ORDER: Final[list[list[int]]] = [[s % COLUMNS if STEP[t][s] < 0 else COLUMNS - s % COLUMNS
                            for s in range(SLOTS)] for t in range(SLOTS)]
-_COLLAPSE: dict[int, str | None] = {}  # occupancy mask -> bridge.collapse_reason
-_TARGET: dict[int, int] = {}  # row mask * 16 + row * 8 + column -> slot, or -1
+_COLLAPSE: Final[dict[int, str | None]] = {}  # occupancy mask -> bridge.collapse_reason
+_TARGET: Final[dict[int, int]] = {}  # row mask * 16 + row * 8 + column -> slot, or -1
 
 
 def compiled() -> bool:

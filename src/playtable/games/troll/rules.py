@@ -344,11 +344,13 @@ class TrollState(TrollPosition):
                 self.carried.append(card)
                 self.face_up.add(card)
                 self.seen.add(card)
-        rigged_top = self._rigged_deck_top(cards)
-        self.chance.shuffle(cards)
         heights = params.slot_heights()
-        for slot in range(geo.SLOTS):
-            self.stacks[slot] = [cards.pop() for _ in range(heights[slot % geo.COLUMNS])]
+        rigged_top = self._rigged_deck_top(cards, heights) if "deck" in self.chance.rigged else []
+        self.chance.shuffle(cards)
+        for slot in range(geo.SLOTS):  # each stack takes the next cards from the top, one by one
+            height = heights[slot % geo.COLUMNS]
+            self.stacks[slot] = cards[:-height - 1:-1]
+            del cards[-height:]
         self.deck = cards + rigged_top[::-1]
         if params.troll_starts_with_card:
             card = self.deck.pop()
@@ -367,14 +369,14 @@ class TrollState(TrollPosition):
         self.setup_events = self._events(events)
         return self.setup_events
 
-    def _rigged_deck_top(self, cards: list[int]) -> list[int]:
+    def _rigged_deck_top(self, cards: list[int], heights: tuple[int, ...]) -> list[int]:
         texts = self.chance.rigged.pop("deck", [])
         top = [parse_card(t) for t in texts]
         for card in top:
             if card not in cards:
                 raise BadParameter(f"rigged deck card {texts[top.index(card)]} is held or repeated")
             cards.remove(card)
-        deck_size = 52 - 2 * sum(self.params.slot_heights()) - len(self.carried)
+        deck_size = 52 - 2 * sum(heights) - len(self.carried)
         if len(top) > deck_size:
             raise BadParameter(f"{len(top)} rigged deck cards, but the deck of awakening has {deck_size}")
         return top
