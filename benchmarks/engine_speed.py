@@ -1,14 +1,17 @@
 """Engine speed: troll random-play steps per second, beside OpenSpiel's Klondike from Python.
 
-    .venv/bin/python benchmarks/engine_speed.py [--seconds 5]
+    .venv/bin/python benchmarks/engine_speed.py [--seconds 5] [--slice 0.5]
 
 Both engines are driven the same way from one Python loop: ask the legal actions, pick one with
 `random.Random`, apply it, start a new game at the end. A troll step is one troll action (the
 awakening's card and die are drawn inside `apply`); an OpenSpiel step is one `apply_action`,
 chance outcomes (the deal, turned cards) included, so OpenSpiel gets every step it makes
-counted. Time is this process's CPU time, so other work on the machine disturbs it less.
-OpenSpiel is optional (`pip install open_spiel` into the venv; it is not a playtable
-dependency): without it only the troll rows print. Its Klondike is registered as "solitaire".
+counted. Time is this process's CPU time, so other work on the machine disturbs it less; the
+two engines take turns in slices of `--slice` CPU seconds until each has had `--seconds`, so a
+change in the machine's load between them weighs on both alike. OpenSpiel is optional (`pip
+install open_spiel` into the venv; it is not a playtable dependency): without it only the troll
+rows print. Its Klondike is registered as "solitaire". The troll row says whether the engine's
+kernel runs compiled (`make fast`) or as Python source.
 """
 
 from __future__ import annotations
@@ -16,66 +19,94 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+from playtable.games.troll import kernel
 from playtable.games.troll.game import GAME as TROLL
 
 
-def troll_rate(seconds: float, params: Any = None) -> tuple[float, int]:
-    rng = random.Random(0)
-    steps = games = 0
+@dataclass
+class Tally:
+    steps: int = 0
+    decisions: int = 0
+    games: int = 0
+    cpu: float = 0.0
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+
+def troll_slice(tally: Tally, seconds: float, params: Any = None) -> None:
+    """Random troll games (seeds counting on from the tally's games) for about `seconds`."""
+    rng, steps, games = tally.rng, 0, 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        state = TROLL.new_state(params, games)
+        state = TROLL.new_state(params, tally.games + games)
         games += 1
         while not state.is_terminal:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
             steps += 1
-    return steps / (time.process_time() - start), games
+    tally.cpu += time.process_time() - start
+    tally.steps += steps
+    tally.decisions += steps
+    tally.games += games
 
 
-def openspiel_rate(seconds: float) -> tuple[float, float, int] | None:
+def openspiel_slice() -> Callable[[Tally, float], None] | None:
+    """A function playing random Klondike games for a slice, or None without OpenSpiel."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("solitaire")
-    rng = random.Random(0)
-    steps = decisions = games = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        state = game.new_initial_state()
-        games += 1
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-            steps += 1
-    elapsed = time.process_time() - start
-    return steps / elapsed, decisions / elapsed, games
+
+    def play(tally: Tally, seconds: float) -> None:
+        rng, steps, decisions, games = tally.rng, 0, 0, 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            state = game.new_initial_state()
+            games += 1
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                    decisions += 1
+                steps += 1
+        tally.cpu += time.process_time() - start
+        tally.steps += steps
+        tally.decisions += decisions
+        tally.games += games
+
+    return play
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per engine")
+    parser.add_argument("--slice", type=float, default=0.5, help="CPU seconds per turn of one engine")
     args = parser.parse_args()
-    troll, troll_games = troll_rate(args.seconds)
+    spiel_play = openspiel_slice()
+    troll, spiel = Tally(), Tally()
+    while troll.cpu < args.seconds:
+        troll_slice(troll, min(args.slice, args.seconds - troll.cpu))
+        if spiel_play is not None:
+            spiel_play(spiel, min(args.slice, args.seconds - spiel.cpu))
+    kind = "compiled kernel (make fast)" if kernel.compiled() else "pure Python"
+    troll_rate = troll.steps / troll.cpu
     print("| engine | steps/s | games played |")
     print("|---|---|---|")
-    print(f"| troll (default rules), random play | {troll:,.0f} | {troll_games:,} |")
-    spiel = openspiel_rate(args.seconds)
-    if spiel is None:
+    print(f"| troll (default rules), random play, {kind} | {troll_rate:,.0f} | {troll.games:,} |")
+    if spiel_play is None:
         print("\nOpenSpiel is not installed: pip install open_spiel (into the venv) to compare.")
         return
-    rate, decisions, games = spiel
-    print(f"| OpenSpiel Klondike (C++ via pyspiel), every apply_action | {rate:,.0f} | {games:,} |")
-    print(f"| ... of which the player's decisions | {decisions:,.0f} | |")
-    print(f"\nratio troll / OpenSpiel Klondike: {troll / rate:.2f}")
+    rate = spiel.steps / spiel.cpu
+    print(f"| OpenSpiel Klondike (C++ via pyspiel), every apply_action | {rate:,.0f} | {spiel.games:,} |")
+    print(f"| ... of which the player's decisions | {spiel.decisions / spiel.cpu:,.0f} | |")
+    print(f"\nratio troll / OpenSpiel Klondike: {troll_rate / rate:.2f}")
 
 
 if __name__ == "__main__":
