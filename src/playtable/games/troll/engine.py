@@ -75,11 +75,21 @@ class FastTrollState(TrollState):
             self._finish_turn(events)
         return TrollEvents(events)
 
-    def _flight_phase(self, events: list[Record]) -> None:
-        self.stats["fled"] += kernel.flight(self.stacks, self.face_up, self.troll, self.set_aside, events)
-
-    def _collapse_reason(self) -> str | None:
-        return kernel.collapse_reason(self.stacks)
+    def _finish_turn(self, events: list[Record]) -> None:
+        fled = kernel.flight(self.stacks, self.face_up, self.troll, self.set_aside, events)
+        if fled:
+            self.stats["fled"] += fled
+        if self.params.rules == "draft":
+            self._unsupported_fall(events)
+            if self.outcome:
+                return
+        # The usual end of a turn: the bridge stands and the deck goes on, so no win (R15), and
+        # the next turn begins; every other case is the reference's to judge.
+        if (self.deck and not self.hold_next_turn and self.turn < self.params.turn_limit
+                and kernel.collapse_reason(self.stacks) is None):
+            self._start_turn(events)
+        else:
+            self._judge_bridge(events)
 
     # -- the next turn's awakening ----------------------------------------------------------------
     def _start_turn(self, events: list[Record]) -> None:

@@ -210,9 +210,13 @@ class TrollState(TrollPosition):
         self._flight_phase(events)
         if self.params.rules == "draft":
             self._unsupported_fall(events)
-        if self.outcome:
-            return
-        reason = self._collapse_reason()
+        if not self.outcome:
+            self._judge_bridge(events)
+
+    def _judge_bridge(self, events: list[Record]) -> None:
+        """After the flight (§7.1 "Brick flight phase"): the bridge collapses, or is won, or the
+        turn limit ends the game, or the next turn begins."""
+        reason = geo.collapse_reason(self.stacks)
         if reason:
             self._end("loss", f"The bridge collapses: {reason}.", "collapse", events)
             return
@@ -230,9 +234,6 @@ class TrollState(TrollPosition):
         if self.hold_next_turn:
             return
         self._start_turn(events)
-
-    def _collapse_reason(self) -> str | None:
-        return geo.collapse_reason(self.stacks)
 
     def _bridge_cards(self) -> list[int]:
         return [c for stack in self.stacks for c in stack]
