@@ -135,6 +135,7 @@ class IsmctsAgent:
         roots: dict[int, _Node] = {}
         bounds = [math.inf, -math.inf]
         multi = seats > 1 and not self.single_tree
+        memo: list[Any] = [None, []]  # the root's last candidate list and its edges (_iterate_one)
         start = time.perf_counter()
         done = 0
         while True:
@@ -147,7 +148,7 @@ class IsmctsAgent:
                 self._iterate_trees(state, roots, search_rng, scorer, seats, bounds)
             else:
                 self._iterate_one(state, observer, roots.setdefault(observer, {}), search_rng,
-                                  scorer, seats, bounds)
+                                  scorer, seats, bounds, memo)
             done += 1
         elapsed = time.perf_counter() - start
         real = {str(a): a for a in legal}
@@ -165,7 +166,7 @@ class IsmctsAgent:
 
     # -- one iteration, one tree (one seat, or SO-ISMCTS) ------------------------------------------
     def _iterate_one(self, root_state: State, observer: int, node: _Node, rng: Chance,
-                     scorer: Scorer, seats: int, bounds: list[float]) -> None:
+                     scorer: Scorer, seats: int, bounds: list[float], memo: list[Any]) -> None:
         world = root_state.determinize(observer, Chance(rng.next_u64()))
         path: list[_Edge] = []
         width, info_sets, c, sqrt, logs = self.width, self.info_sets, self.c, math.sqrt, _LOG
@@ -182,15 +183,24 @@ class IsmctsAgent:
             if not candidates:
                 break
             untried = []
-            available = []
-            get = node.get
-            for action in candidates:
-                edge = get(action)
-                if edge is None:
-                    untried.append(action)
-                else:
+            if not path and candidates is memo[0]:
+                # The root's very legal list again (a determinization may keep the real
+                # position's, the troll's does): every action has its edge, in the same order.
+                available = memo[1]
+                for edge in available:
                     edge.avail += 1
-                    available.append(edge)
+            else:
+                available = []
+                get = node.get
+                for action in candidates:
+                    edge = get(action)
+                    if edge is None:
+                        untried.append(action)
+                    else:
+                        edge.avail += 1
+                        available.append(edge)
+                if not path and not untried:
+                    memo[0], memo[1] = candidates, available
             if untried:
                 action = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
                 edge = node[action] = _Edge(action, seats, 1)
