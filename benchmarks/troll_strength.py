@@ -58,6 +58,8 @@ def main() -> None:
         cpu, wall = time.process_time(), time.perf_counter()
         for i in range(0, len(seeds), args.chunk):
             for row in run_tasks([(arm, s) for s in seeds[i: i + args.chunk]], RunOptions(workers=1)):
+                if row["error"]:  # a broken game is no loss: stop rather than count it
+                    raise SystemExit(f"{spec}, seed {row['seed']}: {row['error']}")
                 won[row["seed"]] = bool(row["win"])
             print(f"  {spec}: {sum(won.values())}/{len(won)} won, "
                   f"{(time.process_time() - cpu) / len(won):.3f} CPU s/game", flush=True)
@@ -66,7 +68,7 @@ def main() -> None:
         results.append((spec, won, (time.process_time() - cpu) / len(won),
                         (time.perf_counter() - wall) / len(won)))
     first = results[0][1]
-    print(f"\n{'agent':44} {'deals':>6} {'wins':>5} {'win rate':>9} {'95% CI':>16} "
+    print(f"\n{'agent':52} {'deals':>6} {'wins':>5} {'win rate':>9} {'95% CI':>16} "
           f"{'vs first (pp)':>22} {'CPU s/game':>10} {'wall s/game':>11}")
     for spec, won, cpu_s, wall_s in results:
         n, wins = len(won), sum(won.values())
@@ -76,7 +78,7 @@ def main() -> None:
         if won is not first and common:
             d = paired([float(first[s]) for s in common], [float(won[s]) for s in common])
             diff = f"{100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
-        print(f"{spec:44} {n:6d} {wins:5d} {100 * wins / n:8.1f}% [{100 * low:5.1f}, {100 * high:5.1f}] "
+        print(f"{spec:52} {n:6d} {wins:5d} {100 * wins / n:8.1f}% [{100 * low:5.1f}, {100 * high:5.1f}] "
               f"{diff:>22} {cpu_s:10.3f} {wall_s:11.3f}", flush=True)
 
 
