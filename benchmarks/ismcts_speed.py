@@ -2,7 +2,7 @@
 original algorithm measured in the same process.
 
     .venv/bin/python benchmarks/ismcts_speed.py [--games troll rotator] [--iterations 2000]
-        [--positions 6] [--repeats 3] [--no-baseline]
+        [--positions 6] [--repeats 3] [--no-baseline] [--profile 25]
 
 Positions are reached by random play from seeds 0.. (a few steps in); each gets one decision of
 `--iterations` iterations, timed in this process's CPU seconds (other work on the machine
@@ -15,13 +15,17 @@ The original algorithm (issue 13's baseline, 7,720 it/s) is the agent as committ
 and run verbatim on today's engine, with the troll's hidden cards resampled as they were then
 (`original_determinize`: a full copy, the unseen cards found and sorted afresh, a Fisher-Yates
 shuffle drawing from the SplitMix stream once per card). Without git (or with --no-baseline)
-only today's rate is printed.
+only today's rate is printed. `--profile N` prints instead where today's agent spends its time
+on those positions (cProfile, the N functions with the most time of their own; the profiler's
+cost per call inflates the small, often-called ones).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -127,7 +131,17 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-baseline", action="store_true", help="time today's agent only")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="profile today's agent and print its N costliest functions")
     args = parser.parse_args()
+    if args.profile:
+        for game_id in args.games:
+            states = positions(game_id, args.positions)
+            profiler = cProfile.Profile()
+            profiler.runcall(measure, game_id, [(IsmctsAgent, states)], args.iterations)
+            print(f"{game_id}: {len(states)} decisions of {args.iterations} iterations")
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
+        return
     original = None if args.no_baseline else original_agent_type()
     print(f"playtable from {playtable.__file__}; load average {os.getloadavg()[0]:.2f} "
           f"on {os.cpu_count()} cores; baseline: {ORIGINAL if original else 'none'}")
