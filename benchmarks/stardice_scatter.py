@@ -52,9 +52,10 @@ def moving_counts(motion: list[dict[str, Any]]) -> list[int]:
     return counts
 
 
-def plan(seed: int, spread: float = 0.02) -> tuple[list[tuple[int, str]], int]:
+def plan(seed: int, spread: float = 0.02, scatter: bool = True) -> tuple[list[tuple[int, str]], int]:
     """The battle's actions as (seat, text), and the most pieces moving at once in its last throw.
-    Throws aim at rings `spread` apart round the centre (a wider spread: a looser pile)."""
+    Throws aim at rings `spread` apart round the centre (a wider spread: a looser pile); with
+    `scatter` off the last die is thrown like the others (the screenshots' end screen)."""
     game = get_game("stardice")
     state = game.new_state(game.default_params().__class__(war_target=0), seed)
     actions: list[tuple[int, str]] = []
@@ -73,7 +74,7 @@ def plan(seed: int, spread: float = 0.02) -> tuple[list[tuple[int, str]], int]:
             piece = head.split(" ")[1]
             kind = "borg" if piece == "borg" else piece.rstrip("abc")
             hands = obs["hands"]
-            last = piece != "borg" and sum(len(hand) for hand in hands) == 1
+            last = scatter and piece != "borg" and sum(len(hand) for hand in hands) == 1
             ring = spread * (k % 5)  # land round the centre, not all on one spot
             target = (CENTRE[0] + ring * math.cos(k), CENTRE[1] + ring * math.sin(k))
             x0 = 0.5 if last else 0.3 + 0.4 * ((k * 0.37) % 1)

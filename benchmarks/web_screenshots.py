@@ -5,7 +5,9 @@
 Starts a real server on a temporary database, plays short games in headless chromium (Debian's,
 through Playwright) and writes one PNG per page and size: the lobby (and its create form), a
 troll game in the middle, at a warning and at its end screen, the rules panel, Rotator after a few hinted
-moves, and the replay viewer. Prints a table of what it wrote.
+moves, the replay viewer, and Star Dice's table (issue 15): empty (its logo), a battle paused
+mid-throw (range ring, formations, their points) and the end (scoring shape by shape). Prints a
+table of what it wrote.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.stardice_scatter import drive, plan  # noqa: E402
 from tests.web.browser_support import (  # noqa: E402
     browser,
     click_action,
@@ -28,6 +31,7 @@ from tests.web.browser_support import (  # noqa: E402
     wait_connected,
 )
 from tests.web.server_process import start_server  # noqa: E402
+from tests.web.wire_client import Client, join_query  # noqa: E402
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 TROLL = {"game": "troll", "variant": "plus-one", "seed": 13, "seats": [{"kind": "human"}]}
@@ -115,6 +119,55 @@ def replay(page: Any, url: str) -> None:
     settle(page)
 
 
+# Presses the page's Pause a quarter second after a die starts to move: the table stays as it was
+# mid-throw (the moving die's range ring) however slowly the screenshot is taken.
+PAUSE_MID_THROW = """() => { window.__paused = new Promise((resolve) => {
+  const canvas = document.querySelector('.stardice-canvas');
+  const raf = window.requestAnimationFrame.bind(window);
+  let seen = 0;
+  window.requestAnimationFrame = (draw) => raf((t) => {
+    draw(t);
+    if (Number(canvas.dataset.moving) > 0 && ++seen === 15) {
+      window.requestAnimationFrame = raf;
+      [...document.querySelectorAll('.stardice-bar button')].find((b) => b.textContent === 'Pause').click();
+      resolve();
+    }
+  });
+}); }"""
+
+
+def stardice(page: Any, url: str, throws: int | None) -> None:
+    """Star Dice (issue 15), a battle the engine plans (`stardice_scatter.plan`: dice aimed round
+    the centre, seed 40, three formations from the 12th throw to the end): no throws, the
+    empty table and its logo; `throws`, paused a quarter second into the next throw (its range
+    ring, the formations on the table and their points); None, the end, the end screen's box
+    closed so that the frozen table and its scoring shape by shape show."""
+    actions, _ = plan(40, spread=0.09, scatter=False)
+    created = create_table(url, game="stardice", variant="battle", seed=40,
+                           seats=[{"kind": "human"}, {"kind": "human"}])
+    page.goto(url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    if throws == 0:
+        page.wait_for_timeout(500)
+        return
+    with Client(url.replace("http", "ws", 1), created["table_id"], join_query(created, 1)) as other:
+        other.greet()
+        if throws is None:
+            drive(page, other, actions)
+            page.wait_for_function(f"window.playtable.state.step === {len(actions)} && "
+                                   "document.querySelector('.stardice-canvas').dataset.animating === 'no'")
+            settle(page)
+            page.get_by_role("button", name="Look at the board").click()
+            return
+        drive(page, other, actions[:throws])
+        page.wait_for_function(f"window.playtable.state.step === {throws}")
+        settle(page)  # the formations' numbers faded in
+        page.evaluate(PAUSE_MID_THROW)
+        drive(page, other, actions[throws:throws + 1], start=throws)
+        page.evaluate("window.__paused")
+        page.wait_for_timeout(300)
+
+
 PAGES: dict[str, Callable[[Any, str], None]] = {
     "lobby": lobby,
     "lobby_form": lobby_form,
@@ -124,7 +177,14 @@ PAGES: dict[str, Callable[[Any, str], None]] = {
     "rules": troll_rules,
     "rotator": rotator,
     "replay": replay,
+    "stardice_empty": lambda page, url: stardice(page, url, 0),
+    "stardice_battle": lambda page, url: stardice(page, url, 13),
+    "stardice_end": lambda page, url: stardice(page, url, None),
 }
+FULL_PAGE = {"stardice_end"}
+"""Pages shot whole (scrolled): the Star Dice end screen's scoring is under its table."""
+KEEP_COLOURS = {"stardice_empty", "stardice_battle", "stardice_end"}
+"""Not shrunk to 128 colours: the table's small stars and gradients lose their colours."""
 
 
 def shrink(path: Path) -> None:
@@ -155,8 +215,9 @@ def main() -> None:
                 page = new_page(chromium, width, height)
                 PAGES[name](page, server.url)
                 path = args.out / f"{name}-{size}.png"
-                page.screenshot(path=str(path), full_page=args.full_page)
-                shrink(path)
+                page.screenshot(path=str(path), full_page=args.full_page or name in FULL_PAGE)
+                if name not in KEEP_COLOURS:
+                    shrink(path)
                 problems = "; ".join(page.script_errors) or "none"
                 rows.append((path.name, f"{width}x{height}", f"{path.stat().st_size // 1024} KB", problems))
                 page.context.close()
