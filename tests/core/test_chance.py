@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from playtable.core import chance, splitmix
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
 
@@ -59,3 +60,13 @@ def test_written_out_draws_are_the_plain_stream() -> None:
             j = plain.next_u64() % (i + 1)
             expected[i], expected[j] = expected[j], expected[i]
         assert cards == expected and fast.counter == plain.counter
+
+
+def test_the_compiled_splitmix_is_the_python_one() -> None:
+    """`make fast` compiles core/splitmix.py; Chance then draws through it (issue 13)."""
+    if not splitmix.compiled():
+        pytest.skip("not compiled (make fast was not run)")
+    for z in (0, 1, 12345, 2**62 + 7, 2**63, 2**64 - 1):
+        assert splitmix.mix(z) == chance._mix(z)
+        assert [splitmix.below(z, c, n) for c in (1, 9) for n in (1, 6, 52)] == \
+            [chance._mix((z + c * chance._GOLDEN) & chance._MASK) % n for c in (1, 9) for n in (1, 6, 52)]

@@ -41,7 +41,10 @@ class Chance:
         self.rigged: dict[str, list[Any]] = {k: list(v) for k, v in (rigged or {}).items()}
         # The seed is mixed before the counter is added, so that neighbouring seeds give
         # unrelated streams rather than the same stream shifted by a few draws.
-        self._base = _mix(_mix(self.seed & _MASK) ^ (self.seed >> 64))
+        if _COMPILED_SHUFFLE and 0 <= self.seed <= _MASK:  # the same numbers, compiled
+            self._base = splitmix.mix(splitmix.mix(self.seed))
+        else:
+            self._base = _mix(_mix(self.seed & _MASK) ^ (self.seed >> 64))
 
     # -- raw stream -------------------------------------------------------------------------
     def next_u64(self) -> int:

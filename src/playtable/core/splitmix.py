@@ -46,6 +46,12 @@ def _below(z: i64, m: i64) -> i64:
     return ((z & _LOW63) % m + _LOW63 % m + 1) % m  # z + 2**64 = (z & LOW63) + 2**63
 
 
+def mix(z: int) -> int:
+    """chance.py's `_mix` of a number 0 .. 2**64-1."""
+    out = _mixed(_signed(z) - _GOLDEN, 1)  # _mixed adds one golden step first
+    return int(out) + (1 << 64) if out < 0 else int(out)
+
+
 def below(base: int, counter: int, n: int) -> int:
     """`Chance.below(n)` for the draw number `counter` (already counted), n above 0."""
     return int(_below(_mixed(_signed(base), counter), n))

@@ -167,6 +167,16 @@ def play_cards(stacks: list[list[int]], face_up: set[int], seen: set[int],
     return -1
 
 
+def deal(stacks: list[list[int]], cards: list[int], heights: tuple[int, ...]) -> None:
+    """`TrollState._deal` (R1): each stack takes the next cards from the top, one by one."""
+    for slot in range(SLOTS):
+        height = heights[slot % COLUMNS]
+        stack: list[int] = []
+        for _ in range(height):
+            stack.append(cards.pop())
+        stacks[slot] = stack
+
+
 def occupancy(stacks: list[list[int]]) -> int:
     """The 12-bit mask of the slots that hold at least one brick."""
     mask = 0

@@ -348,10 +348,7 @@ class TrollState(TrollPosition):
         heights = params.slot_heights()
         rigged_top = self._rigged_deck_top(cards, heights) if "deck" in self.chance.rigged else []
         self.chance.shuffle(cards)
-        for slot in range(geo.SLOTS):  # each stack takes the next cards from the top, one by one
-            height = heights[slot % geo.COLUMNS]
-            self.stacks[slot] = cards[:-height - 1:-1]
-            del cards[-height:]
+        self._deal(cards, heights)
         self.deck = cards + rigged_top[::-1]
         if params.troll_starts_with_card:
             card = self.deck.pop()
@@ -369,6 +366,13 @@ class TrollState(TrollPosition):
         self._start_turn(events)
         self.setup_events = self._events(events)
         return self.setup_events
+
+    def _deal(self, cards: list[int], heights: tuple[int, ...]) -> None:
+        """Each stack takes the next cards from the top of `cards`, one by one (§7.1)."""
+        for slot in range(geo.SLOTS):
+            height = heights[slot % geo.COLUMNS]
+            self.stacks[slot] = cards[:-height - 1:-1]
+            del cards[-height:]
 
     def _rigged_deck_top(self, cards: list[int], heights: tuple[int, ...]) -> list[int]:
         texts = self.chance.rigged.pop("deck", [])
