@@ -30,6 +30,7 @@ under 50 ms.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -146,6 +147,8 @@ def main() -> None:
             page.context.close()
     if tuio:
         tu = sorted(tuio)
+        load = os.getloadavg()[0]
+        print(f"load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores\n")
         print("| TUIO datagram -> drawn frame (loopback) | n | median | p95 | worst | target |")
         print("|---|---:|---:|---:|---:|---|")
         print(f"| live page, 30 datagrams/s, 7 dice | {len(tu)} of {args.tuio} | "
