@@ -95,8 +95,8 @@ def tap_die(page: Any, report: dict[str, Any], die: str) -> None:
 def choose(page: Any, die: str, value: int, points: list[int]) -> None:
     page.locator(f'.live-picker[data-die="{die}"] button[data-value="{value}"]').click()
     page.wait_for_function(
-        "(() => { const d = window.playtableLive.drawn.at(-1); return d.source === 'value' && "
-        f"d.values['{die}'] === {value} && d.points.join() === '{points[0]},{points[1]}'; }})()")
+        "window.playtableLive.drawn.some((d) => d.source === 'value' && "
+        f"d.values['{die}'] === {value} && d.points.join() === '{points[0]},{points[1]}')")
 
 
 def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> None:
@@ -223,7 +223,7 @@ def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp
     box = page.locator(".live-canvas").bounding_box()
     page.touchscreen.tap(*to_page(box, 0.95, 0.05))  # F.d20b, alone in a corner
     page.locator('.live-picker[data-die="F.d20b"] button[data-value="5"]').tap()
-    page.wait_for_function("window.playtableLive.drawn.at(-1).values['F.d20b'] === 5")
+    page.wait_for_function("window.playtableLive.drawn.some((d) => d.values['F.d20b'] === 5)")
     assert drawn(page)[-1]["points"] == [6, 0]  # a lone die scores nothing
     # Pause holds the newest frame (a finger's, changing nothing) until Resume draws it
     page.locator(".live-bar button", has_text="Pause").tap()
