@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import time
+from collections import Counter
 
 from playtable.core.params import resolve_params
 from playtable.core.registry import get_game
@@ -52,15 +53,19 @@ def main() -> None:
     seeds = list(range(args.first_seed, args.first_seed + args.games))
     print(f"troll ({args.variant or 'default'} rules), seeds {seeds[0]}..{seeds[-1]}, one process")
     results: list[tuple[str, dict[int, bool], float, float]] = []
+    lost_where: dict[str, Counter[tuple[str, str]]] = {}
     for spec in args.agents:
         arm = Arm.build("troll", params, [spec], label=spec)
         won: dict[int, bool] = {}
+        lost = lost_where.setdefault(spec, Counter())
         cpu, wall = time.process_time(), time.perf_counter()
         for i in range(0, len(seeds), args.chunk):
             for row in run_tasks([(arm, s) for s in seeds[i: i + args.chunk]], RunOptions(workers=1)):
                 if row["error"]:  # a broken game is no loss: stop rather than count it
                     raise SystemExit(f"{spec}, seed {row['seed']}: {row['error']}")
                 won[row["seed"]] = bool(row["win"])
+                if not row["win"]:
+                    lost[row["metrics"]["end_reason"], _bucket(row["metrics"]["score"])] += 1
             print(f"  {spec}: {sum(won.values())}/{len(won)} won, "
                   f"{(time.process_time() - cpu) / len(won):.3f} CPU s/game", flush=True)
             if deadline and dt.datetime.now(dt.UTC) >= deadline:
@@ -80,6 +85,23 @@ def main() -> None:
             diff = f"{100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
         print(f"{spec:52} {n:6d} {wins:5d} {100 * wins / n:8.1f}% [{100 * low:5.1f}, {100 * high:5.1f}] "
               f"{diff:>22} {cpu_s:10.3f} {wall_s:11.3f}", flush=True)
+    # Where the losses happen: how they ended and how many cards the deck still held. Hindsight
+    # (hindsight.py) changes decisions only once the deck holds 6 cards or fewer.
+    print(f"\nlosses: collapse / double awakening, by cards left in the deck\n{'agent':52} "
+          + " ".join(f"{b:>10}" for b in _BUCKETS))
+    for spec, lost in lost_where.items():
+        print(f"{spec:52} " + " ".join(f"{lost['collapse', b]:>4} / {lost['double_awakening', b]:<3}"
+                                      for b in _BUCKETS))
+
+
+_BUCKETS = ("> 18", "13-18", "7-12", "1-6", "0")
+
+
+def _bucket(deck: int) -> str:
+    for bucket, top in zip(_BUCKETS[::-1], (0, 6, 12, 18), strict=False):
+        if deck <= top:
+            return bucket
+    return _BUCKETS[0]
 
 
 if __name__ == "__main__":
