@@ -36,6 +36,7 @@ from typing import Any
 
 import playtable
 from playtable.agents.ismcts import IsmctsAgent
+from playtable.core import splitmix
 from playtable.core.chance import Chance
 from playtable.core.protocol import State
 from playtable.core.registry import get_game
@@ -144,7 +145,8 @@ def main() -> None:
         return
     original = None if args.no_baseline else original_agent_type()
     print(f"playtable from {playtable.__file__}; load average {os.getloadavg()[0]:.2f} "
-          f"on {os.cpu_count()} cores; baseline: {ORIGINAL if original else 'none'}")
+          f"on {os.cpu_count()} cores; baseline: {ORIGINAL if original else 'none'}; "
+          f"compiled SplitMix (make fast): {'yes' if splitmix.compiled() else 'no'}")
     print(f"{'game':10} {'positions':>9} {'repeat':>6} {'original it/s':>13} {'today it/s':>10} "
           f"{'ratio':>6}")
     for game_id in args.games:
