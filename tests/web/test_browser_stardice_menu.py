@@ -57,6 +57,11 @@ def test_variants_are_started_from_the_table_menu(web_server: ServerProcess, chr
     page.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(page)
     rng = random.Random(3)
+    full = page.get_by_role("button", name="Full screen")  # the table alone, full screen
+    full.click()
+    page.wait_for_function("document.fullscreenElement?.classList.contains('stardice-board')")
+    full.click()
+    page.wait_for_function("document.fullscreenElement === null")
 
     borg2 = _choose(page, "iteration7_borg2")
     summary = page.evaluate("window.playtable.table")

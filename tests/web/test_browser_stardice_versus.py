@@ -53,6 +53,7 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
     assert pages[0].context is not pages[1].context
     rngs = [random.Random(1), random.Random(2)]
     throws: list[int] = []  # the step each throw made
+    news: list[str] = []  # what the pages announced under the table after each action
     for _ in range(300):  # bounded: 14 dice, the Borg roll, the call, a few re-throws
         states = [table_state(p) for p in pages]
         if all(s["terminal"] for s in states) and states[0]["step"] == states[1]["step"]:
@@ -73,6 +74,7 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
         _throw_or_call(pages[mover], rngs[mover])
         if not calling:
             throws.append(before + 1)
+        news.append(pages[mover].locator(".stardice-news").inner_text())
     for seat, page in enumerate(pages):
         welcome_seat = page.evaluate("window.playtable.seat")
         assert welcome_seat == seat and page.evaluate("window.playtable.role") == "player"
@@ -82,5 +84,6 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
         animated = set(page.evaluate("window.__animated"))
         assert set(throws) <= animated, f"seat {seat} animated every throw of both players"
     assert len(throws) >= 14
+    assert any(" calls " in n for n in news) and any("goes first" in n for n in news), news
     mine = [table_state(p)["result"]["returns"] for p in pages]
     assert mine[0] == mine[1]

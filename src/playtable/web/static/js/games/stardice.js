@@ -26,6 +26,7 @@ const FADE_MS = 450;
 const PLAYBACK_LAG = 0.1; // seconds behind the newest physics frame, so there is one to go to
 
 const THROW_RE = /^(roll|slide) (\S+) at /;
+const NEWS = new Set(["called", "first_player", "borg_reroll", "rethrow", "knocked_off", "forfeit", "foul", "held_fire"]);
 
 export function label(action) {
   const m = /^(?:(roll|slide) (\S+)|torpedo) at (-?[\d.]+),(-?[\d.]+) heading ([\d.]+) speed ([\d.]+)/.exec(action);
@@ -112,12 +113,18 @@ export function createBoard(host, ctx) {
   const mute = h("input", { type: "checkbox", onChange: () => { sounds.muted = mute.checked; } });
   const pauseButton = h("button", { type: "button", onClick: () => togglePause() }, "Pause");
   const note = h("span", { class: "stardice-note" });
+  // What the last step did that the table alone does not show: the call's outcome, a Borg
+  // re-roll, a re-throw of a die that never entered, a die knocked off, a forfeit.
+  const news = h("p", { class: "stardice-news", role: "status", "aria-live": "polite" });
+  const fullButton = h("button", { type: "button", hidden: !document.fullscreenEnabled,
+    onClick: () => (document.fullscreenElement ? document.exitFullscreen() : box.requestFullscreen()).catch(() => {}) },
+  "Full screen");
   const nextBattle = h("button", { type: "button", class: "stardice-next", hidden: true,
     onClick: () => { frozen = null; nextBattle.hidden = true; if (view) { drawPieceBar(); drawScore(); } } }, "Next battle");
   const scorePanel = h("section", { class: "stardice-score", "aria-label": "Scoring" });
   const menu = new VariantMenu(ctx);
   const box = h("div", { class: "stardice-board" },
-    h("div", { class: "stardice-bar" }, pieceBar, nextBattle, h("label", {}, mute, " Mute"), pauseButton, menu.element, note), menu.panel,
+    h("div", { class: "stardice-bar" }, pieceBar, nextBattle, h("label", {}, mute, " Mute"), pauseButton, fullButton, menu.element, note), menu.panel, news,
     h("div", { class: "stardice-stage" }, canvas), scorePanel);
   host.replaceChildren(box);
   const g = canvas.getContext("2d");
@@ -330,6 +337,8 @@ export function createBoard(host, ctx) {
         : `Federation ${score.points[0]} · Klingon ${score.points[1]}`
         + (obs.borg_pips !== null && obs.borg_pips !== undefined ? ` · Borg ${obs.borg_pips}` : "")),
       h("ol", {}, rows.length ? rows : [h("li", {}, "No formation yet.")]),
+      obs.eliminated?.length ? h("p", { class: "stardice-eliminated" },
+        `Out of this ${solo ? "round" : "battle"} (knocked off the table or discarded): ${obs.eliminated.join(", ")}`) : "",
       battles ? h("p", {}, `Battles: ${battles}`) : "",
       obs.war_target ? h("p", {}, `War: Federation ${obs.war[0]} · Klingon ${obs.war[1]} (to ${obs.war_target})`) : "");
   }
@@ -368,6 +377,9 @@ export function createBoard(host, ctx) {
       box.classList.toggle("frozen", Boolean(next.terminal || frozen));
       menu.show(next.role === "player");
       canvas.dataset.step = String(next.step);
+      if (next.step !== prevStep) {
+        news.textContent = next.events.filter((e) => NEWS.has(e.kind)).map((e) => e.text).join(" ");
+      }
       drawPieceBar();
       drawScore();
     },
