@@ -74,25 +74,25 @@ class FastTrollState(TrollState):
         else:
             self._act(action, events)
         self.actions_left -= 1
-        if self.actions_left == 0:
-            self._finish_turn(events)
-        return TrollEvents(events)
-
-    def _finish_turn(self, events: list[Record]) -> None:
-        fled = kernel.flight(self.stacks, self.face_up, self.troll, self.set_aside, events)
+        if self.actions_left > 0:
+            return TrollEvents(events)
+        # The end of the turn (TrollState._finish_turn), written out here: the flight, then in
+        # the usual case (final rules, the bridge stands, the deck goes on: no win, R15) the next
+        # turn; every other case is the reference's to judge.
+        stacks, params = self.stacks, self.params
+        fled = kernel.flight(stacks, self.face_up, self.troll, self.set_aside, events)
         if fled:
             self.stats["fled"] += fled
-        if self.params.rules == "draft":
+        if params.rules == "draft":
             self._unsupported_fall(events)
             if self.outcome:
-                return
-        # The usual end of a turn: the bridge stands and the deck goes on, so no win (R15), and
-        # the next turn begins; every other case is the reference's to judge.
-        if (self.deck and not self.hold_next_turn and self.turn < self.params.turn_limit
-                and kernel.collapse_reason(self.stacks) is None):
+                return TrollEvents(events)
+        if (self.deck and not self.hold_next_turn and self.turn < params.turn_limit
+                and kernel.collapse_reason(stacks) is None):
             self._start_turn(events)
         else:
             self._judge_bridge(events)
+        return TrollEvents(events)
 
     # -- the next turn's awakening ----------------------------------------------------------------
     def _start_turn(self, events: list[Record]) -> None:
