@@ -81,11 +81,17 @@ def original_determinize(state: TrollState, rng: Chance) -> TrollState:
 
 def original_agent_type() -> Any:
     """The IsmctsAgent class of ORIGINAL, or None without git."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        source = subprocess.run(["git", "show", f"{ORIGINAL}:src/playtable/agents/ismcts.py"],
-                                cwd=root, capture_output=True, text=True, check=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
+    source = None
+    # this checkout's history, or the working directory's (a tree exported to compare with)
+    for where in (Path(__file__).resolve().parent.parent, Path.cwd()):
+        try:
+            source = subprocess.run(["git", "show", f"{ORIGINAL}:src/playtable/agents/ismcts.py"],
+                                    cwd=where, capture_output=True, text=True, check=True,
+                                    timeout=30).stdout
+            break
+        except (OSError, subprocess.SubprocessError):
+            continue
+    if source is None:
         return None
     module = types.ModuleType("_ismcts_original")
     sys.modules[module.__name__] = module  # dataclasses look their module up while decorating
