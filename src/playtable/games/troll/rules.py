@@ -490,23 +490,25 @@ class TrollState(TrollPosition):
         return serialize.observation(self)
 
     def info_key(self, seat: int) -> Hashable:
-        """The facts of `observation(0)` as one flat tuple (equal exactly when the observations
-        are), far cheaper to build, hash and compare than the JSON view: the fixed fields, the
-        card lists as bytes (cards are 0-51), the twelve stack heights, then every brick bottom
-        to top, slot by slot, a face-down card never seen as 255 (the heights say where one
-        stack ends)."""
-        stacks, played = self.stacks, self.played
+        """The facts of `observation(0)` as a short flat tuple (equal exactly when the
+        observations are), far cheaper to build, hash and compare than the JSON view: the
+        fixed fields; one bytes of the set-aside cards, the flight stacks and the cards carried
+        (cards are 0-51; 254 ends each list) and the twelve stack heights; and one bytes of
+        every brick, bottom to top, slot by slot, a face-down card never seen as 255 (the
+        heights say where one stack ends)."""
+        played = self.played
         # The twelve slots written out: twice as fast as chaining them (and an error, not a
         # wrong key, if the bridge ever had another size).
-        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = stacks
+        s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = self.stacks
         bricks = bytes([*s0, *s1, *s2, *s3, *s4, *s5, *s6, *s7, *s8, *s9, *s10, *s11])
+        lists = bytes([*self.set_aside, 254, *played[0], 254, *played[1], 254, *self.carried, 254,
+                       len(s0), len(s1), len(s2), len(s3), len(s4), len(s5), len(s6), len(s7),
+                       len(s8), len(s9), len(s10), len(s11)])
         # Face-up cards are exactly the awake tops and the awake cards carried (I5), so the set
         # of them stands for the observation's "awake" flags.
         return (self.turn, self.actions_left, self.lower_red, self.troll, self.outcome,
-                self.end_reason, len(self.deck), bytes(self.set_aside), bytes(played[0]),
-                bytes(played[1]), frozenset(self.visited), bytes(self.carried),
-                frozenset(self.face_up), bytes(map(len, stacks)),
-                bricks.translate(self._seen_table()))
+                self.end_reason, len(self.deck), frozenset(self.visited), frozenset(self.face_up),
+                lists, bricks.translate(self._seen_table()))
 
     _shown: tuple[set[int], int, bytes] | None = None
     """`_seen_table`'s last table, with the set of seen cards and its size it was made from."""
