@@ -144,6 +144,8 @@ class IsmctsAgent:
                     break
             elif done >= self.iterations:
                 break
+            if done + 1 >= len(_LOG):
+                _log(2 * done + 2)  # an edge is available at most once an iteration
             if multi:
                 self._iterate_trees(state, roots, search_rng, scorer, seats, bounds)
             else:
@@ -219,7 +221,7 @@ class IsmctsAgent:
             for other in available:
                 avail, visits = other.avail, other.visits
                 score = (other.total[player] / visits - offset) * scale + c * sqrt(
-                    (logs[avail] if avail < len(logs) else _log(avail)) / visits)
+                    logs[avail] / visits)
                 if score > best_score:
                     edge, best_score = other, score
             world.apply(edge.action)
