@@ -50,9 +50,11 @@ class TrollGame(Game[TrollParams, TrollState]):
 
     def new_state(self, params: TrollParams | None = None, seed: int = 0,
                   rigged: Mapping[str, list[Any]] | None = None) -> TrollState:
-        params = params or TrollParams()
-        params.validate()
-        state = FastTrollState(params, Chance(seed, rigged=dict(rigged or {})))
+        if params is None:
+            params = _DEFAULT  # frozen, so one shared copy; checked once below the class
+        else:
+            params.validate()
+        state = FastTrollState(params, Chance(seed, rigged=dict(rigged) if rigged else None))
         state.setup()
         return state
 
@@ -74,4 +76,6 @@ class TrollGame(Game[TrollParams, TrollState]):
         return evaluate(state)
 
 
+_DEFAULT = TrollParams()
+_DEFAULT.validate()
 GAME = TrollGame()
