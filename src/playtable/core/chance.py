@@ -86,6 +86,9 @@ class Chance:
     def roll(self, sides: int, queue: str | None = None) -> int:
         """A die roll 1..sides; the queue `d<sides>` (or the one named) may rig it."""
         if not self.rigged:  # the usual case, without building the queue's name
+            if _COMPILED_SHUFFLE and sides > 0 and self.counter < 1 << 62:  # below(), compiled
+                self.counter += 1
+                return splitmix.below(self._base, self.counter, sides) + 1
             return self.below(sides) + 1
         name = queue or f"d{sides}"
         rigged = self.take_rigged(name)
