@@ -2,11 +2,13 @@
 difficulties, and the troll's tools, measured.
 
 The claims (`lab/claims.py`, the `playtable claims troll` command) are folded in as they are.
-The tools (THE CLUB, the thrown ace of diamonds, the shovel, laying a card into the bridge) are
-counted from each game's events. Whether a use "saves" a game would need the same deal replayed
-without it, which the rules cannot do (the tool is in the troll's hand); what is measured is
-the association: the win rate of games in which a tool was used against those in which it was
-not, and the share of won games that used it.
+The tools (a club, a thrown diamond, a shovel, laying a card into the bridge) are counted from
+each game's events; a club is any club-shaped brick, THE CLUB among them, and a diamond any
+diamond (the events `clubbed` and `thrown` do not say which card struck). Whether a use
+"saves" a game would need the same deal replayed without it, which the rules cannot do (the
+tool is in the troll's hand); what is measured is the association: the win rate of games in
+which a tool was used against those in which it was not, and the share of won games that used
+it.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from playtable.lab.playtest import Answer, play, rate
 from playtable.lab.runner import RunOptions
 from playtable.lab.stats import wilson
 
-TOOLS = (("THE CLUB", "clubbed"), ("the thrown ace of diamonds", "thrown"),
-         ("the shovel", "shovelled"), ("laying a card into the bridge", "laid"))
+TOOLS = (("a club (THE CLUB or any club brick)", "clubbed"), ("a thrown diamond", "thrown"),
+         ("a shovel (a spade)", "shovelled"), ("laying a card into the bridge", "laid"))
 
 
 def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> list[Answer]:
