@@ -87,11 +87,11 @@ class FastTrollState(TrollState):
             self._unsupported_fall(events)
             if self.outcome:
                 return TrollEvents(events)
-        if (self.deck and not self.hold_next_turn and self.turn < params.turn_limit
-                and kernel.collapse_reason(stacks) is None):
+        reason = kernel.collapse_reason(stacks)
+        if reason is None and self.deck and not self.hold_next_turn and self.turn < params.turn_limit:
             self._start_turn(events)
         else:
-            self._judge_bridge(events)
+            self._judge_bridge(events, reason)
         return TrollEvents(events)
 
     # -- the next turn's awakening ----------------------------------------------------------------

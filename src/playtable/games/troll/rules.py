@@ -211,12 +211,11 @@ class TrollState(TrollPosition):
         if self.params.rules == "draft":
             self._unsupported_fall(events)
         if not self.outcome:
-            self._judge_bridge(events)
+            self._judge_bridge(events, geo.collapse_reason(self.stacks))
 
-    def _judge_bridge(self, events: list[Record]) -> None:
-        """After the flight (§7.1 "Brick flight phase"): the bridge collapses, or is won, or the
-        turn limit ends the game, or the next turn begins."""
-        reason = geo.collapse_reason(self.stacks)
+    def _judge_bridge(self, events: list[Record], reason: str | None) -> None:
+        """After the flight (§7.1 "Brick flight phase"): the bridge collapses (for `reason`, R14),
+        or is won, or the turn limit ends the game, or the next turn begins."""
         if reason:
             self._end("loss", f"The bridge collapses: {reason}.", "collapse", events)
             return
