@@ -183,7 +183,10 @@ class LiveTable:
             await asyncio.sleep(TICK)
             now = self.now()
             if now - self.last_datagram >= TICK:
-                self.tuio.tick(now)
+                try:
+                    self.tuio.tick(now)
+                except Exception:  # noqa: BLE001 - the table keeps ticking whatever happened
+                    log.exception("live table %s: a tick failed", self.id)
             for file in (self.whole, self.recording):
                 if file is not None:
                     file.flush()
@@ -195,8 +198,9 @@ class LiveTable:
         self.replay_state = "playing"
         self._announce_replay()
         began = time.monotonic()
+        first = items[0][0] if items else 0.0  # the quiet before the first datagram is skipped
         for t, sender, data in items:
-            delay = t - (time.monotonic() - began)
+            delay = t - first - (time.monotonic() - began)
             if delay > 0:
                 await asyncio.sleep(delay)
             if data is None:
