@@ -1,8 +1,8 @@
-"""Star Dice between two people, each in their own browser (issue 15, mode 1: "each in their own
-browser"): two browser contexts (their own storage, their own seat token) play a battle
-against each other with mouse drags to the frozen end screen. Each page is its own seat's
-(its welcome, its observation's seat, actions only on its own turn) and both pages animate
-every throw's streamed motion, their own and the other player's.
+"""Star Dice between two people (issue 15, mode 1): each in their own browser (two browser
+contexts, their own storage, their own seat token) playing a battle against each other with
+mouse drags to the frozen end screen, each page its own seat's (its welcome, its observation's
+seat, actions only on its own turn) and both animating every throw's streamed motion, their
+own and the other player's; and on one screen taking turns (the hot seat).
 """
 
 from __future__ import annotations
@@ -87,3 +87,35 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
     assert any(" calls " in n for n in news) and any("goes first" in n for n in news), news
     mine = [table_state(p)["result"]["returns"] for p in pages]
     assert mine[0] == mine[1]
+
+
+def test_two_people_on_one_screen_take_turns(web_server: ServerProcess, chromium: Any) -> None:
+    """The hot seat (issue 15: "two players on one screen taking turns"): one page holds both
+    seats' tokens; after each turn the "pass the device" cover hides the table until the other
+    player says it is them, and the battle is played so to its frozen end screen."""
+    created = create_table(web_server.url, game="stardice", variant="battle", seed=3,
+                           seats=[{"kind": "human"}, {"kind": "human"}])
+    tokens = [seat["join_url"].split("token=")[1] for seat in created["seats"]]
+    page = new_page(chromium, 1280, 820)
+    page.goto(web_server.url + created["seats"][0]["join_url"] + f"&hot=0.{tokens[0]},1.{tokens[1]}")
+    wait_connected(page)
+    rng = random.Random(4)
+    seats_played: set[int] = set()
+    passes = 0
+    for _ in range(300):  # bounded: 14 dice, the Borg roll, the call, re-throws, a pass each
+        if page.locator(".pass-device").count():
+            page.locator(".pass-device button").click()
+            passes += 1
+            page.wait_for_function("window.playtable.state && window.playtable.state.your_turn")
+            continue
+        state = table_state(page)
+        if state["terminal"]:
+            break
+        if not state["your_turn"] or page.evaluate("window.playtable.pending"):
+            page.wait_for_timeout(50)
+            continue
+        seats_played.add(page.evaluate("window.playtable.seat"))
+        _throw_or_call(page, rng)
+    state = table_state(page)
+    _check_end_screen(page, state)
+    assert seats_played == {0, 1} and passes >= 14
