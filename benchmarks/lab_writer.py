@@ -3,10 +3,12 @@
     .venv/bin/python benchmarks/lab_writer.py [--rows 8000] [--batch 32]
 
 Rows of random troll games (played first, not timed) are handed to `storage.ResultWriter` in
-batches of `--batch` (the runner's batch size for long runs), as the parent process does with
-every batch the workers return. Two passes (the first pays the imports and first-use costs, so
-the second is the figure): CPU microseconds per row (this process) and wall microseconds per row
-(which adds waiting for the disk). Run it with `PYTHONPATH=<older version>/src` to compare.
+batches of `--batch`: as rows (`write`, what the parent did with every batch before issue 13
+and still does with the rows of a resumed run), and as the chunks workers now encode
+(`chunks.encode`, not timed: the workers' work) taken by `write_chunk`, plus the merge of each
+chunk's summary, which is all `sim`'s parent does per batch. Two passes each (the first pays the
+imports and first-use costs, so the second is the figure): CPU microseconds per row (this
+process) and wall microseconds per row (which adds waiting for the disk).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import time
 from pathlib import Path
 
 from playtable.core.registry import get_game
+from playtable.lab.chunks import ChunkSpec, encode
+from playtable.lab.metrics import RunningSummary
 from playtable.lab.runner import Arm, play_game
 from playtable.lab.storage import ResultWriter
 
@@ -29,17 +33,28 @@ def main() -> None:
     game = get_game("troll")
     arm = Arm.build("troll", game.default_params(), ["random"])
     rows = [play_game(arm, seed) for seed in range(args.rows)]
-    print("| pass | rows | batch | CPU us/row | wall us/row |")
-    print("|---|---|---|---|---|")
+    batches = [rows[i:i + args.batch] for i in range(0, len(rows), args.batch)]
+    spec = ChunkSpec(table=True, journal=True)
+    chunks = [encode(batch, spec) for batch in batches]
+    print("| handed over as | pass | rows | batch | CPU us/row | wall us/row |")
+    print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        for number in (1, 2):
-            cpu, wall = time.process_time(), time.perf_counter()
-            with ResultWriter(Path(tmp) / f"pass{number}.parquet") as writer:
-                for i in range(0, len(rows), args.batch):
-                    writer.write(rows[i:i + args.batch])
-            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-            print(f"| {number} | {len(rows):,} | {args.batch} | {1e6 * cpu / len(rows):.1f} "
-                  f"| {1e6 * wall / len(rows):.1f} |")
+        for kind in ("rows", "chunks"):
+            for number in (1, 2):
+                summary = RunningSummary()
+                cpu, wall = time.process_time(), time.perf_counter()
+                with ResultWriter(Path(tmp) / f"{kind}{number}.parquet") as writer:
+                    if kind == "rows":
+                        for batch in batches:
+                            writer.write(batch)
+                            summary.add(batch)
+                    else:
+                        for chunk in chunks:
+                            writer.write_chunk(chunk)
+                            summary.merge(chunk.summary)
+                cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+                print(f"| {kind} | {number} | {len(rows):,} | {args.batch} | {1e6 * cpu / len(rows):.1f} "
+                      f"| {1e6 * wall / len(rows):.1f} |")
 
 
 if __name__ == "__main__":

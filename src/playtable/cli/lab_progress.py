@@ -61,20 +61,31 @@ class Live:
     def add(self, rows: list[dict[str, Any]]) -> None:
         """Count finished games. Rows of several variants (compare) get a win rate each: one
         rate pooled over different rules would mean nothing."""
-        from playtable.lab.stats import wilson
-
-        self.done += len(rows)
-        self.wins += sum(1 for r in rows if r.get("win"))
+        counts: dict[str, list[int]] = {}
         for r in rows:
-            arm = self.arms.setdefault(str(r.get("variant", "")), [0, 0])
+            arm = counts.setdefault(str(r.get("variant", "")), [0, 0])
             arm[0] += bool(r.get("win"))
             arm[1] += 1
+        self.add_counts(counts)
+
+    def add_counts(self, counts: dict[str, list[int]]) -> None:
+        """Count finished games given as variant -> [wins, games] (a worker's chunk)."""
+        from playtable.lab.stats import wilson
+
+        for name, (wins, games) in counts.items():
+            arm = self.arms.setdefault(name, [0, 0])
+            arm[0] += wins
+            arm[1] += games
+            self.done += games
+            self.wins += wins
+        if not self.done:
+            return
         if len(self.arms) > 1:
             rate = "win " + " · ".join(f"{name} {pct(w / n)}" for name, (w, n) in self.arms.items())
         else:
             low, high = wilson(self.wins, self.done)
             rate = f"win {pct(self.wins / self.done)} [{pct(low)}, {pct(high)}]"
-        self.progress.update(self.task, advance=len(rows), rate=rate)
+        self.progress.update(self.task, advance=sum(n for _, n in counts.values()), rate=rate)
 
     def retotal(self, total: int) -> None:
         self.progress.update(self.task, total=total)

@@ -46,6 +46,9 @@ class RunFrame:
 
     previous: list[dict[str, Any]] = field(default_factory=list)
     rows_in_file: int = 0
+    on_chunk: Any = None
+    """Takes a worker's Chunk into the file and the progress bar: a command that sets
+    `options.on_chunk` (sim) passes its chunks on to it."""
 
     def done(self) -> set[tuple[str, int]]:
         return {(str(r["variant"]), int(r["seed"])) for r in self.previous}
@@ -92,9 +95,11 @@ def recorded_run(
     """The frame of a `sim` or `compare` run: check the run options before anything is shown,
     refuse an existing OUT without --force, recover what a killed earlier run left and resume
     it (its games of this run are written first and skipped), then hand every finished chunk
-    of rows (through `options.on_rows`) to the Parquet file OUT and the progress bar, with
-    SIGTERM taken as Ctrl-C; the file is completed however the run ends."""
+    of rows (through `options.on_rows`, or chunks through `frame.on_chunk`) to the Parquet file
+    OUT and the progress bar, with SIGTERM taken as Ctrl-C; the file is completed however the
+    run ends."""
     from playtable.core.extras import require
+    from playtable.lab.chunks import ChunkSpec
 
     options.check()
     frame = RunFrame()
@@ -108,6 +113,7 @@ def recorded_run(
         check_new_output(out, force)
         frame.previous = resume_killed(out, arms, seeds)
         writer = ResultWriter(out, command=command_line())
+    options.chunk_spec = ChunkSpec(table=writer is not None, journal=writer is not None)
     with TermAsInterrupt(), Live(total, label, quiet) as live:
 
         def on_rows(rows: list[dict[str, Any]]) -> None:
@@ -115,9 +121,15 @@ def recorded_run(
                 writer.write(rows)
             live.add(rows)
 
+        def on_chunk(chunk: Any) -> None:
+            if writer is not None:
+                writer.write_chunk(chunk)
+            live.add_counts(chunk.wins)
+
         if frame.previous:
             on_rows(frame.previous)
         options.on_rows = on_rows
+        frame.on_chunk = on_chunk
         try:
             yield frame
         finally:

@@ -7,7 +7,6 @@ import json
 import math
 import sys
 import time
-from typing import Any
 
 import click
 
@@ -58,6 +57,7 @@ def sim(
     and score distributions, game metrics). Ctrl-C keeps every finished game; a run killed
     outright is resumed by the same command at its first missing seed. Games stream through:
     memory stays bounded however large N is."""
+    from playtable.lab.chunks import Chunk
     from playtable.lab.metrics import RunningSummary
     from playtable.lab.runner import Arm, Interrupted, RunOptions, resolve_game, run_tasks
 
@@ -84,14 +84,15 @@ def sim(
         done = frame.done()
         # A generator, never a list: the runner cuts batches from it as workers need them.
         tasks = ((arm, s) for s in seeds if (arm.label, s) not in done)
-        write_rows = options.on_rows
-        assert write_rows is not None
+        # Workers hand over whole chunks (rows already encoded, a summary of their own): the
+        # parent writes and merges them without touching a row (issue 13, target 4).
+        take_chunk = frame.on_chunk
 
-        def on_rows(rows: list[dict[str, Any]]) -> None:
-            write_rows(rows)
-            summary.add(rows)
+        def on_chunk(chunk: Chunk) -> None:
+            take_chunk(chunk)
+            summary.merge(chunk.summary)
 
-        options.on_rows = on_rows
+        options.on_chunk = on_chunk
         try:
             run_tasks(tasks, options, total=games - len(done), keep_rows=False)
         except Interrupted:

@@ -135,6 +135,33 @@ class RunningSummary:
             self._add(r)
         return self
 
+    def merge(self, other: RunningSummary) -> RunningSummary:
+        """Add the games another summary counted (a worker's chunk): the same result as adding
+        its rows here (sums up to rounding), chunks taken in order."""
+        self.n += other.n
+        self.players = max(self.players, other.players)
+        self.completed += other.completed
+        self.errors += other.errors
+        self.wins += other.wins
+        self.draws += other.draws
+        self.seat_wins.update(other.seat_wins)
+        if self.seat_names is None:
+            self.seat_names = other.seat_names
+        for mine, theirs in ((self.length, other.length), (self.return_0, other.return_0),
+                             (self.score, other.score), (self.turns, other.turns)):
+            mine.counts.update(theirs.counts)
+        self.branching_sum += other.branching_sum
+        self.branching_n += other.branching_n
+        self.branching_max = max(self.branching_max, other.branching_max)
+        for key, (total, count) in other.metric_sums.items():
+            mine_total = self.metric_sums.setdefault(key, [0.0, 0.0])
+            mine_total[0] += total
+            mine_total[1] += count
+        self.per_turn_sum += other.per_turn_sum
+        self.per_turn_n += other.per_turn_n
+        self.events.update(other.events)
+        return self
+
     def _add(self, r: dict[str, Any]) -> None:
         self.n += 1
         self.players = max(self.players, int(r.get("players") or 1))

@@ -10,6 +10,12 @@ in flight, so a run of 10^8 games never holds its task list); finished batches a
 in task order (a batch that finishes early waits for the ones before it), so output files have
 a stable order. When the run is interrupted, every finished game is still handed back
 (`Interrupted.rows`).
+
+Batch sizes adapt (`Batcher`): the first batches are small, then each worker gets about
+`BATCH_SECONDS` of games at a time, measured from the batches so far, and fewer towards the end
+so that no worker idles while another finishes a long batch. With `on_chunk` a worker also
+encodes its batch (`chunks.py`: journal lines, Arrow table, summary), so the parent's work per
+game is nearly nothing and two workers are not held back by it.
 """
 
 from __future__ import annotations
@@ -19,10 +25,10 @@ import itertools
 import json
 import math
 import multiprocessing
-import os
 import queue
 import signal
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from contextlib import contextmanager
@@ -36,6 +42,7 @@ from playtable.core.errors import BadParameter, PlaytableError
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
 from playtable.core.registry import resolve_game
+from playtable.lab.chunks import Chunk, ChunkSpec, encode
 
 AGENT_SALT = 0xA6E27
 
@@ -186,6 +193,21 @@ def play_batch(batch: Sequence[tuple[Arm, int]]) -> list[dict[str, Any]]:
     return [play_game(arm, seed) for arm, seed in batch]
 
 
+Work = tuple[int, list[tuple[Arm, int]], ChunkSpec | None]
+"""A numbered batch, and how to encode it (None: hand back the rows)."""
+
+
+def play_work(work: Work, keep: bool = False) -> tuple[int, Any, float]:
+    """Play a batch: (its number, its rows or its Chunk, the seconds it took to play)."""
+    index, batch, spec = work
+    start = time.perf_counter()
+    rows = play_batch(batch)
+    seconds = time.perf_counter() - start
+    if spec is None:
+        return index, rows, seconds
+    return index, encode(rows, spec, seconds, keep), seconds
+
+
 # -- execution -------------------------------------------------------------------------------------
 class Interrupted(Exception):  # noqa: N818 - it is a control-flow signal, not an error
     """The run was stopped; `rows` holds every game that had finished."""
@@ -225,26 +247,62 @@ def _worker_init() -> None:
 
 
 def batch_size_for(total: int, workers: int) -> int:
-    """Games per batch: enough batches to keep every worker busy to the end, at most 32."""
+    """Games of the first batch: enough batches to keep every worker busy to the end, at most 32."""
     return max(1, min(32, math.ceil(total / (max(1, workers) * 8))))
 
 
-def _batches(tasks: Iterable[tuple[Arm, int]], size: int) -> Iterator[tuple[int, list[tuple[Arm, int]]]]:
-    """Numbered batches, cut from the tasks as they are needed (never a whole task list)."""
-    source = iter(tasks)
-    for index in itertools.count():
-        batch = list(itertools.islice(source, size))
-        if not batch:
+BATCH_SECONDS = 0.25
+"""Playing time a batch aims at once the games' speed is known: long enough that handing a batch
+over (a few milliseconds) is noise, short enough for a lively progress bar and a balanced end."""
+
+MAX_BATCH = 4096
+
+
+class Batcher:
+    """Numbered batches cut from the tasks as they are needed (never a whole task list), of
+    `fixed` games each, or adaptive: `batch_size_for` games at first, then about
+    `BATCH_SECONDS` of play as measured (`played`), never more than an eighth of each worker's
+    share of what is left (`total` is the number of tasks, an estimate for a generator)."""
+
+    def __init__(self, tasks: Iterable[tuple[Arm, int]], total: int, workers: int,
+                 fixed: int | None, spec: ChunkSpec | None) -> None:
+        self.source = iter(tasks)
+        self.left = total
+        self.workers = max(1, workers)
+        self.fixed = fixed
+        self.spec = spec
+        self.size = fixed or batch_size_for(total, workers)
+        self.index = 0
+        self.games = 0
+        self.seconds = 0.0
+
+    def played(self, games: int, seconds: float) -> None:
+        """A batch of `games` took `seconds` to play: size the next ones by it."""
+        self.games += games
+        self.seconds += seconds
+        if self.fixed or not self.games or self.seconds <= 0:
             return
-        yield index, batch
+        per_game = self.seconds / self.games
+        share = math.ceil(max(self.left, 0) / (self.workers * 8))
+        self.size = max(1, min(MAX_BATCH, round(BATCH_SECONDS / per_game), max(share, 32)))
+
+    def __iter__(self) -> Iterator[Work]:
+        return self
+
+    def __next__(self) -> Work:
+        batch = list(itertools.islice(self.source, self.size))
+        if not batch:
+            raise StopIteration
+        self.left -= len(batch)
+        work = (self.index, batch, self.spec)
+        self.index += 1
+        return work
 
 
-def _run_local(
-    batches: Iterator[tuple[int, list[tuple[Arm, int]]]], workers: int
-) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+def _run_local(batches: Batcher, workers: int, keep: bool) -> Iterator[tuple[int, Any, float]]:
     if workers <= 1:
-        for i, batch in batches:
-            yield i, play_batch(batch)
+        for work in batches:
+            yield play_work(work, keep)
         return
     # spawn: workers start clean (no inherited threads or locks); they import the game by name.
     ctx = multiprocessing.get_context("spawn")
@@ -262,12 +320,12 @@ def _run_local(
         in_flight = 0
         exhausted = False
         while in_flight or not exhausted:
-            while not exhausted and in_flight < 4 * workers:
+            while not exhausted and in_flight < 2 * workers:
                 item = next(batches, None)
                 if item is None:
                     exhausted = True
                     break
-                pool.apply_async(_play_indexed, (item,), callback=done.put, error_callback=done.put)
+                pool.apply_async(play_work, (item,), callback=done.put, error_callback=done.put)
                 in_flight += 1
             if not in_flight:
                 break
@@ -282,69 +340,17 @@ def _run_local(
         pool.join()
 
 
-def _play_indexed(item: tuple[int, list[tuple[Arm, int]]]) -> tuple[int, list[dict[str, Any]]]:
-    return item[0], play_batch(item[1])
-
-
-def _import_ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise BadParameter("the ray backend needs Ray: pip install 'playtable[ray]'") from None
-    return ray
-
-
-def _run_ray(
-    batches: Iterator[tuple[int, list[tuple[Arm, int]]]], workers: int, address: str | None
-) -> Iterator[tuple[int, list[dict[str, Any]]]]:
-    ray = _import_ray()
-    started = False
-    if not ray.is_initialized():
-        try:
-            if address:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-            else:
-                # A local Ray stays on the loopback interface and reports no usage statistics.
-                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-                ray.init(
-                    num_cpus=max(1, workers),
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    _node_ip_address="127.0.0.1",
-                )
-        except Exception as err:  # Ray raises several kinds; the user needs one line
-            where = f"at {address}" if address else "locally"
-            raise BadParameter(f"cannot start or reach Ray {where}: {str(err).splitlines()[0]}") from None
-        started = True
-    try:
-        remote = ray.remote(play_batch)
-        limit = max(2, 2 * workers)
-        running: dict[Any, int] = {}
-        exhausted = False
-        while running or not exhausted:
-            while not exhausted and len(running) < limit:
-                item = next(batches, None)
-                if item is None:
-                    exhausted = True
-                else:
-                    running[remote.remote(item[1])] = item[0]
-            if not running:
-                break
-            done, _ = ray.wait(list(running), num_returns=1)
-            ref = done[0]
-            yield running.pop(ref), ray.get(ref)
-    finally:
-        if started:
-            ray.shutdown()
-
-
 @dataclass
 class RunOptions:
     workers: int = 1
     backend: str = "local"
     address: str | None = None
     batch_size: int | None = None
+    """Games per batch; None: adaptive (`Batcher`)."""
     on_rows: Callable[[list[dict[str, Any]]], None] | None = field(default=None, repr=False)
+    on_chunk: Callable[[Chunk], None] | None = field(default=None, repr=False)
+    """Take each batch as a Chunk the worker encoded (`sim`: the parent stays light)."""
+    chunk_spec: ChunkSpec = field(default_factory=ChunkSpec)
 
     def check(self) -> None:
         """Raise BadParameter now, before any progress is shown, if these options cannot run."""
@@ -353,7 +359,9 @@ class RunOptions:
         if self.workers < 1:
             raise BadParameter("--workers must be at least 1")
         if self.backend == "ray":
-            _import_ray()
+            from playtable.lab.runner_ray import import_ray
+
+            import_ray()
 
 
 def run_tasks(
@@ -367,34 +375,46 @@ def run_tasks(
 
     `tasks` may be a generator: it is read a batch at a time. With `keep_rows=False` the rows
     go only to `on_rows` (and the result is empty), so memory stays bounded however many games
-    run; `total` (the number of tasks, when `tasks` has no length) sets the batch size."""
+    run; `total` (the number of tasks, when `tasks` has no length) sets the batch sizes.
+
+    With `on_chunk`, each batch is handed over as a `Chunk` encoded by the worker (see
+    `chunks.py`) instead of rows, and nothing is kept (`keep_rows` is ignored)."""
     options = options or RunOptions()
     options.check()
     if total is None:
         total = len(tasks) if isinstance(tasks, Sized) else 32 * 8 * max(1, options.workers)
-    size = options.batch_size or batch_size_for(total, options.workers)
-    batches = _batches(tasks, size)
-    if options.backend == "ray":
-        source = _run_ray(batches, options.workers, options.address)
+    chunked = options.on_chunk is not None
+    spec = options.chunk_spec if chunked else None
+    batches = Batcher(tasks, total, options.workers, options.batch_size, spec)
+    local = options.backend != "ray"
+    if local:
+        source = _run_local(batches, options.workers, keep=options.workers <= 1)
     else:
-        source = _run_local(batches, options.workers)
-    finished: dict[int, list[dict[str, Any]]] = {}
+        from playtable.lab.runner_ray import run_ray
+
+        source = run_ray(batches, options.workers, options.address, play_work)
+    finished: dict[int, Any] = {}
     rows: list[dict[str, Any]] = []
     next_index = 0
 
-    def hand_over(batch_rows: list[dict[str, Any]]) -> None:
+    def hand_over(result: Any) -> None:
         # Ctrl-C and SIGTERM wait until a batch is wholly handed over (kept, written to the
         # result file and its journal): an interrupt half-way used to lose the batch from the
         # file while counting it as written.
         with _stop_signals_held():
+            if chunked:
+                assert options.on_chunk is not None
+                options.on_chunk(result)
+                return
             if keep_rows:
-                rows.extend(batch_rows)
+                rows.extend(result)
             if options.on_rows is not None:
-                options.on_rows(batch_rows)
+                options.on_rows(result)
 
     try:
-        for index, batch_rows in source:
-            finished[index] = batch_rows
+        for index, result, seconds in source:
+            batches.played(result.count if chunked else len(result), seconds)
+            finished[index] = result
             while next_index in finished:
                 hand_over(finished.pop(next_index))
                 next_index += 1

@@ -16,7 +16,9 @@ metrics for every game); a metric that appears only later lands in `extra_metric
 instead of being lost. Rows are buffered into row groups of `ROW_GROUP_ROWS` (small row groups
 made files 9x larger and queries 8x slower: `benchmarks/lab_parquet.py`); meanwhile the journal
 beside the file keeps every finished game, so a killed run loses none (`recovery.py`). The file
-carries its playtable version, command and time as metadata (`file_info`).
+carries its playtable version, command and time as metadata (`file_info`). The columns and
+the conversion of rows into them are in `columns.py`; the runner's workers use the same code to
+hand over whole tables (`write_chunk`), so the process that owns the file does no work per row.
 
 Files are written under a temporary name and renamed when closed, so an existing result file is
 never left half-written. The temporary file and the journal are created with O_EXCL|O_NOFOLLOW:
@@ -32,13 +34,17 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from playtable import __version__
 from playtable.core.errors import PlaytableError
+from playtable.lab.columns import TableMaker, schema_for
+
+if TYPE_CHECKING:
+    from playtable.lab.chunks import Chunk
 
 JOURNAL_SYNC_SECONDS = 1.0
 """The journal is flushed to the operating system after every batch, so a killed process loses
@@ -54,64 +60,8 @@ TABLE_ROWS = 4096
 """Rows gathered as Python lists before they become one Arrow table: making a table costs a few
 milliseconds whatever its size, which per batch of 32 fast games was most of the parent's work."""
 
-BASE_FIELDS: list[pa.Field] = [
-    pa.field("game", pa.string()),
-    pa.field("variant", pa.string()),
-    pa.field("seed", pa.int64()),
-    pa.field("params", pa.string()),
-    pa.field("agents", pa.list_(pa.string())),
-    pa.field("players", pa.int32()),
-    pa.field("completed", pa.bool_()),
-    pa.field("error", pa.string()),
-    pa.field("length", pa.int64()),
-    pa.field("win", pa.bool_()),
-    pa.field("draw", pa.bool_()),
-    pa.field("winner", pa.int32()),
-    pa.field("winners", pa.list_(pa.int32())),
-    pa.field("seat_names", pa.list_(pa.string())),
-    pa.field("returns", pa.list_(pa.float64())),
-    pa.field("return_0", pa.float64()),
-    pa.field("decisions", pa.list_(pa.int64())),
-    pa.field("branching_mean", pa.float64()),
-    pa.field("branching_max", pa.int64()),
-    pa.field("events", pa.map_(pa.string(), pa.int64())),
-]
-BASE_NAMES = [f.name for f in BASE_FIELDS]
-
-
 class ResultsError(PlaytableError):
     """A result file that cannot be read or a query that fails."""
-
-
-def _metric_type(value: Any) -> pa.DataType:
-    if isinstance(value, bool):
-        return pa.bool_()
-    if isinstance(value, int | float):
-        return pa.float64()
-    return pa.string()
-
-
-def _param_type(value: Any) -> pa.DataType:
-    if isinstance(value, bool):
-        return pa.bool_()
-    if isinstance(value, int):
-        return pa.int64()
-    if isinstance(value, float):
-        return pa.float64()
-    return pa.string()
-
-
-def _param_value(value: Any, kind: pa.DataType) -> Any:
-    """The value in its column's type, or None when it does not fit (it stays in `params`)."""
-    if kind == pa.bool_():
-        return value if isinstance(value, bool) else None
-    if kind == pa.int64():
-        return (
-            value if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63 else None
-        )
-    if kind == pa.float64():
-        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
 def create_exclusive(path: Path, append: bool = False) -> int:
@@ -130,7 +80,8 @@ def create_exclusive(path: Path, append: bool = False) -> int:
 
 
 class ResultWriter:
-    """Append rows (dicts from `runner.play_game`) to a Parquet file, chunk by chunk.
+    """Append rows (dicts from `runner.play_game`) to a Parquet file, chunk by chunk, or the
+    chunks workers already turned into tables (`write_chunk`).
 
     `command` (the command line that made the file) goes into the file's metadata."""
 
@@ -143,42 +94,23 @@ class ResultWriter:
         self._journal: IO[str] | None = None
         self._writer: pq.ParquetWriter | None = None
         self._schema: pa.Schema | None = None
-        self._metric_names: list[str] = []
-        self._param_types: dict[str, pa.DataType] = {}
-        self._with_actions = False
+        self._maker: TableMaker | None = None
         self._pending: list[pa.Table] = []
         self._pending_rows = 0
-        self._columns: dict[str, list[Any]] = {}
-        self._column_rows = 0
-        self._params_seen: dict[str, dict[str, Any]] = {}
+        self._rows: list[dict[str, Any]] = []
         self._synced = 0.0
         self.rows_written = 0
 
-    def _open(self, rows: Sequence[dict[str, Any]]) -> None:
-        metric_types: dict[str, pa.DataType] = {}
-        for row in rows:
-            for key, value in row.get("metrics", {}).items():
-                metric_types.setdefault(key, _metric_type(value))
-        self._metric_names = list(metric_types)
-        for row in rows:
-            for key, value in _params_of(row).items():
-                self._param_types.setdefault(key, _param_type(value))
-        fields = list(BASE_FIELDS)
-        fields += [pa.field(f"m_{k}", t) for k, t in metric_types.items()]
-        fields.append(pa.field("extra_metrics", pa.string()))
-        fields += [pa.field(f"p_{k}", t) for k, t in self._param_types.items()]
-        # Each game's action texts, when the run keeps records (`sim --keep-records`).
-        self._with_actions = any("actions" in row for row in rows)
-        if self._with_actions:
-            fields.append(pa.field("actions", pa.list_(pa.string())))
+    def _open(self, columns: pa.Schema) -> None:
         created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        self._schema = pa.schema(fields).with_metadata(
+        self._schema = columns.with_metadata(
             {
                 "playtable.version": __version__,
                 "playtable.command": self.command,
                 "playtable.created": created,
             }
         )
+        self._maker = TableMaker(self._schema)
         if self.journal.exists() or self.journal.is_symlink():
             raise ResultsError(
                 f"{self.journal} holds the games of a run that was killed; "
@@ -197,59 +129,53 @@ class ResultWriter:
         if not rows:
             return
         if self._writer is None:
-            self._open(rows)
-        assert self._writer is not None and self._schema is not None and self._journal is not None
-        if not self._columns:
-            self._columns = {name: [] for name in self._schema.names}
-        columns = self._columns
-        for row in rows:
-            for name in BASE_NAMES:
-                value = row.get(name)
-                if name == "events":
-                    value = sorted((value or {}).items())
-                columns[name].append(value)
-            metrics = dict(row.get("metrics", {}))
-            for key in self._metric_names:
-                value = metrics.pop(key, None)
-                if isinstance(value, int | float) and not isinstance(value, bool):
-                    value = float(value)
-                elif value is not None and not isinstance(value, bool):
-                    value = str(value)
-                columns[f"m_{key}"].append(value)
-            columns["extra_metrics"].append(json.dumps(metrics) if metrics else None)
-            if self._with_actions:
-                columns["actions"].append(row.get("actions"))
-            raw = row.get("params")  # JSON text, the same for every row of an arm: parsed once
-            params = self._params_seen.get(raw) if isinstance(raw, str) else None
-            if params is None:
-                params = _params_of(row)
-                if isinstance(raw, str):
-                    self._params_seen[raw] = params
-            for key, kind in self._param_types.items():
-                columns[f"p_{key}"].append(_param_value(params[key], kind) if key in params else None)
-        self._column_rows += len(rows)
-        if self._column_rows >= TABLE_ROWS:
+            self._open(schema_for(rows))
+        self._rows.extend(rows)
+        if len(self._rows) >= TABLE_ROWS:
             self._table_up()
         if self._pending_rows >= ROW_GROUP_ROWS:
             self._flush()
         # The Parquet file is readable only once closed; the journal keeps every finished game
         # on disk meanwhile, so even a killed process loses none.
-        for row in rows:
-            self._journal.write(json.dumps(row, default=str) + "\n")
+        self._journal_up("".join(json.dumps(row, default=str) + "\n" for row in rows), len(rows))
+
+    def write_chunk(self, chunk: Chunk) -> None:
+        """Append a worker's chunk: its table as it is when it has this file's columns (the
+        parent then touches no row), else its rows one by one as `write` does."""
+        if not chunk.count:
+            return
+        table = chunk.table
+        if table is None or (self._schema is not None
+                             and not table.schema.equals(self._schema, check_metadata=False)):
+            self.write(chunk.rows())
+            return
+        if self._writer is None:
+            self._open(table.schema)
+        assert self._schema is not None
+        self._table_up()  # rows written before go first
+        self._pending.append(table.replace_schema_metadata(self._schema.metadata))
+        self._pending_rows += table.num_rows
+        if self._pending_rows >= ROW_GROUP_ROWS:
+            self._flush()
+        self._journal_up(chunk.journal, chunk.count)
+
+    def _journal_up(self, text: str, count: int) -> None:
+        assert self._journal is not None
+        self._journal.write(text)
         self._journal.flush()
         now = time.monotonic()
         if now - self._synced >= JOURNAL_SYNC_SECONDS:
             os.fsync(self._journal.fileno())
             self._synced = now
-        self.rows_written += len(rows)
+        self.rows_written += count
 
     def _table_up(self) -> None:
         """Turn the gathered rows into one Arrow table, pending for the next row group."""
-        if self._column_rows:
-            self._pending.append(pa.table(self._columns, schema=self._schema))
-            self._pending_rows += self._column_rows
-        self._columns = {}
-        self._column_rows = 0
+        if self._rows:
+            assert self._maker is not None
+            self._pending.append(self._maker.table(self._rows))
+            self._pending_rows += len(self._rows)
+            self._rows = []
 
     def _flush(self) -> None:
         self._table_up()
@@ -278,16 +204,6 @@ class ResultWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _params_of(row: dict[str, Any]) -> dict[str, Any]:
-    params = row.get("params")
-    if isinstance(params, str):
-        try:
-            params = json.loads(params)
-        except json.JSONDecodeError:
-            return {}
-    return params if isinstance(params, dict) else {}
 
 
 def file_info(path: str | Path) -> dict[str, str]:

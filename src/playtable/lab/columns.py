@@ -1,0 +1,144 @@
+"""Result rows as Arrow columns: the file schema a set of rows implies, and the table of rows.
+
+Shared by the Parquet writer (`storage.ResultWriter`, in the process that owns the file) and by
+the runner's workers (`chunks.encode`), which turn their own games into a table so that the
+parent only appends it: the same rows give the same table wherever it is built.
+
+The schema: the base columns (`BASE_FIELDS`), one `m_<name>` per game metric seen in the first
+rows, `extra_metrics` (JSON text of metrics that appear only later), one `p_<name>` per game
+parameter (typed), and `actions` when the rows keep records.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+BASE_FIELDS: list[pa.Field] = [
+    pa.field("game", pa.string()),
+    pa.field("variant", pa.string()),
+    pa.field("seed", pa.int64()),
+    pa.field("params", pa.string()),
+    pa.field("agents", pa.list_(pa.string())),
+    pa.field("players", pa.int32()),
+    pa.field("completed", pa.bool_()),
+    pa.field("error", pa.string()),
+    pa.field("length", pa.int64()),
+    pa.field("win", pa.bool_()),
+    pa.field("draw", pa.bool_()),
+    pa.field("winner", pa.int32()),
+    pa.field("winners", pa.list_(pa.int32())),
+    pa.field("seat_names", pa.list_(pa.string())),
+    pa.field("returns", pa.list_(pa.float64())),
+    pa.field("return_0", pa.float64()),
+    pa.field("decisions", pa.list_(pa.int64())),
+    pa.field("branching_mean", pa.float64()),
+    pa.field("branching_max", pa.int64()),
+    pa.field("events", pa.map_(pa.string(), pa.int64())),
+]
+BASE_NAMES = [f.name for f in BASE_FIELDS]
+
+
+def _metric_type(value: Any) -> pa.DataType:
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, int | float):
+        return pa.float64()
+    return pa.string()
+
+
+def _param_type(value: Any) -> pa.DataType:
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, int):
+        return pa.int64()
+    if isinstance(value, float):
+        return pa.float64()
+    return pa.string()
+
+
+def _param_value(value: Any, kind: pa.DataType) -> Any:
+    """The value in its column's type, or None when it does not fit (it stays in `params`)."""
+    if kind == pa.bool_():
+        return value if isinstance(value, bool) else None
+    if kind == pa.int64():
+        return (
+            value if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63 else None
+        )
+    if kind == pa.float64():
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def params_of(row: dict[str, Any]) -> dict[str, Any]:
+    params = row.get("params")
+    if isinstance(params, str):
+        try:
+            params = json.loads(params)
+        except json.JSONDecodeError:
+            return {}
+    return params if isinstance(params, dict) else {}
+
+
+def schema_for(rows: Sequence[dict[str, Any]]) -> pa.Schema:
+    """The columns a file starting with `rows` has (no metadata)."""
+    metric_types: dict[str, pa.DataType] = {}
+    for row in rows:
+        for key, value in row.get("metrics", {}).items():
+            metric_types.setdefault(key, _metric_type(value))
+    param_types: dict[str, pa.DataType] = {}
+    for row in rows:
+        for key, value in params_of(row).items():
+            param_types.setdefault(key, _param_type(value))
+    fields = list(BASE_FIELDS)
+    fields += [pa.field(f"m_{k}", t) for k, t in metric_types.items()]
+    fields.append(pa.field("extra_metrics", pa.string()))
+    fields += [pa.field(f"p_{k}", t) for k, t in param_types.items()]
+    # Each game's action texts, when the run keeps records (`sim --keep-records`).
+    if any("actions" in row for row in rows):
+        fields.append(pa.field("actions", pa.list_(pa.string())))
+    return pa.schema(fields)
+
+
+class TableMaker:
+    """Rows to tables of one schema (the parsed parameters of each arm are kept: every row of an
+    arm carries the same JSON text)."""
+
+    def __init__(self, schema: pa.Schema) -> None:
+        self.schema = schema
+        self.metric_names = [f.name[2:] for f in schema if f.name.startswith("m_")]
+        self.param_types = {f.name[2:]: f.type for f in schema if f.name.startswith("p_")}
+        self.with_actions = "actions" in schema.names
+        self._params_seen: dict[str, dict[str, Any]] = {}
+
+    def table(self, rows: Sequence[dict[str, Any]]) -> pa.Table:
+        columns: dict[str, list[Any]] = {name: [] for name in self.schema.names}
+        for row in rows:
+            for name in BASE_NAMES:
+                value = row.get(name)
+                if name == "events":
+                    value = sorted((value or {}).items())
+                columns[name].append(value)
+            metrics = dict(row.get("metrics", {}))
+            for key in self.metric_names:
+                value = metrics.pop(key, None)
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    value = float(value)
+                elif value is not None and not isinstance(value, bool):
+                    value = str(value)
+                columns[f"m_{key}"].append(value)
+            columns["extra_metrics"].append(json.dumps(metrics) if metrics else None)
+            if self.with_actions:
+                columns["actions"].append(row.get("actions"))
+            raw = row.get("params")
+            params = self._params_seen.get(raw) if isinstance(raw, str) else None
+            if params is None:
+                params = params_of(row)
+                if isinstance(raw, str):
+                    self._params_seen[raw] = params
+            for key, kind in self.param_types.items():
+                columns[f"p_{key}"].append(_param_value(params[key], kind) if key in params else None)
+        return pa.table(columns, schema=self.schema)
