@@ -41,9 +41,6 @@ class FastTrollState(TrollState):
     def _events(self, records: list[Record]) -> Sequence[Event]:
         return TrollEvents(records)
 
-    def _deal(self, cards: list[int], heights: tuple[int, ...]) -> None:
-        kernel.deal(self.stacks, cards, heights)
-
     def legal_actions(self) -> list[TrollAction]:
         legal = self._legal
         if legal is None:

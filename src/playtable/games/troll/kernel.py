@@ -61,28 +61,27 @@ def compiled() -> bool:
     return not __file__.endswith(".py")
 
 
-def _awake(stacks: list[list[int]], slot: int, face_up: set[int]) -> bool:
-    stack = stacks[slot]
-    return len(stack) > 0 and stack[-1] in face_up
-
-
 def legal(stacks: list[list[int]], face_up: set[int], troll: int, visited: set[int],
           carried: list[int], draft: bool) -> list[TrollAction] | None:
     """`TrollState._compute_legal` (R7-R12, I2), or None when a carried brick is dormant: its
-    places to lay (I9, D2) are the reference's to say."""
+    places to lay (I9, D2) are the reference's to say. (A brick is awake when its stack's top
+    card is face up; the test is written out each time, a call costing more than it.)"""
     near = NEAR[troll]
     out: list[TrollAction] = []
     for entry in near:
         n = entry[0]
-        if n >= 0 and len(stacks[n]) > 0 and n not in visited:
+        if n >= 0 and stacks[n] and n not in visited:
             out.append(entry[2])
-    if _awake(stacks, troll, face_up):
+    here = stacks[troll]
+    if here and here[-1] in face_up:
         out.append(STOMP)
     if not carried:
         for entry in near:
             n = entry[0]
-            if n >= 0 and _awake(stacks, n, face_up) and stacks[n][-1] // 13 != _HEARTS:
-                out.append(entry[3])
+            if n >= 0:
+                stack = stacks[n]
+                if stack and stack[-1] in face_up and stack[-1] // 13 != _HEARTS:
+                    out.append(entry[3])
         return out if out else [WAIT]
     for card in carried:
         if card not in face_up:
@@ -90,17 +89,19 @@ def legal(stacks: list[list[int]], face_up: set[int], troll: int, visited: set[i
         suit = card // 13
         for entry in near:
             n = entry[0]
-            if suit == _CLUBS:
-                if n >= 0 and _awake(stacks, n, face_up):
-                    out.append(entry[4])
-            elif suit == _DIAMONDS:
-                if draft or any(_awake(stacks, s, face_up) for s in entry[1]):
+            if suit == _DIAMONDS:  # a target anywhere that way, or the draft's throw off
+                hit = draft
+                for s in entry[1]:
+                    if not hit and stacks[s] and stacks[s][-1] in face_up:
+                        hit = True
+                if hit:
                     out.append(entry[5])
-            elif suit == _SPADES and n >= 0 and len(stacks[n]) > 0:
-                if stacks[n][-1] in face_up:
-                    out.append(entry[6])
-                elif draft:
-                    out.append(entry[7])
+            elif n >= 0 and stacks[n]:
+                top_awake = stacks[n][-1] in face_up
+                if suit == _CLUBS and top_awake:
+                    out.append(entry[4])
+                elif suit == _SPADES and (top_awake or draft):
+                    out.append(entry[6] if top_awake else entry[7])
     return out if out else [WAIT]
 
 
@@ -108,7 +109,11 @@ def flight(stacks: list[list[int]], face_up: set[int], troll: int, set_aside: li
            events: list[tuple[Any, ...]]) -> int:
     """`TrollState._flight_phase` (R13, I4, I6): moves the awake bricks, sets aside those that
     reach a bank and notes the events; returns how many fled."""
-    movers = [s for s in range(SLOTS) if s != troll and _awake(stacks, s, face_up)]
+    movers: list[int] = []
+    for s in range(SLOTS):
+        stack = stacks[s]
+        if stack and s != troll and stack[-1] in face_up:
+            movers.append(s)
     if not movers:
         return 0
     if len(movers) > 1:
@@ -167,22 +172,13 @@ def play_cards(stacks: list[list[int]], face_up: set[int], seen: set[int],
     return -1
 
 
-def deal(stacks: list[list[int]], cards: list[int], heights: tuple[int, ...]) -> None:
-    """`TrollState._deal` (R1): each stack takes the next cards from the top, one by one."""
-    for slot in range(SLOTS):
-        height = heights[slot % COLUMNS]
-        stack: list[int] = []
-        for _ in range(height):
-            stack.append(cards.pop())
-        stacks[slot] = stack
-
-
 def occupancy(stacks: list[list[int]]) -> int:
     """The 12-bit mask of the slots that hold at least one brick."""
-    mask = 0
-    for slot in range(SLOTS):
-        if len(stacks[slot]) > 0:
-            mask |= 1 << slot
+    mask, bit = 0, 1
+    for stack in stacks:
+        if stack:
+            mask |= bit
+        bit <<= 1
     return mask
 
 
@@ -199,7 +195,7 @@ def awakening_target(stacks: list[list[int]], row: int, column: int) -> int:
     base = row * COLUMNS
     mask = 0
     for c in range(COLUMNS):
-        if len(stacks[base + c]) > 0:
+        if stacks[base + c]:
             mask |= 1 << c
     key = mask * 16 + row * 8 + column
     if key not in _TARGET:
