@@ -22,10 +22,26 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from playtable.games.rotator.engine import DRILL, WON, sorted_cells
 from playtable.games.rotator.game import GAME as ROTATOR
 from playtable.games.rotator.game import LEVELS, level_of
-from playtable.games.rotator.rules import RotatorParams
+from playtable.games.rotator.rules import RotatorParams, RotatorState
 from playtable.games.rotator.solver import solve_state
+
+
+def won_without_drilling(state: RotatorState) -> bool:
+    """Whether some top-row square wins with `drill 0` every turn: a board a player wins by
+    picking a square and waiting (another kind of board that needs no thought)."""
+    engine = state.engine
+    for cell in sorted_cells(state.core.choices):
+        s = engine.start(state.core, cell)
+        for _turn in range(engine.turn_limit or 200):  # the bound matters only without a limit
+            if s[7] != DRILL:
+                break
+            s = engine.drill(s, 0)
+        if s[7] == WON:
+            return True
+    return False
 
 
 def main() -> None:
@@ -53,10 +69,12 @@ def main() -> None:
     levels: Counter[str] = Counter()
     states: list[int] = []
     worst_seed = worst_cpu_seed = -1
+    waiting = 0
     cpu: list[float] = []
     won = 0
     for seed in range(args.first_seed, args.first_seed + args.boards):
         state = ROTATOR.new_state(params, seed)
+        waiting += won_without_drilling(state)
         t0, c0 = time.perf_counter(), time.process_time()
         solution = solve_state(state)
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
@@ -100,6 +118,7 @@ def main() -> None:
     print(f"| median positions expanded | {statistics.median(states):.0f} |")
     print(f"| winnable | {won}/{n} = {100 * won / n:.1f}% |")
     print(f"| won on turn 1 (no thought needed) | {turns[1]} |")
+    print(f"| won by a top-row square and drill 0 every turn | {waiting} |")
     if args.reference:
         print(f"| answers equal to {args.reference} | {agreed}/{checked} |")
     print()
