@@ -92,17 +92,9 @@ class FastTrollState(TrollState):
         return TrollEvents(events)
 
     # -- the next turn's awakening ----------------------------------------------------------------
-    def _start_turn(self, events: list[Record]) -> None:
-        self.turn += 1
-        self.visited = {self.troll}
-        self.actions_left = 2
-        events.append((ev.turn, self.turn))
-        if self.set_aside:  # the cards set aside, in order (I3), else one from the deck (R3)
-            cards, self.set_aside = self.set_aside, []
-        elif self.deck:
-            cards = [self.deck.pop()]
-        else:
-            events.append((ev.no_awakening,))
+    def _awakening_phase(self, events: list[Record]) -> None:
+        cards = self._cards_to_play(events)
+        if not cards:
             return
         lost = kernel.play_cards(self.stacks, self.face_up, self.seen, self.played, self.lower_red,
                                  self.troll, self.chance, cards, self.set_aside, events, self.stats)

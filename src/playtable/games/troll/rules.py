@@ -284,20 +284,24 @@ class TrollState(TrollPosition):
         self._awakening_phase(events)
 
     def _awakening_phase(self, events: list[Record]) -> None:
-        """§7.1: set-aside cards are played back one at a time in the order they were set
-        aside; with none, one card is drawn from the deck; with no deck either, no awakening."""
-        if self.set_aside:
-            cards, self.set_aside = self.set_aside, []
-        elif self.deck:
-            cards = [self.deck.pop()]
-        else:
-            events.append((ev.no_awakening,))
-            return
+        """§7.1: the cards of the phase awaken bricks one at a time."""
+        cards = self._cards_to_play(events)
         for i, card in enumerate(cards):
             self._play_card(card, events)
             if self.outcome:
                 self.set_aside = cards[i + 1:] + self.set_aside
                 return
+
+    def _cards_to_play(self, events: list[Record]) -> list[int]:
+        """§7.1: the cards set aside, in the order they were set aside (I3); with none, one card
+        drawn from the deck; with no deck either, none, and no brick awakens."""
+        if self.set_aside:
+            cards, self.set_aside = self.set_aside, []
+            return cards
+        if self.deck:
+            return [self.deck.pop()]
+        events.append((ev.no_awakening,))
+        return []
 
     def _play_card(self, card: int, events: list[Record]) -> None:
         row = 0 if is_red(card) == self.lower_red else 1
