@@ -81,7 +81,7 @@ class Bound:
     * every cell those turns open (drilled cells, captured territories) lies in or above the
       box's lowest row, and collapses only add rock. So on turn `Ts`, when the player falls,
       drills at most `min(max_drill, boosts + 1)` cells in one run and falls again, the rock
-      below the box in some column of the box must be one such run (or none);
+      below the box in some column of the box must lie within one such run (or be none);
     * a win before `Ts` needs a start square on the far row: the capture of a node whose
       territory reaches it.
     """
@@ -113,8 +113,6 @@ class Bound:
                 self.far_nodes |= 1 << node
         self.reach = reach
         self._boxes: dict[int, tuple[int, int, int, int]] = {}
-        # runs[n]: n cells one above the other in column 0 (a contiguous run, shifted)
-        self.runs = [sum(1 << (i * cols) for i in range(n)) for n in range(rows + 1)]
 
     def hopeful(self, s: Raw, bound: int) -> bool:
         """False only if the position (START or DRILL, on a turn at most 3 before the south
@@ -159,13 +157,12 @@ class Bound:
         rock = s[0] & self.below[rhi] & self.col_band[clo][chi]
         if not rock:
             return True
-        runs = self.runs
+        # The drilled run holds every rock cell below the box; cells between them may be open
+        # now and collapse before the drill, so what counts is the rows they span.
+        span = allowed * self.cols
         for column in self.columns[clo:chi + 1]:
             below = rock & column
-            if not below:
-                return True
-            count = below.bit_count()
-            if count <= allowed and below == (below & -below) * runs[count]:
+            if not below or below.bit_length() - (below & -below).bit_length() < span:
                 return True
         return False
 
