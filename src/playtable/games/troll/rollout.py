@@ -75,11 +75,11 @@ class RolloutTroll:
 
     samples: int = 16
     """Futures sampled at each turn (0: the one-turn search alone)."""
-    width: int = 6
+    width: int = 4
     """Turn endings compared (the static score's best first)."""
-    horizon: int = 100
+    horizon: int = 2
     """Turns each rollout plays before the static score judges where it stopped."""
-    leaf: str = "tuned"
+    leaf: str = "learned"
     """The static score of the candidates, the base policy and the horizon: "tuned"
     (`evaluation.score` with `TUNED_WEIGHTS`) or "learned" (`learned.win_chance`)."""
     name = "rollout"
