@@ -13,9 +13,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from playtable.core.chance import Chance
 from playtable.games.rotator.game import GAME
 from playtable.games.rotator.rules import RotatorParams
-from playtable.games.rotator.solver import Bound, first_south_turn, solve_state
+from playtable.games.rotator.solver import Bound, _search, first_south_turn, solve_core, solve_state
 
 REFERENCE = Path(__file__).with_name("solver_reference.json")
 BOARDS = 300
@@ -39,3 +43,25 @@ def test_answers_equal_the_breadth_first_solver() -> None:
         assert state.is_terminal and state.returns() == [1.0]
         assert state.core.turn == solution.turns
         assert state.params.boost_total - state.core.boosts == solution.boosts
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=5000), st.integers(min_value=0, max_value=6),
+       st.integers(min_value=0, max_value=2**32))
+def test_bounded_search_equals_the_unbounded_one_from_any_position(seed: int, moves: int,
+                                                                    pick: int) -> None:
+    """Solver: from positions reached by random moves (turn limit 9, so the search stays
+    small), the deepening search answers as the plain breadth-first search does."""
+    state = GAME.new_state(RotatorParams(turn_limit=9), seed)
+    rng = Chance(pick)
+    for _ in range(moves):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    if state.is_terminal:
+        return
+    engine, root = state.engine, state.core
+    bounded = solve_core(engine, root)
+    plain, _ = _search(engine, root, Bound(engine), None, 0, 0)
+    assert (bounded.winnable, bounded.turns, bounded.boosts) == (plain.winnable, plain.turns, plain.boosts)
+    assert bounded.complete and plain.complete
