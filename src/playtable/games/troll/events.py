@@ -19,6 +19,8 @@ from playtable.games.troll import bridge as geo
 from playtable.games.troll.cards import card_pretty, colour
 
 Record = tuple[Any, ...]
+_SLOT = [geo.slot_name(s) for s in range(geo.SLOTS)]  # 'lower 4': the words, looked up
+_CARD = [card_pretty(c) for c in range(52)]  # '7♥'
 """A builder of this module and its arguments, e.g. `(moved, "left", 3)`."""
 
 
@@ -38,7 +40,7 @@ class TrollEvents(Sequence[Event]):
 
     def _events(self) -> list[Event]:
         if self._built is None:
-            self._built = [build(r) for r in self._records]
+            self._built = [r[0](*r[1:]) for r in self._records]  # build(r), written out
         return self._built
 
     def __len__(self) -> int:
@@ -67,11 +69,11 @@ class TrollEvents(Sequence[Event]):
 
 # -- the builders, in the order of a turn (§6.2, §7.1) -------------------------------------------
 def given(card: int) -> Event:
-    return Event("given", f"The troll is given {card_pretty(card)}.", {"card": card})
+    return Event("given", f"The troll is given {_CARD[card]}.", {"card": card})
 
 
 def setup(card: int, roll: int, troll: int) -> Event:
-    return Event("setup", f"{card_pretty(card)} starts the lower stack: the lower row is "
+    return Event("setup", f"{_CARD[card]} starts the lower stack: the lower row is "
                  f"{colour(card)}. Rolled {roll}: the troll stands on lower {roll}.",
                  {"card": card, "roll": roll, "troll": troll})
 
@@ -86,23 +88,23 @@ def no_awakening() -> Event:
 
 def no_brick(card: int, roll: int, row: int) -> Event:
     name = "lower" if row == 0 else "upper"
-    return Event("no_brick", f"{card_pretty(card)} goes to the {name} stack, rolled {roll}: no "
+    return Event("no_brick", f"{_CARD[card]} goes to the {name} stack, rolled {roll}: no "
                  f"brick left in the {name} row.", {"card": card, "roll": roll, "row": row})
 
 
 def card_played(card: int, roll: int, row: int, slot: int) -> Event:
     name = "lower" if row == 0 else "upper"
-    return Event("card_played", f"{card_pretty(card)} goes to the {name} stack, rolled {roll}.",
+    return Event("card_played", f"{_CARD[card]} goes to the {name} stack, rolled {roll}.",
                  {"card": card, "roll": roll, "row": row, "slot": slot})
 
 
 def flew_away(card: int, slot: int) -> Event:
-    return Event("flew_away", f"{card_pretty(card)} at {geo.slot_name(slot)} jolts awake again "
+    return Event("flew_away", f"{_CARD[card]} at {_SLOT[slot]} jolts awake again "
                  "and flies away!", {"slot": slot, "card": card})
 
 
 def awakened(card: int, slot: int, by_troll: bool) -> Event:
-    return Event("awakened", f"{card_pretty(card)} awakened at {geo.slot_name(slot)}.",
+    return Event("awakened", f"{_CARD[card]} awakened at {_SLOT[slot]}.",
                  {"slot": slot, "card": card, "by_troll": by_troll})
 
 
@@ -111,30 +113,30 @@ def waited() -> Event:
 
 
 def stomped(card: int, slot: int) -> Event:
-    return Event("stomped", f"The troll stomps {card_pretty(card)} at {geo.slot_name(slot)} flat.",
+    return Event("stomped", f"The troll stomps {_CARD[card]} at {_SLOT[slot]} flat.",
                  {"slot": slot})
 
 
 def laid(card: int, slot: int) -> Event:
-    return Event("laid", f"The troll lays {card_pretty(card)} down at {geo.slot_name(slot)}.",
+    return Event("laid", f"The troll lays {_CARD[card]} down at {_SLOT[slot]}.",
                  {"slot": slot})
 
 
 def moved(direction: str, slot: int) -> Event:
-    return Event("moved", f"The troll steps {direction} to {geo.slot_name(slot)}.", {"slot": slot})
+    return Event("moved", f"The troll steps {direction} to {_SLOT[slot]}.", {"slot": slot})
 
 
 def picked_up(card: int, slot: int) -> Event:
-    return Event("picked_up", f"The troll picks up {card_pretty(card)} from {geo.slot_name(slot)}.",
+    return Event("picked_up", f"The troll picks up {_CARD[card]} from {_SLOT[slot]}.",
                  {"slot": slot, "card": card})
 
 
 def used(card: int) -> Event:
-    return Event("used", f"{card_pretty(card)} is used up and set aside.", {"card": card})
+    return Event("used", f"{_CARD[card]} is used up and set aside.", {"card": card})
 
 
 def clubbed(card: int, slot: int) -> Event:
-    return Event("clubbed", f"The troll clubs {card_pretty(card)} at {geo.slot_name(slot)} senseless.",
+    return Event("clubbed", f"The troll clubs {_CARD[card]} at {_SLOT[slot]} senseless.",
                  {"slot": slot})
 
 
@@ -143,27 +145,27 @@ def thrown_off(direction: str) -> Event:
 
 
 def thrown(card: int, slot: int) -> Event:
-    return Event("thrown", f"The troll's diamond knocks {card_pretty(card)} at {geo.slot_name(slot)} "
+    return Event("thrown", f"The troll's diamond knocks {_CARD[card]} at {_SLOT[slot]} "
                  "out.", {"slot": slot})
 
 
 def shovelled(card: int, slot: int) -> Event:
-    return Event("shovelled", f"The troll shovels {card_pretty(card)} from {geo.slot_name(slot)} "
+    return Event("shovelled", f"The troll shovels {_CARD[card]} from {_SLOT[slot]} "
                  "into its hands, dormant.", {"slot": slot, "card": card})
 
 
 def fled_step(card: int, source: int, target: int) -> Event:
-    return Event("fled_step", f"{card_pretty(card)} creeps from {geo.slot_name(source)} to "
-                 f"{geo.slot_name(target)}.", {"from": source, "to": target, "card": card})
+    return Event("fled_step", f"{_CARD[card]} creeps from {_SLOT[source]} to "
+                 f"{_SLOT[target]}.", {"from": source, "to": target, "card": card})
 
 
 def fled(card: int, source: int, bank: str) -> Event:
-    return Event("fled", f"{card_pretty(card)} fled to the {bank} bank.",
+    return Event("fled", f"{_CARD[card]} fled to the {bank} bank.",
                  {"from": source, "bank": bank, "card": card})
 
 
 def fell(slot: int, count: int) -> Event:
-    return Event("fell", f"Unsupported bricks at {geo.slot_name(slot)} fall into the river.",
+    return Event("fell", f"Unsupported bricks at {_SLOT[slot]} fall into the river.",
                  {"slot": slot, "count": count})
 
 
