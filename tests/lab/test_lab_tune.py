@@ -136,13 +136,15 @@ def test_the_shipped_ladder_is_named_variants_that_play() -> None:
 
 
 def test_the_shipped_wizard_balance_is_a_named_variant_at_every_player_count() -> None:
-    """The wizard `balanced` variant (tuned over the mana wheel for 50 % at 3, 4 and 5 players)
-    leaves the final rules' other parameters alone (seed 003, 8 Nov rules)."""
+    """The wizard `balanced` variant (tuned over the mana wheel and the content counts for 50 % at
+    3, 4 and 5 players) leaves the final rules' other parameters alone (seed 003, 8 Nov rules)."""
     from playtable.core.params import resolve_params
     from playtable.core.registry import get_game
+    from playtable.games.wizard.params import COUNT_PREFIXES
 
     game = get_game("wizard")
-    assert set(game.variants["balanced"]) <= {"mana_start", "mana_max", "mana_min", "mana_per_turn"}
+    tuned = {k for k in game.variants["balanced"] if not k.startswith(COUNT_PREFIXES)}
+    assert tuned <= {"mana_start", "mana_max", "mana_min", "mana_per_turn", "token_cap"}
     for players in (3, 4, 5):
         params = resolve_params(WizardParams, game.variants, "balanced", [f"players={players}"])
         assert params.rules == "final" and params.players == players

@@ -20,7 +20,8 @@ class WizardGame(Game[WizardParams, WizardState]):
         "final": "The final rules of 8 November.",
         "beta": "The beta rules of 23 October: three keys, the wheel starts at 1, a save per trap.",
         "alpha": "The alpha rules of 17 October: the wheel grows each turn, fight dice add up, no rage.",
-        "balanced": "The final rules with the wheel tuned so the bots' wizard wins about half the games.",
+        "balanced": ("The final rules with the wheel's start and the number of empty rooms tuned so the "
+                     "bots' wizard wins about half the games."),
     }
     pitch = (
         "One wizard against two to four heroes. The heroes explore the wizard's labyrinth, "
