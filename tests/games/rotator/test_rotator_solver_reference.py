@@ -65,3 +65,20 @@ def test_bounded_search_equals_the_unbounded_one_from_any_position(seed: int, mo
     plain, _ = _search(engine, root, Bound(engine), None, 0, 0)
     assert (bounded.winnable, bounded.turns, bounded.boosts) == (plain.winnable, plain.turns, plain.boosts)
     assert bounded.complete and plain.complete
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(min_value=0, max_value=5000), st.integers(min_value=3, max_value=4),
+       st.sampled_from([4, 5]))
+def test_drills_longer_than_three_spaces(seed: int, limit: int, max_drill: int) -> None:
+    """Solver, with the tuner's longer drills (max_drill up to 5, lab/space.py): its answer
+    equals the exhaustive search, and its line (a 'drill 4' is not taken for a start) wins."""
+    from .test_rotator_solver import brute_force, play_line
+
+    state = GAME.new_state(RotatorParams(turn_limit=limit, max_drill=max_drill, boost_total=20), seed)
+    solution = solve_state(state)
+    expected = brute_force(state.engine, state.core)
+    assert ((solution.turns, solution.boosts) if solution.winnable else None) == expected
+    if solution.winnable:
+        play_line(state, solution.actions)
+        assert state.returns() == [1.0]

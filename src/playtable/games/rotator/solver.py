@@ -56,7 +56,12 @@ class Solution:
         }
 
 
-DRILL_CODES = [0, 1, 2, 3]
+CODE_BITS = 20
+"""A stored position keeps its parent's index and the action that made it in one int:
+`parent << CODE_BITS | code`, the code being k for `drill k` and START_CODE + cell for a start
+(drills of any `max_drill` the parameters allow, starts on any map)."""
+START_CODE = 1 << (CODE_BITS - 1)
+CODE_MASK = (1 << CODE_BITS) - 1
 DEEPENING_ROUNDS = 5
 """Bounds tried (the first south turn, then every fourth turn after it) before the search runs
 without a bound: a board with no win at all is proved lost by one unbounded search rather than
@@ -232,7 +237,7 @@ def _search(engine: Engine, root: Raw, bound_of: Bound, bound: int | None, max_s
     not, a search without a win is a proof that there is none)."""
     # Every position stored: the tuple, its parent's index, the action that made it.
     cores: list[Raw] = [root]
-    # parent index << 8 | action code (0-3: drill k; 4 + cell: start there); -1 for the root
+    # parent index << CODE_BITS | action code (see CODE_BITS); -1 for the root
     meta: list[int] = [-1]
     add_core = cores.append
     add_meta = meta.append
@@ -280,12 +285,12 @@ def _search(engine: Engine, root: Raw, bound_of: Bound, bound: int | None, max_s
                     continue
             if s[7] == START:
                 children = [start(s, c) for c in sorted_cells(s[8])]
-                codes = [4 + c for c in sorted_cells(s[8])]
+                codes = [START_CODE + c for c in sorted_cells(s[8])]
             else:
                 children = drill_children(s)
-                codes = DRILL_CODES
-            base = idx << 8
-            for ns, code in zip(children, codes, strict=False):
+                codes = list(range(len(children)))  # drill 0, 1, ... max
+            base = idx << CODE_BITS
+            for ns, code in zip(children, codes, strict=True):
                 ph = ns[7]
                 if ph == LOST:
                     continue
@@ -336,10 +341,11 @@ def _search(engine: Engine, root: Raw, bound_of: Bound, bound: int | None, max_s
     line = list(reversed(last))
     i = parent
     while meta[i] >= 0:
-        line.append(meta[i] & 255)
-        i = meta[i] >> 8
+        line.append(meta[i] & CODE_MASK)
+        i = meta[i] >> CODE_BITS
     line.reverse()
-    texts = [f"drill {code}" if code < 4 else f"start {cell_name(code - 4)}" for code in line]
+    texts = [f"drill {code}" if code < START_CODE else f"start {cell_name(code - START_CODE)}"
+             for code in line]
     return Solution(True, texts, turn, boosts, expanded), cut
 
 
