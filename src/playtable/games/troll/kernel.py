@@ -1,7 +1,8 @@
 """The troll engine's inner loops (engine.py) as plain typed functions over the position's
 fields, so that mypyc can compile them: the legal actions, the flight phase, the collapse
-check and the awakening's target. Each does what the reference method or `bridge` function it
-names does (rules.py; RULES.md R4-R14), which the differential test checks step by step.
+check, the awakening's target and the awakening of each card. Each does what the reference
+method or `bridge` function it names does (rules.py; RULES.md R3-R14), which the differential
+test checks step by step.
 
 `make fast` compiles this module (and core/splitmix.py) with mypyc into an extension module
 beside it, which Python imports instead of this file; without it, this file runs as it is.
