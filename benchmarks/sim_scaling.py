@@ -14,8 +14,9 @@ troll's heuristic):
 * the ceiling: two processes running a plain Python loop against one, now (`machine_scaling`):
   what the cores themselves give two busy processes; no lab run can beat it;
 * the parent's CPU time per game while 2 workers feed it (measured in this process, with the
-  sim's own path: chunks into the Parquet writer and the summary), and the serial share of a
-  1-worker run's time that more workers cannot shorten (start-up plus the parent's work).
+  sim's own path: chunks into the Parquet writer and the summary; its fixed costs, such as
+  starting the workers, taken off by timing a tenth of the games too), and the serial share of
+  a 1-worker run's time that more workers cannot shorten (start-up plus the parent's work).
   Amdahl's law with that share gives the speed-up 4 and 8 cores could reach (times the cores'
   own efficiency, which this machine cannot measure beyond 2).
 """
@@ -49,9 +50,9 @@ def sim_seconds(agent: str, games: int, workers: int, folder: Path) -> float:
     return time.perf_counter() - start
 
 
-def parent_seconds_per_game(agent: str, games: int, folder: Path) -> float:
-    """The parent's CPU time per game while 2 workers play, as in `sim --out`: each worker's
-    chunk goes to the Parquet writer and its summary is merged."""
+def parent_seconds(agent: str, games: int, folder: Path) -> float:
+    """The parent's CPU time (all its threads) while 2 workers play `games`, as in `sim --out`:
+    each worker's chunk goes to the Parquet writer and its summary is merged."""
     game = get_game("troll")
     arm = Arm.build("troll", game.default_params(), [agent])
     spec = ChunkSpec(table=True, journal=True)
@@ -69,7 +70,15 @@ def parent_seconds_per_game(agent: str, games: int, folder: Path) -> float:
         run_tasks([(arm, s) for s in range(games)], RunOptions(workers=2, on_chunk=take, chunk_spec=spec),
                   keep_rows=False)
         writer.close()
-        return (time.process_time() - start) / games
+        return time.process_time() - start
+
+
+def parent_seconds_per_game(agent: str, games: int, folder: Path) -> float:
+    """The parent's CPU time per game beyond its fixed costs (starting the workers, opening and
+    closing the file): the difference between `games` and a tenth of them, per game."""
+    few = max(1, games // 10)
+    extra = parent_seconds(agent, games, folder) - parent_seconds(agent, few, folder)
+    return max(0.0, extra / max(1, games - few))
 
 
 def amdahl(serial: float, cores: int) -> float:
@@ -95,11 +104,13 @@ def main() -> None:
             t1 = sim_seconds(agent, games, 1, folder)
             t2 = sim_seconds(agent, games, 2, folder)
             extra = startup[2] - startup[1]
-            steady = (t1 - startup[1]) / (t2 - startup[2])
+            # a run too short to see past its start-up has no steady figure
+            ran = (t1 - startup[1], t2 - startup[2])
+            steady = f"{ran[0] / ran[1]:.2f}x" if min(ran) > 0 else "-"
             parent = parent_seconds_per_game(agent, games, folder)
             serial = min(1.0, (extra + parent * games) / t1)
             print(f"| {agent} | {games:,} | {games / t1:,.0f} | {games / t2:,.0f} | {t1 / t2:.2f}x "
-                  f"| {t1 / t2 / ceiling:.0%} | {extra:+.2f} s | {steady:.2f}x | {1e6 * parent:.0f} us "
+                  f"| {t1 / t2 / ceiling:.0%} | {extra:+.2f} s | {steady} | {1e6 * parent:.0f} us "
                   f"| {serial:.1%} | {amdahl(serial, 4):.2f}x | {amdahl(serial, 8):.2f}x |", flush=True)
 
 
