@@ -32,7 +32,7 @@ from playtable.core.chance import Chance
 from playtable.core.protocol import State
 from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import ExpectimaxTroll, _cost, belief, turn_ends
+from playtable.games.troll.search import ExpectimaxTroll, _cost, belief, follow_plan, seen_key, turn_ends
 from playtable.games.troll.solver import solve
 
 
@@ -70,18 +70,7 @@ class HindsightTroll:
         if len(state.deck) > self.late or self.samples <= 0:
             self._plan.clear()
             return self._expectimax.choose(state, rng)
-        key = _seen_key(state)
-        planned = self._plan.pop(key, None)
-        if planned is not None and planned in legal:
-            return planned
-        self._plan.clear()
-        line = self.best_line(state, rng)
-        if len(line) > 1:
-            after = state.clone()
-            after.hold_next_turn = True
-            after.apply(line[0])
-            self._plan[_seen_key(after)] = line[1]
-        return line[0]
+        return follow_plan(self._plan, state, legal, lambda: self.best_line(state, rng), seen_key)
 
     def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
         """The actions of the best rest of this turn: the hindsight count over sampled futures
@@ -112,9 +101,3 @@ class HindsightTroll:
         solution = solve(current, node_limit=self.nodes)
         return {"win": 1.0, "loss": 0.0}.get(solution.status, 0.5)
 
-
-def _seen_key(state: TrollState) -> Any:
-    """What the player sees, to recognise the position the second action was planned for."""
-    b = belief(state)
-    return (tuple(tuple(s) for s in b.stacks), frozenset(b.face_up), b.troll, tuple(b.carried),
-            tuple(b.set_aside), len(b.deck), b.actions_left, frozenset(b.visited), b.turn)

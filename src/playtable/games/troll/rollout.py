@@ -35,7 +35,7 @@ from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.evaluation import TUNED_WEIGHTS, score
 from playtable.games.troll.learned import win_chance
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import _cost, belief, turn_ends
+from playtable.games.troll.search import _cost, belief, follow_plan, seen_key, turn_ends
 
 Value = Callable[[TrollState], float]
 
@@ -96,18 +96,7 @@ class RolloutTroll:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        key = _seen_key(state)
-        planned = self._plan.pop(key, None)
-        if planned is not None and planned in legal:
-            return planned
-        self._plan.clear()
-        line = self.best_line(state, rng)
-        if len(line) > 1:
-            after = state.clone()
-            after.hold_next_turn = True
-            after.apply(line[0])
-            self._plan[_seen_key(after)] = line[1]
-        return line[0]
+        return follow_plan(self._plan, state, legal, lambda: self.best_line(state, rng), seen_key)
 
     def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
         """The actions of the best rest of this turn by the rollouts' means."""
@@ -134,9 +123,3 @@ class RolloutTroll:
                 best_value, best_line = mean, line
         return best_line
 
-
-def _seen_key(state: TrollState) -> Any:
-    """What the player sees, to recognise the position the second action was planned for."""
-    b = belief(state)
-    return (tuple(tuple(s) for s in b.stacks), frozenset(b.face_up), b.troll, tuple(b.carried),
-            tuple(b.set_aside), len(b.deck), b.actions_left, frozenset(b.visited), b.turn)

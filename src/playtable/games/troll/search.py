@@ -25,7 +25,7 @@ Everything is exact enumeration: no sampling, so the bot is deterministic (the r
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -247,6 +247,32 @@ def _terminal_value(state: TrollState) -> float:
     return 1.0 if state.outcome == "win" else 0.0
 
 
+def follow_plan(plan: dict[Any, TrollAction], state: TrollState, legal: list[TrollAction],
+                find_line: Callable[[], list[TrollAction]],
+                key: Callable[[TrollState], Any]) -> TrollAction:
+    """The next action of a bot that searches once a turn: the planned second action when the
+    position is the one it was planned for (by `key`, what the player sees), else the first of a
+    new line from `find_line`, whose second action is kept in `plan` for the position it leads to."""
+    planned = plan.pop(key(state), None)
+    if planned is not None and planned in legal:
+        return planned
+    plan.clear()
+    line = find_line()
+    if len(line) > 1:
+        after = state.clone()
+        after.hold_next_turn = True
+        after.apply(line[0])
+        plan[key(after)] = line[1]
+    return line[0]
+
+
+def seen_key(state: TrollState) -> Any:
+    """What the player sees, to recognise the position the second action was planned for."""
+    b = belief(state)
+    return (tuple(tuple(s) for s in b.stacks), frozenset(b.face_up), b.troll, tuple(b.carried),
+            tuple(b.set_aside), len(b.deck), b.actions_left, frozenset(b.visited), b.turn)
+
+
 @dataclass
 class ExpectimaxTroll:
     """Turn-level expectimax over the exact awakening odds; see the module documentation."""
@@ -281,18 +307,7 @@ class ExpectimaxTroll:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        key = _observation_key(state)
-        planned = self._plan.pop(key, None)
-        if planned is not None and planned in legal:
-            return planned
-        self._plan.clear()
-        line = self.best_line(state)
-        if len(line) > 1:
-            after = state.clone()
-            after.hold_next_turn = True
-            after.apply(line[0])
-            self._plan[_observation_key(after)] = line[1]
-        return line[0]
+        return follow_plan(self._plan, state, legal, lambda: self.best_line(state), _observation_key)
 
     def best_line(self, state: TrollState) -> list[TrollAction]:
         """The actions of the best rest of this turn (as the player knows the position)."""
