@@ -9,7 +9,7 @@ PLAY_STAMP := $(VENV)/.play-stamp
 LOCK := $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser fast slow
+.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser fast slow test-compiled
 
 setup: $(STAMP)
 
@@ -66,6 +66,11 @@ bench: setup
 FAST_MODULES := playtable/core/splitmix.py playtable/games/troll/kernel.py
 fast: setup slow
 	cd src && $(abspath $(VENV))/bin/mypyc $(FAST_MODULES) && rm -rf build
+
+# The compiled build checked as CI does where a C compiler is: the troll and core tests (the
+# differential test among them) against the mypyc modules, which are removed again afterwards.
+test-compiled: fast
+	$(VENV)/bin/pytest -n 2 -p no:cacheprovider -rs tests/games/troll tests/core; rc=$$?; $(MAKE) slow; exit $$rc
 
 slow:
 	rm -f src/*__mypyc.*.so $(patsubst %.py,src/%.*.so,$(FAST_MODULES))
