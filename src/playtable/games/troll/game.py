@@ -7,6 +7,7 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import Agent, Game
+from playtable.games.troll.bots import evaluate as heuristic_evaluate
 from playtable.games.troll.engine import FastTrollState
 from playtable.games.troll.params import VARIANTS, TrollParams
 from playtable.games.troll.rules import TrollState
@@ -71,9 +72,7 @@ class TrollGame(Game[TrollParams, TrollState]):
                 "rollout": RolloutTroll}
 
     def evaluate(self, state: TrollState, seat: int) -> float:
-        from playtable.games.troll.bots import evaluate
-
-        return evaluate(state)
+        return heuristic_evaluate(state)
 
 
 _DEFAULT = TrollParams()
