@@ -16,7 +16,6 @@ import argparse
 import time
 
 from playtable.lab.playtest import DEFAULT_GAMES, playtest
-from playtable.lab.report_playtest import _interval
 from playtable.lab.runner import RunOptions
 
 
@@ -42,7 +41,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for a in answers:
         print(f"| {cell(a.question)} | {cell(a.agent)}{' *' if a.disagree else ''} | {cell(a.seed_says)} "
-              f"| {cell(a.measured)} | {_interval(a)} | {a.n} |")
+              f"| {cell(a.measured)} | {a.interval_text()} | {a.n} |")
     for a in answers:
         if not a.detail:
             continue

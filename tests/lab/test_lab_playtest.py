@@ -72,3 +72,18 @@ def test_unknown_game_or_no_games_is_one_clear_error() -> None:
         playtest("chess")
     with pytest.raises(BadParameter):
         playtest("troll", ["heuristic"], 0)
+
+
+def test_intervals_are_printed_in_their_answers_units() -> None:
+    """A share prints in percent, a paired difference of two shares (the wizard's trap and rage
+    questions) in signed percentage points, anything else as it is: the same text in the terminal
+    table, the report page and the benchmark's table."""
+    share = Answer("q", "s", "x", "a", "12.0%", 0.12, 0.081, 0.17, 100, unit="%")
+    diff = Answer("q", "s", "x", "a", "-10.0 points", -0.1, -0.27, 0.0703, 50, unit="points")
+    turns = Answer("q", "s", "x", "a", "20.2 turns", 20.2, 19.6, 20.8, 100)
+    assert share.interval_text() == "[8.1%, 17.0%]"
+    assert diff.interval_text() == "[-27.0, +7.0] points"
+    assert turns.interval_text() == "[19.6, 20.8]"
+    assert not diff.is_share() and share.is_share()
+    trap = [a for a in playtest_wizard.answers("random", 2, 0, None) if "minus beta" in a.question]
+    assert trap and trap[0].unit == "points" and trap[0].interval_text().endswith("points")

@@ -55,10 +55,8 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
     for col in ("question", "agent", "the seed says", "measured", "95% interval", "n"):
         table.add_column(col)
     for a in answers:
-        interval = "-" if math.isnan(a.low) else (
-            f"[{100 * a.low:.1f}%, {100 * a.high:.1f}%]" if "%" in a.measured and 0 <= a.low <= a.high <= 1
-            else f"[{a.low:.3g}, {a.high:.3g}]")
-        table.add_row(a.question, a.agent + (" *" if a.disagree else ""), a.seed_says, a.measured, interval,
+        table.add_row(a.question, a.agent + (" *" if a.disagree else ""), a.seed_says, a.measured,
+                      a.interval_text(),
                       str(a.n))
     Console().print(table)
     click.echo("* the agents' intervals do not overlap: the answer depends on who plays", err=True)

@@ -58,6 +58,25 @@ class Answer:
     """A breakdown table (by size, by round, by die type...) when one number is not enough."""
     disagree: bool = False
     """Set when the other agent's interval for the same question does not overlap this one."""
+    unit: str = ""
+    """How `value`, `low` and `high` read: "%" a share (0-1, shown in percent), "points" a
+    difference of two shares (shown in percentage points), "" the value's own unit."""
+
+    def is_share(self) -> bool:
+        """A share of games (shown in percent): said so, or a "%" answer whose interval lies in 0-1."""
+        if self.unit:
+            return self.unit == "%"
+        return "%" in self.measured and 0 <= self.low <= self.high <= 1
+
+    def interval_text(self) -> str:
+        """The 95 % interval as the front ends print it, in the answer's unit."""
+        if math.isnan(self.low):
+            return "-"
+        if self.unit == "points":
+            return f"[{100 * self.low:+.1f}, {100 * self.high:+.1f}] points"
+        if self.is_share():
+            return f"[{100 * self.low:.1f}%, {100 * self.high:.1f}%]"
+        return f"[{self.low:.3g}, {self.high:.3g}]"
 
 
 def rate(question: str, source: str, seed_says: str, agent: str, hits: float, n: int,
@@ -66,7 +85,7 @@ def rate(question: str, source: str, seed_says: str, agent: str, hits: float, n:
     low, high = wilson(hits, n)
     p = hits / n if n else math.nan
     text = (f"{100 * p:.1f}%" if n else "no cases") + (f" {what}" if what else "")
-    return Answer(question, source, seed_says, agent, text, p, low, high, n)
+    return Answer(question, source, seed_says, agent, text, p, low, high, n, unit="%")
 
 
 def mean_of(question: str, source: str, seed_says: str, agent: str, values: Sequence[float],

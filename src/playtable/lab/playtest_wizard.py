@@ -110,7 +110,7 @@ def _traps(agent: str, games: int, seed: int, options: RunOptions | None,
     out.append(Answer("Are traps too strong? (the wizard's win rate, 8 Nov rule minus beta rule)",
                       SOURCE_UPDATE, "the 8 Nov rule was meant to weaken traps", agent,
                       f"{100 * d.diff:+.1f} points (paired seeds; {d.a_only + d.b_only} of {d.n} "
-                      f"games change winner)", d.diff, d.low, d.high, d.n))
+                      f"games change winner)", d.diff, d.low, d.high, d.n, unit="points"))
     return out
 
 
@@ -140,7 +140,7 @@ def _rage(agent: str, games: int, seed: int, options: RunOptions | None,
         Answer("How often does the rage decide the game?", "final rules, 'Rage of the wizard!'",
                "silent", agent, f"winner changes on {100 * (d.a_only + d.b_only) / max(1, d.n):.1f}% of "
                f"seeds without it; the wizard's win rate {100 * d.diff:+.1f} points with it",
-               d.diff, d.low, d.high, d.n),
+               d.diff, d.low, d.high, d.n, unit="points"),
     ]
 
 

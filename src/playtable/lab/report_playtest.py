@@ -19,17 +19,9 @@ NAMES = {"troll": "Angry Troll versus Magic Bridge", "stardice": "Star Dice",
          "wizard": "The Wizard's Labyrinth", "rotator": "Rotator"}
 
 
-def _interval(a: Answer) -> str:
-    if math.isnan(a.low):
-        return "–"
-    if a.low >= 0 and a.high <= 1 and "%" in a.measured:
-        return f"[{100 * a.low:.1f}%, {100 * a.high:.1f}%]"
-    return f"[{a.low:.3g}, {a.high:.3g}]"
-
-
 def _plot(answers: Sequence[Answer]) -> str:
     """Every proportion answered with an interval, one marker per agent."""
-    rates = [a for a in answers if not math.isnan(a.low) and 0 <= a.low <= a.high <= 1 and "%" in a.measured]
+    rates = [a for a in answers if not math.isnan(a.low) and a.is_share()]
     if not rates:
         return ""
     import matplotlib
@@ -58,8 +50,9 @@ def render_playtest(game: str, answers: Sequence[Answer], games: int, seed: int)
     title = f"{NAMES.get(game, game)}: the seed's playtest questions, answered"
     agents = ", ".join(dict.fromkeys(a.agent for a in answers))
     generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    rows = [[html.escape(a.question), html.escape(a.agent), html.escape(a.seed_says), html.escape(a.measured),
-             _interval(a), str(a.n), "yes" if a.disagree else "", html.escape(a.source)] for a in answers]
+    rows = [[html.escape(a.question), html.escape(a.agent), html.escape(a.seed_says),
+             html.escape(a.measured), a.interval_text(), str(a.n), "yes" if a.disagree else "",
+             html.escape(a.source)] for a in answers]
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
