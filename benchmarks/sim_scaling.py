@@ -1,9 +1,11 @@
 """`playtable sim` with 1 and 2 workers, the cores' own ceiling, and what more cores would give.
 
-    .venv/bin/python benchmarks/sim_scaling.py [--games 40000] [--heuristic-games 6000]
+    .venv/bin/python benchmarks/sim_scaling.py [--games 40000] [--heuristic-games 6000] [--repeat 3]
 
-(about 2 minutes on an idle 2-core machine with the defaults). For each agent (random, the
-troll's heuristic):
+(about 4 minutes on an idle 2-core machine with the defaults). This machine is a virtual one
+whose two cores give two busy processes anywhere from 1.4x to 1.9x of one from minute to minute,
+so every timing is taken `--repeat` times, 1 and 2 workers in turn, and the table shows medians
+with the range of the speed-ups beside them. For each agent (random, the troll's heuristic):
 
 * each run is the real command (`playtable sim troll --agent A -n N --workers W --out F`) in a
   subprocess, timed on the wall clock from start to the file in place: games/s with 1 and 2
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,20 +92,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40000, help="games of the random agent")
     parser.add_argument("--heuristic-games", type=int, default=6000)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each timing (medians shown)")
     args = parser.parse_args()
-    ceiling = machine_scaling()
-    print(f"the cores' own speed-up of 2 busy processes over 1 (plain loop), now: {ceiling:.2f}x")
+    ceilings = sorted(machine_scaling() for _ in range(args.repeat))
+    ceiling = statistics.median(ceilings)
+    print(f"the cores' own speed-up of 2 busy processes over 1 (plain loop), now: {ceiling:.2f}x "
+          f"(median of {args.repeat}, range {ceilings[0]:.2f}-{ceilings[-1]:.2f})")
     print()
-    print("| agent | games | 1 worker (games/s) | 2 workers (games/s) | speed-up | share of the ceiling "
-          "| start-up 2 vs 1 worker | steady speed-up | parent CPU per game | serial share "
-          "| Amdahl 4 cores | Amdahl 8 cores |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| agent | games | 1 worker (games/s) | 2 workers (games/s) | speed-up | range of runs "
+          "| share of the ceiling | start-up 2 vs 1 worker | steady speed-up | parent CPU per game "
+          "| serial share | Amdahl 4 cores | Amdahl 8 cores |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for agent, games in (("random", args.games), ("heuristic", args.heuristic_games)):
             startup = {w: min(sim_seconds(agent, 2, w, folder) for _ in range(2)) for w in (1, 2)}
-            t1 = sim_seconds(agent, games, 1, folder)
-            t2 = sim_seconds(agent, games, 2, folder)
+            pairs = [(sim_seconds(agent, games, 1, folder), sim_seconds(agent, games, 2, folder))
+                     for _ in range(args.repeat)]
+            t1 = statistics.median(one for one, _ in pairs)
+            t2 = statistics.median(two for _, two in pairs)
+            ratios = sorted(one / two for one, two in pairs)
             extra = startup[2] - startup[1]
             # a run too short to see past its start-up has no steady figure
             ran = (t1 - startup[1], t2 - startup[2])
@@ -110,7 +119,8 @@ def main() -> None:
             parent = parent_seconds_per_game(agent, games, folder)
             serial = min(1.0, (extra + parent * games) / t1)
             print(f"| {agent} | {games:,} | {games / t1:,.0f} | {games / t2:,.0f} | {t1 / t2:.2f}x "
-                  f"| {t1 / t2 / ceiling:.0%} | {extra:+.2f} s | {steady} | {1e6 * parent:.0f} us "
+                  f"| {ratios[0]:.2f}-{ratios[-1]:.2f}x | {t1 / t2 / ceiling:.0%} | {extra:+.2f} s "
+                  f"| {steady} | {1e6 * parent:.0f} us "
                   f"| {serial:.1%} | {amdahl(serial, 4):.2f}x | {amdahl(serial, 8):.2f}x |", flush=True)
 
 
