@@ -44,14 +44,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--variant", default=None, help="a named troll variant, e.g. plus-one")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a troll parameter on top of the variant (repeatable), e.g. extra_end_bricks=2")
     parser.add_argument("--stop-at", default=None, help="HH:MM UTC: stop an agent's run after then")
     parser.add_argument("--chunk", type=int, default=50, help="deals between progress lines")
     args = parser.parse_args()
     game = get_game("troll")
-    params = resolve_params(game.params_type, game.variants, args.variant)
+    params = resolve_params(game.params_type, game.variants, args.variant, args.param)
     deadline = stop_time(args.stop_at)
     seeds = list(range(args.first_seed, args.first_seed + args.games))
-    print(f"troll ({args.variant or 'default'} rules), seeds {seeds[0]}..{seeds[-1]}, one process")
+    settings = "".join(", " + p for p in args.param)
+    print(f"troll ({args.variant or 'default'} rules{settings}), seeds {seeds[0]}..{seeds[-1]}, one process")
     results: list[tuple[str, dict[int, bool], float, float]] = []
     lost_where: dict[str, Counter[tuple[str, str]]] = {}
     for spec in args.agents:
