@@ -3,11 +3,15 @@
     nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --games 2000
     nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only wizard --games 2000
     nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only troll --agent expectimax --games 200
+    nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only troll-expert \
+        --first-seed 9100000
 
 * wizard `balanced` (tuned by benchmarks/tune_shipped.py for the wizard at 50 % at 3, 4 and 5
   players, heuristic bots on every seat) beside the default rules, at each player count;
 * troll `ladder-10` ... `ladder-70` (tuned for the heuristic bot) beside the default rules;
-  `--agent` measures the same rungs for another bot (the issue asks for the best bot's rates).
+  `--agent` measures the same rungs for another bot;
+* troll `expert-10` ... `expert-70` (`--only troll-expert`): the same ladder for the strongest bot,
+  `expectimax:leaf=learned` by default (slow: about 1-2 CPU s a game, longer on easier rungs).
 
 Seeds start at 7,000,000 (tuning used 0.. and its re-measurement 1,000,000..). Prints one table:
 the target, the win rate with its Wilson 95 % interval, and whether the target lies within
@@ -27,6 +31,10 @@ from playtable.lab.stats import wilson
 FRESH = 7_000_000
 TROLL = (("final", None, None), ("ladder-10", "ladder-10", 0.10), ("ladder-30", "ladder-30", 0.30),
          ("ladder-50", "ladder-50", 0.50), ("ladder-70", "ladder-70", 0.70))
+TROLL_EXPERT = (("final", None, None), ("expert-10", "expert-10", 0.10), ("expert-30", "expert-30", 0.30),
+                ("expert-50", "expert-50", 0.50), ("expert-70", "expert-70", 0.70))
+EXPERT_AGENT = "expectimax:leaf=learned"
+"""The strongest troll bot measured (issue 13's strength table), the expert ladder's player."""
 WIZARD = (("final", None, None), ("balanced", "balanced", 0.50))
 
 
@@ -55,22 +63,27 @@ def line(game: str, label: str, players: str, target: float | None, wins: int, n
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--only", choices=["wizard", "troll"], default=None)
+    ap.add_argument("--only", choices=["wizard", "troll", "troll-expert"], default=None)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=FRESH, help="first seed (another fresh block)")
-    ap.add_argument("--troll-variants", nargs="+", default=[t[0] for t in TROLL],
+    ap.add_argument("--troll-variants", nargs="+", default=None,
                     help="troll rows to measure (default: final and the four rungs)")
-    ap.add_argument("--agent", default="heuristic", help="agent spec on every seat (default: heuristic)")
+    ap.add_argument("--agent", default=None,
+                    help=f"agent spec on every seat (default: heuristic; {EXPERT_AGENT} for troll-expert)")
     ap.add_argument("--wizard-variants", nargs="+", default=[w[0] for w in WIZARD],
                     help="wizard rows to measure (default: final and balanced)")
     args = ap.parse_args()
+    expert = args.only == "troll-expert"
+    args.agent = args.agent or (EXPERT_AGENT if expert else "heuristic")
+    rows = TROLL_EXPERT if expert else TROLL
+    troll_variants = args.troll_variants or [t[0] for t in rows]
     print(f"{args.agent} on every seat, {args.games} fresh seeds from {args.first_seed} per row; "
           "wizard rows: the wizard's win rate")
     print("| game | variant | players | target | games | win rate | 95% CI | target within 3 points "
           "| wall s |")
     print("|---|---|---|---|---|---|---|---|---|")
-    if args.only in (None, "troll"):
-        for label, variant, target in [t for t in TROLL if t[0] in args.troll_variants]:
+    if args.only in (None, "troll", "troll-expert"):
+        for label, variant, target in [t for t in rows if t[0] in troll_variants]:
             result = measure("troll", variant, [], args.games, args.workers, args.first_seed, args.agent)
             print(line("troll", label, "1", target, *result), flush=True)
     if args.only in (None, "wizard"):

@@ -135,6 +135,29 @@ def test_the_shipped_ladder_is_named_variants_that_play() -> None:
         assert name in game.variant_descriptions
 
 
+def test_the_expert_ladder_runs_from_a_thinner_bridge_to_more_end_bricks() -> None:
+    """The expert ladder (the same rungs for the strongest bot, docs/lab.md) is four valid named
+    variants set by seed 000 §4.1's dials: `expert-10` has fewer bricks than the seed's "most
+    difficult legal variation" (the strongest bot wins about 19 % there), the others more, and the
+    rungs get easier in order, as the game's own heuristic bot plays them on common deals."""
+    from playtable.core.params import resolve_params
+    from playtable.core.registry import get_game
+
+    game = get_game("troll")
+    names = [f"expert-{n}" for n in (10, 30, 50, 70)]
+    seed_bridge = sum(TrollParams().slot_heights())
+    bricks, wins = [], []
+    for name in names:
+        params = resolve_params(TrollParams, game.variants, name)
+        params.validate()
+        assert name in game.variant_descriptions
+        bricks.append(sum(params.slot_heights()))
+        arm = Arm.build("troll", params, ["heuristic"], label=name)
+        wins.append(sum(bool(r["win"]) for r in run_tasks([(arm, s) for s in range(300)])))
+    assert bricks[0] < seed_bridge < bricks[1] <= bricks[2] <= bricks[3]
+    assert wins == sorted(wins) and wins[0] < wins[-1], wins
+
+
 def test_the_shipped_wizard_balance_is_a_named_variant_at_every_player_count() -> None:
     """The wizard `balanced` variant (tuned over the mana wheel and the content counts for 50 % at
     3, 4 and 5 players) leaves the final rules' other parameters alone (seed 003, 8 Nov rules)."""

@@ -33,6 +33,14 @@ class TrollGame(Game[TrollParams, TrollState]):
         "ladder-30": "Difficulty ladder: the game's bot wins about 3 deals in 10.",
         "ladder-50": "Difficulty ladder, even: the game's bot wins about half the deals.",
         "ladder-70": "Difficulty ladder, easy: the game's bot wins about 7 deals in 10.",
+        "expert-10": "Expert ladder, hardest: a thinner bridge (3,1,1,1,1,3) and a reusable ace of "
+                     "diamonds; the strongest bot wins about 1 deal in 10.",
+        "expert-30": "Expert ladder: one more brick in each end slot, and a win also waits for every "
+                     "set-aside card; the strongest bot wins about 3 deals in 10.",
+        "expert-50": "Expert ladder, even: two more bricks in each end slot; the strongest bot wins "
+                     "about half the deals.",
+        "expert-70": "Expert ladder, easy: the bridge 5,3,1,1,2,5 and a reusable ace of diamonds; "
+                     "the strongest bot wins about 7 deals in 10.",
     }
     pitch = (
         "A solitaire game for a deck of cards and a die. An angry troll lives under a magic "
