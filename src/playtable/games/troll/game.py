@@ -35,8 +35,8 @@ class TrollGame(Game[TrollParams, TrollState]):
         "ladder-70": "Difficulty ladder, easy: the game's bot wins about 7 deals in 10.",
         "expert-10": "Expert ladder, hardest: a thinner bridge (3,1,1,1,1,3) and a reusable ace of "
                      "diamonds; the strongest bot wins about 1 deal in 10.",
-        "expert-30": "Expert ladder: one more brick in each end slot, and a win also waits for every "
-                     "set-aside card; the strongest bot wins about 3 deals in 10.",
+        "expert-30": "Expert ladder: one more brick at one end (4,2,1,1,2,3) and a reusable ace of "
+                     "diamonds; the strongest bot wins about 3 deals in 10.",
         "expert-50": "Expert ladder, even: two more bricks in each end slot; the strongest bot wins "
                      "about half the deals.",
         "expert-70": "Expert ladder, easy: the bridge 5,3,1,1,2,5 and a reusable ace of diamonds; "
