@@ -2,12 +2,15 @@
 iterations ... are playable from the table menu"): from a battle against a bot the player opens
 the menu, reads the variants with their descriptions, starts the seventh iteration's Borg 2
 variant and throws in it; then starts Objective 1 and is playing the solitaire (one seat, the
-blank d6 on the table, round 1 to beat 10) and throws there too.
+blank d6 on the table, round 1 to beat 10) and throws there too. The battle it left mid-game
+then says so.
 """
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 from typing import Any
 
 from tests.web.browser_support import click_action, create_table, new_page, table_state, wait_connected
@@ -50,7 +53,8 @@ def _throw_once(page: Any, rng: random.Random) -> dict[str, Any]:
     raise AssertionError("no throw of the player's own die")
 
 
-def test_variants_are_started_from_the_table_menu(web_server: ServerProcess, chromium: Any) -> None:
+def test_variants_are_started_from_the_table_menu(web_server: ServerProcess, chromium: Any,
+                                                  tmp_path: Path) -> None:
     created = create_table(web_server.url, game="stardice", variant="battle", seed=12,
                            seats=[{"kind": "human"}, {"kind": "bot", "agent": "random-thrower"}])
     page = new_page(chromium, 1280, 900)
@@ -82,4 +86,13 @@ def test_variants_are_started_from_the_table_menu(web_server: ServerProcess, chr
     assert page.locator(".board-status").inner_text().startswith("Round 1 · beat 10")
     state = _throw_once(page, rng)
     assert len(state["observation"]["hands"][0]) == 5 or state["observation"]["eliminated"]
+
+    # The battle was left mid-game: its page says so and offers nothing to play.
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    assert page.locator(".turn-indicator").inner_text() == "Left unfinished"
+    assert page.locator(".waiting").inner_text().startswith("Left unfinished: the players moved")
+    assert not table_state(page)["legal"]
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
+    page.screenshot(path=str(shots / "stardice-left-unfinished.png"))
     assert not page.script_errors and not page.foreign_requests

@@ -94,3 +94,30 @@ def test_bad_variant_requests_change_nothing(client: TestClient) -> None:
         assert answer.status_code == status and "error" in answer.json(), body
     assert client.get(f"/api/tables/{table}").json()["rematch"] is None
     assert len(client.get("/api/tables").json()["tables"]) == 1
+
+
+def test_a_table_left_unfinished_is_over_for_everyone(client: TestClient) -> None:
+    """The old table of a mid-game variant switch is not "running" for ever: the lobby lists it
+    as finished with why, and nobody (a seat, a bot, a turn timer) plays it on."""
+    created = _two_people(client)
+    table = created["table_id"]
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as ws:
+        _, state = greet(ws)
+        assert state["your_turn"] and state["legal"]
+        first = state["legal"][0]["action"]
+        client.post(f"/api/tables/{table}/rematch",
+                    json={"seat": 0, "token": token_of(created, 0), "variant": "iteration4"})
+        assert ws.receive_json()["type"] == "rematch"
+        ws.send_json({"type": "act", "action": first, "step": 0})
+        reply = ws.receive_json()
+        assert reply["code"] == "illegal" and "moved to a new table" in reply["message"]
+    summary = client.get(f"/api/tables/{table}").json()
+    assert summary["status"] == "finished" and summary["step"] == 0
+    assert summary["result"]["text"].startswith("Left unfinished")
+    assert "seed" not in summary  # the game did not end: its hidden future stays hidden
+    running = {t["id"] for t in client.get("/api/tables?status=running").json()["tables"]}
+    finished = {t["id"] for t in client.get("/api/tables?status=finished").json()["tables"]}
+    assert table in finished and table not in running
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as ws:
+        _, state = greet(ws)
+        assert not state["your_turn"] and state["legal"] == [] and not state["can_undo"]

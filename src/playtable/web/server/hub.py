@@ -198,6 +198,7 @@ class Hub:
         new, _ = await self.create(request, rematch_of=table, carried=carried)
         table.row.rematch = new.id
         self.store.link_rematch(table.id, new.id)
+        self.arm_timer(table)  # a table left unfinished has no turn timer any more
         message: dict[str, Any] = {"type": "rematch", "table_id": new.id}
         if variant is not None:
             message["seats"] = plan.old_to_new(len(old))
@@ -256,8 +257,9 @@ class Hub:
 
     def act(self, table: Table, seat: int, text: str, conn: Connection | None = None) -> bool:
         state = table.state
-        if state.is_terminal or state.current_player != seat:
-            why = "the game is over" if state.is_terminal else "it is not your turn"
+        if table.is_over or state.current_player != seat:
+            why = ("the players moved to a new table" if table.left_unfinished
+                   else "the game is over" if state.is_terminal else "it is not your turn")
             if conn:
                 conn.push(error("illegal", f"'{text[:60]}' cannot be played: {why}"))
             return False
@@ -330,7 +332,7 @@ class Hub:
         if old is not None:
             old.cancel()
         state = table.state
-        if state.is_terminal or table.bot_to_move() is not None:
+        if table.is_over or table.bot_to_move() is not None:
             return
         seat = state.current_player
         limit = table.row.seats[seat].stand_in_after
@@ -341,7 +343,7 @@ class Hub:
 
     async def _stand_in(self, table: Table, seat: int, step: int, limit: float) -> None:
         await asyncio.sleep(limit)
-        if table.step != step or table.state.is_terminal or table.state.current_player != seat \
+        if table.step != step or table.is_over or table.state.current_player != seat \
                 or table.bot_busy:
             return
         self.timers.pop(table.id, None)

@@ -147,7 +147,7 @@ class Table:
         self.row.actions = actions
 
     def can_undo(self, seat: int | None) -> bool:
-        if seat is None or self.before is None or self.state.is_terminal:
+        if seat is None or self.before is None or self.is_over:
             return False
         if self.steps[-1].seat != seat:
             return False
@@ -164,8 +164,20 @@ class Table:
         """The table's turn timer in seconds (None: off, the default)."""
         return next((s.stand_in_after for s in self.row.seats if s.stand_in_after), None)
 
+    @property
+    def left_unfinished(self) -> bool:
+        """The players moved on to a rematch (another variant from the table menu) before the
+        game ended: the table is over for the lobby, and no one, bot or timer, plays it on."""
+        return self.row.rematch is not None and not self.state.is_terminal
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_terminal or self.left_unfinished
+
     def bot_to_move(self) -> int | None:
         """The bot seat that must act now, if any."""
+        if self.left_unfinished:
+            return None
         for seat in self.state.waiting_for():
             if self.row.seats[seat].kind == "bot":
                 return seat
@@ -173,7 +185,7 @@ class Table:
 
     @property
     def status(self) -> str:
-        if self.state.is_terminal:
+        if self.is_over:
             return "finished"
         if any(s.kind == "human" and not s.joined for s in self.row.seats):
             return "open"
@@ -181,6 +193,8 @@ class Table:
 
     # -- messages -----------------------------------------------------------------------------
     def result(self) -> dict[str, Any] | None:
+        if self.left_unfinished:
+            return {"returns": None, "text": "Left unfinished: the players moved to a new table."}
         if not self.state.is_terminal:
             return None
         return {"returns": self.state.returns(), "text": self.state.end_text() or "The game is over."}
@@ -236,7 +250,7 @@ class Table:
 
     def state_message(self, seat: int | None, events: list[Event]) -> dict[str, Any]:
         state = self.state
-        your_turn = seat is not None and not state.is_terminal and state.current_player == seat
+        your_turn = seat is not None and not self.is_over and state.current_player == seat
         observation = state.public_observation() if seat is None else state.observation(seat)
         return {
             "type": "state",

@@ -270,8 +270,12 @@ export class TableFrame {
   drawTurn() {
     const st = this.state;
     const names = (st.waiting_for || []).map((s) => this.seatNames[s] ?? `seat ${s}`);
+    // A table left unfinished (its players moved to a rematch in another variant) has a result
+    // but no end: nobody plays it on.
+    const left = !st.terminal && st.result;
     let text;
     if (st.terminal) text = "Game over";
+    else if (left) text = "Left unfinished";
     else if (st.your_turn) {
       // Simultaneous moves: others may still have to commit too.
       const others = (st.waiting_for || []).filter((s) => s !== this.seat).map((s) => this.seatNames[s] ?? `seat ${s}`);
@@ -282,6 +286,7 @@ export class TableFrame {
     this.turnEl.textContent = text;
     this.turnEl.dataset.mine = String(Boolean(st.your_turn));
     if (st.terminal) this.waitingEl.textContent = "The game is over: see the end screen, or watch the replay.";
+    else if (left) this.waitingEl.textContent = st.result.text;
     else if (st.your_turn) this.waitingEl.textContent = "";
     else this.waitingEl.textContent = this.role === "player" ? text : `${text}. You are watching.`;
   }
