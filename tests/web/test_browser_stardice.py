@@ -171,3 +171,56 @@ def test_a_short_war_is_played_battle_by_battle(web_server: ServerProcess, chrom
     page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
     page.screenshot(path=str(shots / "stardice-war-end.png"))
     assert not page.script_errors and not page.foreign_requests
+
+
+# A cluster of touching dice (each about two radii from the next), drawn on a canvas whose
+# fillText is recorded: every face written, where, and its box.
+_CLUSTER_JS = """async ([ids, spacing]) => {
+  const m = await import("/static/js/games/stardice_draw.js");
+  const canvas = document.createElement("canvas");
+  canvas.width = 900; canvas.height = 700;
+  document.body.replaceChildren(canvas);
+  const ctx = canvas.getContext("2d");
+  const view = { width: canvas.width, height: canvas.height, fit: m.fit(canvas.width, canvas.height) };
+  m.drawBackground(ctx, view);
+  const written = [];
+  const fill = ctx.fillText.bind(ctx);
+  ctx.fillText = (text, x, y) => {
+    const h = Number(ctx.font.match(/(\\d+)px/)[1]);
+    written.push({ text, x, y: y - h / 2, w: ctx.measureText(text).width, h });
+    fill(text, x, y);
+  };
+  const pieces = ids.map((id, i) => ({ id, x: 0.45 + spacing * (i % 3), y: 0.35 + spacing * Math.floor(i / 3), value: 11 + i }));
+  m.drawPieces(ctx, view, pieces);
+  const centres = pieces.map((p) => view.fit.toPx(p.x, p.y));
+  return { written, centres, scale: view.fit.scale };
+}"""
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and \
+        a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+
+
+def test_faces_in_a_cluster_of_dice_do_not_cover_each_other(web_server: ServerProcess, chromium: Any,
+                                                            tmp_path: Path) -> None:
+    ids = ["F.d4a", "F.d6a", "F.d8a", "K.d10a", "K.d12a", "K.d20a", "F.d20a", "borg"]
+    page = new_page(chromium, 900, 700)
+    page.goto(web_server.url + "/")
+    drawn = page.evaluate(_CLUSTER_JS, [ids, 0.035])
+    faces = drawn["written"]
+    assert sorted(f["text"] for f in faces) == [str(11 + i) for i in range(len(ids))]
+    for i, a in enumerate(faces):
+        for b in faces[i + 1:]:
+            assert not _overlap(a, b), (a, b)
+    # nor does a face sit on another die (a body's square of half-side r, r >= 1.25 x 0.014 x scale)
+    r = 1.25 * 0.014 * drawn["scale"]
+    for face in faces:
+        owner = int(face["text"]) - 11
+        for k, (cx, cy) in enumerate(drawn["centres"]):
+            if k != owner:
+                assert not _overlap(face, {"x": cx - r, "y": cy - r, "w": 2 * r, "h": 2 * r}), (face, ids[k])
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
+    page.screenshot(path=str(shots / "stardice-cluster-faces.png"),
+                    clip={"x": 300, "y": 250, "width": 300, "height": 200})
+    assert not page.script_errors

@@ -10,7 +10,7 @@
 
 import { h } from "../util.js";
 import {
-  drawAim, drawBackground, drawBanner, drawLayout, drawLogo, drawPiece, drawPoints, drawRangeRing, fit, objectAt, onFrame,
+  drawAim, drawBackground, drawBanner, drawLayout, drawLogo, drawPieces, drawPoints, drawRangeRing, fit, objectAt, onFrame,
 } from "./stardice_draw.js";
 import { VariantMenu } from "./stardice_menu.js";
 import { Sounds } from "./stardice_sound.js";
@@ -222,7 +222,7 @@ export function createBoard(host, ctx) {
     // a die that moves loses its connections; new ones come with the state once it rests
     if (frozen) drawLayout(g, stageView, pos, layoutOf(frozen.score), moving);
     else if (obs) drawLayout(g, stageView, pos, obs.layout, moving);
-    for (const [id, [x, y]] of pos) drawPiece(g, stageView, id, x, y, moving.has(id) ? "…" : values.get(id));
+    drawPieces(g, stageView, [...pos].map(([id, [x, y]]) => ({ id, x, y, value: moving.has(id) ? "…" : values.get(id) })));
     updateNumbers(now, pos, moving);
     for (const n of numbers.values()) {
       const alpha = n.gone === null ? Math.min(1, (now - n.born) / FADE_MS) : Math.max(0, 1 - (now - n.gone) / FADE_MS);

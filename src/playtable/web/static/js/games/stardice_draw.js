@@ -161,8 +161,19 @@ export function drawRangeRing(ctx, view, x, y) {
   ctx.restore();
 }
 
-/** One piece: a star (dice), a cube (the Borg die) or a stone (torpedo), with its face. */
-export function drawPiece(ctx, view, id, x, y, value) {
+/** The pieces on the table, `[{id, x, y, value}]`: every body first, then each die's face. */
+export function drawPieces(ctx, view, pieces) {
+  const bodies = pieces.map((p) => ({ ...p, ...drawBody(ctx, view, p.id, p.x, p.y) }));
+  const taken = []; // the boxes of the faces written so far
+  for (const body of bodies) {
+    if (body.kind === "stone") continue;
+    const text = body.value === null || body.value === undefined ? "?" : String(body.value);
+    taken.push(drawFace(ctx, body, text, bodies, taken));
+  }
+}
+
+/** One piece's body: a star (dice), a cube (the Borg die) or a stone (torpedo); where it is. */
+function drawBody(ctx, view, id, x, y) {
   const { toPx, scale } = view.fit;
   const [px, py] = toPx(x, y);
   const kind = kindOf(id);
@@ -188,15 +199,60 @@ export function drawPiece(ctx, view, id, x, y, value) {
     ctx.lineWidth = 1;
     ctx.stroke();
   }
-  if (kind !== "stone") {
-    ctx.font = `bold ${Math.round(Math.max(10, r * 1.1))}px system-ui, sans-serif`;
-    ctx.textAlign = "left";
-    ctx.textBaseline = "middle";
-    ctx.fillStyle = "#fff";
-    const label = value === null || value === undefined ? "?" : String(value);
-    ctx.fillText(label, px + r * 1.3, py - r * 0.9);
-  }
   ctx.restore();
+  return { kind, px, py, r };
+}
+
+// Where a face may go around its piece, in order of preference (unit offsets of the text box's
+// nearest corner or edge from the piece's centre): top right as it always was, then the other
+// corners, the sides, above and below; in a ring twice and three times as far when the nearest
+// ring is full (a die in the middle of a cluster), joined to its die by a thin line.
+const FACE_PLACES = [[1, -1], [-1, -1], [1, 1], [-1, 1], [1, 0], [-1, 0], [0, -1], [0, 1]];
+const FACE_RINGS = [1, 2, 3];
+
+/** Write a die's face beside it, at the first place that covers no face already written and
+ * no other piece (in a cluster, faces would otherwise sit on each other); its box. */
+function drawFace(ctx, body, text, bodies, taken) {
+  const { px, py, r } = body;
+  const size = Math.round(Math.max(10, r * 1.1));
+  ctx.save();
+  ctx.font = `bold ${size}px system-ui, sans-serif`;
+  const w = ctx.measureText(text).width;
+  const boxAt = ([dx, dy], ring) => {
+    const gap = r * 1.2 * ring;
+    return {
+      x: dx > 0 ? px + gap : dx < 0 ? px - gap - w : px - w / 2,
+      y: dy > 0 ? py + gap * 0.6 : dy < 0 ? py - gap * 0.6 - size : py - size / 2,
+      w, h: size, ring,
+    };
+  };
+  const free = (box) => !taken.some((t) => overlaps(box, t)) &&
+    !bodies.some((b) => b !== body && overlaps(box, { x: b.px - b.r, y: b.py - b.r, w: 2 * b.r, h: 2 * b.r }));
+  const places = FACE_RINGS.flatMap((ring) => FACE_PLACES.map((place) => boxAt(place, ring)));
+  const box = places.find(free) ?? places[0];
+  if (box.ring > 1) {
+    const [tx, ty] = [Math.min(Math.max(px, box.x), box.x + w), Math.min(Math.max(py, box.y), box.y + size)];
+    const along = r / Math.hypot(tx - px, ty - py); // from the die's edge, not across its face
+    ctx.beginPath();
+    ctx.moveTo(px + (tx - px) * along, py + (ty - py) * along);
+    ctx.lineTo(tx, ty);
+    ctx.strokeStyle = "rgba(255,255,255,0.7)";
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = "rgba(0,0,0,0.6)";
+  ctx.strokeText(text, box.x, box.y + size / 2);
+  ctx.fillStyle = "#fff";
+  ctx.fillText(text, box.x, box.y + size / 2);
+  ctx.restore();
+  return box;
+}
+
+function overlaps(a, b) {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
 /** A formation's points at its centre; `alpha` fades it in and out. */

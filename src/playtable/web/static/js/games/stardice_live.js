@@ -10,7 +10,7 @@
 // `window.playtableLive.drawn` logs what was drawn per frame (tests and benchmarks read it).
 
 import { h } from "../util.js";
-import { drawBackground, drawBanner, drawLayout, drawLogo, drawPiece, drawPoints, fit } from "./stardice_draw.js";
+import { drawBackground, drawBanner, drawLayout, drawLogo, drawPieces, drawPoints, fit } from "./stardice_draw.js";
 import { Sounds } from "./stardice_sound.js";
 
 const FADE_MS = 450;
@@ -131,10 +131,12 @@ function draw(now) {
       g.stroke();
     }
     drawLayout(g, stage, scene.pos, scene.layout, scene.moving);
+    const known = [];
     for (const [id, [x, y]] of scene.pos) {
-      if (scene.known.has(id)) drawPiece(g, stage, id, x, y, scene.values.get(id));
+      if (scene.known.has(id)) known.push({ id, x, y, value: scene.values.get(id) });
       else drawUnknown(stage, x, y);
     }
+    drawPieces(g, stage, known);
   }
   for (const [key, n] of numbers) {
     const alpha = n.gone === null ? Math.min(1, (now - n.born) / FADE_MS) : Math.max(0, 1 - (now - n.gone) / FADE_MS);
