@@ -190,7 +190,8 @@ _CLUSTER_JS = """async ([ids, spacing]) => {
     written.push({ text, x, y: y - h / 2, w: ctx.measureText(text).width, h });
     fill(text, x, y);
   };
-  const pieces = ids.map((id, i) => ({ id, x: 0.45 + spacing * (i % 3), y: 0.35 + spacing * Math.floor(i / 3), value: 11 + i }));
+  const pieces = ids.map((id, i) => ({
+    id, x: 0.45 + spacing * (i % 3), y: 0.35 + spacing * Math.floor(i / 3), value: 11 + i }));
   m.drawPieces(ctx, view, pieces);
   const centres = pieces.map((p) => view.fit.toPx(p.x, p.y));
   return { written, centres, scale: view.fit.scale };
