@@ -39,8 +39,8 @@ class TrollGame(Game[TrollParams, TrollState]):
                      "diamonds; the strongest bot wins about 3 deals in 10.",
         "expert-50": "Expert ladder, even: two more bricks in each end slot; the strongest bot wins "
                      "about half the deals.",
-        "expert-70": "Expert ladder, easy: the bridge 5,3,1,1,2,5 and a reusable ace of diamonds; "
-                     "the strongest bot wins about 7 deals in 10.",
+        "expert-70": "Expert ladder, easy: the bridge 6,3,1,1,2,5 and a card for the troll at the "
+                     "start; the strongest bot wins about 7 deals in 10.",
     }
     pitch = (
         "A solitaire game for a deck of cards and a die. An angry troll lives under a magic "

@@ -117,10 +117,10 @@ VARIANTS: dict[str, dict[str, object]] = {
     # variation", so `expert-10` takes a brick from each second slot (fewer bricks, harder: the
     # other way of §4.1's dial) and gives the ace of diamonds back after every throw. The other
     # rungs add bricks, some a half step of the ends' dial at a time (a win rate moves 10-20
-    # points a whole step). Surveyed and re-measured on 2,000 fresh deals each in docs/lab.md
-    # ("The expert ladder").
+    # points a whole step); `expert-70` also gives the troll a card at the start. Surveyed and
+    # re-measured on 2,000 fresh deals each in docs/lab.md ("The expert ladder").
     "expert-10": {"heights": (3, 1, 1, 1, 1, 3), "reusable_ace_of_diamonds": True},
     "expert-30": {"heights": (4, 2, 1, 1, 2, 3), "reusable_ace_of_diamonds": True},
     "expert-50": {"extra_end_bricks": 2},
-    "expert-70": {"heights": (5, 3, 1, 1, 2, 5), "reusable_ace_of_diamonds": True},
+    "expert-70": {"heights": (6, 3, 1, 1, 2, 5), "troll_starts_with_card": True},
 }
