@@ -73,6 +73,10 @@ def sim(
             raise BadParameter("--keep-records needs --out FILE to keep them in")
         arm = dataclasses.replace(arm, keep_records=True)
     options = RunOptions(workers, backend, address)
+    if workers > 1 and backend == "local":
+        from playtable.lab.workers import start_early
+
+        start_early()  # the workers' imports go on while this process opens the result files
     seeds = range(seed, seed + games)
     summary = RunningSummary()
     interrupted = False

@@ -24,8 +24,6 @@ import importlib
 import itertools
 import json
 import math
-import multiprocessing
-import queue
 import signal
 import threading
 import time
@@ -43,6 +41,7 @@ from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
 from playtable.core.registry import resolve_game
 from playtable.lab.chunks import Chunk, ChunkSpec, encode
+from playtable.lab.workers import STOP_SIGNALS, run_in_processes
 
 AGENT_SALT = 0xA6E27
 
@@ -217,19 +216,16 @@ class Interrupted(Exception):  # noqa: N818 - it is a control-flow signal, not a
         self.rows = rows
 
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-
-
 @contextmanager
 def _stop_signals_held() -> Iterator[None]:
     """Hold Ctrl-C and SIGTERM for the block; one that came meanwhile is raised after it as
-    KeyboardInterrupt. (Blocking them with pthread_sigmask would not do: the pool's helper
-    threads would take the signal, and Python runs the handler in this thread anyway.)"""
+    KeyboardInterrupt. (Blocking them with pthread_sigmask would not do in a process with other
+    threads: one of them would take the signal, and Python runs the handler here anyway.)"""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
-    previous = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum)) for sig in _STOP_SIGNALS}
+    previous = {sig: signal.signal(sig, lambda signum, frame: caught.append(signum)) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
@@ -237,13 +233,6 @@ def _stop_signals_held() -> Iterator[None]:
             signal.signal(sig, handler)
     if caught:
         raise KeyboardInterrupt
-
-
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, and take back the signals the parent held while it
-    started them (the mask is inherited), so that `terminate` can still stop them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
 
 def batch_size_for(total: int, workers: int) -> int:
@@ -304,40 +293,7 @@ def _run_local(batches: Batcher, workers: int, keep: bool) -> Iterator[tuple[int
         for work in batches:
             yield play_work(work, keep)
         return
-    # spawn: workers start clean (no inherited threads or locks); they import the game by name.
-    ctx = multiprocessing.get_context("spawn")
-    # Hold Ctrl-C while the pool starts: an interrupt half-way would leave workers running that
-    # nobody stops (and that keep the parent's output pipes open). It is delivered right after.
-    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-    try:
-        pool = ctx.Pool(workers, initializer=_worker_init)
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
-    try:
-        # A bounded window of batches in flight (Pool.imap would read every task up front);
-        # finished batches arrive through a queue the pool's result thread fills.
-        done: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        in_flight = 0
-        exhausted = False
-        while in_flight or not exhausted:
-            while not exhausted and in_flight < 2 * workers:
-                item = next(batches, None)
-                if item is None:
-                    exhausted = True
-                    break
-                pool.apply_async(play_work, (item,), callback=done.put, error_callback=done.put)
-                in_flight += 1
-            if not in_flight:
-                break
-            result = done.get()
-            in_flight -= 1
-            if isinstance(result, BaseException):
-                raise result
-            yield result
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from run_in_processes(play_work, batches, workers)
 
 
 @dataclass
