@@ -309,7 +309,7 @@ class Hub:
 
     async def hint(self, table: Table, conn: Connection) -> None:
         step = table.step
-        if table.state.current_player != conn.seat:
+        if table.is_over or table.state.current_player != conn.seat:
             conn.push(error("no_hint", "a hint is for the player whose turn it is"))
             return
         found = await self.workers.hint(table.row.game, table.state.to_json())
