@@ -9,13 +9,14 @@ import sys
 LAB_AND_RL = ("numpy", "pyarrow", "duckdb", "matplotlib", "scipy", "gymnasium", "pettingzoo", "ray", "torch")
 
 PROGRAM = f"""
+import os
 import sys
 from playtable.cli import main
 from playtable.web.server.app import create_app
 from playtable.web.server import bots
 from playtable.agents import available_agents, make_agent
 from playtable.core.registry import game_ids, get_game
-bots._warm_up()
+bots._warm_up(os.getpid())
 for game_id in game_ids():
     game = get_game(game_id)
     for name in available_agents(game):

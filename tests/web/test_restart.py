@@ -54,3 +54,53 @@ def test_sigkill_mid_game_then_restart_rebuilds_the_same_position(tmp_path: Path
         while time.monotonic() < deadline and bot_table()["step"] <= at_restart["step"]:
             time.sleep(0.1)
         assert bot_table()["step"] > at_restart["step"], server.log()  # the bot went on after the restart
+
+
+def _descendants(root: int) -> set[int]:
+    """Every process below `root` (read from /proc: its children, theirs, ...)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's zombie waits for init, which may not reap here)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_server_killed_outright_leaves_no_bot_workers_behind(tmp_path: Path) -> None:
+    """SIGKILL runs no shutdown: the bot workers (and the process they were forked from) must
+    notice on their own that the server is gone and exit, not wait for ever."""
+    if not Path("/proc/self/stat").exists():
+        import pytest
+
+        pytest.skip("reads the process tree from /proc")
+    with start_server(tmp_path / "tables.sqlite3", workers=2) as server:
+        bot = create_table(server.url, game="troll", seats=[{"kind": "bot", "agent": "heuristic"}])
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the bots have played: the workers are up
+            summary = httpx.get(f"{server.url}/api/tables/{bot['table_id']}", timeout=10).json()
+            if summary["step"] > 0:
+                break
+            time.sleep(0.1)
+        assert server.process is not None
+        below = _descendants(server.process.pid)
+        assert len(below) >= 2, below  # the forkserver and at least one worker
+        server.kill()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_running(pid) for pid in below):
+            time.sleep(0.2)
+        assert not [pid for pid in below if _running(pid)], server.log()

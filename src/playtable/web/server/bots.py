@@ -6,13 +6,19 @@ hidden parts, exactly as a bot playing at a physical table sees only what its se
 agents themselves decide from `observation`/`determinize`) and returns an action text, which
 the table then applies like any other action. Workers start with the `forkserver` method
 (`spawn` where that is missing): a fork of the running server would copy its event loop and
-sockets into the child.
+sockets into the child. Each worker watches the server and exits with it: a server killed
+outright (SIGKILL, out of memory) runs no shutdown, and its workers, blocked on a queue whose
+writing end they hold themselves, would otherwise wait for ever.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import select
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -52,9 +58,33 @@ def hint(game_id: str, position: dict[str, Any]) -> tuple[str, str] | None:
     return str(action), text
 
 
-def _warm_up() -> None:
-    """Import the games in a new worker so the first bot move is not slowed by imports."""
+SERVER_POLL_SECONDS = 2.0
+"""How often a worker looks for its server where it cannot wait on it (no pidfd)."""
+
+
+def _exit_with(server: int) -> None:
+    """Return never: end this worker once the process `server` has exited."""
+    try:
+        gone = os.pidfd_open(server)
+    except (AttributeError, OSError):  # no pidfd (not Linux, or an old kernel), or already gone
+        while True:
+            try:
+                os.kill(server, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:
+                pass
+            time.sleep(SERVER_POLL_SECONDS)
+    select.select([gone], [], [])
+    os._exit(0)
+
+
+def _warm_up(server: int) -> None:
+    """Watch the server (`_exit_with`), then import the games in a new worker so the first bot
+    move is not slowed by imports."""
     from playtable.core.registry import game_ids
+
+    threading.Thread(target=_exit_with, args=(server,), name="watch-server", daemon=True).start()
 
     for game_id in game_ids():
         try:
@@ -66,7 +96,8 @@ def _warm_up() -> None:
 def make_pool(workers: int) -> Executor:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_up)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_up,
+                               initargs=(os.getpid(),))
 
 
 class Workers:
