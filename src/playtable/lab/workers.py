@@ -9,10 +9,10 @@ parent has no helper thread: it sends, waits (`multiprocessing.connection.wait`)
 
 Workers are forked from a `forkserver` (`spawn` where there is none): a clean process, started
 once, that has imported what every worker needs (`PRELOAD`: the runner, Arrow), so a worker
-starts with its imports done instead of paying them again (a third of a second of CPU each,
-which a short run on two cores felt). `start_early` starts that server at once, so that its
-imports overlap the caller's own. No worker is a fork of the caller: the caller may have threads
-(Arrow's, a notebook's) whose locks a fork would copy held.
+starts with its imports done instead of paying them again (the second worker's start-up fell
+from +0.12-0.21 s to +0.06 s of wall time: docs/lab.md, `playtable sim`). `start_early` starts
+that server at once, so that its imports overlap the caller's own. No worker is a fork of the
+caller: the caller may have threads (Arrow's, a notebook's) whose locks a fork would copy held.
 """
 
 from __future__ import annotations
