@@ -173,7 +173,8 @@ def _engine_with_values(tmp: Path, session: list[tuple[float, bytes]],
     table = TuioTable(parse_dice_map(DICE), params.formation_params(), params.scoring_rules(),
                       borg_faces=params.borg_faces, borg_pips=params.borg_pips,
                       on_frame=reports.append)
-    replay_recording(table, write_recording(tmp / "session.jsonl", session))
+    # no quiet time after the session: the extras follow it, and the values were entered between
+    replay_recording(table, write_recording(tmp / "session.jsonl", session), quiet=0)
     table.set_value("F.d12a", 9)
     table.set_value("F.d20a", 1)
     replay_recording(table, write_recording(tmp / "extras.jsonl", more))

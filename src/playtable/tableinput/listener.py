@@ -147,9 +147,11 @@ def load_recording(path: str | Path) -> list[tuple[float, str, bytes | None]]:
     return items
 
 
-def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False) -> int:
+def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False, quiet: float = 1.0) -> int:
     """Feed a recorded session into `table`; returns the number of datagrams. Broken lines are
-    counted as malformed packets. `sample` names the shipped recording (samples.py)."""
+    counted as malformed packets. `sample` names the shipped recording (samples.py). After the
+    last datagram, `quiet` seconds pass without a packet (dice settle, lost ones expire); 0 when
+    more datagrams follow, whose times would otherwise run backwards."""
     count = 0
     started = time.monotonic()
     last_t: float | None = None
@@ -170,6 +172,6 @@ def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False)
         table.feed(data, sender, t)
         last_t = t
         count += 1
-    if last_t is not None:
-        table.tick(last_t + 1.0)
+    if last_t is not None and quiet > 0:
+        table.tick(last_t + quiet)
     return count
