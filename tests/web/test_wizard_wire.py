@@ -65,6 +65,8 @@ def check_message(message: dict[str, Any], seat: int | None, pos: WizardState, s
     assert not instances & words, (instances & words, message)
     # Uncommitted moves: only the hero who chose one may see it (`my_move`, his `last_action`).
     without_legal = {k: v for k, v in message.items() if k != "legal"}
+    if isinstance(message.get("log"), list):  # his own past moves are his to see: his "stay" of an
+        without_legal["log"] = [e for e in message["log"] if e.get("seat") != seat]  # earlier round
     for other, move in pos.commits.items():
         for key, value in walk(without_legal):
             if value == move and isinstance(value, str) and pos.commits.get(seat) != move:
