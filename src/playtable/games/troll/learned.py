@@ -6,10 +6,17 @@ one. `win_chance` is the same kind of formula, but its weights are a logistic re
 "was this deal won in the end?" on `features` of the positions that a troll bot really left at
 the end of its turns, so its values are calibrated chances and their averages mean something.
 
+`distilled_chance` is the same model with six more inputs, `next_awakening_risks` (the next
+awakening phase's odds of hitting an awake brick again, a brick out of the troll's reach, a slot
+it would empty), fitted not to the deals' ends but to the depth-2 search's own values of the turn
+endings it weighed: a search that scores its horizon with it sees about one turn further for the
+price of one (`leaf=distilled`).
+
 `benchmarks/troll_value_fit.py` plays the games, fits the weights and prints the table behind
-`WIN_WEIGHTS` (data, fit and held-out log loss); rerunning it reproduces them. The features read
-only what the player sees (the shape of the bridge, face-up cards, what the troll carries, the
-number of cards left), never a hidden card.
+`WIN_WEIGHTS` and `DISTILLED_WEIGHTS` (data, fit and held-out loss); rerunning it reproduces
+them. The features read only what the player sees (the shape of the bridge, face-up cards, what
+the troll carries, the number of cards left, the colours of the cards not seen yet), never a
+hidden card.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from __future__ import annotations
 import math
 
 from playtable.games.troll import bridge as geo
-from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DIAMONDS, SPADES
+from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DIAMONDS, SPADES, is_red
 from playtable.games.troll.evaluation import cut_slots, hit_chance, out_of_reach
 from playtable.games.troll.rules import TrollState
 
@@ -76,6 +83,54 @@ def features(state: TrollState) -> list[float]:
 
 _RING = (0, 1, 2, 2, 1, 0)  # column -> end, next, middle
 
+RISK_FEATURES = ("next_double", "next_out_of_reach", "next_hole", "next_cut_hole", "next_in_reach",
+                 "next_out_x_deck")
+
+
+def next_awakening_risks(state: TrollState) -> list[float]:
+    """What the next awakening phase may do, in expected cards (seed 000 §7.1 "Brick awakening
+    phase"), in `RISK_FEATURES` order: hit an awake brick again (it flies away), awaken a brick
+    the troll cannot reach next turn (`out_of_reach`'s reach: stomp one step away, club two, a
+    diamond anywhere), leave a slot empty by either, the same on a slot whose loss collapses the
+    bridge, awaken a brick within reach, and the out-of-reach odds times the deck left. The cards
+    set aside go to the rows of their known colours; a card drawn is red with the odds of the
+    cards not seen yet; the die is even and an empty position redirects (`awakening_target`)."""
+    stacks, face_up, troll = state.stacks, state.face_up, state.troll
+    if state.set_aside:
+        lower_odds = [1.0 if is_red(c) == state.lower_red else 0.0 for c in state.set_aside]
+    elif state.deck:
+        unseen = 52 - len(state.seen)
+        red = (26 - sum(1 for c in state.seen if is_red(c))) / unseen if unseen else 0.5
+        lower_odds = [red if state.lower_red else 1.0 - red]
+    else:
+        lower_odds = []
+    suits = {c // 13 for c in state.carried if c in face_up}
+    reach = geo.SLOTS if DIAMONDS in suits else (2 if CLUBS in suits else 1)
+    cuts = cut_slots(stacks)
+    troll_row, troll_col = divmod(troll, geo.COLUMNS)
+    double = out = hole = cut_hole = near = 0.0
+    for row in (0, 1):
+        p_row = sum(lower_odds) if row == 0 else len(lower_odds) - sum(lower_odds)
+        if not p_row:
+            continue
+        for column in range(geo.COLUMNS):
+            target = geo.awakening_target(stacks, row, column)
+            if target is None or target == troll:  # nothing, or `win_chance`'s own factor
+                continue
+            p, stack = p_row / geo.COLUMNS, stacks[target]
+            t_row, t_col = divmod(target, geo.COLUMNS)
+            if stack[-1] in face_up:
+                double += p
+            elif abs(t_row - troll_row) + abs(t_col - troll_col) > reach:
+                out += p
+            else:
+                near += p
+                continue
+            if len(stack) == 1:
+                hole += p
+                cut_hole += p * (target in cuts)
+    return [double, out, hole, cut_hole, near, out * len(state.deck) / 10]
+
 
 # Fitted by `benchmarks/troll_value_fit.py --games 2000 --rounds 3` (default rules; 134,666 turn
 # ends of 6,000 deals; the one-turn search won 120 of its 2,000 deals on the tuned score, then
@@ -112,6 +167,46 @@ WIN_WEIGHTS: tuple[float, ...] = (
     +0.9342,  # deck_low
 )
 
+# Fitted by `benchmarks/troll_distil.py --games 700 --seed-base 5100000` (77,169 turn endings that
+# the depth-2 search on `WIN_WEIGHTS` weighed in 700 deals, 132 of them won): one weight per
+# FEATURES and RISK_FEATURES entry.
+DISTILLED_WEIGHTS: tuple[float, ...] = (
+    -1.7893,  # bias
+    +0.8775,  # bricks
+    +0.5152,  # empty
+    -0.0843,  # awake
+    -0.0467,  # set_aside
+    +0.0446,  # end_cover
+    +0.5176,  # the_club
+    +0.6716,  # diamond
+    -0.1052,  # club
+    -0.4820,  # spade
+    +0.1561,  # dormant_carried
+    +0.0953,  # centre
+    -1.6295,  # deck
+    -0.3861,  # cut
+    -0.0084,  # thin
+    +0.2773,  # reach
+    +0.0344,  # deck_x_awake
+    -0.0437,  # deck_x_empty
+    -0.1310,  # pending
+    -0.0753,  # weak_end
+    +1.0088,  # outer_bricks
+    +0.6479,  # middle_bricks
+    -0.7792,  # inner_bricks
+    -0.0612,  # outer_empty
+    +0.3194,  # middle_empty
+    +0.2569,  # inner_empty
+    -0.1615,  # awake_far
+    -0.0984,  # awake_cut
+    +0.6635,  # deck_low
+    +0.0514,  # next_double
+    -0.5012,  # next_out_of_reach
+    +0.3356,  # next_hole
+    -1.3965,  # next_cut_hole
+    -0.0590,  # next_in_reach
+    +0.1924,  # next_out_x_deck
+)
 
 def win_chance(state: TrollState, weights: tuple[float, ...] = WIN_WEIGHTS) -> float:
     """The fitted chance that the troll wins from a position held at the end of a turn (1 or 0
@@ -119,10 +214,27 @@ def win_chance(state: TrollState, weights: tuple[float, ...] = WIN_WEIGHTS) -> f
     awakening next turn when it stands on an awake brick (as `evaluation.score` does)."""
     if state.outcome:
         return 1.0 if state.outcome == "win" else 0.0
-    z = sum(w * x for w, x in zip(weights, features(state), strict=True))
-    value = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return _chance(state, sum(w * x for w, x in zip(weights, features(state), strict=True)))
+
+
+def distilled_chance(state: TrollState, weights: tuple[float, ...] = DISTILLED_WEIGHTS) -> float:
+    """`win_chance` with the next awakening's risks as inputs too, fitted to the depth-2
+    search's values (`DISTILLED_WEIGHTS`)."""
+    if state.outcome:
+        return 1.0 if state.outcome == "win" else 0.0
+    x = features(state) + next_awakening_risks(state)
+    return _chance(state, sum(w * v for w, v in zip(weights, x, strict=True)))
+
+
+def _chance(state: TrollState, z: float) -> float:
+    return survival(state) / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def survival(state: TrollState) -> float:
+    """The chance that the next awakening phase does not throw the troll off the awake brick it
+    stands on (1 when it stands on none): the factor both models multiply their fit by."""
     stacks = state.stacks
     if stacks[state.troll] and stacks[state.troll][-1] in state.face_up:
         cards_next_turn = len(state.set_aside) or min(1, len(state.deck))
-        value *= (1.0 - hit_chance(state, state.troll)) ** cards_next_turn
-    return value
+        return (1.0 - hit_chance(state, state.troll)) ** cards_next_turn
+    return 1.0

@@ -33,7 +33,7 @@ from playtable.core.errors import BadParameter
 from playtable.core.protocol import State
 from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.evaluation import TUNED_WEIGHTS, score
-from playtable.games.troll.learned import win_chance
+from playtable.games.troll.learned import distilled_chance, win_chance
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import _cost, belief, follow_plan, seen_key, turn_ends
 
@@ -44,7 +44,7 @@ def _tuned(state: TrollState) -> float:
     return score(state, TUNED_WEIGHTS)
 
 
-LEAVES: dict[str, Value] = {"tuned": _tuned, "learned": win_chance}
+LEAVES: dict[str, Value] = {"tuned": _tuned, "learned": win_chance, "distilled": distilled_chance}
 
 
 def greedy_turn(state: TrollState, value: Value) -> tuple[list[TrollAction], TrollState]:

@@ -37,7 +37,7 @@ from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.bots import evaluate as heuristic_evaluate
 from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
 from playtable.games.troll.evaluation import TUNED_WEIGHTS, Weights, score
-from playtable.games.troll.learned import win_chance
+from playtable.games.troll.learned import distilled_chance, win_chance
 from playtable.games.troll.rules import TrollState
 
 Key = tuple[object, ...]
@@ -284,20 +284,24 @@ class ExpectimaxTroll:
     inner_width: int = 4
     """Turn endings tried at inner decisions that are not at the horizon."""
     leaf: str = "tuned"
-    """The static score: "tuned" (`score` with `TUNED_WEIGHTS`), "heuristic" (`bots.evaluate`) or
-    "learned" (`learned.win_chance`, a win chance fitted to the lab's games)."""
+    """The static score: "tuned" (`score` with `TUNED_WEIGHTS`), "heuristic" (`bots.evaluate`),
+    "learned" (`learned.win_chance`, a win chance fitted to the lab's games) or "distilled"
+    (`learned.distilled_chance`, fitted to the depth-2 search's own values)."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
     _weights: Weights | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.leaf not in ("tuned", "heuristic", "learned"):
-            raise BadParameter(f"expectimax: leaf must be tuned, heuristic or learned, not '{self.leaf}'")
+        if self.leaf not in ("tuned", "heuristic", "learned", "distilled"):
+            raise BadParameter(
+                f"expectimax: leaf must be tuned, heuristic, learned or distilled, not '{self.leaf}'")
 
     def evaluate(self, state: TrollState) -> float:
         if self.leaf == "heuristic":
             return heuristic_evaluate(state)
         if self.leaf == "learned":
             return win_chance(state)
+        if self.leaf == "distilled":
+            return distilled_chance(state)
         return score(state, self._weights or TUNED_WEIGHTS)
 
     name = "expectimax"
@@ -311,17 +315,20 @@ class ExpectimaxTroll:
 
     def best_line(self, state: TrollState) -> list[TrollAction]:
         """The actions of the best rest of this turn (as the player knows the position)."""
-        root = belief(state)
-        ends = turn_ends(root)
+        best_value, best_line = -2.0, []
+        for line, _, value in self.root_values(state):
+            if value - 0.001 * _cost(line) > best_value:
+                best_value, best_line = value - 0.001 * _cost(line), line
+        return best_line
+
+    def root_values(self, state: TrollState) -> list[tuple[list[TrollAction], TrollState, float]]:
+        """The turn endings weighed at the root (best by the static score first), each with its
+        searched value (`benchmarks/troll_value_fit.py --distil` fits a leaf to these)."""
+        ends = turn_ends(belief(state))
         ranked = sorted(ends, key=lambda e: self.evaluate(e[1]) - 0.001 * _cost(e[0]), reverse=True)
         if self.width > 0:
             ranked = ranked[: self.width]
-        best_value, best_line = -1.0, ranked[0][0]
-        for line, after in ranked:
-            value = self.value_after_turn(after, self.depth - 1) - 0.001 * _cost(line)
-            if value > best_value:
-                best_value, best_line = value, line
-        return best_line
+        return [(line, after, self.value_after_turn(after, self.depth - 1)) for line, after in ranked]
 
     def value_after_turn(self, state: TrollState, turns: int) -> float:
         """The expected value of a position held at the end of a turn, with `turns` more troll

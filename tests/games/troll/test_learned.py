@@ -1,0 +1,67 @@
+"""The fitted leaves of the troll's search bots (`games/troll/learned.py`)."""
+
+from __future__ import annotations
+
+import pytest
+from tests.games.troll.helpers import position
+
+from playtable.core.chance import Chance
+from playtable.games.troll.game import GAME
+from playtable.games.troll.learned import (
+    DISTILLED_WEIGHTS,
+    FEATURES,
+    RISK_FEATURES,
+    distilled_chance,
+    next_awakening_risks,
+)
+
+# Lower row red, one single brick a position but two at 6, the brick at 5 awake; the troll at
+# lower 1; one red card set aside, so the next awakening is in the lower row for certain.
+LOWER = ["2C", "3C", "4C", "5C", "6C", "7C 8C"]
+FULL_UPPER = ["2S 3S 4S", "5S 6S", "7S", "8S", "9S 10S", "JS QS KS"]
+
+
+def risks(upper: list[str], carried: tuple[str, ...] = ()) -> dict[str, float]:
+    state = position(LOWER, upper, troll="lower 1", awake=("6C", *carried), set_aside=("5H",),
+                     deck=("2D", "3D", "4D", "5D", "6D"), carried=carried)
+    state.hold_next_turn = True
+    return dict(zip(RISK_FEATURES, next_awakening_risks(state), strict=True))
+
+
+def test_the_next_awakenings_risks_follow_the_die_and_the_troll_s_reach() -> None:
+    """Seed 000 §7.1 "Brick awakening phase": a set-aside card goes to its colour's row, the die
+    names the position; an awake brick hit again flies away ("double awakening"). Die 1 is the
+    troll's own brick (its factor is `survival`'s), 2 is a step away (stomped next turn), 3, 4
+    and 6 are out of reach, 5 is awake already; 3, 4 and 5 hold one card, so their slot would
+    empty. With the upper row whole, no slot of the lower row is a cut."""
+    r = risks(FULL_UPPER)
+    assert r["next_double"] == pytest.approx(1 / 6)
+    assert r["next_in_reach"] == pytest.approx(1 / 6)
+    assert r["next_out_of_reach"] == pytest.approx(3 / 6)
+    assert r["next_hole"] == pytest.approx(3 / 6)
+    assert r["next_cut_hole"] == 0.0
+    assert r["next_out_x_deck"] == pytest.approx(3 / 6 * 5 / 10)
+
+
+def test_a_club_reaches_two_steps_and_a_lone_row_makes_every_hole_a_collapse() -> None:
+    """§7.1 "Troll action phase": a club beats an awake brick next to the troll, so a brick two
+    steps away is within reach; with no upper row, losing any lower slot collapses the bridge
+    (§7.1 "Brick flight phase")."""
+    with_club = risks(FULL_UPPER, carried=("KC",))
+    assert with_club["next_in_reach"] == pytest.approx(2 / 6)
+    assert with_club["next_out_of_reach"] == pytest.approx(2 / 6)
+    lone = risks(["", "", "", "", "", ""])
+    assert lone["next_cut_hole"] == pytest.approx(lone["next_hole"]) == pytest.approx(3 / 6)
+
+
+def test_the_distilled_leaf_is_a_probability_read_from_what_the_player_sees() -> None:
+    assert len(DISTILLED_WEIGHTS) == len(FEATURES) + len(RISK_FEATURES)
+    for seed in (3, 11):
+        held = GAME.new_state(seed=seed).clone()
+        held.hold_next_turn = True
+        assert 0.0 < distilled_chance(held) < 1.0
+        twin = held.determinize(0, Chance(5))
+        twin.hold_next_turn = True
+        assert next_awakening_risks(twin) == next_awakening_risks(held)
+        assert distilled_chance(twin) == distilled_chance(held)
+
