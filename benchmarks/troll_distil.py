@@ -45,7 +45,7 @@ from playtable.games.troll.learned import (
     survival,
 )
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import ExpectimaxTroll, _cost
+from playtable.games.troll.search import ExpectimaxTroll, best_of
 from troll_value_fit import fit, log_loss
 
 Row = tuple[int, int, list[float], float, float, list[float]]
@@ -75,15 +75,11 @@ def play(job: tuple[int, str]) -> tuple[list[Row], bool]:
     rows: list[Row] = []
     while not state.is_terminal:
         weighed = agent.root_values(state)
-        turn = state.turn
-        best, best_value = weighed[0][0], -2.0
-        for line, after, value in weighed:
+        for _, after, value in weighed:
             if not after.outcome:
-                rows.append((seed, turn, features(after) + next_awakening_risks(after), value,
+                rows.append((seed, state.turn, features(after) + next_awakening_risks(after), value,
                              survival(after), raw_inputs(after)))
-            if value - 0.001 * _cost(line) > best_value:
-                best, best_value = line, value - 0.001 * _cost(line)
-        for action in best:
+        for action in best_of(weighed):
             state.apply(action)
     return rows, state.outcome == "win"
 

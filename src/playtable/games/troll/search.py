@@ -315,15 +315,11 @@ class ExpectimaxTroll:
 
     def best_line(self, state: TrollState) -> list[TrollAction]:
         """The actions of the best rest of this turn (as the player knows the position)."""
-        best_value, best_line = -2.0, []
-        for line, _, value in self.root_values(state):
-            if value - 0.001 * _cost(line) > best_value:
-                best_value, best_line = value - 0.001 * _cost(line), line
-        return best_line
+        return best_of(self.root_values(state))
 
     def root_values(self, state: TrollState) -> list[tuple[list[TrollAction], TrollState, float]]:
         """The turn endings weighed at the root (best by the static score first), each with its
-        searched value (`benchmarks/troll_value_fit.py --distil` fits a leaf to these)."""
+        searched value (`benchmarks/troll_distil.py` fits a leaf to these)."""
         ends = turn_ends(belief(state))
         ranked = sorted(ends, key=lambda e: self.evaluate(e[1]) - 0.001 * _cost(e[0]), reverse=True)
         if self.width > 0:
@@ -349,6 +345,16 @@ class ExpectimaxTroll:
             return max(self.evaluate(after) for _, after in ends)
         ranked = sorted(ends, key=lambda e: self.evaluate(e[1]), reverse=True)[: max(1, self.inner_width)]
         return max(self.value_after_turn(after, turns - 1) for _, after in ranked)
+
+
+def best_of(weighed: Iterable[tuple[list[TrollAction], TrollState, float]]) -> list[TrollAction]:
+    """The line of the best weighed turn ending, each item used costing a thousandth (the first
+    of equals)."""
+    best_value, best_line = -2.0, []
+    for line, _, value in weighed:
+        if value - 0.001 * _cost(line) > best_value:
+            best_value, best_line = value - 0.001 * _cost(line), line
+    return best_line
 
 
 def _observation_key(state: TrollState) -> str:
