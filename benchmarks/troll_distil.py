@@ -40,8 +40,7 @@ from playtable.games.troll.learned import (
     FEATURES,
     RISK_FEATURES,
     WIN_WEIGHTS,
-    features,
-    next_awakening_risks,
+    distilled_inputs,
     survival,
 )
 from playtable.games.troll.rules import TrollState
@@ -77,8 +76,8 @@ def play(job: tuple[int, str]) -> tuple[list[Row], bool]:
         weighed = agent.root_values(state)
         for _, after, value in weighed:
             if not after.outcome:
-                rows.append((seed, state.turn, features(after) + next_awakening_risks(after), value,
-                             survival(after), raw_inputs(after)))
+                rows.append((seed, state.turn, distilled_inputs(after), value, survival(after),
+                             raw_inputs(after)))
         for action in best_of(weighed):
             state.apply(action)
     return rows, state.outcome == "win"

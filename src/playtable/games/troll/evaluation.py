@@ -83,14 +83,22 @@ def out_of_reach(state: TrollState) -> float:
     could not put back to sleep next turn: stomped (on it, or one step away), clubbed (two
     steps, with a club in hand); a diamond in hand reaches about everything (a step into the
     target's row or column, then the throw)."""
-    suits = {c // 13 for c in state.carried if c in state.face_up}
-    if DIAMONDS in suits:
+    reach = troll_reach(state)
+    if reach >= geo.SLOTS:
         return 0.0
     mask = 0
     for slot, stack in enumerate(state.stacks):
         if stack:
             mask |= 1 << slot
-    return _out_of_reach(mask, state.troll, 2 if CLUBS in suits else 1)
+    return _out_of_reach(mask, state.troll, reach)
+
+
+def troll_reach(state: TrollState) -> int:
+    """How many steps away an awake brick can be for the troll to put it back to sleep next
+    turn: one (step there, stomp), two with a club in hand (step, club), any with a diamond
+    (`geo.SLOTS`: step into its row or column, throw)."""
+    suits = {c // 13 for c in state.carried if c in state.face_up}
+    return geo.SLOTS if DIAMONDS in suits else 2 if CLUBS in suits else 1
 
 
 @cache

@@ -9,23 +9,24 @@ the end of its turns, so its values are calibrated chances and their averages me
 `distilled_chance` is the same model with six more inputs, `next_awakening_risks` (the next
 awakening phase's odds of hitting an awake brick again, a brick out of the troll's reach, a slot
 it would empty), fitted not to the deals' ends but to the depth-2 search's own values of the turn
-endings it weighed: a search that scores its horizon with it sees about one turn further for the
-price of one (`leaf=distilled`).
+endings it weighed, so that a search scoring its horizon with it would see about one turn further
+(`leaf=distilled`; measured, it lifts the one-turn search but hardly the two-turn one: RULES.md).
 
 `benchmarks/troll_value_fit.py` plays the games, fits the weights and prints the table behind
-`WIN_WEIGHTS` and `DISTILLED_WEIGHTS` (data, fit and held-out loss); rerunning it reproduces
-them. The features read only what the player sees (the shape of the bridge, face-up cards, what
-the troll carries, the number of cards left, the colours of the cards not seen yet), never a
-hidden card.
+`WIN_WEIGHTS` (data, fit and held-out log loss), `benchmarks/troll_distil.py` those behind
+`DISTILLED_WEIGHTS`; rerunning them reproduces the weights. The features read only what the
+player sees (the shape of the bridge, face-up cards, what the troll carries, the number of cards
+left, the colours of the cards not seen yet), never a hidden card.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from playtable.games.troll import bridge as geo
-from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DIAMONDS, SPADES, is_red
-from playtable.games.troll.evaluation import cut_slots, hit_chance, out_of_reach
+from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DECK, DIAMONDS, SPADES, is_red
+from playtable.games.troll.evaluation import cut_slots, hit_chance, out_of_reach, troll_reach
 from playtable.games.troll.rules import TrollState
 
 FEATURES = (
@@ -90,8 +91,8 @@ RISK_FEATURES = ("next_double", "next_out_of_reach", "next_hole", "next_cut_hole
 def next_awakening_risks(state: TrollState) -> list[float]:
     """What the next awakening phase may do, in expected cards (seed 000 §7.1 "Brick awakening
     phase"), in `RISK_FEATURES` order: hit an awake brick again (it flies away), awaken a brick
-    the troll cannot reach next turn (`out_of_reach`'s reach: stomp one step away, club two, a
-    diamond anywhere), leave a slot empty by either, the same on a slot whose loss collapses the
+    the troll cannot reach next turn (`troll_reach`: stomp one step away, club two, a diamond
+    anywhere), leave a slot empty by either, the same on a slot whose loss collapses the
     bridge, awaken a brick within reach, and the out-of-reach odds times the deck left. The cards
     set aside go to the rows of their known colours; a card drawn is red with the odds of the
     cards not seen yet; the die is even and an empty position redirects (`awakening_target`)."""
@@ -99,13 +100,12 @@ def next_awakening_risks(state: TrollState) -> list[float]:
     if state.set_aside:
         lower_odds = [1.0 if is_red(c) == state.lower_red else 0.0 for c in state.set_aside]
     elif state.deck:
-        unseen = 52 - len(state.seen)
-        red = (26 - sum(1 for c in state.seen if is_red(c))) / unseen if unseen else 0.5
+        unseen = len(DECK) - len(state.seen)
+        red = (len(DECK) // 2 - sum(1 for c in state.seen if is_red(c))) / unseen if unseen else 0.5
         lower_odds = [red if state.lower_red else 1.0 - red]
     else:
         lower_odds = []
-    suits = {c // 13 for c in state.carried if c in face_up}
-    reach = geo.SLOTS if DIAMONDS in suits else (2 if CLUBS in suits else 1)
+    reach = troll_reach(state)
     cuts = cut_slots(stacks)
     troll_row, troll_col = divmod(troll, geo.COLUMNS)
     double = out = hole = cut_hole = near = 0.0
@@ -208,25 +208,30 @@ DISTILLED_WEIGHTS: tuple[float, ...] = (
     +0.1924,  # next_out_x_deck
 )
 
+
 def win_chance(state: TrollState, weights: tuple[float, ...] = WIN_WEIGHTS) -> float:
     """The fitted chance that the troll wins from a position held at the end of a turn (1 or 0
     once the game is over), times the chance that the troll is not thrown off by a double
     awakening next turn when it stands on an awake brick (as `evaluation.score` does)."""
-    if state.outcome:
-        return 1.0 if state.outcome == "win" else 0.0
-    return _chance(state, sum(w * x for w, x in zip(weights, features(state), strict=True)))
+    return _fitted_chance(state, weights, features)
 
 
 def distilled_chance(state: TrollState, weights: tuple[float, ...] = DISTILLED_WEIGHTS) -> float:
     """`win_chance` with the next awakening's risks as inputs too, fitted to the depth-2
     search's values (`DISTILLED_WEIGHTS`)."""
+    return _fitted_chance(state, weights, distilled_inputs)
+
+
+def distilled_inputs(state: TrollState) -> list[float]:
+    """`features` then `next_awakening_risks`: the inputs of `distilled_chance`."""
+    return features(state) + next_awakening_risks(state)
+
+
+def _fitted_chance(state: TrollState, weights: tuple[float, ...],
+                   inputs: Callable[[TrollState], list[float]]) -> float:
     if state.outcome:
         return 1.0 if state.outcome == "win" else 0.0
-    x = features(state) + next_awakening_risks(state)
-    return _chance(state, sum(w * v for w, v in zip(weights, x, strict=True)))
-
-
-def _chance(state: TrollState, z: float) -> float:
+    z = sum(w * x for w, x in zip(weights, inputs(state), strict=True))
     return survival(state) / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
