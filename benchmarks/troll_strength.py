@@ -1,7 +1,7 @@
 """Troll bots' strength against their time: win rate (Wilson 95% interval) and CPU seconds a game.
 
     .venv/bin/python benchmarks/troll_strength.py [--games 200] [--first-seed 0] [--variant NAME]
-        [--stop-at HH:MM] [--chunk 50] AGENT_SPEC [AGENT_SPEC ...]
+        [--stop-at HH:MM] [--chunk 50] [--results FILE] AGENT_SPEC [AGENT_SPEC ...]
 
 Every agent plays the same deals, seeds `--first-seed`.. (the same deals and dice for every
 agent: common random numbers), through the lab's runner in this one process. The table gives
@@ -10,6 +10,11 @@ the deals both played, and CPU seconds a game (`time.process_time`, so a busy ma
 inflate it; wall seconds are shown too). `--stop-at HH:MM` (UTC) stops an agent's run at the
 first chunk of `--chunk` deals that ends after that time, and the table says how many deals
 it played: a long run reports honestly what fitted in the time.
+
+`--results FILE` (JSON lines) keeps every deal's result as it is played, one line per agent and
+seed, and reads back the deals it already holds for the same rules and agent instead of playing
+them again: a run stopped or crashed goes on where it stopped, and agents measured in separate
+runs (or halves run at once with `--first-seed`) are compared deal by deal in one table.
 
 Default rules unless `--variant` (e.g. plus-one, tutorial). Example, the strength-vs-time curve:
 
@@ -21,8 +26,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import time
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 from playtable.core.params import resolve_params
 from playtable.core.registry import get_game
@@ -48,33 +56,48 @@ def main() -> None:
                         help="a troll parameter on top of the variant (repeatable), e.g. extra_end_bricks=2")
     parser.add_argument("--stop-at", default=None, help="HH:MM UTC: stop an agent's run after then")
     parser.add_argument("--chunk", type=int, default=50, help="deals between progress lines")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="JSON lines file: keep each deal's result, reuse those already kept")
     args = parser.parse_args()
     game = get_game("troll")
     params = resolve_params(game.params_type, game.variants, args.variant, args.param)
     deadline = stop_time(args.stop_at)
     seeds = list(range(args.first_seed, args.first_seed + args.games))
     settings = "".join(", " + p for p in args.param)
-    print(f"troll ({args.variant or 'default'} rules{settings}), seeds {seeds[0]}..{seeds[-1]}, one process")
+    rules = f"{args.variant or 'default'} rules{settings}"
+    kept = kept_results(args.results, rules)
+    print(f"troll ({rules}), seeds {seeds[0]}..{seeds[-1]}, one process")
     results: list[tuple[str, dict[int, bool], float, float]] = []
     lost_where: dict[str, Counter[tuple[str, str]]] = {}
     for spec in args.agents:
         arm = Arm.build("troll", params, [spec], label=spec)
-        won: dict[int, bool] = {}
+        old = {seed: kept[spec, seed] for seed in seeds if (spec, seed) in kept}
+        won = {seed: bool(r["win"]) for seed, r in old.items()}
         lost = lost_where.setdefault(spec, Counter())
-        cpu, wall = time.process_time(), time.perf_counter()
-        for i in range(0, len(seeds), args.chunk):
-            for row in run_tasks([(arm, s) for s in seeds[i: i + args.chunk]], RunOptions(workers=1)):
+        for r in old.values():
+            if not r["win"]:
+                lost[r["end_reason"], _bucket(r["deck_left"])] += 1
+        cpu_s, wall_s = sum(r["cpu_s"] for r in old.values()), sum(r["wall_s"] for r in old.values())
+        todo = [seed for seed in seeds if seed not in old]
+        if old:
+            print(f"  {spec}: {len(old)} deals read back from {args.results}", flush=True)
+        for i in range(0, len(todo), args.chunk):
+            cpu, wall = time.process_time(), time.perf_counter()
+            rows = list(run_tasks([(arm, s) for s in todo[i: i + args.chunk]], RunOptions(workers=1)))
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            cpu_s, wall_s = cpu_s + cpu, wall_s + wall
+            for row in rows:
                 if row["error"]:  # a broken game is no loss: stop rather than count it
                     raise SystemExit(f"{spec}, seed {row['seed']}: {row['error']}")
                 won[row["seed"]] = bool(row["win"])
                 if not row["win"]:
                     lost[row["metrics"]["end_reason"], _bucket(row["metrics"]["score"])] += 1
+            keep(args.results, rules, spec, rows, cpu / len(rows), wall / len(rows))
             print(f"  {spec}: {sum(won.values())}/{len(won)} won, "
-                  f"{(time.process_time() - cpu) / len(won):.3f} CPU s/game", flush=True)
+                  f"{cpu_s / len(won):.3f} CPU s/game", flush=True)
             if deadline and dt.datetime.now(dt.UTC) >= deadline:
                 break
-        results.append((spec, won, (time.process_time() - cpu) / len(won),
-                        (time.perf_counter() - wall) / len(won)))
+        results.append((spec, won, cpu_s / len(won), wall_s / len(won)))
     first = results[0][1]
     print(f"\n{'agent':52} {'deals':>6} {'wins':>5} {'win rate':>9} {'95% CI':>16} "
           f"{'vs first (pp)':>22} {'CPU s/game':>10} {'wall s/game':>11}")
@@ -95,6 +118,32 @@ def main() -> None:
     for spec, lost in lost_where.items():
         print(f"{spec:52} " + " ".join(f"{lost['collapse', b]:>4} / {lost['double_awakening', b]:<3}"
                                       for b in _BUCKETS))
+
+
+def kept_results(path: Path | None, rules: str) -> dict[tuple[str, int], dict[str, Any]]:
+    """The deals `--results` already holds for these rules, by agent and seed."""
+    if path is None or not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            if r["rules"] == rules:
+                out[r["agent"], r["seed"]] = r
+    return out
+
+
+def keep(path: Path | None, rules: str, spec: str, rows: list[dict[str, Any]], cpu_s: float,
+         wall_s: float) -> None:
+    """Append a chunk's deals to `--results` (each with the chunk's mean seconds a game)."""
+    if path is None:
+        return
+    with path.open("a") as f:
+        for row in rows:
+            f.write(json.dumps({"rules": rules, "agent": spec, "seed": row["seed"], "win": bool(row["win"]),
+                                "end_reason": row["metrics"]["end_reason"],
+                                "deck_left": row["metrics"]["score"], "cpu_s": cpu_s,
+                                "wall_s": wall_s}) + "\n")
 
 
 _BUCKETS = ("> 18", "13-18", "7-12", "1-6", "0")
