@@ -28,9 +28,13 @@ same way: how much of the search a leaf with more capacity could hold (docs/lab.
 from __future__ import annotations
 
 import argparse
+import json
+import pickle
+import sys
 import time
 from collections import defaultdict
 from multiprocessing import Pool
+from pathlib import Path
 
 import numpy as np
 
@@ -94,14 +98,16 @@ def choice_regret(groups: list[np.ndarray], value: np.ndarray, rated: np.ndarray
     return agree / len(groups), lost / len(groups)
 
 
-def network_logits(x: np.ndarray, y: np.ndarray, train: np.ndarray, hidden: int) -> np.ndarray:
-    """A network (two hidden layers of `hidden` units; 0 = linear) fitted to soft targets `y` on
-    the rows `train` (Adam, 40 epochs, seed 0); its logits for every row."""
+def fit_network(x: np.ndarray, y: np.ndarray, train: np.ndarray, hidden: int) -> list[np.ndarray]:
+    """A network (two hidden layers of `hidden` ReLU units; 0 = linear) fitted to soft targets `y`
+    on the rows `train` (Adam, 40 epochs, seed 0, one thread), as [weights, bias, ...] per layer
+    with the inputs' scaling folded into the first layer, so that it reads the raw inputs."""
     import torch
 
     torch.manual_seed(0)
     torch.set_num_threads(1)
-    mean, scale = x[train].mean(0), x[train].std(0) + 1e-6
+    mean, scale = x[train].mean(0), x[train].std(0)
+    scale[scale < 1e-9] = 1.0  # a constant input (the bias) stays as it is
     xs = torch.tensor((x - mean) / scale, dtype=torch.float32)
     ys = torch.tensor(y, dtype=torch.float32)
     layers: list[torch.nn.Module] = [torch.nn.Linear(x.shape[1], 1)]
@@ -117,19 +123,49 @@ def network_logits(x: np.ndarray, y: np.ndarray, train: np.ndarray, hidden: int)
             opt.zero_grad()
             loss(net(xs[batch]).squeeze(1), ys[batch]).backward()
             opt.step()
-    with torch.no_grad():
-        return net(xs).squeeze(1).numpy().astype(float)
+    params = [p.detach().numpy().astype(float) for p in net.parameters()]
+    params[1] = params[1] - params[0] @ (mean / scale)
+    params[0] = params[0] / scale
+    return params
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=700)
-    parser.add_argument("--seed-base", type=int, default=5_100_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--l2", type=float, default=1.0)
-    parser.add_argument("--leaf", default="learned", help="the depth-2 search's own leaf")
-    parser.add_argument("--networks", action="store_true", help="also score small networks (torch)")
-    args = parser.parse_args()
+def network_logits(params: list[np.ndarray], x: np.ndarray) -> np.ndarray:
+    """The logits of a `fit_network` network for every row of `x`."""
+    values = x
+    for i in range(0, len(params) - 2, 2):
+        values = np.maximum(0.0, values @ params[i].T + params[i + 1])
+    return values @ params[-2].T[:, 0] + params[-1][0]
+
+
+def _without_cache(argv: list[str]) -> list[str]:
+    """The command line less `--rows FILE`, a cache that changes no number."""
+    out, skip = [], False
+    for arg in argv:
+        if skip or arg == "--rows" or arg.startswith("--rows="):
+            skip = arg == "--rows"
+            continue
+        out.append(arg)
+    return out
+
+
+def export(params: list[np.ndarray], path: Path, command: str) -> None:
+    """Write a network in the form `value_network.network` reads."""
+    layers = [{"weights": [[round(float(v), 6) for v in row] for row in params[i]],
+               "bias": [round(float(v), 6) for v in params[i + 1]]} for i in range(0, len(params), 2)]
+    path.write_text(json.dumps({"fitted_by": command, "inputs": [*FEATURES, *RISK_FEATURES],
+                                "layers": layers}, separators=(",", ":")) + "\n")
+
+
+def played_rows(args: argparse.Namespace) -> tuple[list[Row], int]:
+    """The rows of `--games` deals from `--seed-base`, played in `--workers` processes (or read
+    back from `--rows`, written by an earlier run with the same deals and leaf)."""
+    what = (args.games, args.seed_base, args.leaf)
+    if args.rows and args.rows.exists():
+        with args.rows.open("rb") as f:
+            kept = pickle.load(f)
+        if kept["what"] != what:
+            raise SystemExit(f"{args.rows} holds the rows of {kept['what']}, not {what}")
+        return kept["rows"], kept["won"]
     start = time.perf_counter()
     jobs = [(args.seed_base + i, args.leaf) for i in range(args.games)]
     rows: list[Row] = []
@@ -141,6 +177,27 @@ def main() -> None:
             if i % 50 == 0 or i == len(jobs):
                 print(f"  {i}/{len(jobs)} deals, {won} won, {len(rows)} rows, "
                       f"{time.perf_counter() - start:.0f} s", flush=True)
+    if args.rows:
+        with args.rows.open("wb") as f:
+            pickle.dump({"what": what, "rows": rows, "won": won}, f)
+    return rows, won
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=700)
+    parser.add_argument("--seed-base", type=int, default=5_100_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--leaf", default="learned", help="the depth-2 search's own leaf")
+    parser.add_argument("--networks", action="store_true", help="also score small networks (torch)")
+    parser.add_argument("--rows", type=Path, help="keep the played rows in this .pkl file, and "
+                        "read them from it when it exists (for the same arguments)")
+    parser.add_argument("--export", type=Path, help="fit a network on every row and write it here "
+                        "(src/playtable/games/troll/value_network.json is the shipped one)")
+    parser.add_argument("--hidden", type=int, default=32, help="the exported network's layer width")
+    args = parser.parse_args()
+    rows, won = played_rows(args)
     seed = np.array([r[0] for r in rows])
     x = np.array([r[2] for r in rows])
     searched = np.array([r[3] for r in rows])
@@ -169,15 +226,20 @@ def main() -> None:
         print(f"{name:<42} {loss:13.4f} {agree:21.1%} {lost:18.5f}")
     if args.networks:
         raw = np.hstack([x, np.array([r[5] for r in rows])])
-        for name, inputs, hidden in (("network 64x64, distilled's inputs", x, 64),
+        for name, inputs, hidden in (("network 32x32, distilled's inputs", x, 32),
+                                     ("network 64x64, distilled's inputs", x, 64),
                                      ("linear, + raw inputs", raw, 0),
                                      ("network 64x64, + raw inputs", raw, 64),
                                      ("network 128x128, + raw inputs", raw, 128)):
-            z = network_logits(inputs, target, ~held, hidden)
+            z = network_logits(fit_network(inputs, target, ~held, hidden), inputs)
             agree, lost = choice_regret(groups, searched, surv / (1.0 + np.exp(-z)))
             p = np.clip(1.0 / (1.0 + np.exp(-z[held])), 1e-9, 1 - 1e-9)
             loss = float(-np.mean(target[held] * np.log(p) + (1 - target[held]) * np.log(1 - p)))
             print(f"{name:<42} {loss:13.4f} {agree:21.1%} {lost:18.5f}", flush=True)
+    if args.export:
+        params = fit_network(x, target, np.ones(len(x), dtype=bool), args.hidden)
+        export(params, args.export, "benchmarks/troll_distil.py " + " ".join(_without_cache(sys.argv[1:])))
+        print(f"\nwrote the {args.hidden}x{args.hidden} network fitted on all rows to {args.export}")
     weights = fit(x, target, args.l2)
     print("\nDISTILLED_WEIGHTS: tuple[float, ...] = (")
     for name, value in zip((*FEATURES, *RISK_FEATURES), weights, strict=True):

@@ -52,7 +52,7 @@ class HindsightTroll:
     depth: int = 2
     """The expectimax bot's depth (see `search.ExpectimaxTroll`)."""
     leaf: str = "tuned"
-    """The expectimax bot's static score ("tuned", "heuristic", "learned" or "distilled")."""
+    """The expectimax bot's static score, one of `leaves.LEAVES`."""
     expectimax_width: int = 0
     """The expectimax bot's root width (0 = every turn ending)."""
     name = "hindsight"

@@ -24,7 +24,6 @@ move for the same rng.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,19 +31,9 @@ from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
 from playtable.core.protocol import State
 from playtable.games.troll.actions import TrollAction
-from playtable.games.troll.evaluation import TUNED_WEIGHTS, score
-from playtable.games.troll.learned import distilled_chance, win_chance
+from playtable.games.troll.leaves import LEAVES, Value
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import _cost, belief, follow_plan, seen_key, turn_ends
-
-Value = Callable[[TrollState], float]
-
-
-def _tuned(state: TrollState) -> float:
-    return score(state, TUNED_WEIGHTS)
-
-
-LEAVES: dict[str, Value] = {"tuned": _tuned, "learned": win_chance, "distilled": distilled_chance}
 
 
 def greedy_turn(state: TrollState, value: Value) -> tuple[list[TrollAction], TrollState]:

@@ -34,10 +34,8 @@ from playtable.core.errors import BadParameter
 from playtable.core.protocol import State
 from playtable.games.troll import bridge as geo
 from playtable.games.troll.actions import TrollAction
-from playtable.games.troll.bots import evaluate as heuristic_evaluate
 from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
-from playtable.games.troll.evaluation import TUNED_WEIGHTS, Weights, score
-from playtable.games.troll.learned import distilled_chance, win_chance
+from playtable.games.troll.leaves import LEAVES
 from playtable.games.troll.rules import TrollState
 
 Key = tuple[object, ...]
@@ -284,25 +282,16 @@ class ExpectimaxTroll:
     inner_width: int = 4
     """Turn endings tried at inner decisions that are not at the horizon."""
     leaf: str = "tuned"
-    """The static score: "tuned" (`score` with `TUNED_WEIGHTS`), "heuristic" (`bots.evaluate`),
-    "learned" (`learned.win_chance`, a win chance fitted to the lab's games) or "distilled"
-    (`learned.distilled_chance`, fitted to the depth-2 search's own values)."""
+    """The static score, one of `leaves.LEAVES`: "tuned", "heuristic", "learned", "distilled" or
+    "network"."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _weights: Weights | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.leaf not in ("tuned", "heuristic", "learned", "distilled"):
-            raise BadParameter(
-                f"expectimax: leaf must be tuned, heuristic, learned or distilled, not '{self.leaf}'")
+        if self.leaf not in LEAVES:
+            raise BadParameter(f"expectimax: leaf must be one of {', '.join(LEAVES)}, not '{self.leaf}'")
 
     def evaluate(self, state: TrollState) -> float:
-        if self.leaf == "heuristic":
-            return heuristic_evaluate(state)
-        if self.leaf == "learned":
-            return win_chance(state)
-        if self.leaf == "distilled":
-            return distilled_chance(state)
-        return score(state, self._weights or TUNED_WEIGHTS)
+        return LEAVES[self.leaf](state)
 
     name = "expectimax"
 
