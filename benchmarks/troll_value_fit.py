@@ -1,7 +1,7 @@
 """Fit the troll's win-chance model (`games/troll/learned.py`) to the lab's own games.
 
     .venv/bin/python benchmarks/troll_value_fit.py [--games 4000] [--rounds 2] [--seed-base 1000000]
-        [--variant NAME] [--l2 1.0]
+        [--variant NAME] [--l2 1.0] [--start tuned|learned] [--model learned|rows]
 
 Round 0 plays `--games` deals (seeds from `--seed-base`, never the screens' seeds 0..N) with the
 one-turn search on the tuned score (`expectimax:depth=1`); every position the troll leaves at the
@@ -12,6 +12,10 @@ Each further round plays fresh deals with the one-turn search on the model just 
 on all rows so far. `--start learned` begins from the shipped `WIN_WEIGHTS` instead (more rounds
 of the same policy iteration, on fresh seeds). The table shows each round; the last weights are
 printed in the form of `learned.WIN_WEIGHTS`.
+
+`--model rows` fits `learned.rows_chance` instead: the same inputs, then `row_features` (the
+thinner row) and `next_awakening_risks`; with `--start learned` its first round plays on
+`WIN_WEIGHTS` (the new inputs weighted 0), and the weights are printed as `ROWS_WEIGHTS`.
 """
 
 from __future__ import annotations
@@ -26,19 +30,36 @@ import numpy as np
 from playtable.core.params import resolve_params
 from playtable.core.registry import get_game
 from playtable.games.troll.evaluation import TUNED_WEIGHTS, score
-from playtable.games.troll.learned import FEATURES, WIN_WEIGHTS, features, win_chance
+from playtable.games.troll.learned import (
+    FEATURES,
+    RISK_FEATURES,
+    ROW_FEATURES,
+    WIN_WEIGHTS,
+    features,
+    rows_chance,
+    rows_inputs,
+    win_chance,
+)
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import _cost, turn_ends
 
+Inputs = Callable[[TrollState], list[float]]
+MODELS: dict[str, tuple[tuple[str, ...], Inputs, Callable[..., float], str]] = {
+    "learned": (FEATURES, features, win_chance, "WIN_WEIGHTS"),
+    "rows": ((*FEATURES, *ROW_FEATURES, *RISK_FEATURES), rows_inputs, rows_chance, "ROWS_WEIGHTS"),
+}
+"""A model's input names, inputs, chance (taking `weights=`) and the name of its shipped weights."""
 
-def play(state: TrollState, value: Callable[[TrollState], float]) -> tuple[list[list[float]], bool]:
-    """One deal by the one-turn search on `value`; the features of every turn's end."""
+
+def play(state: TrollState, value: Callable[[TrollState], float],
+         inputs: Inputs = features) -> tuple[list[list[float]], bool]:
+    """One deal by the one-turn search on `value`; the model's `inputs` at every turn's end."""
     rows: list[list[float]] = []
     while not state.is_terminal:
         ends = turn_ends(state)
         line, after = max(ends, key=lambda e: value(e[1]) - 0.001 * _cost(e[0]))
         if not after.outcome:
-            rows.append(features(after))
+            rows.append(inputs(after))
         for action in line:
             state.apply(action)
     return rows, state.outcome == "win"
@@ -74,13 +95,18 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--start", choices=("tuned", "learned"), default="tuned",
                         help="round 0's policy: the tuned score, or the shipped WIN_WEIGHTS")
+    parser.add_argument("--model", choices=tuple(MODELS), default="learned",
+                        help="learned: WIN_WEIGHTS' inputs; rows: ROWS_WEIGHTS' (the thinner row, the risks)")
     args = parser.parse_args()
+    names, inputs, chance, printed = MODELS[args.model]
     game = get_game("troll")
     params = resolve_params(game.params_type, game.variants, args.variant)
     xs: list[list[float]] = []
     ys: list[float] = []
     deal: list[int] = []
-    weights: tuple[float, ...] | None = WIN_WEIGHTS if args.start == "learned" else None
+    weights: tuple[float, ...] | None = None
+    if args.start == "learned":
+        weights = WIN_WEIGHTS + (0.0,) * (len(names) - len(FEATURES))
     print(f"troll ({args.variant or 'default'} rules), {args.games} deals a round, "
           f"seeds from {args.seed_base}")
     print(f"{'round':>5} {'policy':>22} {'won':>10} {'rows':>7} {'held-out log loss':>18} "
@@ -90,11 +116,11 @@ def main() -> None:
         if weights is None:
             policy, name = (lambda s: score(s, TUNED_WEIGHTS)), "depth 1, tuned score"
         else:
-            policy, name = partial(win_chance, weights=weights), "depth 1, fitted model"
+            policy, name = partial(chance, weights=weights), "depth 1, fitted model"
         won = 0
         for i in range(args.games):
             seed = args.seed_base + rnd * args.games + i
-            rows, win = play(game.new_state(params, seed), policy)
+            rows, win = play(game.new_state(params, seed), policy, inputs)
             won += win
             xs.extend(rows)
             ys.extend([float(win)] * len(rows))
@@ -110,8 +136,8 @@ def main() -> None:
               f"{time.perf_counter() - start:6.1f}", flush=True)
         weights = tuple(float(v) for v in fit(x, y, args.l2))
     assert weights is not None
-    print("\nWIN_WEIGHTS = (")
-    for name, value in zip(FEATURES, weights, strict=True):
+    print(f"\n{printed} = (")
+    for name, value in zip(names, weights, strict=True):
         print(f"    {value:+.4f},  # {name}")
     print(")")
 

@@ -11,8 +11,12 @@ from playtable.games.troll.learned import (
     DISTILLED_WEIGHTS,
     FEATURES,
     RISK_FEATURES,
+    ROW_FEATURES,
+    ROWS_WEIGHTS,
     distilled_chance,
     next_awakening_risks,
+    row_features,
+    rows_chance,
 )
 
 # Lower row red, one single brick a position but two at 6, the brick at 5 awake; the troll at
@@ -65,3 +69,41 @@ def test_the_distilled_leaf_is_a_probability_read_from_what_the_player_sees() ->
         assert next_awakening_risks(twin) == next_awakening_risks(held)
         assert distilled_chance(twin) == distilled_chance(held)
 
+
+def thinner_row(upper: list[str]) -> dict[str, float]:
+    state = position(LOWER, upper, troll="lower 1", awake=("6C",), set_aside=("5H",),
+                     deck=("2D", "3D", "4D", "5D", "6D"))
+    state.hold_next_turn = True
+    return dict(zip(ROW_FEATURES, row_features(state), strict=True))
+
+
+def test_the_rows_inputs_describe_the_thinner_row() -> None:
+    """Seed 000 §7.1 "No brick there...": a card naming an empty row awakens nothing, so a bare
+    row halves the awakenings to come (the single-row strategy of §5.3's playtest). The
+    lower row holds 7 bricks in 6 slots; the upper one 1 in 1, then none; the deck 5 cards."""
+    one = thinner_row(["", "", "", "", "", "KS"])
+    assert one == pytest.approx({"thin_row": 0.1, "row_empty": 0.0, "thin_row_slots": 1.0,
+                                 "row_empty_x_deck": 0.0, "thin_row_x_deck": 0.05,
+                                 "thin_row_slots_le2": 1.0})
+    bare = thinner_row(["", "", "", "", "", ""])
+    assert bare == pytest.approx({"thin_row": 0.0, "row_empty": 1.0, "thin_row_slots": 0.0,
+                                  "row_empty_x_deck": 0.5, "thin_row_x_deck": 0.0,
+                                  "thin_row_slots_le2": 1.0})
+    # The lower row becomes the thinner one when the upper row is the fuller.
+    full = thinner_row(["2S 3S 4S", "5S 6S", "7S", "8S", "9S 10S", "JS QS KS"])
+    assert full["thin_row"] == pytest.approx(0.7) and full["thin_row_slots"] == 6.0
+
+
+def test_the_rows_leaf_prefers_a_bare_row_and_reads_only_what_the_player_sees() -> None:
+    """The fitted weights favour thinning a row (the thinner row's bricks weigh against the
+    win), and the leaf is a probability that two positions differing only in hidden cards share."""
+    assert len(ROWS_WEIGHTS) == len(FEATURES) + len(ROW_FEATURES) + len(RISK_FEATURES)
+    assert ROWS_WEIGHTS[len(FEATURES) + ROW_FEATURES.index("thin_row")] < 0
+    for seed in (3, 11):
+        held = GAME.new_state(seed=seed).clone()
+        held.hold_next_turn = True
+        assert 0.0 < rows_chance(held) < 1.0
+        twin = held.determinize(0, Chance(5))
+        twin.hold_next_turn = True
+        assert row_features(twin) == row_features(held)
+        assert rows_chance(twin) == rows_chance(held)

@@ -18,7 +18,7 @@ FAST = "rollout:samples=3,width=2,horizon=2"
 
 
 def test_it_plays_only_legal_actions_and_is_deterministic_for_a_seed() -> None:
-    for spec in (FAST, FAST + ",leaf=learned", "expectimax:depth=1,leaf=network"):
+    for spec in (FAST, FAST + ",leaf=learned", "expectimax:leaf=rows", "expectimax:depth=1,leaf=network"):
         runs = []
         for _ in range(2):
             state = GAME.new_state(seed=11)
@@ -41,7 +41,8 @@ def test_it_never_reads_hidden_cards_or_future_dice() -> None:
         state = GAME.new_state(seed=seed)
         twins = [state] + [state.determinize(0, Chance(100 + k)) for k in range(3)]
         assert any(t.deck != state.deck for t in twins[1:])
-        for spec in (FAST, "expectimax:leaf=learned", "expectimax:leaf=distilled", "expectimax:leaf=network"):
+        for spec in (FAST, "expectimax:leaf=learned", "expectimax:leaf=distilled", "expectimax:leaf=network",
+                     "expectimax:leaf=rows"):
             moves = {str(make_agent(GAME, spec).choose(t, Chance(9))) for t in twins}
             assert len(moves) == 1, spec
 

@@ -12,11 +12,16 @@ it would empty), fitted not to the deals' ends but to the depth-2 search's own v
 endings it weighed, so that a search scoring its horizon with it would see about one turn further
 (`leaf=distilled`; measured, it lifts the one-turn search but hardly the two-turn one: RULES.md).
 
+`rows_chance` is `win_chance` with the rows' inputs (`row_features`: how bare the thinner row
+is; a card naming an empty row awakens nothing) and the next awakening's risks, fitted to how the
+deals ended (`leaf=rows`, the strongest leaf measured: RULES.md).
+
 `benchmarks/troll_value_fit.py` plays the games, fits the weights and prints the table behind
-`WIN_WEIGHTS` (data, fit and held-out log loss), `benchmarks/troll_distil.py` those behind
-`DISTILLED_WEIGHTS`; rerunning them reproduces the weights. The features read only what the
-player sees (the shape of the bridge, face-up cards, what the troll carries, the number of cards
-left, the colours of the cards not seen yet), never a hidden card.
+`WIN_WEIGHTS` (data, fit and held-out log loss; `--model rows` those behind `ROWS_WEIGHTS`),
+`benchmarks/troll_distil.py` those behind `DISTILLED_WEIGHTS`; rerunning them reproduces the
+weights. The features read only what the player sees (the shape of the bridge, face-up cards,
+what the troll carries, the number of cards left, the colours of the cards not seen yet), never a
+hidden card.
 """
 
 from __future__ import annotations
@@ -83,6 +88,27 @@ def features(state: TrollState) -> list[float]:
 
 
 _RING = (0, 1, 2, 2, 1, 0)  # column -> end, next, middle
+
+ROW_FEATURES = ("thin_row", "row_empty", "thin_row_slots", "row_empty_x_deck", "thin_row_x_deck",
+                "thin_row_slots_le2")
+
+
+def row_features(state: TrollState) -> list[float]:
+    """The thinner row, in `ROW_FEATURES` order: its bricks, whether it is empty, its slots that
+    hold a brick, emptiness and bricks each times the deck left, and whether at most two of its
+    slots hold a brick. A card whose colour names an empty row awakens nothing (seed 000 §7.1,
+    "No brick there...": "If no bricks exist in that row, no brick is awakened"), so a bridge
+    left with one row faces half the deck; one playtester won "with a single-row strategy" (seed
+    000 §5.3, the physical playtest of Test #6). The other features count both rows together and
+    cannot tell one bare row from two thin ones."""
+    bricks = [sum(len(s) for s in state.stacks[r * geo.COLUMNS:(r + 1) * geo.COLUMNS]) for r in (0, 1)]
+    thin = min(bricks)
+    row = state.stacks[bricks.index(thin) * geo.COLUMNS:][:geo.COLUMNS]
+    slots = sum(1 for s in row if s)
+    deck = len(state.deck)
+    return [thin / 10, float(thin == 0), slots, float(thin == 0) * deck / 10, thin * deck / 100,
+            float(slots <= 2)]
+
 
 RISK_FEATURES = ("next_double", "next_out_of_reach", "next_hole", "next_cut_hole", "next_in_reach",
                  "next_out_x_deck")
@@ -209,6 +235,55 @@ DISTILLED_WEIGHTS: tuple[float, ...] = (
 )
 
 
+# Fitted by `benchmarks/troll_value_fit.py --model rows --start learned --games 3000 --rounds 6
+# --seed-base 7000000` (default rules; 6 rounds of 3,000 deals by the one-turn search, each on the
+# model fitted to all the rounds before; it won 331 of the first round's deals, on `WIN_WEIGHTS`,
+# and 530 of the last): one weight per FEATURES, ROW_FEATURES and RISK_FEATURES entry.
+ROWS_WEIGHTS: tuple[float, ...] = (
+    +6.8979,  # bias
+    +1.0014,  # bricks
+    -0.7642,  # empty
+    -0.2091,  # awake
+    +0.0186,  # set_aside
+    +0.0359,  # end_cover
+    +0.7399,  # the_club
+    +0.7570,  # diamond
+    -0.5107,  # club
+    -0.1682,  # spade
+    +0.5059,  # dormant_carried
+    +0.1273,  # centre
+    -2.2015,  # deck
+    +0.0341,  # cut
+    -0.1530,  # thin
+    +0.5440,  # reach
+    +0.1373,  # deck_x_awake
+    +0.0110,  # deck_x_empty
+    -0.1905,  # pending
+    -0.0218,  # weak_end
+    +2.0063,  # outer_bricks
+    +1.3354,  # middle_bricks
+    -2.3403,  # inner_bricks
+    -0.1342,  # outer_empty
+    -0.1577,  # middle_empty
+    -0.4724,  # inner_empty
+    -0.1213,  # awake_far
+    -0.1175,  # awake_cut
+    +0.7293,  # deck_low
+    -5.0928,  # thin_row
+    +0.0886,  # row_empty
+    -0.6610,  # thin_row_slots
+    -0.1381,  # row_empty_x_deck
+    +0.6911,  # thin_row_x_deck
+    +0.0269,  # thin_row_slots_le2
+    -0.0327,  # next_double
+    -1.4446,  # next_out_of_reach
+    +0.1210,  # next_hole
+    -1.8187,  # next_cut_hole
+    -0.2211,  # next_in_reach
+    +0.6357,  # next_out_x_deck
+)
+
+
 def win_chance(state: TrollState, weights: tuple[float, ...] = WIN_WEIGHTS) -> float:
     """The fitted chance that the troll wins from a position held at the end of a turn (1 or 0
     once the game is over), times the chance that the troll is not thrown off by a double
@@ -220,6 +295,17 @@ def distilled_chance(state: TrollState, weights: tuple[float, ...] = DISTILLED_W
     """`win_chance` with the next awakening's risks as inputs too, fitted to the depth-2
     search's values (`DISTILLED_WEIGHTS`)."""
     return _fitted_chance(state, weights, distilled_inputs)
+
+
+def rows_chance(state: TrollState, weights: tuple[float, ...] = ROWS_WEIGHTS) -> float:
+    """`win_chance` with the rows' inputs and the next awakening's risks too, fitted to how the
+    deals ended (`ROWS_WEIGHTS`): the leaf that knows a bridge of one row is the surest to hold."""
+    return _fitted_chance(state, weights, rows_inputs)
+
+
+def rows_inputs(state: TrollState) -> list[float]:
+    """`features`, `row_features`, then `next_awakening_risks`: the inputs of `rows_chance`."""
+    return features(state) + row_features(state) + next_awakening_risks(state)
 
 
 def distilled_inputs(state: TrollState) -> list[float]:

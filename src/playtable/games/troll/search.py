@@ -282,8 +282,8 @@ class ExpectimaxTroll:
     inner_width: int = 4
     """Turn endings tried at inner decisions that are not at the horizon."""
     leaf: str = "tuned"
-    """The static score, one of `leaves.LEAVES`: "tuned", "heuristic", "learned", "distilled" or
-    "network"."""
+    """The static score, one of `leaves.LEAVES`: "tuned", "heuristic", "learned", "distilled",
+    "network" or "rows"."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
