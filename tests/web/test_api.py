@@ -21,6 +21,8 @@ def test_games_catalogue_has_every_game_with_pitch_and_variant_lines(client: Tes
         assert {"name", "default", "type", "doc"} <= set(game["params"][0])
     wizard = next(g for g in games if g["id"] == "wizard")
     assert wizard["players"] == [3, 5]
+    troll = next(g for g in games if g["id"] == "troll")
+    assert "strongest" in troll["agents"]  # issue 13: the lobby's seat menu offers the strongest bot
 
 
 def test_rules_are_the_player_facing_file(client: TestClient) -> None:

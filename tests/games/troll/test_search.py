@@ -18,6 +18,7 @@ from playtable.games.troll.params import TrollParams
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import (
     ExpectimaxTroll,
+    StrongestTroll,
     _card_class,
     awakening_outcomes,
     belief,
@@ -127,6 +128,19 @@ def test_it_never_reads_hidden_cards_or_future_dice() -> None:
         assert len({str(ExpectimaxTroll(depth=2, width=4, inner_width=2).choose(t, Chance(9)))
                     for t in twins}) == 1
         assert agent.choose(state, Chance(9)) is not None
+
+
+def test_the_strongest_bot_is_offered_by_name_and_is_the_search_on_the_rows_leaf() -> None:
+    """Issue 13: the strongest bot is selectable wherever a bot name is (the web lobby lists
+    `GAME.bots()`), takes the search's options, and plays as `expectimax:leaf=rows`."""
+    assert "strongest" in GAME.bots()
+    agent = make_agent(GAME, "strongest:depth=1")
+    assert isinstance(agent, StrongestTroll) and agent.leaf == "rows" and agent.depth == 1
+    games = []
+    for spec in ("strongest:depth=1", "expectimax:depth=1,leaf=rows"):
+        state = GAME.new_state(seed=5)
+        games.append([str(a) for a in play_out(state, [make_agent(GAME, spec)], Chance(3))])
+    assert games[0] == games[1]
 
 
 def test_turn_ends_cover_every_pair_of_actions() -> None:

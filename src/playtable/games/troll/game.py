@@ -74,10 +74,10 @@ class TrollGame(Game[TrollParams, TrollState]):
         from playtable.games.troll.bots import HeuristicTroll
         from playtable.games.troll.hindsight import HindsightTroll
         from playtable.games.troll.rollout import RolloutTroll
-        from playtable.games.troll.search import ExpectimaxTroll
+        from playtable.games.troll.search import ExpectimaxTroll, StrongestTroll
 
         return {"heuristic": HeuristicTroll, "expectimax": ExpectimaxTroll, "hindsight": HindsightTroll,
-                "rollout": RolloutTroll}
+                "rollout": RolloutTroll, "strongest": StrongestTroll}
 
     def evaluate(self, state: TrollState, seat: int) -> float:
         return heuristic_evaluate(state)

@@ -336,6 +336,17 @@ class ExpectimaxTroll:
         return max(self.value_after_turn(after, turns - 1) for _, after in ranked)
 
 
+@dataclass
+class StrongestTroll(ExpectimaxTroll):
+    """The strongest troll bot measured (issue 13): the depth-2 search on the `rows` leaf, under a
+    name of its own so that the menus that offer bot names (the web lobby) offer it too;
+    `strongest` and `expectimax:leaf=rows` are the same bot."""
+
+    leaf: str = "rows"
+
+    name = "strongest"
+
+
 def best_of(weighed: Iterable[tuple[list[TrollAction], TrollState, float]]) -> list[TrollAction]:
     """The line of the best weighed turn ending, each item used costing a thousandth (the first
     of equals)."""
