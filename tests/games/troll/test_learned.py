@@ -18,6 +18,7 @@ from playtable.games.troll.learned import (
     row_features,
     rows_chance,
 )
+from playtable.games.troll.rules import TrollState
 
 # Lower row red, one single brick a position but two at 6, the brick at 5 awake; the troll at
 # lower 1; one red card set aside, so the next awakening is in the lower row for certain.
@@ -58,14 +59,23 @@ def test_a_club_reaches_two_steps_and_a_lone_row_makes_every_hole_a_collapse() -
     assert lone["next_cut_hole"] == pytest.approx(lone["next_hole"]) == pytest.approx(3 / 6)
 
 
-def test_the_distilled_leaf_is_a_probability_read_from_what_the_player_sees() -> None:
-    assert len(DISTILLED_WEIGHTS) == len(FEATURES) + len(RISK_FEATURES)
+def held_twins() -> list[tuple[TrollState, TrollState]]:
+    """Opening positions held at the end of a turn, each with a twin that differs only in what
+    the player cannot see (the hidden cards resampled)."""
+    pairs = []
     for seed in (3, 11):
         held = GAME.new_state(seed=seed).clone()
         held.hold_next_turn = True
-        assert 0.0 < distilled_chance(held) < 1.0
         twin = held.determinize(0, Chance(5))
         twin.hold_next_turn = True
+        pairs.append((held, twin))
+    return pairs
+
+
+def test_the_distilled_leaf_is_a_probability_read_from_what_the_player_sees() -> None:
+    assert len(DISTILLED_WEIGHTS) == len(FEATURES) + len(RISK_FEATURES)
+    for held, twin in held_twins():
+        assert 0.0 < distilled_chance(held) < 1.0
         assert next_awakening_risks(twin) == next_awakening_risks(held)
         assert distilled_chance(twin) == distilled_chance(held)
 
@@ -99,11 +109,7 @@ def test_the_rows_leaf_prefers_a_bare_row_and_reads_only_what_the_player_sees() 
     win), and the leaf is a probability that two positions differing only in hidden cards share."""
     assert len(ROWS_WEIGHTS) == len(FEATURES) + len(ROW_FEATURES) + len(RISK_FEATURES)
     assert ROWS_WEIGHTS[len(FEATURES) + ROW_FEATURES.index("thin_row")] < 0
-    for seed in (3, 11):
-        held = GAME.new_state(seed=seed).clone()
-        held.hold_next_turn = True
+    for held, twin in held_twins():
         assert 0.0 < rows_chance(held) < 1.0
-        twin = held.determinize(0, Chance(5))
-        twin.hold_next_turn = True
         assert row_features(twin) == row_features(held)
         assert rows_chance(twin) == rows_chance(held)
