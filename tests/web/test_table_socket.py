@@ -172,6 +172,16 @@ def test_bots_play_in_workers_to_the_end(client: TestClient) -> None:
     assert len(replay) == summary["step"] + 1 and replay[-1]["observation"]["outcome"] is not None
 
 
+def test_the_strongest_troll_bot_plays_a_web_table_to_the_end(client: TestClient) -> None:
+    """Issue 13: the strongest bot, offered by name in the lobby, plays a table in the workers."""
+    troll = create(client, game="troll", variant="tutorial", seed=4,
+                   seats=[{"kind": "bot", "agent": "strongest"}])
+    summary = _wait_finished(client, troll["table_id"])
+    assert "win" in summary["result"]["text"] and summary["step"] > 0
+    replay = client.get(f"/api/tables/{troll['table_id']}/replay").json()["steps"]
+    assert len(replay) == summary["step"] + 1 and replay[-1]["observation"]["outcome"] == "win"
+
+
 def test_rematch_carries_tokens_and_moves_every_connection(client: TestClient) -> None:
     created = create(client, game="troll", variant="plus-one", seed=9)
     table = created["table_id"]
