@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from playtable.core.chance import Chance
 from playtable.games.troll.cards import DECK, card_text, parse_card
 from playtable.games.troll.game import GAME
 from playtable.games.troll.rules import TrollState
@@ -78,3 +79,16 @@ def top(state: TrollState, row: str, pos: int) -> str | None:
 def is_awake(state: TrollState, row: str, pos: int) -> bool:
     stack = state.stacks[(0 if row == "lower" else 1) * 6 + pos - 1]
     return bool(stack) and stack[-1] in state.face_up
+
+
+def held_twins() -> list[tuple[TrollState, TrollState]]:
+    """Opening positions held at the end of a turn, each with a twin that differs only in what
+    the player cannot see (the hidden cards resampled)."""
+    pairs = []
+    for seed in (3, 11):
+        held = GAME.new_state(seed=seed).clone()
+        held.hold_next_turn = True
+        twin = held.determinize(0, Chance(5))
+        twin.hold_next_turn = True
+        pairs.append((held, twin))
+    return pairs

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from tests.games.troll.helpers import position
+from tests.games.troll.helpers import held_twins, position
 
-from playtable.core.chance import Chance
-from playtable.games.troll.game import GAME
 from playtable.games.troll.learned import (
     DISTILLED_WEIGHTS,
     FEATURES,
@@ -18,7 +16,6 @@ from playtable.games.troll.learned import (
     row_features,
     rows_chance,
 )
-from playtable.games.troll.rules import TrollState
 
 # Lower row red, one single brick a position but two at 6, the brick at 5 awake; the troll at
 # lower 1; one red card set aside, so the next awakening is in the lower row for certain.
@@ -57,19 +54,6 @@ def test_a_club_reaches_two_steps_and_a_lone_row_makes_every_hole_a_collapse() -
     assert with_club["next_out_of_reach"] == pytest.approx(2 / 6)
     lone = risks(["", "", "", "", "", ""])
     assert lone["next_cut_hole"] == pytest.approx(lone["next_hole"]) == pytest.approx(3 / 6)
-
-
-def held_twins() -> list[tuple[TrollState, TrollState]]:
-    """Opening positions held at the end of a turn, each with a twin that differs only in what
-    the player cannot see (the hidden cards resampled)."""
-    pairs = []
-    for seed in (3, 11):
-        held = GAME.new_state(seed=seed).clone()
-        held.hold_next_turn = True
-        twin = held.determinize(0, Chance(5))
-        twin.hold_next_turn = True
-        pairs.append((held, twin))
-    return pairs
 
 
 def test_the_distilled_leaf_is_a_probability_read_from_what_the_player_sees() -> None:

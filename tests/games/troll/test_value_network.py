@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from tests.games.troll.helpers import held_twins
 
-from playtable.core.chance import Chance
-from playtable.games.troll.game import GAME
 from playtable.games.troll.learned import FEATURES, RISK_FEATURES, distilled_inputs, survival
 from playtable.games.troll.value_network import layers_of, logit, network, network_chance
 
@@ -42,15 +41,11 @@ def test_the_shipped_network_gives_a_probability_read_from_what_the_player_sees(
     awakening's factor, seed 000 §7.1), the same for positions that differ only in hidden cards,
     and 1 or 0 once the game is decided."""
     assert len(network()[0][0][0]) == len(INPUTS)
-    for seed in (3, 11):
-        held = GAME.new_state(seed=seed).clone()
-        held.hold_next_turn = True
+    for held, twin in held_twins():
         chance = network_chance(held)
         assert 0.0 < chance < 1.0
         z = logit(network(), distilled_inputs(held))
         assert chance == pytest.approx(survival(held) / (1.0 + math.exp(-z)))
-        twin = held.determinize(0, Chance(5))
-        twin.hold_next_turn = True
         assert network_chance(twin) == chance
         held.outcome = "win"
         assert network_chance(held) == 1.0
