@@ -280,7 +280,8 @@ class ExpectimaxTroll:
     width: int = 0
     """Turn endings tried at the root, best by the static score first (0 = all of them)."""
     inner_width: int = 4
-    """Turn endings tried at inner decisions that are not at the horizon."""
+    """Turn endings tried at inner decisions that are not at the horizon (so only from depth 3 on:
+    at depth 2 every reply is scored by the leaf)."""
     leaf: str = "tuned"
     """The static score, one of `leaves.LEAVES`: "tuned", "heuristic", "learned", "distilled",
     "network" or "rows"."""
