@@ -39,8 +39,8 @@ from playtable.games.troll.learned import (
     rows_inputs,
     win_chance,
 )
+from playtable.games.troll.rollout import greedy_turn
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import _cost, turn_ends
 
 # One BLAS thread: with several, the order of the fit's sums follows the threads, the weights
 # change in their last digits, the next round's search breaks ties differently, and the policy
@@ -64,8 +64,7 @@ def play(state: TrollState, value: Callable[[TrollState], float],
     """One deal by the one-turn search on `value`; the model's `inputs` at every turn's end."""
     rows: list[list[float]] = []
     while not state.is_terminal:
-        ends = turn_ends(state)
-        line, after = max(ends, key=lambda e: value(e[1]) - 0.001 * _cost(e[0]))
+        line, after = greedy_turn(state, value)
         if not after.outcome:
             rows.append(inputs(after))
         for action in line:

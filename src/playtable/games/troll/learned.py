@@ -317,9 +317,15 @@ def distilled_inputs(state: TrollState) -> list[float]:
 
 def _fitted_chance(state: TrollState, weights: tuple[float, ...],
                    inputs: Callable[[TrollState], list[float]]) -> float:
+    return chance_from_logit(state, lambda s: sum(w * x for w, x in zip(weights, inputs(s), strict=True)))
+
+
+def chance_from_logit(state: TrollState, logit: Callable[[TrollState], float]) -> float:
+    """The form every fitted leaf shares: 1 or 0 once the game is over, else the logistic curve
+    of the model's `logit` times `survival`."""
     if state.outcome:
         return 1.0 if state.outcome == "win" else 0.0
-    z = sum(w * x for w, x in zip(weights, inputs(state), strict=True))
+    z = logit(state)
     return survival(state) / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 

@@ -15,13 +15,12 @@ install needs no numerical library; like the features, it reads only what the pl
 from __future__ import annotations
 
 import json
-import math
 from functools import cache
 from importlib.resources import files
 from operator import mul
 from typing import Any
 
-from playtable.games.troll.learned import FEATURES, RISK_FEATURES, distilled_inputs, survival
+from playtable.games.troll.learned import FEATURES, RISK_FEATURES, chance_from_logit, distilled_inputs
 from playtable.games.troll.rules import TrollState
 
 Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]
@@ -63,7 +62,4 @@ def logit(layers: tuple[Layer, ...], inputs: list[float]) -> float:
 def network_chance(state: TrollState) -> float:
     """The network's chance that the troll wins from a position held at the end of a turn (1 or
     0 once the game is over), times `survival`."""
-    if state.outcome:
-        return 1.0 if state.outcome == "win" else 0.0
-    z = logit(network(), distilled_inputs(state))
-    return survival(state) / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return chance_from_logit(state, lambda s: logit(network(), distilled_inputs(s)))
