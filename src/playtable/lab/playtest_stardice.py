@@ -62,7 +62,7 @@ def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> li
     wars = play("stardice", agent, max(2, games // 4), seed, options, probe=PROBE)
     battles = [float(len(r["probe"]["battles"])) for r in wars if r.get("probe") and r.get("completed")]
     out.append(mean_of(
-        "How long does a war to 50 last?", "Final Rules, 'War'; ninth iteration ('first player to "
+        "How long does a war to 50 last?", "Final Rules, 'War'; eighth iteration ('first player to "
         "reach 50 points wins')", "not measured: the seed gives no length", agent, battles, "battles"))
     return out
 
@@ -125,13 +125,14 @@ def _die_types(agent: str, probes: list[dict[str, Any]]) -> list[Answer]:
     present = [t for t in TYPES if decides[t][1] or useful[t][1]]
     for kind in present:
         hits, n = decides[kind]
-        out.append(rate(f"Is the {kind} what everything hinges on?", "fourth iteration, question 3 "
+        out.append(rate(f"Is the {kind} what everything hinges on?", "third iteration, question 3 "
                         "(Stephen)", "'It seems like everything hinges on the d20.'", agent, hits, n,
                         f"of decided battles won by the player with the higher best {kind}"))
     for kind in present:
         hits, n = useful[kind]
-        out.append(rate(f"Is the {kind} useless?", "fourth and fifth iterations (Stephen)", "'The small "
-                        "dice tend to be pretty useless.' / 'The low-sided dice seem useless.'", agent,
+        out.append(rate(f"Is the {kind} useless?", "third iteration, question 3 and "
+                        "'What didn't work' (Stephen)", "'The small dice tend to be pretty useless.' / "
+                        "'The low-sided dice seem useless.'", agent,
                         hits, n, f"of {kind}s on the table sit in a shape scoring for their owner"))
     return out
 

@@ -16,7 +16,7 @@ from playtable.lab.playtest import Answer, mean_of, play, rate
 from playtable.lab.runner import RunOptions
 from playtable.lab.stats import paired
 
-SOURCE_UPDATE = "weekly update, week of 23 Oct ('Process', 'Result')"
+SOURCE_UPDATE = "weekly update of 26 Oct ('Process', 'Result')"
 ROUNDS_SHOWN = 12
 
 
@@ -120,7 +120,7 @@ def _wheel(agent: str, rows: list[dict[str, Any]]) -> Answer:
         for i, w in enumerate((r.get("probe") or {}).get("wheel", [])[:ROUNDS_SHOWN]):
             by_round[i + 1].append(float(w))
     late = by_round.get(min(10, max(by_round, default=1)), [])
-    answer = mean_of("How fast does the Mana Wheel grow?", "weekly update, 23 Oct ('the wizard gain "
+    answer = mean_of("How fast does the Mana Wheel grow?", "weekly update, 26 Oct ('the wizard gain "
                      "to much mana to fast'; the +1 per turn removed)", "too fast with +1 a turn; "
                      "tiles alone after the change", agent, late,
                      f"on the wheel at wizard turn {min(10, max(by_round, default=1))}")
@@ -159,8 +159,8 @@ def _per_count_and_version(agent: str, games: int, seed: int, options: RunOption
     out = []
     for players in (3, 4, 5):
         wins, n = counts[("final", players)]
-        out.append(rate(f"Is the game fair for the wizard at {players} players?", "weekly update ('make "
-                        "the game feel fair for the wizard and the heroes no matter what')", "the goal: "
-                        "fair (50%)", agent, wins, n, "the wizard's win rate, final rules"))
+        out.append(rate(f"Is the game fair for the wizard at {players} players?", "weekly update, 26 Oct "
+                        "('make the game feel fair for the wizard and the heroes no matter what')",
+                        "the goal: fair (50%)", agent, wins, n, "the wizard's win rate, final rules"))
     out[-1].detail = detail
     return out
