@@ -139,7 +139,8 @@ FIELDS: dict[str, dict[str, Callable[[Any, WizardPosition], Any]]] = {
               "batch": lambda v, st: checks.whole(v, "decision batch", 1, st.batches)},
     "send": {"card": lambda v, st: checks.text(v, "decision card"), "square": _square,
              "heroes": lambda v, st: [_seat(s, st) for s in checks.items(v, "decision heroes")],
-             "used": lambda v, st: [_seat(s, st) for s in checks.items(v, "decision used")]},
+             # the squares heroes were already blown to (Whirlwind, RULES.md 10), not seats
+             "used": lambda v, st: [_square(s, st) for s in checks.items(v, "decision used")]},
     "keep": {"cards": lambda v, st: [checks.text(c, "card") for c in checks.items(v, "cards")]},
     "boost": {"step": _step},
     "retreat": {"hero": _seat},
