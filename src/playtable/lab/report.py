@@ -1,7 +1,9 @@
 """`playtable report`: one self-contained HTML page from result files.
 
 The page needs nothing but itself: the plots are matplotlib PNGs embedded as base64 data URIs
-and the styles are inline. Rows are grouped by file, variant and agents; the page shows
+and the styles are inline. Rows are grouped by file, variant and agents, in SQL
+(`report_data.py`: only each group's counts, sums and histograms reach Python, so a report of
+a million rows fits in a few hundred MB); the page shows
 
 * a summary table per group (games, completion, win rate with its Wilson 95 % interval,
   duration, branching, and balance / first-player advantage for games of several seats);
@@ -25,10 +27,9 @@ from typing import Any
 from playtable.core.errors import PlaytableError
 from playtable.core.files import write_atomic
 from playtable.core.registry import get_game
-from playtable.lab.compare import value_of
-from playtable.lab.metrics import summarize, survival
-from playtable.lab.stats import paired
-from playtable.lab.storage import read_rows
+from playtable.lab.metrics import Histogram
+from playtable.lab.report_data import Group, ReportData, from_files
+from playtable.lab.storage import ResultsError
 
 _CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em auto; max-width: 1100px;
@@ -59,23 +60,17 @@ def _num(x: Any, digits: int = 2) -> str:
     return html.escape(str(x))
 
 
-def _group_rows(rows: Sequence[dict[str, Any]], several_files: bool) -> dict[str, list[dict[str, Any]]]:
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        agents = ", ".join(dict.fromkeys(row.get("agents") or []))
-        label = f"{row.get('variant')} · {agents}"
-        if several_files:
-            label = f"{Path(str(row.get('filename', ''))).stem} · {label}"
-        groups.setdefault(label, []).append(row)
-    return groups
+def new_figure(width: float, height: float) -> Any:
+    """A matplotlib figure that belongs to no backend: drawing it never switches the backend of
+    the process (a notebook's plots still show), and it works headless."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height))
 
 
 def _figure_html(fig: Any, caption: str) -> str:
-    import matplotlib.pyplot as plt
-
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    plt.close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (
         f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
@@ -83,44 +78,42 @@ def _figure_html(fig: Any, caption: str) -> str:
     )
 
 
-def _score_key(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
+def _score_key(groups: Sequence[Group]) -> tuple[str, str]:
     """The per-game score to histogram: the game's `score` metric if it has one, else the
     return of seat 0."""
-    if any("score" in (r.get("metrics") or {}) for r in rows):
-        return "m_score", str(getattr(_game_of(rows), "score_name", "") or "score")
+    if any(g.has_score for g in groups):
+        return "m_score", str(getattr(_game_of(groups), "score_name", "") or "score")
     return "return_0", "result of seat 0 (1 win, 0 loss)"
 
 
-def _game_of(rows: Sequence[dict[str, Any]]) -> Any:
-    """The rows' game (through the registry), or None for a game this install does not know."""
+def _game_of(groups: Sequence[Group]) -> Any:
+    """The groups' game (through the registry), or None for a game this install does not know."""
     try:
-        return get_game(str(rows[0].get("game"))) if rows else None
+        return get_game(str(groups[0].game)) if groups else None
     except PlaytableError:
         return None
 
 
-def _better(rows: Sequence[dict[str, Any]], what: str) -> str:
+def _better(groups: Sequence[Group], what: str) -> str:
     """One line saying which way a histogram is better, when the game says so."""
     if what == "duration":
         return "Neither way is better in itself: it shows how long the games last."
-    lower = bool(getattr(_game_of(rows), "lower_score_is_better", False))
+    lower = bool(getattr(_game_of(groups), "lower_score_is_better", False))
     if what == "m_score":
         return "Lower is better." if lower else "Higher is better."
     return "Higher is better for seat 0."
 
 
-def _plots(groups: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[str, Any]]) -> list[str]:
+def _plots(groups: dict[str, Group], summaries: dict[str, dict[str, Any]]) -> list[str]:
     import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
     figures = []
     labels = list(groups)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
 
     # Win rate with Wilson intervals.
-    fig, ax = plt.subplots(figsize=(5.3, 0.8 + 0.45 * len(labels)))
+    fig = new_figure(5.3, 0.8 + 0.45 * len(labels))
+    ax = fig.subplots()
     rates = [summaries[g]["win_rate"] for g in labels]
     lows = [summaries[g]["win_rate"] - summaries[g]["win_low"] for g in labels]
     highs = [summaries[g]["win_high"] - summaries[g]["win_rate"] for g in labels]
@@ -137,57 +130,50 @@ def _plots(groups: dict[str, list[dict[str, Any]]], summaries: dict[str, dict[st
     figures.append(_figure_html(fig, "Win rate of seat 0 per group, with its 95% Wilson interval: "
                                      "higher is better for seat 0."))
 
-    games = list(dict.fromkeys(str(groups[g][0].get("game")) for g in labels))
+    games = list(dict.fromkeys(str(groups[g].game) for g in labels))
     for game in games:
-        game_labels = [g for g in labels if str(groups[g][0].get("game")) == game]
+        game_labels = [g for g in labels if str(groups[g].game) == game]
         figures += _game_plots(game, {g: groups[g] for g in game_labels}, colours, len(games) > 1)
     return figures
 
 
-def _metric_or_column(row: dict[str, Any], key: str) -> float | None:
-    """A per-game number for a histogram, or None when this row does not have it."""
-    value = (row.get("metrics") or {}).get(key[2:]) if key.startswith("m_") else row.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-        return None
-    return float(value)
+def _histogram(group: Group, what: str) -> Histogram:
+    """A group's values of one histogram: `duration`, `m_score` or `return_0`."""
+    if what == "duration":
+        return group.duration
+    return group.score_plot if what == "m_score" else group.summary.return_0
 
 
-def _game_plots(
-    game: str, groups: dict[str, list[dict[str, Any]]], colours: list[str], named: bool
-) -> list[str]:
+def _game_plots(game: str, groups: dict[str, Group], colours: list[str], named: bool) -> list[str]:
     """Score and length histograms, and (for one-seat games) the survival curve, of one game."""
-    import matplotlib.pyplot as plt
-
     figures = []
     labels = list(groups)
     prefix = f"{game}: " if named else ""
-    all_rows = [r for rs in groups.values() for r in rs]
-    key, key_name = _score_key(all_rows)
-    unit = "turns" if _has_turns(all_rows) else "actions"
+    key, key_name = _score_key(list(groups.values()))
+    unit = "turns" if any(g.has_turns for g in groups.values()) else "actions"
     for what, name in ((key, key_name), ("duration", f"game length ({unit})")):
-        fig, ax = plt.subplots(figsize=(5.3, 3.0))
-        values_by_group: dict[str, list[float]] = {}
-        for g in labels:
-            if what == "duration":
-                values: list[float | None] = [_duration(r) for r in groups[g]]
-            else:
-                values = [_metric_or_column(r, what) for r in groups[g]]
-            values_by_group[g] = [v for v in values if v is not None]
-        flat = [v for vs in values_by_group.values() for v in vs]
+        fig = new_figure(5.3, 3.0)
+        ax = fig.subplots()
+        # Each distinct value once, weighted by its share of the group's games: the bars of a
+        # histogram of every game's value, without a list of every game.
+        counts = {g: _histogram(groups[g], what).counts for g in labels}
+        flat = [v for c in counts.values() for v in c]
         if flat:
             lo, hi = min(flat), max(flat)
             integral = all(float(v).is_integer() for v in flat)
             bins: Any = [x - 0.5 for x in range(int(lo), int(hi) + 2)] if integral and hi - lo <= 80 else 30
             for i, g in enumerate(labels):
-                if values_by_group[g]:
+                if counts[g]:
+                    total = sum(counts[g].values())
+                    values = sorted(counts[g])
                     ax.hist(
-                        values_by_group[g],
+                        values,
                         bins=bins,
                         histtype="step",
                         linewidth=1.6,
                         color=colours[i % len(colours)],
                         label=_short(g),
-                        weights=[1.0 / len(values_by_group[g])] * len(values_by_group[g]),
+                        weights=[counts[g][v] / total for v in values],
                     )
         ax.set_title(f"{prefix}{name}", fontsize=9)
         ax.set_xlabel(name)
@@ -196,11 +182,13 @@ def _game_plots(
         if len(labels) > 1:
             ax.legend(fontsize=7)
         figures.append(_figure_html(fig, f"{prefix}{name[:1].upper()}{name[1:]}, spread over the games "
-                                         f"of each group (share of games). {_better(all_rows, what)}"))
-    if all(int(r.get("players") or 1) == 1 for r in all_rows):
-        fig, ax = plt.subplots(figsize=(5.3, 3.0))
+                                         f"of each group (share of games). "
+                                         f"{_better(list(groups.values()), what)}"))
+    if all(g.one_seat for g in groups.values()):
+        fig = new_figure(5.3, 3.0)
+        ax = fig.subplots()
         for i, g in enumerate(labels):
-            turns, share = survival(groups[g])
+            turns, share = groups[g].survival()
             ax.step(turns, share, where="post", color=colours[i % len(colours)], label=_short(g))
         ax.set_title(f"{prefix}survival", fontsize=9)
         ax.set_xlabel("turn" if unit == "turns" else "action")
@@ -218,17 +206,6 @@ def _game_plots(
     return figures
 
 
-def _has_turns(rows: Sequence[dict[str, Any]]) -> bool:
-    return any("turns" in (r.get("metrics") or {}) for r in rows)
-
-
-def _duration(row: dict[str, Any]) -> float:
-    turns = (row.get("metrics") or {}).get("turns")
-    if isinstance(turns, int | float) and not isinstance(turns, bool):
-        return float(turns)
-    return float(row.get("length") or 0)
-
-
 def _short(label: str, width: int = 42) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
@@ -239,7 +216,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _summary_table(summaries: dict[str, dict[str, Any]], groups: dict[str, list[dict[str, Any]]]) -> str:
+def _summary_table(summaries: dict[str, dict[str, Any]], groups: dict[str, Group]) -> str:
     multi = any(s["players"] > 1 for s in summaries.values())
     headers = ["group", "game", "games", "win rate", "95% CI", "completion", "errors"]
     if multi:
@@ -248,7 +225,7 @@ def _summary_table(summaries: dict[str, dict[str, Any]], groups: dict[str, list[
     for g, s in summaries.items():
         cells = [
             html.escape(g),
-            html.escape(str(groups[g][0].get("game", ""))),
+            html.escape(str(groups[g].game)),
             str(s["games"]),
             _pct(s["win_rate"]),
             f"[{_pct(s['win_low'])}, {_pct(s['win_high'])}]",
@@ -294,20 +271,18 @@ def _analysis_table(summaries: dict[str, dict[str, Any]]) -> str:
     return _table(headers, rows)
 
 
-def _paired_table(groups: dict[str, list[dict[str, Any]]]) -> str:
+def _paired_table(data: ReportData) -> str:
+    groups = data.groups
     labels = list(groups)
     base_label = labels[0]
-    base_game = groups[base_label][0].get("game")
-    base = {int(r["seed"]): r for r in groups[base_label]}
+    base_game = groups[base_label].game
     rows = []
     for g in labels[1:]:
-        if groups[g][0].get("game") != base_game:
+        if groups[g].game != base_game:
             continue  # seeds of another game are not common random numbers
-        other = {int(r["seed"]): r for r in groups[g]}
-        seeds = sorted(set(base) & set(other))
-        if not seeds:
+        d = data.paired(base_label, g)
+        if not d.n:
             continue
-        d = paired([value_of(base[s], "win") for s in seeds], [value_of(other[s], "win") for s in seeds])
         rows.append(
             [
                 html.escape(g),
@@ -351,17 +326,16 @@ def _metrics_table(summaries: dict[str, dict[str, Any]], key: str) -> str:
     return _table(["mean per game"] + [_short(g, 30) for g in summaries], rows)
 
 
-def render_report(rows: Sequence[dict[str, Any]], title: str, sources: Sequence[str]) -> str:
-    several = len({r.get("filename") for r in rows}) > 1
-    groups = _group_rows(rows, several)
-    summaries = {g: summarize(rs) for g, rs in groups.items()}
+def render_report(data: ReportData, title: str, sources: Sequence[str]) -> str:
+    groups = data.groups
+    summaries = {g: group.result() for g, group in groups.items()}
     figures = _plots(groups, summaries)
     generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
-        f"<p class='meta'>{len(rows)} games in {len(groups)} group(s) from "
+        f"<p class='meta'>{data.rows} games in {len(groups)} group(s) from "
         f"{', '.join(html.escape(s) for s in sources)} · generated {generated} by playtable report</p>",
         "<h2>Summary</h2>",
         _summary_table(summaries, groups),
@@ -369,7 +343,7 @@ def render_report(rows: Sequence[dict[str, Any]], title: str, sources: Sequence[
         *figures,
         "</div>",
         "<h2>Paired comparison (common random numbers)</h2>",
-        _paired_table(groups) if len(groups) > 1 else "<p class='note'>Only one group.</p>",
+        _paired_table(data) if len(groups) > 1 else "<p class='note'>Only one group.</p>",
         "<h2>Game analysis (Ludii / TAG style)</h2>",
         "<p class='note'>Duration in actions and in the game's own turns; branching is the number of legal "
         "actions at each decision"
@@ -388,12 +362,13 @@ def render_report(rows: Sequence[dict[str, Any]], title: str, sources: Sequence[
 
 
 def write_report(files: Sequence[Path], out: Path, title: str | None = None) -> Path:
-    rows = read_rows(files)
-    if not rows:
-        from playtable.lab.storage import ResultsError
-
-        raise ResultsError("the result files hold no games")
-    games = sorted({str(r.get("game")) for r in rows})
-    page = render_report(rows, title or f"playtable report: {', '.join(games)}", [f.name for f in files])
+    data = from_files(files)
+    try:
+        if not data.rows:
+            raise ResultsError("the result files hold no games")
+        page = render_report(data, title or f"playtable report: {', '.join(data.games)}",
+                             [f.name for f in files])
+    finally:
+        data.close()
     write_atomic(out, page)  # never through a symlink planted at a temporary name
     return out

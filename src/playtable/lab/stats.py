@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054
@@ -117,6 +117,32 @@ def paired(a: Sequence[float], b: Sequence[float], z: float = Z95) -> Paired:
         n=n,
         mean_a=sum(a) / n,
         mean_b=sum(b) / n,
+        diff=mean,
+        low=mean - half,
+        high=mean + half,
+        b_only=b_only,
+        a_only=a_only,
+        p_value=binom_two_sided(b_only, b_only + a_only),
+    )
+
+
+def paired_counts(counts: Mapping[tuple[float, float], int], z: float = Z95) -> Paired:
+    """`paired` of seeds given as counts: how many seeds had each pair (a, b) of results. The
+    same numbers up to the rounding of the variance's sum (the report's pairs of a million
+    seeds, without a list of them)."""
+    n = sum(counts.values())
+    if n == 0:
+        return Paired(0, math.nan, math.nan, math.nan, -1.0, 1.0, 0, 0, 1.0)
+    mean = sum(c * (b - a) for (a, b), c in counts.items()) / n
+    sd = (math.sqrt(sum(c * ((b - a) - mean) ** 2 for (a, b), c in counts.items()) / (n - 1))
+          if n > 1 else 0.0)
+    half = z * sd / math.sqrt(n) if n > 1 else math.inf
+    b_only = sum(c for (a, b), c in counts.items() if b - a > 0)
+    a_only = sum(c for (a, b), c in counts.items() if b - a < 0)
+    return Paired(
+        n=n,
+        mean_a=sum(c * a for (a, _), c in counts.items()) / n,
+        mean_b=sum(c * b for (_, b), c in counts.items()) / n,
         diff=mean,
         low=mean - half,
         high=mean + half,

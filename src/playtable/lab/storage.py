@@ -301,14 +301,18 @@ def read_rows(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
         raise ResultsError(f"cannot read the result files: {str(err).splitlines()[0]}") from None
     finally:
         con.close()
-    rows: list[dict[str, Any]] = table.to_pylist()
-    for row in rows:
-        events = row.get("events")
-        if isinstance(events, list):
-            row["events"] = dict(events)
-        # A null m_ column means the game does not report that metric (files of other games).
-        row["metrics"] = {k[2:]: v for k, v in row.items() if k.startswith("m_") and v is not None}
-        extra = row.get("extra_metrics")
-        if extra:
-            row["metrics"].update(json.loads(extra))
-    return rows
+    return [as_result_row(row) for row in table.to_pylist()]
+
+
+def as_result_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as read from a file made a result row again: events as a dict, and the game's
+    metrics (`m_` columns and `extra_metrics`) as `metrics`. Changes and returns `row`."""
+    events = row.get("events")
+    if isinstance(events, list):
+        row["events"] = dict(events)
+    # A null m_ column means the game does not report that metric (files of other games).
+    row["metrics"] = {k[2:]: v for k, v in row.items() if k.startswith("m_") and v is not None}
+    extra = row.get("extra_metrics")
+    if extra:
+        row["metrics"].update(json.loads(extra))
+    return row
