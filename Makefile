@@ -47,11 +47,13 @@ typecheck: setup
 unit: setup
 	$(VENV)/bin/pytest -n 2 -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
 
-# The browser tests (tests/web/test_browser_*.py) drive Debian's chromium through Playwright;
-# install it when it is missing (apt needs root, as CI runs; elsewhere those tests skip).
+# The browser tests (tests/web/test_browser_*.py) drive Debian's chromium through Playwright, and
+# tests/web/test_nginx.py puts Debian's nginx in front of the server; install them when missing
+# (apt needs root, as CI runs; elsewhere those tests skip).
 browser:
-	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y chromium; } \
-		|| echo "chromium is missing and this is not root: the browser tests will be skipped"
+	@{ command -v chromium >/dev/null && [ -x /usr/sbin/nginx ]; } \
+		|| { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y chromium nginx; } \
+		|| echo "chromium or nginx is missing and this is not root: the browser or nginx tests will be skipped"
 
 test: lint typecheck browser unit
 

@@ -13,7 +13,8 @@ file, so every action is committed to disk before it is acknowledged). For each 
 tables: create the tables over HTTP, connect one player to each, then for `--seconds` every
 player plays: it waits a think time (uniform in [0, 2 x think], mean `--think` seconds; 0 plays
 as fast as the server answers), sends a random legal action and waits for its next `state`.
-The round trip is from the send to that state. A finished game is followed by a rematch (HTTP,
+The round trip is from the send to that state (an action sent within the level counts
+however late its answer comes). A finished game is followed by a rematch (HTTP,
 the same token), like a player asking for another deal; rematches are not counted as actions.
 Prints actions/s, p50/p99 round trip, the players' own event-loop lag (their share of a round
 trip when the machine is busy), the server's CPU time per action (from /proc: the figure that
@@ -28,10 +29,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -66,19 +68,23 @@ def cpu_seconds(pid: int) -> float:
 
 class Player:
     def __init__(self, server: ServerProcess, http: httpx.AsyncClient, created: dict[str, Any],
-                 rng: random.Random, seat: int = 0) -> None:
+                 rng: random.Random, seat: int = 0, headers: dict[str, str] | None = None) -> None:
         self.server, self.http, self.rng, self.seat = server, http, rng, seat
+        self.headers = headers or {}  # sent with every request (web_hostile.py: X-Forwarded-For)
         join = created["seats"][seat]["join_url"]
         self.table_id = created["table_id"]
         self.token = join.split("token=", 1)[1]
         self.ws: Any = None
         self.bot_waiting = False
         self.state: dict[str, Any] = {}
+        self.actions = 0  # actions acknowledged (round trips completed)
+        self.progress = time.monotonic()  # when this table last moved on (a state received)
+        self.pending: float | None = None  # perf_counter of an action sent and not yet answered
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
             f"{self.server.ws_url}/ws/tables/{self.table_id}?seat={self.seat}&token={self.token}",
-            max_size=None, compression=None)
+            max_size=None, compression=None, additional_headers=self.headers)
         self.state = await self.next_state()
 
     async def next_state(self) -> dict[str, Any]:
@@ -91,10 +97,11 @@ class Player:
 
     async def rematch(self) -> None:
         answer = await self.http.post(f"/api/tables/{self.table_id}/rematch",
-                                      json={"seat": self.seat, "token": self.token})
+                                      json={"seat": self.seat, "token": self.token}, headers=self.headers)
         self.table_id = answer.json()["table_id"]
         await self.ws.close()
         await self.connect()
+        self.progress = time.monotonic()
 
     async def play(self, until: float, think: float, times: list[float],
                    bot_times: list[float]) -> None:
@@ -107,6 +114,7 @@ class Player:
                 except TimeoutError:
                     self.bot_waiting = True
                     return
+                self.progress = time.monotonic()
                 if time.monotonic() < until:
                     bot_times.append(time.perf_counter() - began)
                 continue
@@ -116,11 +124,13 @@ class Player:
                 await self.rematch()
                 continue
             action = self.rng.choice(self.state["legal"])["action"]
-            sent = time.perf_counter()
+            self.pending = sent = time.perf_counter()
             await self.ws.send(json.dumps({"type": "act", "action": action, "step": self.state["step"]}))
             self.state = await self.next_state()
-            if time.monotonic() < until:
-                times.append(time.perf_counter() - sent)
+            self.pending = None
+            self.actions += 1
+            self.progress = time.monotonic()
+            times.append(time.perf_counter() - sent)  # sent within the level: counted, however late
 
 
 async def loop_lag(until: float, lags: list[float]) -> None:
@@ -132,50 +142,136 @@ async def loop_lag(until: float, lags: list[float]) -> None:
         lags.append(time.perf_counter() - began - 0.01)
 
 
+def percentile(ordered: list[float], q: float) -> float:
+    """The q-quantile (0 to 1) of a sorted list by nearest rank; nan for an empty list."""
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def open_players(server: ServerProcess, http: httpx.AsyncClient, tables: int, game: str,
+                       rng: random.Random, addresses: bool = False) -> list[Player]:
+    """`tables` new tables of `game` (TABLES), each with its player connected. `addresses`:
+    each player comes from an address of its own (10.1.x.y in X-Forwarded-For, which a server
+    started with `--forwarded-allow-ips 127.0.0.1` takes as the client's, as behind a proxy)."""
+    async def make(k: int) -> Player:
+        body, seat = TABLES[game]
+        headers = {"X-Forwarded-For": f"10.1.{k // 250}.{k % 250 + 1}"} if addresses else {}
+        answer = await http.post("/api/tables", json=body, headers=headers)
+        if answer.status_code != 201:
+            raise RuntimeError(f"creating a table: {answer.status_code} {answer.text[:200]}")
+        return Player(server, http, answer.json(), random.Random(rng.random()), seat, headers)
+
+    players: list[Player] = []
+    for start in range(0, tables, 50):  # in batches, so setup does not flood the server
+        players += await asyncio.gather(*(make(k) for k in range(start, min(tables, start + 50))))
+        await asyncio.gather(*(p.connect() for p in players[start:]))
+    return players
+
+
+async def play_level(players: list[Player], seconds: float, think: float, grace: float = 60.0,
+                     stall_after: float = 5.0) -> dict[str, Any]:
+    """Every player plays for `seconds`. A round trip sent within the level is counted however
+    late its answer; one still unanswered `grace` seconds after the end is cancelled and counted
+    in `unanswered` (its wait so far in `worst_unanswered`). A player whose table sent an error
+    or dropped it stops and is counted in `errors`. `stalled`: tables that did not move on
+    (no state received) in the level's last `stall_after` seconds."""
+    times: list[float] = []
+    bot_times: list[float] = []
+    lags: list[float] = []
+    errors: list[str] = []
+    began = time.monotonic()
+    until = began + seconds
+    progress_at_end: list[float] = []
+
+    async def one(player: Player) -> None:
+        try:
+            await player.play(until, think, times, bot_times)
+        except Exception as err:  # noqa: BLE001 - any failure of a player is a counted error
+            errors.append(f"{type(err).__name__}: {err}"[:200])
+
+    async def snapshot() -> None:
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        progress_at_end.extend(p.progress for p in players)
+
+    tasks = [asyncio.ensure_future(one(p)) for p in players]
+    tasks += [asyncio.ensure_future(loop_lag(until, lags)), asyncio.ensure_future(snapshot())]
+    _, late = await asyncio.wait(tasks, timeout=seconds + grace)
+    for task in late:
+        task.cancel()
+    await asyncio.gather(*late, return_exceptions=True)
+    now = time.perf_counter()
+    waits = [now - p.pending for p in players if p.pending is not None]
+    elapsed = time.monotonic() - began
+    return {
+        "times": sorted(times), "bot_times": sorted(bot_times), "lags": sorted(lags),
+        "errors": errors, "elapsed": min(elapsed, seconds + grace),
+        "unanswered": len(waits), "worst_unanswered": max(waits, default=0.0),
+        "stalled": sum(until - at > stall_after for at in progress_at_end),
+        "bots_waiting": sum(p.bot_waiting for p in players),
+    }
+
+
+async def close_players(players: list[Player]) -> None:
+    await asyncio.gather(*(p.ws.close() for p in players if p.ws is not None),
+                         return_exceptions=True)
+
+
 async def run_level(server: ServerProcess, tables: int, seconds: float, think: float,
-                    seed: int, game: str = "troll") -> dict[str, float]:
+                    seed: int, game: str = "troll") -> dict[str, Any]:
     assert server.process is not None
     base_rss = rss_kib(server.process.pid)
-    rng = random.Random(seed)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
-        async def make() -> Player:
-            body, seat = TABLES[game]
-            answer = await http.post("/api/tables", json=body)
-            return Player(server, http, answer.json(), random.Random(rng.random()), seat)
-
-        players = []
-        for start in range(0, tables, 50):  # in batches, so setup does not flood the server
-            players += await asyncio.gather(*(make() for _ in range(start, min(tables, start + 50))))
-            await asyncio.gather(*(p.connect() for p in players[start:]))
+        players = await open_players(server, http, tables, game, random.Random(seed))
         loaded_rss = rss_kib(server.process.pid)
-        times: list[float] = []
-        bot_times: list[float] = []
         cpu = cpu_seconds(server.process.pid)
-        began = time.monotonic()
-        lags: list[float] = []
-        await asyncio.gather(loop_lag(began + seconds, lags),
-                             *(p.play(began + seconds, think, times, bot_times) for p in players))
-        elapsed = time.monotonic() - began
+        level = await play_level(players, seconds, think)
         cpu = cpu_seconds(server.process.pid) - cpu
-        await asyncio.gather(*(p.ws.close() for p in players))
-    ordered = sorted(times)
-    bots = sorted(bot_times) or [float("nan")]
+        await close_players(players)
+    ordered, bots = level["times"], level["bot_times"]
     return {
-        "bot_answers": len(bot_times),
-        "bots_waiting": sum(p.bot_waiting for p in players),
-        "bot_p50": 1000 * statistics.median(bots),
-        "bot_p99": 1000 * bots[min(len(bots) - 1, int(0.99 * len(bots)))],
+        "bot_answers": len(bots),
+        "bots_waiting": level["bots_waiting"],
+        "bot_p50": 1000 * percentile(bots, 0.5),
+        "bot_p99": 1000 * percentile(bots, 0.99),
         "tables": tables,
-        "actions": len(times),
-        "per_s": len(times) / elapsed,
-        "p50": 1000 * statistics.median(ordered),
-        "p99": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        "actions": len(ordered),
+        "per_s": len(ordered) / level["elapsed"],
+        "p50": 1000 * percentile(ordered, 0.5),
+        "p95": 1000 * percentile(ordered, 0.95),
+        "p99": 1000 * percentile(ordered, 0.99),
+        "max": 1000 * max(ordered[-1:] + [level["worst_unanswered"]]),
+        "errors": level["errors"],
+        "unanswered": level["unanswered"],
+        "stalled": level["stalled"],
         "rss_mib": loaded_rss / 1024,
         "per_table_kib": (loaded_rss - base_rss) / tables,
-        "cpu_ms": 1000 * cpu / max(1, len(times)),
-        "lag_p99": 1000 * sorted(lags)[int(0.99 * len(lags))],
+        "cpu_ms": 1000 * cpu / max(1, len(ordered)),
+        "lag_p99": 1000 * percentile(level["lags"], 0.99),
     }
+
+
+@functools.cache
+def serve_options() -> str:
+    """`playtable serve --help`: which options this server has (issue 27 added some)."""
+    return subprocess.run([sys.executable, "-m", "playtable", "serve", "--help"],
+                          capture_output=True, text=True, timeout=60).stdout
+
+
+def measure(tables: int, seconds: float, think: float, workers: int = 1, seed: int = 1,
+            game: str = "troll") -> dict[str, Any]:
+    """One level, as this script's table prints it, on a fresh server it starts and stops
+    (benchmarks/web_hostile.py prints this figure beside its own)."""
+    # A fresh server per level, so memory per table is measured from an empty server;
+    # a high per-connection message rate, so the fastest players are never throttled, and
+    # (where the server limits it) table creation, since every player here has one address.
+    extra: tuple[str, ...] = ("--rate-limit", "100000")
+    if "--tables-per-minute" in serve_options():
+        extra += ("--tables-per-minute", "10000")
+    with tempfile.TemporaryDirectory() as tmp, \
+            start_server(Path(tmp) / "tables.sqlite3", workers=workers, extra_args=extra) as server:
+        return asyncio.run(run_level(server, tables, seconds, think, seed, game))
 
 
 def main() -> None:
@@ -190,13 +286,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for tables in args.tables:
-        # A fresh server per level, so memory per table is measured from an empty server;
-        # a high per-connection message rate, so the fastest players are never throttled.
-        with tempfile.TemporaryDirectory() as tmp, \
-                start_server(Path(tmp) / "tables.sqlite3", workers=args.workers,
-                             extra_args=("--rate-limit", "100000")) as server:
-            rows.append(asyncio.run(run_level(server, tables, args.seconds, args.think, args.seed,
-                                              args.game)))
+        rows.append(measure(tables, args.seconds, args.think, args.workers, args.seed, args.game))
         print(f"  {tables} tables done", file=sys.stderr)
     what = ("random troll games (plus-one), one player per table" if args.game == "troll" else
             "wizard games of 5 seats, hero 1 a person playing at random, 4 heuristic bots")
@@ -208,6 +298,11 @@ def main() -> None:
         print(f"| {r['tables']:,} | {r['actions']:,} | {r['per_s']:,.0f} | {r['p50']:.1f} ms | "
               f"{r['p99']:.1f} ms | {r['lag_p99']:.1f} ms | {r['cpu_ms']:.2f} ms | {r['rss_mib']:.0f} MiB | "
               f"{r['per_table_kib']:.0f} KiB |")
+    for r in rows:
+        if r["errors"] or r["stalled"] or r["unanswered"]:
+            print(f"\n{r['tables']:,} tables: {len(r['errors'])} players stopped by an error "
+                  f"(first: {r['errors'][:1]}), {r['unanswered']} round trips unanswered, "
+                  f"{r['stalled']} tables did not move on in the level's last 5 s")
     if args.game != "troll":
         print("\n| open tables | bot answers | bot answer p50 | bot answer p99 | tables still waiting "
               "for a bot at the end |\n|---:|---:|---:|---:|---:|")
