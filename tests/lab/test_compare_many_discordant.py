@@ -54,8 +54,7 @@ def test_compare_reports_a_p_value_with_2000_discordant_seeds(capsys: pytest.Cap
     for seed in range(2500):
         # 2,000 discordant seeds, 1,100 of them won by b only.
         win_a, win_b = (False, True) if seed < 1100 else (True, False) if seed < 2000 else (True, True)
-        result.rows["a"][seed] = _row("a", seed, win_a)
-        result.rows["b"][seed] = _row("b", seed, win_b)
+        result.add([_row("a", seed, win_a), _row("b", seed, win_b)])
     d = result.paired("b")
     assert d.b_only == 1100 and d.a_only == 900
     assert 0.0 < d.p_value < 1e-4

@@ -72,7 +72,8 @@ def compare(game: str, variants: Sequence[str | tuple[str, Mapping[str, Any]]],
         label, values = (v, {}) if isinstance(v, str) else v
         name = label if label in the_game.variants else None
         arms.append(Arm.build(game, _params(game, name, values), _agents(agents), label=label))
-    result = run_compare(arms, seed=seed, games=games, options=RunOptions(workers=workers), on=on)
+    result = run_compare(arms, seed=seed, games=games, options=RunOptions(workers=workers), on=on,
+                         keep_rows=False)
     records = []
     for arm in result.arms:
         d = result.paired(arm.label)
