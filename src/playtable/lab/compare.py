@@ -144,9 +144,11 @@ def run_compare(
     while played < games:
         count = min(step, games - played)
         seeds = range(seed + played, seed + played + count)
-        tasks = [(arm, s) for s in seeds for arm in arms if s not in result.values[arm.label]]
+        # A generator: a run of a million seeds never holds its task list.
+        todo = sum(1 for s in seeds for arm in arms if s not in result.values[arm.label])
+        tasks = ((arm, s) for s in seeds for arm in arms if s not in result.values[arm.label])
         try:
-            run_tasks(tasks, options, keep_rows=False)
+            run_tasks(tasks, options, total=todo, keep_rows=False)
         except Interrupted:  # every finished game was handed over (`take`) before
             result.interrupted = True
             result.stopped = "interrupted"
