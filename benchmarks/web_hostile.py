@@ -10,8 +10,8 @@ oversized and malformed bodies and ask for bots with absurd options.
 First, unless `--no-baseline`, web_load.py's own level (`web_load.measure`: the same players
 on a fresh server, no hostile client) gives the figure to compare with. Then a fresh
 `playtable serve` subprocess with the server's default limits (`--rate-limit` 20, one worker):
-`--replay-tables` all-bot wizard tables of 5 seats are played to the end first (the big
-replays: about 700 steps; at most 120 s of waiting), then `--tables` normal players connect
+`--replay-tables` all-bot wizard tables of 4 seats are played to the end first (the big
+replays: hundreds of steps; at most 120 s of waiting), then `--tables` normal players connect
 and, for `--seconds`, play random troll games (think time mean `--think`) while a second
 process runs the hostile clients for the same seconds:
 
@@ -45,6 +45,7 @@ import asyncio
 import functools
 import json
 import multiprocessing
+import os
 import random
 import re
 import sys
@@ -74,13 +75,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.web.server_process import ServerProcess, start_server  # noqa: E402
 
 BOT = {"kind": "bot", "agent": "random"}
-BIG_TABLE = {"game": "wizard", "players": 5, "seats": [BOT] * 5}  # random bots: ~700 steps in ~10 s
+BIG_TABLE = {"game": "wizard", "seats": [BOT] * 4}  # 4 random bots: several hundred steps in seconds
 JSON_TYPE = {"Content-Type": "application/json"}
 TROLL = json.dumps({"game": "troll"}).encode()
 ABSURD_BOTS = ["ismcts:iterations=1000000000", "greedy:samples=1000000000", "expectimax:depth=99",
                "ismcts:iterations=1e99", "ismcts:c=nan", "rollout:rollouts=1000000000"]
+CLIENTS = ("replay", "sync", "flood", "create", "bad", "bots")
 MAX_REQUESTS = 20_000  # per hostile client: every loop also stops at the deadline
 MAX_RECONNECTS = 200
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process and every descendant alive now: the server with
+    its bot and replay workers."""
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        child = int(stat.parent.name)
+        parents[child] = int(fields[1])
+        cpu[child] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tree, todo = {pid}, [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in tree:
+                tree.add(child)
+                todo.append(child)
+    return sum(cpu.get(p, 0.0) for p in tree)
 
 
 class Hostile:
@@ -248,7 +273,7 @@ async def flooder(hostile: Hostile, http: httpx.AsyncClient, k: int) -> None:
 
 async def creator(hostile: Hostile, http: httpx.AsyncClient) -> None:
     bodies = [TROLL, json.dumps({"game": "rotator"}).encode(),
-              json.dumps({"game": "wizard", "players": 5}).encode()]
+              json.dumps({"game": "wizard"}).encode()]
     for n in range(MAX_REQUESTS):
         if not hostile.live():
             return
@@ -341,11 +366,13 @@ async def run_hostile(config: dict[str, Any]) -> dict[str, Any]:
     hostile = Hostile(config)
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=hostile.url, timeout=30, limits=limits) as http:
-        clients = [replayer(hostile, http) for _ in range(config["replayers"])]
-        clients += [syncer(hostile, http, k) for k in range(config["syncers"])]
-        clients += [flooder(hostile, http, k) for k in range(config["flooders"])]
-        clients += [creator(hostile, http) for _ in range(config["creators"])]
-        clients += [bad_requests(hostile, http), absurd_bots(hostile, http)]
+        kinds = config["clients"]
+        clients = [replayer(hostile, http) for _ in range(config["replayers"] * ("replay" in kinds))]
+        clients += [syncer(hostile, http, k) for k in range(config["syncers"] * ("sync" in kinds))]
+        clients += [flooder(hostile, http, k) for k in range(config["flooders"] * ("flood" in kinds))]
+        clients += [creator(hostile, http) for _ in range(config["creators"] * ("create" in kinds))]
+        clients += [bad_requests(hostile, http)] * ("bad" in kinds)
+        clients += [absurd_bots(hostile, http)] * ("bots" in kinds)
         tasks = [asyncio.ensure_future(c) for c in clients]
         _, late = await asyncio.wait(tasks, timeout=config["seconds"] + 30)
         for task in late:
@@ -401,7 +428,7 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
                   "running_table": players[0].table_id, "replayers": args.replayers,
                   "syncers": args.syncers, "sync_rate": args.sync_rate, "flooders": args.flooders,
                   "creators": args.creators, "big_body_mib": args.big_body_mib,
-                  "addresses": addresses}
+                  "addresses": addresses, "clients": args.clients}
         context = multiprocessing.get_context("spawn")
         out = context.Queue()
         child = context.Process(target=hostile_process, args=(config, out), daemon=True)
@@ -409,9 +436,13 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
         await asyncio.sleep(max(0.0, config["start"] - time.time()))
         rss_before = rss_kib(server.process.pid)
         cpu = cpu_seconds(server.process.pid)
+        all_cpu = tree_cpu(server.process.pid)
+        load = os.getloadavg()[0]
         print(f"  {args.tables} players and the hostile clients for {args.seconds:g} s ...", file=sys.stderr)
         level = await play_level(players, args.seconds, args.think, grace=30.0)
         cpu = cpu_seconds(server.process.pid) - cpu
+        all_cpu = tree_cpu(server.process.pid) - all_cpu
+        load = max(load, os.getloadavg()[0])
         rss_after = rss_kib(server.process.pid)
         await close_players(players)
         loop = asyncio.get_running_loop()
@@ -425,6 +456,7 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
     times = level["times"]
     return {"level": level, "report": report, "big": big, "rss_before": rss_before,
             "rss_after": rss_after, "cpu_share": cpu / level["elapsed"],
+            "tree_share": all_cpu / level["elapsed"], "load": load,
             "actions": len(times), "per_s": len(times) / level["elapsed"],
             "p50": 1000 * percentile(times, 0.5), "p95": 1000 * percentile(times, 0.95),
             "p99": 1000 * percentile(times, 0.99),
@@ -436,6 +468,8 @@ def print_report(args: argparse.Namespace, baseline: dict[str, Any] | None, host
                  extra: tuple[str, ...]) -> None:
     level = hostile["level"]
     options = " ".join(("defaults", *extra))
+    if len(args.clients) < len(CLIENTS):
+        options += f"; hostile clients: {','.join(args.clients)} only"
     print(f"\n{args.tables} tables of random troll games (plus-one), one player each, think time mean "
           f"{args.think} s, {args.seconds:g} s; server options: {options}\n")
     print("| | web_load.py (no hostile client) | with the hostile clients |\n|---|---:|---:|")
@@ -453,9 +487,12 @@ def print_report(args: argparse.Namespace, baseline: dict[str, Any] | None, host
     flat = {**hostile, **{k: level[k] for k in ("errors", "unanswered", "stalled")}}
     for name, cell in rows:
         print(f"| {name} | {cell(baseline) if baseline else '(--no-baseline)'} | {cell(flat)} |")
-    print(f"| server CPU, its main process (share of one core) | | {hostile['cpu_share']:.0%} |")
+    print(f"| server CPU, its main process / with its workers (share of one core) | | "
+          f"{hostile['cpu_share']:.0%} / {hostile['tree_share']:.0%} |")
     print(f"| server RSS before / after | | {hostile['rss_before'] / 1024:.0f} / "
           f"{hostile['rss_after'] / 1024:.0f} MiB |")
+    print(f"| the machine's 1-minute load average ({os.cpu_count()} cores; the higher of the level's "
+          f"start and end) | {baseline['load'] if baseline else 0:.1f} | {hostile['load']:.1f} |")
     print(f"| the hostile clients' own CPU (share of one core) | | "
           f"{hostile['report']['cpu'] / level['elapsed']:.0%} |")
     errors = (baseline["errors"] if baseline else []) + level["errors"]
@@ -487,14 +524,21 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=2)
     parser.add_argument("--creators", type=int, default=1)
     parser.add_argument("--big-body-mib", type=int, default=64)
+    parser.add_argument("--clients", default=",".join(CLIENTS),
+                        help="the hostile clients to run, comma-separated (default: all)")
     parser.add_argument("--no-baseline", action="store_true", help="skip web_load.py's level")
     args = parser.parse_args()
+    args.clients = args.clients.split(",")
+    if not set(args.clients) <= set(CLIENTS):
+        parser.error(f"--clients: some of {','.join(CLIENTS)}")
     if not (1 <= args.tables <= 5000 and 1 <= args.seconds <= 3600 and 1 <= args.replay_tables <= 10):
         parser.error("--tables 1-5000, --seconds 1-3600, --replay-tables 1-10")
     baseline = None
     if not args.no_baseline:
         print(f"  web_load.py's level: {args.tables} tables, {args.seconds:g} s ...", file=sys.stderr)
+        load = os.getloadavg()[0]
         baseline = measure(args.tables, args.seconds, args.think, 1, args.seed)
+        baseline["load"] = max(load, os.getloadavg()[0])
     extra = server_args()
     with tempfile.TemporaryDirectory() as tmp, \
             start_server(Path(tmp) / "tables.sqlite3", extra_args=extra) as server:
