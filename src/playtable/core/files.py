@@ -1,39 +1,220 @@
-"""Writing output files safely: never through a planted symlink, never half-written, and never
-over an existing file unless the user said `--force`.
+"""Files a user names: reading them without hanging, writing them safely, and one command at a
+time on a file.
 
-Every file playtable writes for a user (positions, result files, reports, pictures, records)
-goes through `write_atomic` or `check_new_output`: the data goes to a new temporary file in the
-target's own directory (a random name created with O_EXCL, so a symlink planted at a
-predictable name such as `FILE.tmp` is never followed) and is renamed over the target once
+Reading (`open_input`, `check_input`): every file playtable reads for a user (positions, board
+files, dice maps, recordings, records) is opened here. Only a regular file is read: a FIFO
+(`mkfifo`), a device node, a socket or a directory is refused with one line naming what it is,
+never opened in a way that blocks (a FIFO with no writer would block `open` for ever) or has
+side effects (some devices act on being opened).
+
+Writing (`write_atomic`, `open_atomic`, `check_new_output`): the data goes to a new temporary
+file in the target's own directory (a random name created with O_EXCL, so a symlink planted at
+a predictable name such as `FILE.tmp` is never followed) and is renamed over the target once
 complete. An existing output is refused with one line unless the command was given `--force`,
 as `cp -n`-style tools and most data tools do: a long simulation's results are not lost to a
-repeated command.
+repeated command. `--force` replaces a regular file (or a symlink, which is replaced, not
+followed) and nothing else: never a device such as `/dev/full`, a FIFO, a socket or a directory,
+nor a symlink to one.
+
+Names (`name_problem`): a file name longer than the system allows (255 bytes a name, 4,096 a
+path on Linux) is refused in one line before any work, instead of failing half-way.
+
+One at a time (`exclusive`): a command that reads a file and writes it back (`state apply`) or
+that owns a file for a long run (`sim --out`) holds a lock beside it, so a second command on the
+same file waits or is refused instead of silently losing the first one's work.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
+import hashlib
 import os
+import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from playtable.core.errors import BadParameter
+from playtable.core.errors import BadParameter, PlaytableError
+
+NAME_MAX = 255
+"""The longest file name (one path component), in bytes, on Linux's usual file systems."""
+PATH_MAX = 4096
+"""The longest path, in bytes, including the terminating NUL."""
+SHOWN_NAME = 200
+"""File names longer than this are shortened in messages, so the message stays one short line
+(the names refused for their length run to thousands of characters)."""
+
+
+def shown(path: str | Path) -> str:
+    """`path` for a message: a very long name is cut in the middle, so the line stays short."""
+    text = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+    if len(text) <= SHOWN_NAME:
+        return text
+    return f"{text[:80]}...{text[-60:]} ({len(text)} characters)"
+
+
+def kind_of(mode: int) -> str:
+    """What a file of this `st_mode` is, for a message ('a directory', 'a FIFO (named pipe)')."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    return "a regular file" if stat.S_ISREG(mode) else "not a regular file"
+
+
+def name_problem(path: str | Path) -> str | None:
+    """Why the system would refuse `path` as a name (too long, a NUL byte, empty), or None."""
+    raw = os.fsencode(path)
+    if not raw:
+        return "an empty file name"
+    if b"\0" in raw:
+        return "a file name cannot hold a NUL character"
+    if len(raw) >= PATH_MAX:
+        return f"a path of {len(raw)} bytes (the system allows {PATH_MAX - 1})"
+    longest = max(raw.split(b"/"), key=len)
+    if len(longest) > NAME_MAX:
+        return f"a file name of {len(longest)} bytes (the system allows {NAME_MAX})"
+    return None
+
+
+def check_name(path: str | Path, what: str = "file", error: type[PlaytableError] = BadParameter) -> None:
+    """Raise `error` if `path` is a name the system would refuse (`name_problem`)."""
+    problem = name_problem(path)
+    if problem:
+        raise error(f"{what} {shown(path)}: {problem}")
+
+
+def _os_message(err: OSError) -> str:
+    if err.errno == errno.ENAMETOOLONG:
+        return "file name too long"
+    return (err.strerror or str(err)).lower() if err.strerror else str(err)
+
+
+# -- reading ----------------------------------------------------------------------------------------
+def check_input(path: str | Path, what: str = "file", error: type[PlaytableError] = BadParameter) -> None:
+    """Raise `error` unless `path` names a regular file that exists (a symlink to one is fine):
+    a missing file, a directory, a FIFO, a device or a socket each get one line."""
+    check_name(path, what, error)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise error(f"{what} {shown(path)}: cannot be read (no such file)") from None
+    except OSError as err:
+        raise error(f"{what} {shown(path)}: cannot be read ({_os_message(err)})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{what} {shown(path)}: {kind_of(info.st_mode)}, not a regular file")
+
+
+def is_regular(path: str | Path) -> bool:
+    """Whether `path` names an existing regular file; never raises (a name too long, a loop of
+    symlinks or a missing directory are all 'no')."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def exists(path: str | Path) -> bool:
+    """Whether anything (a symlink too, dangling or not) is at `path`; never raises."""
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def open_input(path: str | Path, what: str = "file", error: type[PlaytableError] = BadParameter) -> BinaryIO:
+    """`path` opened for reading in binary, if it is a regular file (`check_input`). The file is
+    opened without blocking and checked again once open, so a FIFO swapped in meanwhile is
+    refused too, never waited on."""
+    check_input(path, what, error)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:
+        raise error(f"{what} {shown(path)}: cannot be read ({_os_message(err)})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise error(f"{what} {shown(path)}: {kind_of(mode)}, not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+# -- writing ----------------------------------------------------------------------------------------
+def output_problem(path: str | Path) -> str | None:
+    """Why `path` can never be an output, even with --force (a name too long, a directory, a
+    device, a FIFO, a socket, or a symlink to one of those), or None."""
+    problem = name_problem(path)
+    if problem:
+        return problem
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return _os_message(err)
+    if stat.S_ISREG(info.st_mode):
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            target = os.stat(path)
+        except OSError:
+            return None  # a dangling symlink: --force replaces the link itself
+        if stat.S_ISREG(target.st_mode):
+            return None
+        return (f"a symlink to {kind_of(target.st_mode)}; --force replaces regular files only, "
+                "so give the name of a new file")
+    if stat.S_ISDIR(info.st_mode):
+        return "a directory"
+    return (f"{kind_of(info.st_mode)}, not a regular file; --force replaces regular files only, "
+            "so give the name of a new file")
 
 
 def check_new_output(path: str | Path, force: bool) -> None:
-    """Refuse an output that exists (or a symlink, dangling or not) unless `force`."""
-    target = Path(path)
-    if not force and (target.exists() or target.is_symlink()):
-        raise BadParameter(f"{target} exists; pass --force to replace it")
+    """Refuse an output that can never be written (`output_problem`), and one that exists (or
+    a symlink, dangling or not) unless `force`."""
+    problem = output_problem(path)
+    if problem:
+        raise BadParameter(f"cannot write {shown(path)}: {problem}")
+    if not force and exists(path):
+        raise BadParameter(f"{shown(path)} exists; pass --force to replace it")
 
 
 def temp_beside(path: str | Path, suffix: str = ".tmp") -> tuple[int, Path]:
-    """A new, exclusively created temporary file in `path`'s directory: (fd, its path)."""
+    """A new, exclusively created temporary file in `path`'s directory: (fd, its path). The
+    temporary name starts with the target's own, shortened when that would be too long."""
     target = Path(path)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=target.parent or Path("."))
+    prefix = f".{target.name}."
+    if len(os.fsencode(prefix)) + len(os.fsencode(suffix)) + 8 > NAME_MAX:
+        prefix = ".playtable."
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=target.parent or Path("."))
     return fd, Path(name)
+
+
+def replace_with(tmp: str | Path, path: str | Path) -> None:
+    """Rename the finished temporary file `tmp` over `path`, unless something that is not a
+    regular file (a device, a FIFO, a directory) took `path` meanwhile: then `tmp` is removed and
+    BadParameter raised. The last check before the rename; the first is `check_new_output`."""
+    problem = output_problem(path)
+    if problem:
+        Path(tmp).unlink(missing_ok=True)
+        raise BadParameter(f"cannot write {shown(path)}: {problem}")
+    os.replace(tmp, path)
 
 
 @contextmanager
@@ -41,13 +222,14 @@ def open_atomic(path: str | Path, suffix: str = ".tmp") -> Iterator[BinaryIO]:
     """A binary handle on a new temporary file beside `path` (`temp_beside`); once the block
     ends without error the file is synced and renamed over `path`, otherwise removed. For
     writers that want a file object (matplotlib's savefig); `suffix` keeps a format's ending."""
+    check_name(path, "cannot write")
     fd, tmp = temp_beside(path, suffix)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        replace_with(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -55,6 +237,103 @@ def open_atomic(path: str | Path, suffix: str = ".tmp") -> Iterator[BinaryIO]:
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write `data` to `path`: a temporary file beside it, synced, then renamed over it. A
-    symlink at `path` itself is replaced, not followed."""
+    symlink at `path` itself is replaced, not followed; a device or FIFO is never replaced."""
     with open_atomic(path) as handle:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+# -- one command at a time on a file ----------------------------------------------------------------
+def lock_path(path: str | Path) -> Path:
+    """The lock file of `path`: `.NAME.lock` beside it (a hash of the name when that would be
+    too long)."""
+    target = Path(path)
+    name = f".{target.name}.lock"
+    if len(os.fsencode(name)) > NAME_MAX:
+        name = f".{hashlib.sha256(os.fsencode(target.name)).hexdigest()[:32]}.lock"
+    return target.with_name(name)
+
+
+class FileBusy(BadParameter):
+    """Another process holds the lock of a file (`exclusive`)."""
+
+
+def _holder(fd: int) -> tuple[str, str]:
+    """Who holds a lock, from its file: ' (process N)' and what it is doing (or '', '')."""
+    with contextlib.suppress(OSError, ValueError):
+        pid, _, doing = os.pread(fd, 300, 0).decode("utf-8", "replace").strip().partition(" ")
+        if pid.isdigit():
+            return f" (process {pid})", doing.strip()
+    return "", ""
+
+
+@contextmanager
+def exclusive(path: str | Path, doing: str, wait: float = 0.0) -> Iterator[None]:
+    """Hold the lock of `path` for the block: an advisory lock (`flock`) on `lock_path(path)`,
+    which holds the holder's process id and `doing` (what it does with the file) and is removed
+    when the block ends. Another process holding it makes this wait up to `wait` seconds, then
+    raise FileBusy naming the holder and what it is doing. The kernel drops the lock of a
+    process that dies, so a killed command never leaves the file locked (a stale lock file is
+    taken over)."""
+    lock = lock_path(path)
+    deadline = time.monotonic() + wait
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        try:
+            fd = os.open(lock, flags, 0o644)
+        except OSError as err:
+            raise BadParameter(f"cannot lock {shown(path)}: {_os_message(err)} ({shown(lock)})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder, theirs = _holder(fd)
+            os.close(fd)
+            if time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+            raise FileBusy(f"{shown(path)} is in use: another playtable command{holder} is "
+                           f"{theirs or 'using it'}; wait for it to finish, or use another file") from None
+        except OSError as err:
+            os.close(fd)
+            raise BadParameter(f"cannot lock {shown(path)}: {_os_message(err)}") from None
+        # The lock file locked must still be the one at its name: a holder that finished removes
+        # it, and a process that opened it just before would then hold a lock on nothing.
+        try:
+            same = os.fstat(fd).st_ino == os.stat(lock, follow_symlinks=False).st_ino
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {doing}\n".encode(), 0)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            lock.unlink()
+        os.close(fd)
+
+
+# -- databases --------------------------------------------------------------------------------------
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_sqlite_file(path: str | Path, what: str = "database") -> bool:
+    """Raise BadParameter unless `path` is an SQLite database, an empty file, or a new file in a
+    directory that exists. Returns whether it exists with content. Read without blocking: a
+    FIFO or device is refused, never opened."""
+    check_name(path, what)
+    target = Path(path)
+    if not exists(target):
+        parent = target.parent if str(target.parent) else Path(".")
+        if not parent.is_dir():
+            raise BadParameter(f"{what} {shown(path)}: directory {shown(parent)} does not exist")
+        return False
+    with open_input(target, what) as handle:
+        head = handle.read(len(SQLITE_MAGIC))
+    if not head:
+        return False
+    if head != SQLITE_MAGIC:
+        raise BadParameter(f"{what} {shown(path)}: not an SQLite database (it starts with "
+                           f"{head[:8]!r}); give a new file name or an SQLite file")
+    return True

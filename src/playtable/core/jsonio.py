@@ -4,7 +4,8 @@ Every file playtable reads from a user (positions, board files, dice maps, recor
 through `read_text` and, for JSON, `parse_json`, so each class of bad input is refused in one
 place with one line naming the problem, whatever door it comes through:
 
-* a file too large, missing, a directory, or not UTF-8 (a UTF-8 byte-order mark is accepted and
+* a file too large, missing, not a regular file (a directory, a FIFO, a device: refused, never
+  waited on; `core.files.open_input`), or not UTF-8 (a UTF-8 byte-order mark is accepted and
   dropped: editors on some systems write one);
 * JSON nested deeper than `MAX_DEPTH` (Python's parser would overflow its stack first);
 * integers longer than `MAX_INT_DIGITS` digits (no game needs them; Python refuses to print
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from playtable.core.errors import BadPosition, PlaytableError
+from playtable.core.files import open_input, shown
 
 MAX_BYTES = 16 * 1024 * 1024
 """A position is a few kilobytes and a board file one; 16 MB leaves room for records."""
@@ -36,20 +38,17 @@ def read_text(path: str | Path, what: str = "file", max_bytes: int = MAX_BYTES,
               error: type[PlaytableError] = BadPosition) -> str:
     """The text of `path` as UTF-8 (a byte-order mark dropped), or `error` naming the problem.
     The size is checked before the file is read, so a huge file costs no memory."""
-    target = Path(path)
     try:
-        with target.open("rb") as handle:
+        with open_input(path, what, error) as handle:
             data = handle.read(max_bytes + 1)
-    except IsADirectoryError:
-        raise error(f"{what} {path}: a directory, not a file") from None
     except OSError as err:
-        raise error(f"{what} {path}: cannot be read ({err.strerror or err})") from None
+        raise error(f"{what} {shown(path)}: cannot be read ({err.strerror or err})") from None
     if len(data) > max_bytes:
-        raise error(f"{what} {path}: larger than {max_bytes / (1024 * 1024):g} MB")
+        raise error(f"{what} {shown(path)}: larger than {max_bytes / (1024 * 1024):g} MB")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise error(f"{what} {path}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
+        raise error(f"{what} {shown(path)}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
                     f"{err.start})") from None
     return text[1:] if text.startswith(_BOM) else text
 

@@ -45,7 +45,19 @@ def position_from_json(game: Game[Any, Any], data: Any) -> State:
         raise BadPosition(f"params: {err}") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as err:
         raise BadPosition(f"malformed position: {type(err).__name__}: {err}") from None
+    check_fields(body, state)
     return state
+
+
+def check_fields(body: dict[str, Any], state: State) -> None:
+    """Refuse a top-level field the game does not write (a typo such as `"trol"`, or a field of
+    another game or version): it would be dropped silently, and the position read would not be
+    the one the person meant. The fields a game writes are those of its `to_json()`."""
+    known = set(state.to_json())
+    unknown = sorted(set(body) - known)
+    if unknown:
+        listed = ", ".join(["format", "version", "game", *sorted(known)])
+        raise BadPosition(f"unknown field '{unknown[0][:40]}' (a {state.game_id} position has: {listed})")
 
 
 def read_position(game: Game[Any, Any], path: str | Path) -> State:

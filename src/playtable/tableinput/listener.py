@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from playtable.core.errors import BadParameter
+from playtable.core.files import check_new_output
 from playtable.core.jsonio import read_text
 from playtable.tableinput.samples import resolve
 from playtable.tableinput.tracking import TuioTable
@@ -102,6 +103,7 @@ def open_recording(path: str | Path, replace: bool = False) -> TextIO:
     at the name is removed first, not written through. The recording streams to its own name
     rather than a temporary one, so a live session can be followed and survives a crash."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    check_new_output(path, replace)  # never a device, a FIFO or a directory, even with --force
     try:
         if replace:
             Path(path).unlink(missing_ok=True)

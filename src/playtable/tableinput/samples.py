@@ -21,6 +21,8 @@ from typing import Any
 from pythonosc.osc_bundle_builder import IMMEDIATELY, OscBundleBuilder
 from pythonosc.osc_message_builder import OscMessageBuilder
 
+from playtable.core.files import exists
+
 SAMPLE = "sample"
 FILES = {"dice": "dice.json", "session": "session.jsonl"}
 DEPTH = 0.75  # the touch surface is 1.0 wide and 0.75 deep; TUIO sends y as a share of the depth
@@ -44,7 +46,7 @@ def sample_file(kind: str) -> Path:
 
 def resolve(arg: str, kind: str) -> str:
     """`arg`, or the shipped sample's path when `arg` is 'sample' and no such file exists here."""
-    return str(sample_file(kind)) if arg == SAMPLE and not Path(arg).exists() else arg
+    return str(sample_file(kind)) if arg == SAMPLE and not exists(arg) else arg
 
 
 def dice_map() -> dict[str, Any]:

@@ -62,7 +62,7 @@ def _slot_from(data: Any, what: str) -> int:
     if not isinstance(data, Mapping) or data.get("row") not in ROW_NAMES:
         raise BadPosition(f"'{what}' must be {{\"row\": \"lower\"|\"upper\", \"position\": 1-6}}")
     position = data.get("position")
-    if not isinstance(position, int) or not 1 <= position <= geo.COLUMNS:
+    if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= geo.COLUMNS:
         raise BadPosition(f"'{what}.position' must be a whole number 1-6")
     return ROW_NAMES.index(data["row"]) * geo.COLUMNS + position - 1
 
@@ -137,6 +137,9 @@ def check_invariants(state: TrollPosition) -> None:
     if not state.face_up <= state.seen:
         unseen = sorted(state.face_up - state.seen)[0]
         raise BadPosition(f"{card_text(unseen)} is face up, so it must be in 'seen' (§6.2)")
+    if not state.seen.isdisjoint(state.deck):  # the deck lies face down and is only drawn from
+        card = sorted(state.seen.intersection(state.deck))[0]
+        raise BadPosition(f"{card_text(card)} is still in the deck, so it cannot be in 'seen'")
     if state.outcome is None:
         if not state.stacks[state.troll]:
             raise BadPosition("the troll must stand on a brick")

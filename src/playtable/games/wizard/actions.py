@@ -29,11 +29,18 @@ def act(verb: str, *args: str) -> Act:
     return Act(verb, tuple(args))
 
 
+COMPASS = frozenset({"N", "E", "S", "W", "NE", "NW", "SE", "SW"})
+"""Directions and corners, the only words written in capitals (`move N`, `start NE`)."""
+
+
 def parse(text: str) -> Act:
+    """The action of `text`, read without regard to letter case or spacing, as every game reads
+    action texts (docs/positions.md): `MOVE  n` is `move N`, `Tower C3` is `tower c3`."""
     words = action_text(text).split()
     if not words:
         raise IllegalAction("an empty action")
-    verb, args = words[0].lower(), tuple(words[1:])
+    verb = words[0].lower()
+    args = tuple(w.upper() if w.upper() in COMPASS else w.lower() for w in words[1:])
     if verb not in ARITY:
         raise IllegalAction(f"unknown action '{verb}' (known: {', '.join(sorted(ARITY))})")
     if len(args) not in ARITY[verb]:
