@@ -41,7 +41,7 @@ from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
 from playtable.core.registry import resolve_game
 from playtable.lab.chunks import Chunk, ChunkSpec, encode
-from playtable.lab.workers import STOP_SIGNALS, run_in_processes
+from playtable.lab.workers import STOP_SIGNALS, max_workers, run_in_processes, usable_cpus
 
 AGENT_SALT = 0xA6E27
 
@@ -217,7 +217,7 @@ class Interrupted(Exception):  # noqa: N818 - it is a control-flow signal, not a
 
 
 @contextmanager
-def _stop_signals_held() -> Iterator[None]:
+def stop_signals_held() -> Iterator[None]:
     """Hold Ctrl-C and SIGTERM for the block; one that came meanwhile is raised after it as
     KeyboardInterrupt. (Blocking them with pthread_sigmask would not do in a process with other
     threads: one of them would take the signal, and Python runs the handler here anyway.)"""
@@ -314,6 +314,10 @@ class RunOptions:
             raise BadParameter(f"unknown backend '{self.backend}' (known: local, ray)")
         if self.workers < 1:
             raise BadParameter("--workers must be at least 1")
+        if self.backend == "local" and self.workers > max_workers():
+            raise BadParameter(
+                f"--workers {self.workers}: this machine has {usable_cpus()} CPUs, so at most "
+                f"{max_workers()} local worker processes (for more, a Ray cluster: --backend ray)")
         if self.backend == "ray":
             from playtable.lab.runner_ray import import_ray
 
@@ -357,7 +361,7 @@ def run_tasks(
         # Ctrl-C and SIGTERM wait until a batch is wholly handed over (kept, written to the
         # result file and its journal): an interrupt half-way used to lose the batch from the
         # file while counting it as written.
-        with _stop_signals_held():
+        with stop_signals_held():
             if chunked:
                 assert options.on_chunk is not None
                 options.on_chunk(result)

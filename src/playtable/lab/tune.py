@@ -23,11 +23,13 @@ game metric). The loss is the largest distance from the target over the settings
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict
@@ -214,26 +216,71 @@ def _sampler(optuna: Any, spec: TuneSpec, budget: int) -> Any:
     return optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=8)
 
 
+OPTUNA_TABLES = {"studies", "trials", "version_info"}
+"""Tables every Optuna storage holds: an SQLite file with tables but not these is another
+program's database, which a study must not be written into."""
+
+
+def check_storage(storage: str) -> None:
+    """Raise BadParameter, before any game, unless `storage` (an SQLite file name; a database
+    URL is left to the database) can hold a study: a new file, an empty one, or an SQLite
+    database that is an Optuna storage or empty. A file that is not SQLite at all, a FIFO, a
+    device, another program's database, a name too long: one line each."""
+    if "://" in storage:
+        return
+    import sqlite3
+
+    from playtable.core.files import check_sqlite_file, shown
+
+    if not check_sqlite_file(storage, "--storage"):
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{quote(storage)}?mode=ro", uri=True)) as con:
+            tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error as err:
+        raise BadParameter(f"--storage {shown(storage)}: cannot be read as SQLite ({err})") from None
+    if tables and not OPTUNA_TABLES.issubset(tables):
+        listed = ", ".join(sorted(tables)[:4])
+        raise BadParameter(f"--storage {shown(storage)} is another program's SQLite database (its "
+                           f"tables: {listed}), not a study store; give a new file name")
+
+
 def open_study(spec: TuneSpec, name: str, storage: str | None, budget: int = 0) -> Any:
     """Create or resume a study (SQLite file `storage`, or in memory). A stored study made for
-    another game, objective or space is refused rather than mixed in."""
+    another game, objective or space is refused rather than mixed in, and a storage that cannot
+    hold a study (`check_storage`) is refused in one line."""
     optuna = _import_optuna()
+    if storage:
+        check_storage(storage)
     url = f"sqlite:///{storage}" if storage and "://" not in storage else storage
-    study = optuna.create_study(
-        study_name=name,
-        storage=url,
-        direction="minimize",
-        load_if_exists=True,
-        sampler=_sampler(optuna, spec, budget),
-        # a small budget starts pruning sooner: its few trials cannot all be played in full
-        pruner=optuna.pruners.MedianPruner(n_startup_trials=max(2, min(6, budget // 4)), n_warmup_steps=0),
-    )
+    try:
+        study = optuna.create_study(
+            study_name=name,
+            storage=url,
+            direction="minimize",
+            load_if_exists=True,
+            sampler=_sampler(optuna, spec, budget),
+            # a small budget starts pruning sooner: its few trials cannot all be played in full
+            pruner=optuna.pruners.MedianPruner(n_startup_trials=max(2, min(6, budget // 4)),
+                                               n_warmup_steps=0),
+        )
+    except (ImportError, ValueError, RuntimeError, OSError) as err:
+        raise BadParameter(f"--storage {storage}: cannot hold the study ({_first_line(err)})") from None
+    except Exception as err:
+        if type(err).__module__.split(".")[0] not in ("sqlalchemy", "optuna"):
+            raise
+        raise BadParameter(f"--storage {storage}: cannot hold the study ({_first_line(err)})") from None
     stored = study.user_attrs.get("spec")
     if stored is None:
         study.set_user_attr("spec", spec.key())
     elif stored != spec.key():
         raise BadParameter(f"study '{name}' in {storage} was made for other settings; choose another --study")
     return study
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return (text[0] if text else type(err).__name__)[:200]
 
 
 def _finished(study: Any) -> list[Any]:

@@ -18,6 +18,7 @@ caller: the caller may have threads (Arrow's, a notebook's) whose locks a fork w
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import signal
 import traceback
@@ -32,6 +33,23 @@ PRELOAD = ("playtable.lab.runner", "playtable.lab.columns")
 """What a lab worker imports before any work: `play_work` and the Arrow encoding of a batch."""
 JOIN_SECONDS = 5.0
 """How long a worker that was asked to stop may take before it is terminated."""
+WORKERS_PER_CPU = 4
+"""Local workers beyond the CPUs only share them (the games are CPU-bound); a few per CPU is
+allowed (a game that waits on something, a machine whose CPU count is under-reported), more is
+a typing mistake (`--workers 100000` forked processes one by one and never played)."""
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def max_workers() -> int:
+    """The most local worker processes a run may start: WORKERS_PER_CPU a CPU, at least 8."""
+    return max(8, WORKERS_PER_CPU * usable_cpus())
 
 
 @dataclass
@@ -41,17 +59,26 @@ class _Failure:
     error: BaseException
 
 
+PARENT_GONE = (EOFError, BrokenPipeError, ConnectionResetError)
+"""What a worker's pipe raises once the parent is gone (killed with -9, say): the worker then
+ends quietly, its games lost with the parent (the parent's journal kept the finished ones)."""
+
+
 def _serve(conn: Connection, work: Callable[[Any], Any]) -> None:
     """A worker's life: leave Ctrl-C to the parent, take back the signals the parent held while
     it started the workers (the mask is inherited, and `terminate` must still stop them), then
     play each item received until None or the parent's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    try:
+        _play_items(conn, work)
+    except PARENT_GONE:
+        return
+
+
+def _play_items(conn: Connection, work: Callable[[Any], Any]) -> None:
     while True:
-        try:
-            item = conn.recv()
-        except EOFError:
-            return
+        item = conn.recv()
         if item is None:
             return
         try:
