@@ -1,12 +1,23 @@
 """Fuzzing the command line's entry points (issue 12, item 3 and Tests): position files for
-`playtable state ...`, Rotator board files, and options. Whatever comes in, the command exits 0
-or 2; on 2 it prints one line and touches no file; an invalid position is never accepted."""
+`playtable state ...`, Rotator board files, and options; and issue 28's new inputs: FIFOs and
+device nodes where files are read or written, a closed stdout, names too long, junk databases
+and absurd worker counts. Whatever comes in, the command exits 0 or 2 and never hangs; on 2 it
+prints one line and touches no file; an invalid position is never accepted."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import random
+import signal
+import socket
+import sqlite3
+import stat
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +25,7 @@ from hypothesis import strategies as st
 from tests.cli.cli_runner import Outcome, run, snapshot
 from tests.games.position_mutations import fresh, mutations, valid_positions
 
+from playtable.cli import main
 from playtable.core.position import read_position
 from playtable.core.registry import get_game
 from playtable.games.rotator.board import SAMPLES_DIR
@@ -160,3 +172,158 @@ def test_options_fuzz(draw: st.DataObject) -> None:
         check_contract(result, {}, folder)
         if result.code == 0 and out == "pos.json":
             read_position(game, folder / out)
+
+
+# -- issue 28: FIFOs and device nodes, closed stdout, long names, junk databases, absurd workers --------
+SPECIAL_INPUTS = ["fifo", "dev_null", "dev_zero", "directory", "socket", "link_to_fifo", "long_name",
+                  "junk", "other_sqlite", "empty", "missing"]
+SPECIAL_OUTPUTS = ["fifo", "directory", "socket", "link_to_device", "long_name", "missing", "regular"]
+WORKER_COUNTS = ["0", "-1", "1", "2", "100000", str(10**30), "x", "1.5", ""]
+
+
+def _special(folder: Path, kind: str, stack: contextlib.ExitStack) -> str:
+    """A path of `kind` in `folder` (or a device node of the system, only ever read)."""
+    path = folder / f"special-{kind}"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind in ("dev_null", "dev_zero"):
+        return f"/dev/{kind[4:]}"
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "socket":
+        server = stack.enter_context(socket.socket(socket.AF_UNIX))
+        server.bind(str(path))
+    elif kind == "link_to_fifo":
+        os.mkfifo(folder / "target-fifo")
+        path.symlink_to(folder / "target-fifo")
+    elif kind == "link_to_device":
+        path.symlink_to("/dev/null")
+    elif kind == "long_name":
+        return str(folder / ("n" * 300))
+    elif kind == "junk":
+        path.write_bytes(b"\x00\xffnot a thing playtable wrote\n" * 20)
+    elif kind == "other_sqlite":
+        with contextlib.closing(sqlite3.connect(path)) as con:
+            con.execute("CREATE TABLE tables (id TEXT)")
+            con.commit()
+    elif kind in ("empty", "regular"):
+        path.write_bytes(b"")
+    return str(path)
+
+
+def _specials_intact(folder: Path) -> None:
+    for path in folder.iterdir():
+        if path.name.startswith("special-fifo") or path.name == "target-fifo":
+            assert stat.S_ISFIFO(path.lstat().st_mode), f"{path} was replaced"
+        if path.name == "special-link_to_device":
+            assert path.is_symlink(), "a symlink to a device was followed or replaced"
+
+
+def run_stdout_closed(*argv: str) -> Outcome:
+    """`playtable ARGV >&-` in-process: sys.stdout is None, as Python leaves it for a closed fd 1."""
+    err = io.StringIO()
+    saved = sys.stdout
+    code = 0
+    try:
+        sys.stdout = None
+        with contextlib.redirect_stderr(err):
+            try:
+                main(list(argv))
+            except SystemExit as done:
+                code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    finally:
+        sys.stdout = saved
+    return Outcome(code, "", err.getvalue())
+
+
+@contextlib.contextmanager
+def no_hang(seconds: int = 60) -> Iterator[None]:
+    """Fail (instead of waiting for ever) if the block blocks, as `open` on a FIFO did."""
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError(f"the command hung for {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _input_command(draw: st.DataObject, path: str, folder: Path) -> list[str]:
+    which = draw.draw(st.sampled_from(["legal", "apply", "replay", "solve", "dice", "recording",
+                                       "query", "report", "tune", "board"]), label="reads")
+    return {
+        "legal": ["state", "legal", "troll", path],
+        "apply": ["state", "apply", "troll", path, "move left"],
+        "replay": ["replay", path, "--print"],
+        "solve": ["solve", "rotator", path],
+        "dice": ["stardice", "tuio", "--dice", path, "--replay", "sample", "--max-frames", "2"],
+        "recording": ["stardice", "tuio", "--dice", "sample", "--replay", path, "--max-frames", "2"],
+        "query": ["query", "SELECT count(*) FROM games", path],
+        "report": ["report", path, "--out", str(folder / "report.html")],
+        "tune": ["tune", "troll", "--objective", "win=0.3", "--budget", "1", "--games", "1",
+                 "--rounds", "1", "--finalists", "1", "--remeasure", "1", "--storage", path],
+        "board": ["state", "new", "rotator", "--param", f"board={path}"],
+    }[which]
+
+
+def _output_command(draw: st.DataObject, path: str) -> list[str]:
+    which = draw.draw(st.sampled_from(["new", "sim", "tournament"]), label="writes")
+    force = ["--force"] if draw.draw(st.booleans(), label="force") else []
+    return {
+        "new": ["state", "new", "troll", "--out", path, *force],
+        "sim": ["sim", "troll", "-n", "2", "-q", "--out", path, *force],
+        "tournament": ["tournament", "troll", "--agent", "random", "--agent", "random", "-n", "1",
+                       "--bootstrap", "2", "--json", "--plot", path, *force],
+    }[which]
+
+
+def _workers_command(draw: st.DataObject, count: str, folder: Path) -> list[str]:
+    which = draw.draw(st.sampled_from(["sim", "compare", "tune", "tournament", "playtest"]), label="runs")
+    return {
+        "sim": ["sim", "troll", "-n", "2", "-q", "--workers", count],
+        "compare": ["compare", "troll", "--variant", "a:", "--variant", "b:", "-n", "2", "-q",
+                    "--workers", count],
+        "tune": ["tune", "troll", "--objective", "win=0.3", "--budget", "1", "--games", "1",
+                 "--rounds", "1", "--finalists", "1", "--remeasure", "1", "--workers", count,
+                 "--storage", str(folder / "study.db")],
+        "tournament": ["tournament", "troll", "--agent", "random", "--agent", "random", "-n", "1",
+                       "--bootstrap", "2", "--json", "--workers", count],
+        "playtest": ["playtest", "rotator", "-n", "1", "--json", "--workers", count],
+    }[which]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(draw=st.data())
+def test_hostile_files_closed_stdout_and_worker_counts_fuzz(draw: st.DataObject) -> None:
+    """Issue 28's new inputs: a FIFO, a device, a socket, a directory, a name too long, junk or
+    another program's database where a file is read or written; absurd worker counts; and the
+    same with stdout closed. Whatever comes in: no hang, exit 0 or 2 (one line on 2, nothing
+    touched), and no FIFO, device link or other special file replaced."""
+    what = draw.draw(st.sampled_from(["input", "output", "workers"]), label="what")
+    closed = draw.draw(st.booleans(), label="stdout closed")
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        folder = Path(tmp)
+        if what == "input":
+            path = _special(folder, draw.draw(st.sampled_from(SPECIAL_INPUTS), label="input"), stack)
+            argv = _input_command(draw, path, folder)
+        elif what == "output":
+            path = _special(folder, draw.draw(st.sampled_from(SPECIAL_OUTPUTS), label="output"), stack)
+            argv = _output_command(draw, path)
+        else:
+            argv = _workers_command(draw, draw.draw(st.sampled_from(WORKER_COUNTS), label="workers"), folder)
+        before = snapshot(folder)
+        with no_hang():
+            result = run_stdout_closed(*argv) if closed else run(*argv)
+        assert "Traceback" not in result.err, result.err[-2000:]
+        if closed and "standard output is closed" in result.err:
+            # the work is done and kept (a result file written); only printing failed, in one line
+            assert result.one_error_line(), result.err
+        else:
+            check_contract(result, before, folder)
+        _specials_intact(folder)
+        if what == "workers" and argv[argv.index("--workers") + 1] not in ("1", "2"):
+            assert result.code == 2, (argv, result.err)

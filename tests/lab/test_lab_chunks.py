@@ -113,7 +113,7 @@ def test_sim_with_two_workers_writes_what_one_worker_writes(
     files = []
     for workers in ("1", "2"):
         out = tmp_path / f"w{workers}.parquet"
-        code, _, err = _run(capsys, "sim", TOY, "-n", "40", "--workers", workers, "-q", "--out", str(out))
+        code, _, err = _run(capsys, "sim", TOY, "-n", "40", "--workers", workers, "--out", str(out))
         assert code == 0, err
         assert "40 rows written" in err
         rows = read_rows([out])

@@ -39,7 +39,7 @@ def test_a_run_killed_twice_loses_nothing_and_resumes_at_the_first_missing_seed(
     _killed_run(out, range(0, 3))
     assert recover(out, recovered_path(out)) == 3  # the first rerun saved them...
     _killed_run(out, range(0, 6))  # ...and was killed too, after writing them and seeds 3..5
-    code, _, err = _run(capsys, "sim", TOY, "-n", "10", "-q", "--out", str(out))
+    code, _, err = _run(capsys, "sim", TOY, "-n", "10", "--out", str(out))  # notes: not --quiet
     assert code == 0, err
     assert "resuming: 6 games" in err and "4 games in" in err  # only seeds 6..9 were played
     assert "10 rows written" in err
@@ -82,7 +82,6 @@ def test_printed_row_count_is_the_files(tmp_path: Path, capsys: pytest.CaptureFi
         "b:target=30",
         "-n",
         "7",
-        "-q",
         "--out",
         str(out),
     )

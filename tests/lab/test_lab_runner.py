@@ -255,7 +255,7 @@ def test_sim_saves_a_stale_journal_before_starting(
     rows = run_tasks([(_arm(), s) for s in range(3)])
     out = tmp_path / "r.parquet"
     ResultWriter(out).write(rows)  # killed
-    main(["sim", TOY, "-n", "4", "-q", "--out", str(out)])
+    main(["sim", TOY, "-n", "4", "--out", str(out)])  # not --quiet: its notes are read
     err = capsys.readouterr().err
     assert "3 finished games" in err and "resuming: 3 games" in err and "4 rows written" in err
     # The run resumed at seed 3; once the file is complete the recovered games are all in it.

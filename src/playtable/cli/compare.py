@@ -12,10 +12,19 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import COUNT, POSITIVE, FiniteFloat, check_seed_span
+from playtable.cli.common import (
+    COUNT,
+    POSITIVE,
+    FiniteFloat,
+    check_seed_span,
+    complete_agent,
+    complete_game,
+    complete_variant,
+    log,
+)
 from playtable.cli.lab_options import agents_for, out_option, with_run_options
-from playtable.cli.lab_progress import format_number, jsonable, pct
-from playtable.cli.lab_runs import recorded_run
+from playtable.cli.lab_progress import format_number, format_p, jsonable, pct
+from playtable.cli.lab_runs import end_line, recorded_run
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict, split_assignments
 
@@ -52,20 +61,22 @@ def parse_variant_spec(
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "--variant",
     "variants",
     multiple=True,
     required=True,
     metavar="NAME:KEY=VALUE,...[,agent=SPEC]",
+    shell_complete=complete_variant,
     help="A variant to compare (repeat; the first is the baseline).",
 )
 @click.option(
     "--param", "params", multiple=True, metavar="KEY=VALUE", help="A parameter shared by every variant."
 )
 @click.option(
-    "--agent", "agents", multiple=True, metavar="[SEAT=]SPEC", help="Default agents of every variant."
+    "--agent", "agents", multiple=True, metavar="[SEAT=]SPEC", shell_complete=complete_agent,
+    help="Default agents of every variant."
 )
 @click.option(
     "-n",
@@ -195,11 +206,13 @@ def compare(
         )
     else:
         _print_comparison(result, per_arm, diffs, test, on)
-    if out:
-        click.echo(f"{frame.rows_in_file} rows written to {out}", err=True)
-    if result.interrupted:
-        click.echo("interrupted: finished games kept", err=True)
+    finished = sum(result.played(arm.label) for arm in arms)
+    last = end_line(out, finished, frame.rows_in_file, result.interrupted)
+    if result.interrupted:  # one line, whatever --quiet says: the run did not finish
+        click.echo(last, err=True)
         sys.exit(130)
+    if last:
+        log.info("%s", last)
 
 
 def _print_comparison(
@@ -245,7 +258,7 @@ def _print_comparison(
             f"[{d.low:+.4f}, {d.high:+.4f}]",
             str(d.b_only),
             str(d.a_only),
-            f"{d.p_value:.3g}",
+            format_p(d.p_value),
         )
     console.print(diff_table)
     if test is not None:

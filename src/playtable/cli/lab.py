@@ -11,8 +11,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from playtable.cli.common import OUT_FILE, SEED
-from playtable.cli.lab_progress import format_number
+from playtable.cli.common import (
+    OUT_FILE,
+    SEED,
+    check_files,
+    complete_agent,
+    complete_game,
+    complete_variant,
+    quiet_wanted,
+)
 from playtable.core.errors import BadParameter
 
 if TYPE_CHECKING:
@@ -31,15 +38,19 @@ QUERY_EXAMPLES = """Examples (the view `games` holds every row of FILES, plus `f
 
 @click.command(epilog=QUERY_EXAMPLES)
 @click.argument("sql")
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
-    "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True
-)
+    "--format", "fmt", type=click.Choice(["table", "records", "csv", "json"]), default="table",
+    show_default=True,
+    help="table: bordered on a terminal (one record at a time when the terminal is narrower than "
+         "the table), aligned plain text when piped; records: one 'column | value' line each; "
+         "csv and json: for programs.")
 def query(sql: str, files: tuple[str, ...], fmt: str) -> None:
     """Run SQL (DuckDB) over result FILES written by `sim` or `compare` (files or glob
     patterns such as 'runs/*.parquet'; quote them so the shell leaves them to playtable)."""
     from playtable.core.extras import require
 
+    check_files(files, "result file")
     require("lab", "query")
     from playtable.lab.storage import query as run_query
 
@@ -52,23 +63,23 @@ def query(sql: str, files: tuple[str, ...], fmt: str) -> None:
         out = csv.writer(sys.stdout)
         out.writerow(columns)
         out.writerows(rows)
-    else:
-        from rich.console import Console
-        from rich.table import Table
+    elif fmt == "records":
+        from playtable.cli.tables import records
 
-        table = Table()
-        for col in columns:
-            table.add_column(col)
-        for r in rows:
-            table.add_row(*[format_number(v, 4) if isinstance(v, float) else str(v) for v in r])
-        Console().print(table)
+        click.echo(records(columns, rows), nl=False)
+    else:
+        from playtable.cli.tables import print_table
+
+        print_table(columns, rows)
 
 
 # -- report ------------------------------------------------------------------------------------------
 @click.command()
-@click.argument("files", nargs=-1, required=True)
-@click.option("--out", type=OUT_FILE, default="report.html", show_default=True)
-@click.option("--force", is_flag=True, help="Replace --out if it exists.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--out", type=OUT_FILE, default="report.html", show_default=True,
+              help="The HTML page to write: one self-contained file (plots embedded), to open in "
+                   "a browser or send as it is. An existing file is kept unless --force.")
+@click.option("--force", is_flag=True, help="Replace --out (and the --playtest pages) if they exist.")
 @click.option("--title", default=None, help="Page title (default: the games and files).")
 @click.option("--playtest", "playtest_games", multiple=True, metavar="GAME",
               help="Also write a page of GAME's seed playtest questions answered, OUT-playtest-GAME.html "
@@ -81,6 +92,7 @@ def report(files: tuple[str, ...], out: str, force: bool, title: str | None,
     from playtable.core.extras import require
     from playtable.core.files import check_new_output
 
+    check_files(files, "result file")
     require("lab", "report")
     check_new_output(out, force)
     from playtable.lab.playtest import MODULES
@@ -107,17 +119,18 @@ def report(files: tuple[str, ...], out: str, force: bool, title: str | None,
 
 # -- claims ------------------------------------------------------------------------------------------
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "-n", "--games", type=int, default=1000, show_default=True, help="Deals (and games per difficulty)."
 )
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
-@click.option("--agent", default="heuristic", show_default=True, help="The bot whose games are measured.")
+@click.option("--agent", default="heuristic", show_default=True, shell_complete=complete_agent,
+              help="The bot whose games are measured.")
 @click.option("--json", "as_json", is_flag=True, help="Print the claims as JSON.")
 @click.option("--luck", is_flag=True,
               help="Instead: split the deals into won by random play / by --agent / only in "
               "hindsight (the clairvoyant solver) / by no one, per --variant.")
-@click.option("--variant", "variants", multiple=True,
+@click.option("--variant", "variants", multiple=True, shell_complete=complete_variant,
               help="With --luck: a named variant (repeatable; default: the default rules).")
 @click.option("--budget", type=click.IntRange(1), default=5000, show_default=True,
               help="With --luck: turns the clairvoyant solver may expand per deal.")
@@ -136,7 +149,7 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bo
     if luck:
         _luck(games, seed, agent, list(variants), budget, as_json)
         return
-    measured = _claims_with_progress(games, seed, agent, quiet=as_json)
+    measured = _claims_with_progress(games, seed, agent, quiet=as_json or quiet_wanted())
     if as_json:
         click.echo(json.dumps(claims_rows(measured), indent=1, ensure_ascii=False))
         return

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import OUT_FILE, SEED
+from playtable.cli.common import OUT_FILE, SEED, WORKERS, quiet_option
 from playtable.core.errors import BadParameter
 
 _SEAT_SPEC = re.compile(r"^(\d+)=(.+)$")
@@ -50,16 +50,19 @@ _run_options = [
         "--seed", type=SEED, default=0, show_default=True, help="First seed; games use seed, seed+1, ..."
     ),
     click.option(
-        "--workers", "-w", type=int, default=1, show_default=True, help="Worker processes (or Ray CPUs)."
+        "--workers", "-w", type=WORKERS, default=1, show_default=True, envvar="PLAYTABLE_WORKERS",
+        show_envvar=True, help="Worker processes (or Ray CPUs).",
     ),
     click.option(
         "--backend",
         type=click.Choice(["local", "ray"]),
         default="local",
         show_default=True,
+        envvar="PLAYTABLE_BACKEND",
         help="local worker processes, or Ray (needs `pip install 'playtable[ray]'`).",
     ),
-    click.option("--address", default=None, help="Ray cluster address (default: start a local Ray)."),
+    click.option("--address", default=None, envvar="PLAYTABLE_RAY_ADDRESS", show_envvar=True,
+                 help="Ray cluster address (default: start a local Ray)."),
     click.option(
         "--max-steps",
         type=int,
@@ -67,7 +70,7 @@ _run_options = [
         show_default=True,
         help="Stop a game after this many actions.",
     ),
-    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+    quiet_option("No progress bar and no notes: only the summary and errors."),
     click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
 ]
 

@@ -20,6 +20,18 @@ def pct(value: float) -> str:
     return "-" if math.isnan(value) else f"{100 * value:.1f}%"
 
 
+P_FLOOR = 1e-300
+"""The smallest p-value printed as a number: below it (and at 0, where the test's floating point
+ran out) a p-value is printed `< 1e-300`, never `0`: a test never proves a chance of nothing."""
+
+
+def format_p(value: float) -> str:
+    """A p-value for people: three significant digits, `< 1e-300` below that, `-` for none."""
+    if math.isnan(value):
+        return "-"
+    return f"< {P_FLOOR:g}" if value < P_FLOOR else f"{value:.3g}"
+
+
 class Live:
     """A rich progress bar with the running win rate (and its interval) and the time left."""
 

@@ -8,17 +8,18 @@ from pathlib import Path
 
 import click
 
-from playtable.cli.common import OUT_FILE, SEED
+from playtable.cli.common import OUT_FILE, SEED, WORKERS, complete_agent, complete_game, log
 
 
 @click.command()
-@click.argument("game")
-@click.option("--agent", "agents", multiple=True, metavar="SPEC",
+@click.argument("game", shell_complete=complete_game)
+@click.option("--agent", "agents", multiple=True, metavar="SPEC", shell_complete=complete_agent,
               help="An agent to answer with (repeatable; default: a weak and a strong one per game).")
 @click.option("-n", "--games", type=int, default=None,
               help="Games per setting (default per game: troll 1000, wizard 200, stardice 60, rotator 30).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
-@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--workers", "-w", type=WORKERS, default=1, show_default=True, envvar="PLAYTABLE_WORKERS",
+              show_envvar=True, help="Worker processes.")
 @click.option("--out", type=OUT_FILE, default=None, help="Also write the answers as an HTML report page.")
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answers as JSON.")
@@ -41,7 +42,7 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
         from playtable.lab.report_playtest import write_playtest
 
         write_playtest(game, answers, Path(out), n, seed)
-        click.echo(f"playtest page written to {out}", err=True)
+        log.info("playtest page written to %s", out)
     if as_json:
         records = [{**vars(a), **{k: None for k in ("value", "low", "high") if math.isnan(getattr(a, k))}}
                    for a in answers]
@@ -59,4 +60,4 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
                       a.interval_text(),
                       str(a.n))
     Console().print(table)
-    click.echo("* the agents' intervals do not overlap: the answer depends on who plays", err=True)
+    log.info("* the agents' intervals do not overlap: the answer depends on who plays")

@@ -15,14 +15,16 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import SEED
+from playtable.cli.common import SEED, echo_json
 from playtable.core.errors import BadParameter, BadPosition
 from playtable.core.records import Record, replay_steps
 
 
 def load_record(path: str, seed: int | None, variant: str | None) -> Record:
     """The record in `path`: a record's JSON, or one game of a Parquet result file."""
-    with open(path, "rb") as handle:
+    from playtable.core.files import open_input
+
+    with open_input(path, "record") as handle:  # a FIFO or a device is refused, never waited on
         magic = handle.read(4)
     if magic == b"PAR1":
         return _record_from_results(path, seed, variant)
@@ -78,12 +80,15 @@ def query_params(sql: str, path: str, *args: object) -> tuple[list[str], list[tu
 
 
 @click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--seed", type=SEED, default=None, help="The game of a result file to replay.")
 @click.option("--variant", default=None, help="Its variant, when the file holds several.")
 @click.option("--seat", type=int, default=None, help="Show what this seat saw (default: a spectator's view).")
 @click.option("--print", "as_text", is_flag=True, help="Print every step instead of stepping through them.")
-def replay(file: str, seed: int | None, variant: str | None, seat: int | None, as_text: bool) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every step as JSON: index, action, seat, events and the view.")
+def replay(file: str, seed: int | None, variant: str | None, seat: int | None, as_text: bool,
+           as_json: bool) -> None:
     """Step through the record FILE (a record's JSON, or a game of a `sim --keep-records` file)."""
     from playtable.core.params import params_from_dict
     from playtable.core.registry import get_game
@@ -94,6 +99,13 @@ def replay(file: str, seed: int | None, variant: str | None, seat: int | None, a
     names = list(game.seat_names(params_from_dict(game.params_type, record.params)))
     if seat is not None and not 0 <= seat < steps[0].state.num_players:
         raise BadPosition(f"--seat {seat}: {record.game} has seats 0..{steps[0].state.num_players - 1}")
+    if as_json:
+        from playtable.tui.replay import view_of
+
+        echo_json([{"index": step.index, "action": step.action, "seat": step.seat,
+                    "events": [e.to_json() for e in step.events], "terminal": step.state.is_terminal,
+                    "view": view_of(step.state, seat)} for step in steps])
+        return
     if as_text or not sys.stdout.isatty():
         from playtable.tui.replay import step_text
 

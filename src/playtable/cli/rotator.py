@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import click
 
 from playtable.cli.common import OUT_FILE, SEED, echo_json
 from playtable.core.errors import BadParameter
+from playtable.core.files import check_input, exists, shown
 
 
 def _state_for(board: str, turn_limit: int, placement: str) -> object:
@@ -18,10 +18,12 @@ def _state_for(board: str, turn_limit: int, placement: str) -> object:
     from playtable.games.rotator.game import GAME
     from playtable.games.rotator.rules import RotatorParams, RotatorState
 
-    if board.endswith(".json") and Path(board).is_file():
+    if board.endswith(".json") and exists(board):
         return read_position(GAME, board)
-    if board not in SAMPLE_NAMES and not Path(board).is_file():
-        raise BadParameter(f"no board file {board!r} (or a sample: {', '.join(SAMPLE_NAMES)})")
+    if board not in SAMPLE_NAMES or exists(board):
+        if not exists(board):
+            raise BadParameter(f"no board file {shown(board)!r} (or a sample: {', '.join(SAMPLE_NAMES)})")
+        check_input(board, "board file")  # a FIFO, a device, a directory: one line, no wait
     the_board = load_board(board)
     problems = board_problems(the_board, placement)  # type: ignore[arg-type]
     if problems:

@@ -10,23 +10,25 @@ import time
 
 import click
 
-from playtable.cli.common import check_seed_span
+from playtable.cli.common import check_seed_span, complete_agent, complete_game, complete_variant, log
 from playtable.cli.lab_options import agents_for, out_option, with_run_options
 from playtable.cli.lab_progress import jsonable, print_summary
-from playtable.cli.lab_runs import recorded_run
+from playtable.cli.lab_runs import RunFrame, end_line, recorded_run
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 
 
 # -- sim ---------------------------------------------------------------------------------------------
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "--param", "params", multiple=True, metavar="KEY=VALUE", help="Set a game parameter (repeatable)."
 )
-@click.option("--variant", default=None, metavar="NAME", help="Start from a named variant's parameters.")
+@click.option("--variant", default=None, metavar="NAME", shell_complete=complete_variant,
+              help="Start from a named variant's parameters.")
 @click.option(
-    "--agent", "agents", multiple=True, metavar="[SEAT=]SPEC", help="Agent for every seat, or SEAT=SPEC."
+    "--agent", "agents", multiple=True, metavar="[SEAT=]SPEC", shell_complete=complete_agent,
+    help="Agent for every seat, or SEAT=SPEC."
 )
 @click.option("-n", "--games", type=int, default=100, show_default=True, help="Number of games.")
 @click.option(
@@ -73,50 +75,55 @@ def sim(
             raise BadParameter("--keep-records needs --out FILE to keep them in")
         arm = dataclasses.replace(arm, keep_records=True)
     options = RunOptions(workers, backend, address)
-    if workers > 1 and backend == "local":
-        from playtable.lab.workers import start_early
-
-        start_early()  # the workers' imports go on while this process opens the result files
     seeds = range(seed, seed + games)
+    log.debug("sim: %s with %s, seeds %d..%d, %d worker(s) (%s), results %s", arm.game,
+              " / ".join(arm.agents), seed, seed + games - 1, workers, backend, out or "not kept")
     summary = RunningSummary()
     interrupted = False
+    frame = RunFrame()
     started = time.perf_counter()
-    with recorded_run(
-        options, out, games, f"{the_game.id} {' '.join(arm.agents)}", quiet, [arm], seeds, force
-    ) as frame:
-        summary.add(frame.previous)
-        done = frame.done()
-        # A generator, never a list: the runner cuts batches from it as workers need them.
-        tasks = ((arm, s) for s in seeds if (arm.label, s) not in done)
-        # Workers hand over whole chunks (rows already encoded, a summary of their own): the
-        # parent writes and merges them without touching a row (issue 13, target 4).
-        take_chunk = frame.on_chunk
+    try:
+        if workers > 1 and backend == "local":
+            from playtable.lab.workers import start_early
 
-        def on_chunk(chunk: Chunk) -> None:
-            take_chunk(chunk)
-            summary.merge(chunk.summary)
+            start_early()  # the workers' imports go on while this process opens the result files
+        with recorded_run(
+            options, out, games, f"{the_game.id} {' '.join(arm.agents)}", quiet, [arm], seeds, force
+        ) as frame:
+            summary.add(frame.previous)
+            done = frame.done()
+            # A generator, never a list: the runner cuts batches from it as workers need them.
+            tasks = ((arm, s) for s in seeds if (arm.label, s) not in done)
+            # Workers hand over whole chunks (rows already encoded, a summary of their own): the
+            # parent writes and merges them without touching a row (issue 13, target 4).
+            take_chunk = frame.on_chunk
 
-        options.on_chunk = on_chunk
-        try:
-            run_tasks(tasks, options, total=games - len(done), keep_rows=False)
-        except Interrupted:
-            interrupted = True
+            def on_chunk(chunk: Chunk) -> None:
+                take_chunk(chunk)
+                summary.merge(chunk.summary)
+
+            options.on_chunk = on_chunk
+            try:
+                run_tasks(tasks, options, total=games - len(done), keep_rows=False)
+            except Interrupted:
+                interrupted = True
+    except KeyboardInterrupt:  # before the games started, or while the file was being completed
+        interrupted = True
     elapsed = time.perf_counter() - started
-    result = summary.result()
-    if as_json:
-        click.echo(json.dumps(jsonable(result), indent=1))
-    else:
-        print_summary(
-            result, f"{the_game.id}: {', '.join(arm.agents)} ({arm.label}), seeds {seed}..{seed + games - 1}"
-        )
+    if summary.n:
+        result = summary.result()
+        if as_json:
+            click.echo(json.dumps(jsonable(result), indent=1))
+        else:
+            title = f"{the_game.id}: {', '.join(arm.agents)} ({arm.label}), seeds {seed}..{seed + games - 1}"
+            print_summary(result, title)
     played = summary.n - len(frame.previous)
     rate = played / elapsed if elapsed > 0 else math.nan
     plural = "s" if workers > 1 else ""
-    click.echo(
-        f"{played} games in {elapsed:.1f} s ({rate:.1f} games/s, {workers} worker{plural})", err=True
-    )
-    if out:
-        click.echo(f"{frame.rows_in_file} rows written to {out}", err=True)
-    if interrupted:
-        click.echo(f"interrupted: {summary.n} finished games kept", err=True)
+    last = end_line(out, summary.n, frame.rows_in_file, interrupted)
+    if interrupted:  # one line, whatever --quiet says: the run did not finish
+        click.echo(last, err=True)
         sys.exit(130)
+    log.info("%d games in %.1f s (%.1f games/s, %d worker%s)", played, elapsed, rate, workers, plural)
+    if last:
+        log.info("%s", last)

@@ -15,7 +15,10 @@ from playtable.cli.common import (
     PORT,
     POSITIVE,
     SEED,
+    complete_agent,
+    log,
     param_option,
+    quiet_option,
     variant_option,
 )
 from playtable.cli.stardice_table import table as live_table
@@ -30,13 +33,15 @@ def stardice() -> None:
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the table.")
 @click.option("--out", type=OUT_FILE, default=None,
               help="Write the final table as a picture (PNG).")
-@click.option("--federation", default="search", show_default=True, help="Federation's bot.")
-@click.option("--klingon", default="random-thrower", show_default=True, help="Klingon's bot.")
+@click.option("--federation", default="search", show_default=True, shell_complete=complete_agent,
+              help="Federation's bot.")
+@click.option("--klingon", default="random-thrower", show_default=True, shell_complete=complete_agent,
+              help="Klingon's bot.")
 @click.option("--war", is_flag=True, help="Play a whole war (to war_target) instead of a battle.")
 @click.option("--record", "record_path", type=OUT_FILE, default=None,
               help="Save the replay (game, params, seed, action texts) as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--quiet", is_flag=True, help="Do not print the play-by-play.")
+@quiet_option("Do not print the play-by-play (nor notes): only the result and errors.")
 @click.option("--max-steps", type=COUNT, default=100_000, show_default=True,
               help="Stop the war after this many actions.")
 @click.option("--force", is_flag=True, help="Replace --out and --record if they exist.")
@@ -77,8 +82,7 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
     while not state.is_terminal:
         if len(actions) >= max_steps:
             # a war to a huge target (or over many battles) ends here, not after days
-            click.echo(f"stopped after {max_steps} actions (--max-steps), the war unfinished",
-                       err=True)
+            log.warning("stopped after %d actions (--max-steps), the war unfinished", max_steps)
             break
         action = agents[state.current_player].choose(state, rng)
         events = state.apply(action)
@@ -169,7 +173,7 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
     from playtable.tableinput.tracking import TuioTable
 
     if host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127."):
-        click.echo(f"note: listening on {host}, not only on loopback", err=True)
+        log.warning("listening on %s, not only on loopback", host)
     _, the_params = game_and_params("stardice", variant, params)
     last_line: list[str] = [""]
 
@@ -201,28 +205,28 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
                     try:
                         table.set_value(parts[0], int(parts[1]))
                     except BadParameter as err:
-                        click.echo(f"error: {err}", err=True)
+                        log.error("%s", err)
                 elif parts:
-                    click.echo(f"error: expected 'DIE VALUE', got {raw.strip()!r}", err=True)
+                    log.error("expected 'DIE VALUE', got %r", raw.strip()[:60])
 
         threading.Thread(target=read_values, daemon=True).start()
     if replay_path:
         n = replay_recording(table, replay_path, realtime)
         if picture:
             table.render(picture)
-        click.echo(f"replayed {n} packets: {table.stats.frames} frames, "
-                   f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)
+        log.info("replayed %d packets: %d frames, %d malformed, %d late", n, table.stats.frames,
+                 table.stats.malformed, table.stats.late_frames)
         return
     listener = TuioListener(table, host, port, record_path, replace=force)
-    click.echo(f"listening on {listener.address[0]}:{listener.address[1]}", err=True)
+    log.info("listening on %s:%s", listener.address[0], listener.address[1])
     try:
         listener.serve(duration, max_frames)
     except KeyboardInterrupt:
         listener.close()
     if picture:
         table.render(picture)
-    click.echo(f"received {table.stats.packets} packets: {table.stats.frames} frames, "
-               f"{table.stats.malformed} malformed, {table.stats.late_frames} late", err=True)
+    log.info("received %d packets: %d frames, %d malformed, %d late", table.stats.packets,
+             table.stats.frames, table.stats.malformed, table.stats.late_frames)
 
 
 stardice.add_command(live_table)

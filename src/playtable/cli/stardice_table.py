@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from playtable.cli.common import NON_NEGATIVE, OUT_FILE, PORT, param_option, variant_option
+from playtable.cli.common import NON_NEGATIVE, OUT_FILE, PORT, log, param_option, variant_option
 
 
 def _check_port(kind: int, host: str, port: int, what: str) -> None:
@@ -95,7 +95,7 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
     source = (f"TUIO on udp {udp}" if tuio_port is not None else "") + \
         (" and " if tuio_port is not None and replay_path else "") + \
         (f"the replay of {replay_path}, from when the page opens" if replay_path else "")
-    click.echo(f"playtable: the live Star Dice table ({source}): open http://{host}:{port}/live/main "
-               "full screen (F11); Ctrl+C stops the server", err=True)
+    log.info("playtable: the live Star Dice table (%s): open http://%s:%s/live/main full screen (F11); "
+             "Ctrl+C stops the server", source, host, port)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                 ws="websockets-sansio")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -17,7 +19,7 @@ from playtable.cli.common import (
     variant_option,
 )
 from playtable.core.errors import BadParameter
-from playtable.core.files import check_new_output
+from playtable.core.files import check_new_output, exclusive, exists, is_regular
 from playtable.core.position import (
     position_from_json,
     position_to_json,
@@ -71,6 +73,20 @@ def legal(game: str, file: Path) -> None:
     echo_json({"current_player": position.current_player, "legal": _legal(position)})
 
 
+LOCK_WAIT = 10.0
+"""Seconds `state apply` waits for another command applying actions to the same file (a few
+milliseconds' work) before it gives up and says so."""
+
+
+def _version(path: Path) -> tuple[int, int, int] | None:
+    """What changes when a file is rewritten (inode, size, modification time), or None."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
 @state.command()
 @click.argument("game", type=GAME)
 @click.argument("file", type=FILE)
@@ -80,14 +96,28 @@ def legal(game: str, file: Path) -> None:
 def apply(game: str, file: Path, actions: tuple[str, ...], out: Path | None, force: bool) -> None:
     """Apply ACTIONS in order to the position FILE and save it (all or nothing).
 
-    Prints the new position, the events and the new legal actions."""
-    if out and Path(out) != Path(file):
+    Prints the new position, the events and the new legal actions. Action texts are read
+    without regard to letter case or spacing (`MOVE  LEFT` is `move left`); what is printed
+    and saved is always the canonical text. Two `apply` on the same FILE at once take turns
+    (the second waits for the first, then applies to its result), and a FILE changed by
+    another program meanwhile is refused, so no move is ever lost."""
+    in_place = out is None or Path(out) == Path(file) or (
+        exists(out) and is_regular(file) and os.path.samefile(out, file))
+    if not in_place:
+        assert out is not None
         check_new_output(out, force)
-    position = read_position(get_game(game), file)
-    events: list[Event] = []
-    for text in actions:
-        events.extend(position.apply(position.parse_action(text)))
-    write_position(position, out or file)
+    target = file if in_place else out
+    assert target is not None
+    with exclusive(file, "applying actions to it", wait=LOCK_WAIT) if in_place else nullcontext():
+        position = read_position(get_game(game), file)
+        read = _version(file)
+        events: list[Event] = []
+        for text in actions:
+            events.extend(position.apply(position.parse_action(text)))
+        if in_place and _version(file) != read:
+            raise BadParameter(f"{file} was changed by another program while the actions were "
+                               "applied; nothing written: run the command again")
+        write_position(position, target)
     echo_json(
         {
             "position": position_to_json(position),

@@ -6,20 +6,23 @@ import json
 
 import click
 
-from playtable.cli.common import OUT_FILE, SEED
+from playtable.cli.common import OUT_FILE, SEED, WORKERS, complete_agent, complete_game, complete_variant, log
 from playtable.core.params import resolve_params
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--agent", "agents", multiple=True, required=True, metavar="SPEC",
+              shell_complete=complete_agent,
               help="An agent in the tournament (repeat for each, at least two).")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Set a game parameter.")
-@click.option("--variant", default=None, metavar="NAME", help="Start from a named variant.")
+@click.option("--variant", default=None, metavar="NAME", shell_complete=complete_variant,
+              help="Start from a named variant.")
 @click.option("-n", "--games", type=int, default=100, show_default=True,
               help="Seeds per pair of agents (each seed played in both seatings).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
-@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--workers", "-w", type=WORKERS, default=1, show_default=True, envvar="PLAYTABLE_WORKERS",
+              show_envvar=True, help="Worker processes.")
 @click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap resamples.")
 @click.option("--plot", type=OUT_FILE, default=None, help="Write the ratings plot (PNG).")
 @click.option("--force", is_flag=True, help="Replace --plot if it exists.")
@@ -67,4 +70,4 @@ def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], vari
         matrix.add_row(name, *["-" if v != v else f"{100 * v:.1f}%" for v in line])
     Console().print(matrix)
     if plot:
-        click.echo(f"plot written to {plot}", err=True)
+        log.info("plot written to %s", plot)

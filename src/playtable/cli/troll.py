@@ -7,14 +7,15 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import SEED
+from playtable.cli.common import SEED, complete_variant
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 
 
 @click.command("troll")
 @click.option("--seed", type=SEED, required=True, help="The deal to solve.")
-@click.option("--variant", default=None, metavar="NAME", help="Start from a named variant's parameters.")
+@click.option("--variant", default=None, metavar="NAME", shell_complete=complete_variant,
+              help="Start from a named variant's parameters.")
 @click.option(
     "--param", "params", multiple=True, metavar="KEY=VALUE", help="Set a game parameter (repeatable)."
 )

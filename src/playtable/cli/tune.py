@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from playtable.cli.common import SEED
+from playtable.cli.common import SEED, WORKERS, complete_agent, complete_game, complete_variant, log
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 
@@ -36,7 +36,7 @@ def parse_over(items: tuple[str, ...]) -> list[dict[str, Any]]:
 
 
 @click.command(epilog=EXAMPLES)
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--objective", "objective_text", required=True,
               help="win[:SEAT]=RATE, length=ACTIONS or metric:NAME=VALUE.")
 @click.option("--param-space", "space_texts", multiple=True, metavar="NAME=LO:HI|NAME=A,B",
@@ -46,8 +46,10 @@ def parse_over(items: tuple[str, ...]) -> list[dict[str, Any]]:
 @click.option("--over", "over_texts", multiple=True, metavar="KEY=V1,V2",
               help="Settings the target must hold for at once, e.g. players=3,4,5 (repeatable).")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Fixed parameter (repeatable).")
-@click.option("--variant", default=None, metavar="NAME", help="Start from a named variant.")
+@click.option("--variant", default=None, metavar="NAME", shell_complete=complete_variant,
+              help="Start from a named variant.")
 @click.option("--agent", "agents", multiple=True, default=("heuristic",), show_default=True,
+              shell_complete=complete_agent,
               help="Agent for every seat, or one per seat in seat order.")
 @click.option("--budget", type=int, default=40, show_default=True, help="Trials in the study in all.")
 @click.option("--games", type=int, default=400, show_default=True, help="Seeds per setting per trial.")
@@ -56,10 +58,12 @@ def parse_over(items: tuple[str, ...]) -> list[dict[str, Any]]:
 @click.option("--remeasure", type=int, default=1000, show_default=True,
               help="Fresh seeds per setting for each finalist.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="First seed of the common seeds.")
-@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--workers", "-w", type=WORKERS, default=1, show_default=True, envvar="PLAYTABLE_WORKERS",
+              show_envvar=True, help="Worker processes.")
 @click.option("--study", "study_name", default=None, help="Study name (default: GAME-OBJECTIVE).")
-@click.option("--storage", default=None,
-              help="SQLite file (or database URL) holding the study (default: tune-GAME.db).")
+@click.option("--storage", default=None, envvar="PLAYTABLE_TUNE_STORAGE", show_envvar=True,
+              help="SQLite file (or database URL) holding the study (default: tune-GAME.db). A file "
+                   "that is not SQLite, or another program's database, is refused.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tuple[str, ...],
          over_texts: tuple[str, ...], params: tuple[str, ...], variant: str | None,
@@ -75,7 +79,7 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
     from playtable.core.protocol import params_as_dict
     from playtable.lab.runner import Interrupted, RunOptions, resolve_game
     from playtable.lab.space import build_space
-    from playtable.lab.tune import Objective, TuneSpec, run_tune
+    from playtable.lab.tune import Objective, TuneSpec, check_storage, run_tune
 
     if min(budget, games, rounds, finalists, remeasure) < 1:
         raise BadParameter("--budget, --games, --rounds, --finalists and --remeasure must be at least 1")
@@ -91,16 +95,17 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
     where = storage or f"tune-{the_game.id}.db"
     options = RunOptions(workers=workers)
     options.check()
-    click.echo(f"tuning {the_game.id} for {objective} over {len(spec.over)} setting(s); "
-               f"space: {'; '.join(d.describe() for d in spec.space)}; study '{name}' in {where}", err=True)
+    check_storage(where)  # a file that cannot hold a study is refused before anything is shown
+    log.info("tuning %s for %s over %d setting(s); space: %s; study '%s' in %s", the_game.id, objective,
+             len(spec.over), "; ".join(d.describe() for d in spec.space), name, where)
 
     def progress(row: dict[str, Any]) -> None:
         values = " ".join(f"{v:.3g}" for v in row["values"] or [])
         loss = "-" if row["loss"] is None else f"{row['loss']:.4f}"
         note = f" (same as trial {row['same_as']})" if row["same_as"] is not None else ""
         note += f" (invalid: {row['invalid']})" if row["invalid"] else ""
-        click.echo(f"[{row['done']}/{row['budget']}] trial {row['trial']} {row['state'].lower():8} "
-                   f"loss {loss} [{values}] after {row['games']} games {row['params']}{note}", err=True)
+        log.info("[%s/%s] trial %s %-8s loss %s [%s] after %s games %s%s", row["done"], row["budget"],
+                 row["trial"], row["state"].lower(), loss, values, row["games"], row["params"], note)
 
     try:
         result = run_tune(spec, budget, name, where, options, on_trial=progress)
