@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playtable.core import checks
-from playtable.core.errors import BadPosition
+from playtable.core.errors import BadPosition, IllegalAction
 from playtable.games.wizard import board
 from playtable.games.wizard.position import MONSTERS, START_HP, WizardPosition
 
@@ -80,6 +80,10 @@ def _check_pieces(st: WizardPosition) -> None:
     tiles = [cell.tile for cell in st.cells.values() if cell.tile] + st.unused_tiles
     checks.exactly_once(tiles, set(content.regular_tiles() + content.key_tiles()),
                         "the tiles (on the board or beside it)")
+    for sq, cell in sorted(st.cells.items()):
+        if cell.key and not (cell.tile and content.tile(cell.tile).key):
+            raise BadPosition(f"cell {board.name(sq)} holds an untaken key, but its tile "
+                              f"{cell.tile or '(none)'} is not a key tile")
 
 
 def _check_heroes(st: WizardPosition) -> None:
@@ -181,3 +185,26 @@ def _check_decision(st: WizardPosition) -> None:
     for committed in st.commits:
         if not 1 <= committed < st.params.players:
             raise BadPosition(f"'commits' names seat {committed}, which is no hero")
+    _check_commits(st)
+
+
+def _check_commits(st: WizardPosition) -> None:
+    """Each hero's secret move is one it could have chosen where it stands: a move, a stay or
+    a sprint among its legal choices (a text the reveal could not play is refused now)."""
+    from playtable.games.wizard.actions import parse
+    from playtable.games.wizard.hero_turn import legal_commit
+
+    saved = st.decision
+    try:
+        for seat, text in sorted(st.commits.items()):
+            try:
+                move = str(parse(text))
+            except IllegalAction:
+                raise BadPosition(f"hero {seat}'s committed move {text!r:.40} is not a move") from None
+            st.decision = {"kind": "commit", "seat": seat}
+            choices = {str(a) for a in legal_commit(st) if a.verb in ("move", "stay", "sprint")}
+            if move not in choices:
+                raise BadPosition(f"hero {seat}'s committed move {text!r:.40} is not one it can make "
+                                  f"from {board.name(st.hero(seat).pos)}")
+    finally:
+        st.decision = saved
