@@ -11,6 +11,7 @@ parameter (typed), and `actions` when the rows keep records.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -142,3 +143,22 @@ class TableMaker:
             for key, kind in self.param_types.items():
                 columns[f"p_{key}"].append(_param_value(params[key], kind) if key in params else None)
         return pa.table(columns, schema=self.schema)
+
+
+@functools.cache
+def _ipc_options() -> pa.ipc.IpcWriteOptions:
+    return pa.ipc.IpcWriteOptions(compression=pa.Codec("zstd", compression_level=1))
+
+
+def ipc_message(table: pa.Table) -> bytes:
+    """`table` as Arrow IPC stream messages without the schema: what a result file's journal
+    appends after its own schema message (`storage.ResultWriter`), buffers compressed with zstd
+    (about 90 bytes a troll game in batches of 256, against 1 KB of JSON)."""
+    sink = pa.BufferOutputStream()
+    writer = pa.ipc.new_stream(sink, table.schema, options=_ipc_options())
+    writer.write_table(table)
+    data = sink.getvalue().to_pybytes()
+    head = table.schema.serialize().to_pybytes()
+    if not data.startswith(head):  # pragma: no cover - a pyarrow that lays the stream out otherwise
+        raise ValueError("unexpected Arrow stream layout: the schema message differs")
+    return data[len(head):]
