@@ -31,8 +31,8 @@ import errno
 import fcntl
 import hashlib
 import os
+import secrets
 import stat
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -195,15 +195,35 @@ def check_new_output(path: str | Path, force: bool) -> None:
         raise BadParameter(f"{shown(path)} exists; pass --force to replace it")
 
 
+TEMP_TRIES = 100
+"""Random temporary names tried before giving up (each one taken means a file already there)."""
+
+
 def temp_beside(path: str | Path, suffix: str = ".tmp") -> tuple[int, Path]:
     """A new, exclusively created temporary file in `path`'s directory: (fd, its path). The
-    temporary name starts with the target's own, shortened when that would be too long."""
+    temporary name starts with the target's own, shortened when that would be too long.
+
+    Its permissions are those of any new file (0o666 less the umask: `-rw-r--r--` under the
+    usual 022, not mkstemp's `-rw-------`), or, when it will replace a regular file already at
+    `path`, that file's (a position the user made private stays private)."""
     target = Path(path)
     prefix = f".{target.name}."
     if len(os.fsencode(prefix)) + len(os.fsencode(suffix)) + 8 > NAME_MAX:
         prefix = ".playtable."
-    fd, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=target.parent or Path("."))
-    return fd, Path(name)
+    folder = target.parent or Path(".")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(TEMP_TRIES):
+        name = folder / f"{prefix}{secrets.token_hex(4)}{suffix}"
+        try:
+            fd = os.open(name, flags, 0o666)  # the kernel applies the umask
+        except FileExistsError:
+            continue
+        with contextlib.suppress(OSError):
+            info = os.lstat(target)
+            if stat.S_ISREG(info.st_mode):
+                os.fchmod(fd, stat.S_IMODE(info.st_mode) & 0o777)
+        return fd, name
+    raise FileExistsError(errno.EEXIST, f"no free temporary name beside {shown(target)}")
 
 
 def replace_with(tmp: str | Path, path: str | Path) -> None:

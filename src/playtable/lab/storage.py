@@ -93,7 +93,7 @@ def create_exclusive(path: Path, append: bool = False) -> int:
     if append:
         flags |= os.O_APPEND
     try:
-        return os.open(path, flags, 0o644)
+        return os.open(path, flags, 0o666)  # the kernel applies the umask
     except FileExistsError:
         raise ResultsError(
             f"{path} already exists (a symlink or a file left there); remove it first"
