@@ -235,6 +235,12 @@ def _os_error(err: OSError) -> int:
                               errno.ELOOP, errno.EROFS, errno.EEXIST) else 1
 
 
+def _command_name(argv: list[str] | None) -> str:
+    """`playtable COMMAND` as typed, for a message, or "this command"."""
+    words = list(argv) if argv is not None else sys.argv[1:]
+    return f"playtable {words[0]}" if words and not words[0].startswith("-") else "this command"
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: bad input of any kind ends with status 2 and one line naming the problem."""
     _guard_std_streams()
@@ -258,6 +264,14 @@ def main(argv: list[str] | None = None) -> Any:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except ImportError as err:  # an extra's module that no `require` check caught: one line
+        from playtable.core.extras import missing_extra
+
+        needs = missing_extra(err, _command_name(argv))
+        if needs is None:
+            raise
+        click.echo(one_line(f"error: {needs}"), err=True)
+        sys.exit(2)
     except PlaytableError as err:
         click.echo(one_line(f"error: {err}"), err=True)
         sys.exit(2)

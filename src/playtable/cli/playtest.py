@@ -28,10 +28,11 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
     """Answer the questions GAME's seed asked its playtesters (troll, stardice, wizard, rotator),
     each beside the seed's own answer, measured with a 95% interval, for two agents."""
     from playtable.core.files import check_new_output
-    from playtable.lab.playtest import DEFAULT_GAMES
+    from playtable.lab.playtest import DEFAULT_GAMES, check_extras
     from playtable.lab.playtest import playtest as run
     from playtable.lab.runner import RunOptions
 
+    check_extras(game, page=bool(out))  # a missing extra is said before any game is played
     if out:
         check_new_output(out, force)
     options = RunOptions(workers=workers)

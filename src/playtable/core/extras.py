@@ -2,7 +2,9 @@
 
 A player's install carries only what playing needs. The lab (Parquet results, SQL queries,
 plots, exact tests) is the `lab` extra and the RL environments are the `rl` extra; a command
-that needs one checks for it before doing anything and names the extra to install.
+that needs one checks for it before doing anything (`require`) and names the extra to install.
+An import of an extra's module that no check caught is turned into the same line by the command
+line's entry point (`missing_extra`), never a traceback.
 """
 
 from __future__ import annotations
@@ -38,7 +40,28 @@ def require(extra: str, what: str) -> None:
     """Raise MissingExtra, naming `what` needs it and how to install it, unless `extra` is here."""
     absent = missing(extra)
     if absent:
-        raise MissingExtra(
-            f"{what} needs the '{extra}' extra ({', '.join(absent)} not installed): "
-            f"pip install 'playtable[{extra}]'"
-        )
+        raise _needs(extra, what, absent)
+
+
+def _needs(extra: str, what: str, absent: list[str]) -> MissingExtra:
+    return MissingExtra(
+        f"{what} needs the '{extra}' extra ({', '.join(absent)} not installed): "
+        f"pip install 'playtable[{extra}]'"
+    )
+
+
+def extra_of(module: str | None) -> str | None:
+    """The extra that provides `module` (or a submodule of one of its modules), or None."""
+    top = (module or "").split(".")[0]
+    return next((extra for extra, names in EXTRAS.items() if top in names), None)
+
+
+def missing_extra(err: ImportError, what: str = "this command") -> MissingExtra | None:
+    """The MissingExtra an ImportError stands for (a module of an extra that is not installed),
+    or None when it is something else (a module of an installed extra that fails to import is
+    a real error, not a missing extra)."""
+    extra = extra_of(getattr(err, "name", None))
+    if extra is None:
+        return None
+    absent = missing(extra)
+    return _needs(extra, what, absent) if absent else None

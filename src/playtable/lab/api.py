@@ -23,10 +23,11 @@ from playtable.lab.runner import Arm, RunOptions, resolve_game, run_tasks
 
 
 def _frame(records: Sequence[Mapping[str, Any]]) -> Any:
-    try:
-        import pandas as pd
-    except ImportError:
-        raise BadParameter("the notebook API needs pandas: pip install 'playtable[lab]'") from None
+    from playtable.core.extras import require
+
+    require("lab", "the notebook API (its answers are pandas DataFrames)")
+    import pandas as pd
+
     return pd.DataFrame(list(records))
 
 

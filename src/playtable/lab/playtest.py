@@ -40,6 +40,19 @@ DEFAULT_AGENTS = {
     "rotator": ("random", "solver"),
 }
 DEFAULT_GAMES = {"troll": 1000, "stardice": 60, "wizard": 200, "rotator": 30}
+NEEDS_LAB = {"wizard": "its paired rule comparisons' exact sign test"}
+"""Games whose questions need the `lab` extra (SciPy) to be answered at all."""
+
+
+def check_extras(game: str, page: bool = False) -> None:
+    """Raise MissingExtra now, before any game is played, when answering GAME's questions (or
+    writing them as a page, `page`) needs the `lab` extra that is not installed."""
+    from playtable.core.extras import require
+
+    if game in NEEDS_LAB:
+        require("lab", f"playtest {game} ({NEEDS_LAB[game]})")
+    if page:
+        require("lab", "playtest --out (a page with plots)")
 
 
 @dataclass
@@ -125,6 +138,7 @@ def playtest(game: str, agents: Sequence[str] | None = None, games: int | None =
     """Every question of GAME's seed that a simulation answers, for each agent."""
     if game not in MODULES:
         raise BadParameter(f"no playtest questions for '{game}' (known: {', '.join(MODULES)})")
+    check_extras(game)
     chosen = list(agents) if agents else list(DEFAULT_AGENTS[game])
     n = games if games is not None else DEFAULT_GAMES[game]
     if n < 1:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playtable.core.files import write_atomic
 from playtable.lab.playtest import Answer
-from playtable.lab.report import _CSS, _figure_html, _table
+from playtable.lab.report import _CSS, _figure_html, _table, new_figure
 
 NAMES = {"troll": "Angry Troll versus Magic Bridge", "stardice": "Star Dice",
          "wizard": "The Wizard's Labyrinth", "rotator": "Rotator"}
@@ -24,14 +24,10 @@ def _plot(answers: Sequence[Answer]) -> str:
     rates = [a for a in answers if not math.isnan(a.low) and a.is_share()]
     if not rates:
         return ""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     questions = list(dict.fromkeys(a.question for a in rates))
     agents = list(dict.fromkeys(a.agent for a in rates))
-    fig, ax = plt.subplots(figsize=(8, 0.42 * len(questions) + 1.2))
+    fig = new_figure(8, 0.42 * len(questions) + 1.2)
+    ax = fig.subplots()
     for k, agent in enumerate(agents):
         mine = [a for a in rates if a.agent == agent]
         ys = [questions.index(a.question) + (k - (len(agents) - 1) / 2) * 0.25 for a in mine]

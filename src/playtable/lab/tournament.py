@@ -184,13 +184,11 @@ def fit_ratings(t: Tournament, bootstrap: int = 200, rng_seed: int = 0) -> list[
 
 def plot_ratings(t: Tournament, path: str) -> None:
     """Ratings with their intervals, best at the top, as a PNG (or any matplotlib format)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: the process's backend is left alone
 
     ratings = list(reversed(t.ratings))
-    fig, ax = plt.subplots(figsize=(6, 0.5 * len(ratings) + 1.2))
+    fig = Figure(figsize=(6, 0.5 * len(ratings) + 1.2))
+    ax = fig.subplots()
     ys = range(len(ratings))
     ax.errorbar([r.rating for r in ratings], list(ys),
                 xerr=[[r.rating - r.low for r in ratings], [r.high - r.rating for r in ratings]],
@@ -203,8 +201,5 @@ def plot_ratings(t: Tournament, path: str) -> None:
     from playtable.core.files import open_atomic
 
     suffix = Path(path).suffix
-    try:  # never half-written, never through a symlink planted at a temporary name
-        with open_atomic(path, suffix or ".png") as handle:
-            fig.savefig(handle, format=suffix.lstrip(".").lower() or "png")
-    finally:
-        plt.close(fig)
+    with open_atomic(path, suffix or ".png") as handle:  # never half-written, never through a symlink
+        fig.savefig(handle, format=suffix.lstrip(".").lower() or "png")
