@@ -46,16 +46,25 @@ def browser() -> Iterator[Any]:
             instance.close()
 
 
-def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = False) -> Any:
-    """A page in a fresh context (its own storage); `page.script_errors` collects script errors,
+def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = False,
+             strict_csp: bool = False) -> Any:
+    """A page in a fresh context (its own storage); `page.script_errors` collects script errors
+    (and anything the Content-Security-Policy refused),
     `page.foreign_requests` any request that would leave this machine.
-    `touch=True` makes it a phone's: a touch screen, taps instead of clicks."""
+    `touch=True` makes it a phone's: a touch screen, taps instead of clicks.
+    Playwright's `wait_for_function` compiles its condition inside the page, which the server's
+    strict CSP forbids (no eval), so pages are opened with the CSP bypassed unless `strict_csp`;
+    `tests/web/test_browser_csp.py` opens every page under the real policy."""
     context = instance.new_context(viewport={"width": width, "height": height}, has_touch=touch,
-                                   is_mobile=touch)
+                                   is_mobile=touch, bypass_csp=not strict_csp)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    # The server's Content-Security-Policy (web/server/guard.py) blocks anything a page loads or
+    # runs from elsewhere or inline; a page that trips it counts as a script error.
+    page.on("console", lambda msg: errors.append(msg.text)
+            if "Content Security Policy" in msg.text else None)
     page.script_errors = errors
     # The pages fetch nothing from outside (no CDN, no web fonts): every request stays local.
     foreign: list[str] = []

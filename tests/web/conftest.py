@@ -12,12 +12,21 @@ from starlette.testclient import TestClient
 from tests.web.server_process import ServerProcess, start_server
 
 from playtable.web.server.app import create_app
+from playtable.web.server.guard import Policy
+
+TEST_HOST = Policy.of(["testserver"])
+"""Starlette's TestClient reaches the app as http://testserver (ws://testserver for sockets)."""
+
+
+def in_process_app(db: Path, **options: Any) -> Any:
+    """The app as `create_app` makes it, reachable under TestClient's host name."""
+    return create_app(db, policy=TEST_HOST, **options)
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     # A high message rate: these tests send messages back to back on purpose.
-    with TestClient(create_app(tmp_path / "tables.sqlite3", workers=1, rate=10_000)) as test_client:
+    with TestClient(in_process_app(tmp_path / "tables.sqlite3", workers=1, rate=10_000)) as test_client:
         yield test_client
 
 

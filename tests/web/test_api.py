@@ -64,7 +64,7 @@ def test_bad_create_requests_are_400_with_one_sentence(client: TestClient, body:
 
 
 def test_malformed_body_and_unknown_table(client: TestClient) -> None:
-    answer = client.post("/api/tables", content=b"{not json")
+    answer = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert answer.status_code == 400 and "not valid JSON" in answer.json()["error"]
     assert client.get("/api/tables/nope").status_code == 404
     assert client.get("/api/tables?status=weird").status_code == 400

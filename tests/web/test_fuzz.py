@@ -15,9 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
-from tests.web.conftest import create, seat_query
-
-from playtable.web.server.app import create_app
+from tests.web.conftest import create, in_process_app, seat_query
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -42,7 +40,7 @@ MESSAGE = st.one_of(
 @pytest.fixture(scope="module")
 def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = Path(tmp_path_factory.mktemp("fuzz")) / "tables.sqlite3"
-    with TestClient(create_app(db, workers=1, rate=100_000)) as client:
+    with TestClient(in_process_app(db, workers=1, rate=100_000)) as client:
         yield client
 
 
@@ -116,7 +114,7 @@ def test_fuzzed_messages_get_one_error_each_and_change_nothing(
 
 
 def test_a_flooding_client_is_limited_then_closed_and_others_are_served(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "tables.sqlite3", workers=1, rate=5)) as client:
+    with TestClient(in_process_app(tmp_path / "tables.sqlite3", workers=1, rate=5)) as client:
         created = create(client, game="troll", seed=1)
         table_id = created["table_id"]
         codes = []

@@ -14,10 +14,9 @@ import pytest
 from starlette.testclient import TestClient
 from tests.cli.cli_runner import run_captured
 from tests.tableinput.tuio_script import DICE_MAP, session
+from tests.web.conftest import in_process_app
 from tests.web.live_support import as_received, engine_reports, send, write_recording
 from tests.web.server_process import free_port
-
-from playtable.web.server.app import create_app
 
 
 def frames_until(ws: Any, frame: int, limit: int = 500) -> list[dict[str, Any]]:
@@ -35,7 +34,7 @@ def frames_until(ws: Any, frame: int, limit: int = 500) -> list[dict[str, Any]]:
 def test_a_udp_stream_reaches_the_page_frame_by_frame(tmp_path: Path) -> None:
     script = session()
     last_frame = engine_reports(write_recording(tmp_path / "s.jsonl", script), DICE_MAP)[-1]["frame"]
-    with TestClient(create_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec")) as client:
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec")) as client:
         created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             welcome = ws.receive_json()
@@ -63,7 +62,7 @@ def test_a_udp_stream_reaches_the_page_frame_by_frame(tmp_path: Path) -> None:
 
 
 def test_bad_input_changes_nothing(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec")) as client:
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec")) as client:
         created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             assert ws.receive_json()["type"] == "welcome"
@@ -88,7 +87,7 @@ def test_bad_input_changes_nothing(tmp_path: Path) -> None:
 
 def test_recordings_go_under_the_servers_directory(tmp_path: Path) -> None:
     records = tmp_path / "rec"
-    with TestClient(create_app(tmp_path / "t.sqlite3", record_dir=records)) as client:
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=records)) as client:
         created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             ws.receive_json()
@@ -109,7 +108,7 @@ def test_recordings_go_under_the_servers_directory(tmp_path: Path) -> None:
         assert started["file"] in client.get("/api/live").json()["recordings"]
         again = client.post("/api/live", json={"replay": started["file"], "dice": DICE_MAP})
         assert again.status_code == 201 and not stopped["on"]
-    with TestClient(create_app(tmp_path / "t.sqlite3")) as client:  # no directory: no recording
+    with TestClient(in_process_app(tmp_path / "t.sqlite3")) as client:  # no directory: no recording
         created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             assert ws.receive_json()["recording"]["available"] is False

@@ -35,11 +35,20 @@ def test_a_variant_rematch_moves_both_players_and_watchers(client: TestClient) -
             client.websocket_connect(f"/ws/tables/{table}") as watcher:
         for ws in (fed, kli, watcher):
             greet(ws)
+        # Mid-game with both people seated, one asking is a proposal (issue 27, class 5) ...
+        proposal = client.post(f"/api/tables/{table}/rematch",
+                               json={"seat": 1, "token": token_of(created, 1), "variant": "iteration4"})
+        assert proposal.status_code == 202 and proposal.json()["waiting_for"] == [0], proposal.text
+        for ws in (fed, kli, watcher):
+            assert ws.receive_json() == {"type": "rematch_proposed", "seat": 1, "name": "Klingon",
+                                         "variant": "iteration4", "waiting_for": [0]}
+        assert client.get(f"/api/tables/{table}").json()["rematch"] is None
+        # ... that starts the new game once the other agrees to the same
         answer = client.post(f"/api/tables/{table}/rematch",
-                             json={"seat": 1, "token": token_of(created, 1), "variant": "iteration4"})
+                             json={"seat": 0, "token": token_of(created, 0), "variant": "iteration4"})
         assert answer.status_code == 200, answer.text
         new = answer.json()["table_id"]
-        assert answer.json()["seat"] == 1
+        assert answer.json()["seat"] == 0
         for ws in (fed, kli, watcher):
             assert ws.receive_json() == {"type": "rematch", "table_id": new, "seats": [0, 1]}
     summary = client.get(f"/api/tables/{new}").json()
@@ -61,10 +70,14 @@ def test_solitaire_seats_the_asker_and_back_adds_a_bot(client: TestClient) -> No
     table = created["table_id"]
     with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as fed:
         greet(fed)
+        asked = client.post(f"/api/tables/{table}/rematch",
+                            json={"seat": 1, "token": token_of(created, 1), "variant": "objective1"})
+        assert asked.status_code == 202  # Federation's player sat down: they must agree
+        assert fed.receive_json()["type"] == "rematch_proposed"
         answer = client.post(f"/api/tables/{table}/rematch",
-                             json={"seat": 1, "token": token_of(created, 1), "variant": "objective1"})
+                             json={"seat": 0, "token": token_of(created, 0), "variant": "objective1"})
         solo = answer.json()["table_id"]
-        assert answer.json()["seat"] == 0  # Klingon's player asked: theirs is the one seat
+        assert answer.json()["seat"] is None  # Klingon's player asked first: theirs is the one seat
         assert fed.receive_json() == {"type": "rematch", "table_id": solo, "seats": [None, 0]}
     summary = client.get(f"/api/tables/{solo}").json()
     assert summary["variant"] == "objective1" and len(summary["seats"]) == 1

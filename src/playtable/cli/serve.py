@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+import ipaddress
 import os
+import re
+import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import click
 
@@ -15,10 +20,55 @@ def default_db() -> Path:
     return Path(base) / "playtable" / "tables.sqlite3"
 
 
+def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise click.BadParameter("give the address people open, like https://games.example.org")
+    return value.rstrip("/")
+
+
+HOST_NAME = re.compile(r"^(\*|\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*)$")
+
+
+def _hosts(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...]:
+    names = tuple(h.strip().lower() for h in (value or "").split(",") if h.strip())
+    for name in names:
+        if not HOST_NAME.match(name):
+            raise click.BadParameter(f"'{name[:60]}' is not a host name (like games.example.org)")
+    return names
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _port_taken(host: str, port: int) -> bool:
+    """Whether another program already listens on host:port (checked before uvicorn starts, so
+    a second server says so in one line instead of a traceback-like log)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            return err.errno == errno.EADDRINUSE
+    return False
+
+
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--host", default="127.0.0.1", show_default=True, envvar="PLAYTABLE_HOST",
+              help="Address to listen on (0.0.0.0: every network of this machine; see docs/web.md "
+                   "before exposing it).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              envvar="PLAYTABLE_PORT")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None, envvar="PLAYTABLE_DB",
               help="SQLite file of the tables [default: $XDG_DATA_HOME/playtable/tables.sqlite3].")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes for bots and hints.")
@@ -27,15 +77,56 @@ def default_db() -> Path:
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where live Star Dice tables' pages record TUIO streams "
                    "[default: $XDG_DATA_HOME/playtable/recordings].")
+@click.option("--public-url", callback=_public_url, default=None, envvar="PLAYTABLE_PUBLIC_URL",
+              help="The address people open (behind a proxy: https://games.example.org): the base "
+                   "of join and watch links, and an allowed host and origin.")
+@click.option("--allowed-hosts", callback=_hosts, default=None, envvar="PLAYTABLE_ALLOWED_HOSTS",
+              help="Host names the server may be reached under, comma-separated (.example.org: "
+                   "and its subdomains). Loopback names and IP addresses are always allowed.")
+@click.option("--forwarded-allow-ips", default=None, envvar="PLAYTABLE_FORWARDED_ALLOW_IPS",
+              help="Addresses of the reverse proxy whose X-Forwarded-For/-Proto headers are "
+                   "trusted (comma-separated) [default: none].")
+@click.option("--max-tables", default=5000, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Tables in play at once; past it new tables are refused.")
+@click.option("--tables-per-minute", default=20.0, show_default=True, type=click.FloatRange(0.1, 10_000),
+              help="Tables one client address may create a minute.")
+@click.option("--idle-days", default=7.0, show_default=True, type=click.FloatRange(0.01, 3650),
+              help="A table nobody plays for this many days is ended as abandoned.")
+@click.option("--bot-seconds", default=30.0, show_default=True, type=click.FloatRange(1, 3600),
+              help="The longest one bot move or hint may take before its worker is replaced.")
 def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float,
-          record_dir: Path | None) -> None:
+          record_dir: Path | None, public_url: str | None, allowed_hosts: tuple[str, ...],
+          forwarded_allow_ips: str | None, max_tables: int, tables_per_minute: float,
+          idle_days: float, bot_seconds: float) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
     from playtable.web.server.app import create_app
+    from playtable.web.server.guard import Policy
+    from playtable.web.server.hub import Limits
+    from playtable.web.server.store import SqliteStore, StoreError
 
-    app = create_app(db or default_db(), workers, rate_limit,
-                     record_dir=record_dir or default_db().parent / "recordings")
-    click.echo(f"playtable: open http://{host}:{port}/ in a browser (Ctrl+C stops the server)", err=True)
+    path = db or default_db()
+    try:  # a database that cannot be used is reported now, in one line, not as a traceback
+        SqliteStore(path).close()
+    except StoreError as err:
+        raise click.ClickException(str(err)) from None
+    if _port_taken(host, port):
+        raise click.ClickException(f"port {port} on {host} is already in use (another playtable "
+                                   f"serve?); choose another with --port")
+    limits = Limits(tables=max_tables, creations_per_minute=tables_per_minute,
+                    idle_seconds=idle_days * 86400.0)
+    app = create_app(path, workers, rate_limit,
+                     record_dir=record_dir or default_db().parent / "recordings",
+                     policy=Policy.of(allowed_hosts, public_url), limits=limits, public_url=public_url,
+                     bot_seconds=bot_seconds)
+    shown = public_url or f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    click.echo(f"playtable: open {shown}/ in a browser (Ctrl+C stops the server)", err=True)
+    if not _loopback(host) and not public_url and not allowed_hosts:
+        click.echo("playtable: listening beyond this machine; people reach it by IP address "
+                   "(host names need --allowed-hosts; see docs/web.md, 'Running it for real')", err=True)
     # 1 MiB is the transport's hard limit; the app answers frames over 16 KiB with an error.
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws="websockets-sansio")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws="websockets-sansio",
+                proxy_headers=forwarded_allow_ips is not None,
+                forwarded_allow_ips=forwarded_allow_ips or None, server_header=False,
+                limit_concurrency=6000, timeout_keep_alive=10, h11_max_incomplete_event_size=16 * 1024)

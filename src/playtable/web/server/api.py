@@ -1,5 +1,5 @@
-"""What the JSON API says about games (the lobby's catalogue, the player-facing rules) and about
-a table's past (replay steps, and the record and positions once the game is over)."""
+"""What the JSON API says about games (the lobby's catalogue, the player-facing rules) and a
+table's record once the game is over (its replay and positions: `replays.py`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from starlette.responses import JSONResponse, Response
 from playtable.agents import available_agents
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict
-from playtable.core.position import position_to_json
 from playtable.core.protocol import Game
 from playtable.core.records import Record
 from playtable.core.registry import game_ids, get_game, player_rules
@@ -80,41 +79,17 @@ def rules_markdown(game_id: str) -> str | None:
         return None
 
 
-def replay_steps(table: Table, seat: int | None) -> list[dict[str, Any]]:
-    """Every position of the table from `seat`'s view (None: the public view), rebuilt from the
-    start: step 0 is the setup, step k the position after k actions."""
-    state = table.start.clone()
-    view = (lambda s: s.public_observation()) if seat is None else (lambda s: s.observation(seat))
-    steps = [{"step": 0, "seat": None, "action": None,
-              "events": [e.to_json() for e in state.events_for(list(state.setup_events), seat)],
-              "observation": view(state)}]
-    for k, (who, text) in enumerate(table.row.actions, start=1):
-        events = state.apply(state.parse_action(text))
-        steps.append({"step": k, "seat": who, "action": table.action_for(text, who, seat),
-                      "events": [e.to_json() for e in state.events_for(events, seat)],
-                      "observation": view(state)})
-    return steps
-
-
 def _download(data: dict[str, Any], name: str) -> Response:
     return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-def record_response(table: Table, step_text: str | None, position: bool) -> Response:
-    """The record, or the full position at a step, as a download; only once the game is over."""
+def record_response(table: Table) -> Response:
+    """The record as a download; only once the game is over (403 before)."""
     if not table.state.is_terminal:
         return JSONResponse({"error": "the record and positions are available once the game is over: "
                                       "they hold the seed, hence every future card and die"},
                             status_code=403)
     row = table.row
-    if not position:
-        record = Record(row.game, row.params, row.seed, [text for _, text in row.actions])
-        return _download(record.to_json(), f"{row.game}-{row.id}.record.json")
-    if step_text is None or not step_text.isdigit() or int(step_text) > table.step:
-        return JSONResponse({"error": f"'step' must be a whole number from 0 to {table.step}"},
-                            status_code=400)
-    state = table.start.clone()
-    for _, text in row.actions[:int(step_text)]:
-        state.apply(state.parse_action(text))
-    return _download(position_to_json(state), f"{row.game}-{row.id}-step{int(step_text)}.json")
+    record = Record(row.game, row.params, row.seed, [text for _, text in row.actions])
+    return _download(record.to_json(), f"{row.game}-{row.id}.record.json")

@@ -1,12 +1,15 @@
 """The Starlette app: pages, the JSON API and the table WebSocket (docs/web.md is the contract).
 
 Routes only translate between HTTP/WebSocket and the hub: every rule about tables lives in
-`hub.py` and `tables.py`, every check of a client message in `wire.py`.
+`hub.py` and `tables.py`, every check of a client message in `wire.py`, of a new table's
+request in `table_request.py`, and what every request must be before a route sees it (Host,
+Origin, content type, size, the security headers) in `guard.py`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
@@ -21,15 +24,20 @@ from starlette.websockets import WebSocket
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
-from playtable.web.server.api import catalogue, record_response, replay_steps, rules_markdown
-from playtable.web.server.bots import Workers
-from playtable.web.server.hub import BadRequest, Hub
+from playtable.web.server.api import catalogue, record_response, rules_markdown
+from playtable.web.server.bots import BOT_SECONDS, JobFailed, Workers
+from playtable.web.server.guard import MAX_BODY, BodyTooLarge, Guard, Policy
+from playtable.web.server.hub import Hub, Limits
 from playtable.web.server.live import LiveSpec, LiveTables
 from playtable.web.server.live_routes import live_routes
+from playtable.web.server.past import Busy, PastCache
 from playtable.web.server.socket_pump import pump
 from playtable.web.server.store import SqliteStore
+from playtable.web.server.table_request import BadRequest, parse_seat
 from playtable.web.server.tables import Table
 from playtable.web.server.wire import RATE_PER_SECOND, BadMessage, error, parse_client_message
+
+log = logging.getLogger("playtable.web")
 
 STATIC = Path(str(resources.files("playtable.web") / "static"))
 
@@ -45,10 +53,17 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _client(request: Request | WebSocket) -> str:
+    """The client's address (the proxy's X-Forwarded-For when uvicorn is told to trust it)."""
+    return request.client.host if request.client else ""
+
+
 async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > 64 * 1024:
-        raise BadRequest("the request body is too large")
+    raw = b""
+    async for chunk in request.stream():  # the guard ends a body past MAX_BODY as it streams
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise BodyTooLarge(MAX_BODY)
     try:
         return parse_json(raw.decode("utf-8"), "the request body") if raw else {}
     except UnicodeDecodeError:
@@ -58,13 +73,21 @@ async def _body(request: Request) -> Any:
 
 
 def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
-               live: Sequence[LiveSpec] = (), record_dir: Path | None = None) -> Starlette:
+               live: Sequence[LiveSpec] = (), record_dir: Path | None = None,
+               policy: Policy | None = None, limits: Limits | None = None,
+               public_url: str | None = None, bot_seconds: float = BOT_SECONDS) -> Guard:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
-    recordings go to `record_dir` (None: pages cannot record)."""
+    recordings go to `record_dir` (None: pages cannot record). `policy`: who may reach it
+    (`guard.Policy`; default: loopback names and IP addresses); `limits`: what strangers may make
+    it hold (`hub.Limits`); `public_url`: the base of the join and watch links it hands out;
+    `bot_seconds`: the longest a bot move or hint may take."""
     state: dict[str, Hub] = {}
     lives: dict[str, LiveTables] = {}
+    past = PastCache()
+    base = (public_url or "").rstrip("/")
+    policy = policy or Policy.of(public_url=public_url)
 
     def hub() -> Hub:
         return state["hub"]
@@ -74,11 +97,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        the_hub = Hub(SqliteStore(db), Workers(workers))
+        the_hub = Hub(SqliteStore(db), Workers(workers, bot_seconds), limits, rate)
         the_hub.restore()
-        for table in the_hub.tables.values():
-            the_hub.schedule_bot(table)
-            the_hub.arm_timer(table)
+        the_hub.start()
         state["hub"] = the_hub
         lives["live"] = LiveTables(record_dir)
         try:
@@ -87,6 +108,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             yield
         finally:
             await lives["live"].close()
+            for task in list(the_hub.tasks):
+                task.cancel()
             the_hub.workers.close()
             the_hub.store.close()
 
@@ -101,59 +124,94 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         return JSONResponse({"game": game_id, "markdown": text})
 
     async def create_table(request: Request) -> Response:
-        table, tokens = await hub().create(await _body(request))
+        table, tokens = await hub().create(await _body(request), _client(request))
         seats = []
         for i, (seat, token) in enumerate(zip(table.row.seats, tokens, strict=True)):
             entry: dict[str, Any] = {"seat": i, "name": seat.name, "kind": seat.kind}
             if token is not None:
-                entry["join_url"] = f"/t/{table.id}?seat={i}&token={token}"
+                entry["join_url"] = f"{base}/t/{table.id}?seat={i}&token={token}"
             else:
                 entry["agent"] = seat.agent
             seats.append(entry)
-        return JSONResponse({"table_id": table.id, "watch_url": f"/t/{table.id}", "seats": seats},
+        return JSONResponse({"table_id": table.id, "watch_url": f"{base}/t/{table.id}", "seats": seats},
                             status_code=201)
 
     async def list_tables(request: Request) -> Response:
         return JSONResponse({"tables": hub().listing(request.query_params.get("status"))})
 
     async def one_table(request: Request) -> Response:
-        return JSONResponse(hub().get(request.path_params["table_id"]).summary())
+        return JSONResponse((await hub().fetch(request.path_params["table_id"])).summary())
 
     async def rematch(request: Request) -> Response:
-        table = hub().get(request.path_params["table_id"])
-        new, seat = await hub().rematch(table, await _body(request))
+        table = await hub().fetch(request.path_params["table_id"])
+        new, seat = await hub().rematch(table, await _body(request), _client(request))
+        if new is None:  # a mid-game proposal: the others are asked (docs/web.md, rematch)
+            return JSONResponse({"table_id": None, "seat": None, "proposed": True,
+                                 "waiting_for": table.awaiting_agreement}, status_code=202)
         return JSONResponse({"table_id": new.id, "seat": seat})
 
     def _seat_of(request: Request, table: Table) -> int | None:
-        seat, token = request.query_params.get("seat"), request.query_params.get("token")
-        if seat is not None and seat.isdigit() and len(seat) < 4 and table.token_ok(int(seat), token):
-            return int(seat)
+        seat = parse_seat(request.query_params.get("seat"))
+        if seat is not None and table.token_ok(seat, request.query_params.get("token")):
+            return seat
         return None
 
+    async def _past(key: tuple[Any, ...], compute: Any, name: str | None = None) -> Response:
+        try:
+            data = await past.get(key, compute)
+        except Busy as busy:
+            return _error(str(busy), 503)
+        except JobFailed as err:
+            log.error("%s failed: %s", key, err)
+            return _error("this table's past could not be rebuilt in time", 503)
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'} if name else None
+        return Response(data, media_type="application/json", headers=headers)
+
     async def replay(request: Request) -> Response:
-        table = hub().get(request.path_params["table_id"])
+        table = await hub().fetch(request.path_params["table_id"])
         seat = _seat_of(request, table)
-        wanted = request.query_params.get("seat", "")
-        if seat is None and table.state.is_terminal and wanted.isdigit() and len(wanted) < 4 \
-                and int(wanted) < len(table.row.seats):
-            seat = int(wanted)  # once the game is over, every seat's view is open to everyone
-        return JSONResponse({"steps": replay_steps(table, seat)})
+        wanted = parse_seat(request.query_params.get("seat"))
+        if seat is None and table.state.is_terminal and wanted is not None \
+                and wanted < len(table.row.seats):
+            seat = wanted  # once the game is over, every seat's view is open to everyone
+        row, hidden = table.row, table.hidden_texts
+        actions = list(row.actions)
+        return await _past(
+            ("replay", table.id, table.version, table.step, seat, hidden),
+            lambda: hub().workers.replay(row.game, row.params, row.seed, actions, seat, hidden))
 
     async def record(request: Request) -> Response:
-        return record_response(hub().get(request.path_params["table_id"]), None, position=False)
+        return record_response(await hub().fetch(request.path_params["table_id"]))
 
     async def position(request: Request) -> Response:
-        table = hub().get(request.path_params["table_id"])
-        return record_response(table, request.query_params.get("step"), position=True)
+        table = await hub().fetch(request.path_params["table_id"])
+        refusal = record_response(table)
+        if refusal.status_code != 200:
+            return refusal
+        text = request.query_params.get("step") or ""
+        step = int(text) if text.isascii() and text.isdecimal() and len(text) <= 6 else None
+        if step is None or step > table.step:
+            return _error(f"'step' must be a whole number from 0 to {table.step}")
+        row = table.row
+        actions = [text for _, text in row.actions[:step]]
+        return await _past(("position", table.id, step),
+                           lambda: hub().workers.position(row.game, row.params, row.seed, actions),
+                           f"{row.game}-{row.id}-step{step}.json")
 
     async def table_socket(ws: WebSocket) -> None:
         await ws.accept()
-        table = hub().tables.get(ws.path_params["table_id"])
-        if table is None:
-            await ws.send_json(error("not_found", f"there is no table '{ws.path_params['table_id'][:40]}'"))
+        try:
+            table = await hub().fetch(ws.path_params["table_id"])
+        except BadRequest as bad:
+            await ws.send_json(error("not_found", bad.message))
             await ws.close(code=1008)
             return
-        conn, refusal = hub().connect(table, ws.query_params.get("seat"), ws.query_params.get("token"))
+        conn, refusal = hub().connect(table, ws.query_params.get("seat"), ws.query_params.get("token"),
+                                      _client(ws))
+        if conn is None:
+            await ws.send_json(error("too_many", refusal or ""))
+            await ws.close(code=1013)
+            return
         if refusal:
             conn.push(error("forbidden", refusal))
         hub().greet(table, conn)
@@ -164,9 +222,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             except BadMessage as bad:
                 conn.push(error(bad.code, bad.message))
                 return
-            current = hub().tables.get(table.id)
-            if current is not None:
-                await hub().handle(current, conn, msg)
+            await hub().handle(table, conn, msg)
 
         try:
             await pump(ws, conn, rate, on_frame)
@@ -176,6 +232,14 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     async def bad_request(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, BadRequest)
         return _error(exc.message, exc.status)
+
+    async def too_large(request: Request, exc: Exception) -> Response:
+        return _error(str(exc), 413)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # Never a traceback or a plain-text page: one sentence, and the details in the log.
+        log.error("error serving %s %s", request.method, request.url.path, exc_info=exc)
+        return _error("the server met an error it did not expect; it is logged", 500)
 
     routes = [
         Route("/", _page("index.html")),
@@ -194,4 +258,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         *live_routes(live_tables, _page("live.html"), rate),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={BadRequest: bad_request})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={BadRequest: bad_request, BodyTooLarge: too_large,
+                                        Exception: server_error})
+    return Guard(app, policy)

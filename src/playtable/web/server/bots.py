@@ -14,14 +14,13 @@ writing end they hold themselves, would otherwise wait for ever.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import select
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import cache
 from typing import Any, TypeVar
 
@@ -93,40 +92,179 @@ def _warm_up(server: int) -> None:
             continue
 
 
-def make_pool(workers: int) -> Executor:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm_up,
-                               initargs=(os.getpid(),))
+def replay(game_id: str, params: dict[str, Any], seed: int, actions: list[tuple[int | None, str]],
+           seat: int | None, hidden_texts: bool) -> bytes:
+    """A table's replay (`api.replay_steps`), already encoded as JSON (runs in a worker: a long
+    game's replay is seconds of work and megabytes of text)."""
+    from playtable.web.server.replays import encode_replay
+
+    return encode_replay(game_id, params, seed, actions, seat, hidden_texts)
+
+
+def position(game_id: str, params: dict[str, Any], seed: int, actions: list[str]) -> bytes:
+    """The full position after `actions`, encoded (`replays.encode_position`; runs in a worker)."""
+    from playtable.web.server.replays import encode_position
+
+    return encode_position(game_id, params, seed, actions)
+
+
+class JobFailed(Exception):
+    """A job that raised in its worker, or whose worker died twice."""
+
+
+class JobTimedOut(JobFailed):
+    """A job that ran past its pool's time limit: its worker was killed and replaced."""
+
+
+def _serve(conn: Any, server: int) -> None:
+    """A worker's life: run each job it is sent and send back ("ok", result) or ("error", why)."""
+    _warm_up(server)
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        if item is None:
+            os._exit(0)
+        job, args = item
+        try:
+            answer: tuple[str, Any] = ("ok", job(*args))
+        except Exception as err:  # the job's own failure, reported to the server
+            answer = ("error", f"{type(err).__name__}: {err}"[:500])
+        try:
+            conn.send(answer)
+        except (BrokenPipeError, OSError):
+            os._exit(0)
+
+
+class _Worker:
+    """One worker process and the pipe to it; its methods block and run in a thread."""
+
+    def __init__(self, context: Any) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child, os.getpid()), daemon=True,
+                                       name="playtable-worker")
+        self.process.start()
+        child.close()
+
+    def call(self, job: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
+        try:
+            self.conn.send((job, args))
+            if not self.conn.poll(seconds):
+                self.kill()
+                raise JobTimedOut(f"gave no answer within {seconds:g} s")
+            status, value = self.conn.recv()
+        except (EOFError, BrokenPipeError, ConnectionResetError) as err:
+            self.kill()
+            raise _WorkerDied(str(err)) from None
+        if status != "ok":
+            raise JobFailed(value)
+        return value
+
+    @property
+    def alive(self) -> bool:
+        return bool(self.process.is_alive())
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.conn.send(None)
+        self.process.join(timeout=1)
+        self.kill()
+
+
+class _WorkerDied(Exception):
+    pass
+
+
+class Pool:
+    """`size` worker processes, each running one job at a time for at most `seconds`. A job
+    past its time has its worker killed and replaced (`JobTimedOut`); a worker that dies (killed,
+    out of memory) is replaced and the job tried once more. Jobs wait their turn in order."""
+
+    def __init__(self, size: int, seconds: float) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        self.seconds = seconds
+        self.size = max(1, size)
+        self._idle: list[_Worker] = [_Worker(self.context) for _ in range(self.size)]
+        self._free = asyncio.Semaphore(self.size)
+        self.waiting = 0
+        """Jobs waiting for a free worker (callers may refuse new work when it is high)."""
+        self.closed = False
+
+    async def run(self, job: Callable[..., T], *args: Any) -> T:
+        self.waiting += 1
+        try:
+            await self._free.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            for attempt in (1, 2):
+                worker = self._idle.pop() if self._idle else None
+                if worker is None or not worker.alive:
+                    if worker is not None:
+                        worker.kill()
+                    worker = await asyncio.to_thread(_Worker, self.context)
+                try:
+                    result: T = await asyncio.to_thread(worker.call, job, args, self.seconds)
+                except _WorkerDied:
+                    if attempt == 2:
+                        raise JobFailed("its worker process died twice") from None
+                    continue
+                except JobTimedOut:
+                    raise
+                except JobFailed:
+                    self._idle.append(worker)
+                    raise
+                self._idle.append(worker)
+                return result
+            raise AssertionError("unreachable")
+        finally:
+            self._free.release()
+
+    def close(self) -> None:
+        self.closed = True
+        for worker in self._idle:
+            worker.stop()
+        self._idle.clear()
+
+
+BOT_SECONDS = 30.0
+"""The longest a bot move or a hint may think before its worker is killed (the agents' own
+bounds keep every allowed setting well inside it; this is the backstop)."""
+REPLAY_SECONDS = 60.0
 
 
 class Workers:
-    """The pool, with awaitable jobs. A worker that dies (killed, out of memory) breaks the
-    whole pool; the pool is then replaced and the job tried once more."""
+    """The server's worker processes: `play` for bots and hints (seated players' and bots'
+    work), `public` for what anyone may ask of a table (replays), so that no stranger's request
+    can hold up a table's bot."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, bot_seconds: float = BOT_SECONDS) -> None:
         self.workers = max(1, workers)
-        self.pool = make_pool(self.workers)
-
-    async def _run(self, job: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
-            pool = self.pool
-            try:
-                return await loop.run_in_executor(pool, job, *args)
-            except BrokenProcessPool:
-                if attempt == 2:
-                    raise
-                if self.pool is pool:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self.pool = make_pool(self.workers)
-        raise AssertionError("unreachable")
+        self.play = Pool(self.workers, bot_seconds)
+        self.public = Pool(1, REPLAY_SECONDS)
 
     async def bot_move(self, game_id: str, spec: str, position: dict[str, Any], rng_seed: int) -> str:
-        return await self._run(bot_move, game_id, spec, position, rng_seed)
+        return await self.play.run(bot_move, game_id, spec, position, rng_seed)
 
     async def hint(self, game_id: str, position: dict[str, Any]) -> tuple[str, str] | None:
-        return await self._run(hint, game_id, position)
+        return await self.play.run(hint, game_id, position)
+
+    async def replay(self, game_id: str, params: dict[str, Any], seed: int,
+                     actions: list[tuple[int | None, str]], seat: int | None,
+                     hidden_texts: bool) -> bytes:
+        return await self.public.run(replay, game_id, params, seed, actions, seat, hidden_texts)
+
+    async def position(self, game_id: str, params: dict[str, Any], seed: int, actions: list[str]) -> bytes:
+        return await self.public.run(position, game_id, params, seed, actions)
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.play.close()
+        self.public.close()

@@ -4,38 +4,59 @@ and everything a connection may ask of a table (act, undo, hint, sync, rematch).
 The hub runs on the event loop. Each request is checked completely before anything changes;
 an accepted action is written to the store (committed) before the table changes and before
 any message goes out. Bots and hints run in worker processes (`bots.Workers`).
+
+Facing strangers (docs/web.md, "Facing a network"): each client address may create a few tables
+a minute, the server holds at most `Limits.tables` tables in play, a table nobody plays for
+`Limits.idle_seconds` is ended as abandoned, and an ended table leaves memory (it is read back
+from the store when someone asks for it), so neither memory nor a restart grows with history.
+A bot that fails is tried again, then replaced for that move by the game's stand-in and then by
+a random legal move, and the table is told: no table waits for ever on a bot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
+from collections import OrderedDict
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from playtable.agents import available_agents, make_agent
-from playtable.core.errors import BadParameter, PlaytableError
+from playtable.agents import make_agent
+from playtable.core.chance import Chance
+from playtable.core.errors import PlaytableError
 from playtable.core.params import params_from_dict, resolve_params
-from playtable.core.protocol import Event, State, params_as_dict
-from playtable.core.registry import game_ids, get_game
-from playtable.web.server.bots import Workers
+from playtable.core.protocol import Event, State
+from playtable.core.registry import get_game
+from playtable.web.server.bots import JobFailed, JobTimedOut, Workers
 from playtable.web.server.seating import plan_seats, stand_in_agent
-from playtable.web.server.store import SeatRow, TableRow, TableStore
-from playtable.web.server.tables import Connection, Table, hash_token
-from playtable.web.server.wire import ClientMessage, error
+from playtable.web.server.store import StoreError, TableRow, TableStore
+from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
+from playtable.web.server.tables import Connection, Table, row_summary
+from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
 
 log = logging.getLogger("playtable.web")
 MAX_LISTED = 100
+HINTS_WAITING = 8
+"""Jobs waiting for the bots' workers past which a hint is refused (bots' moves come first)."""
 
 
-class BadRequest(Exception):
-    """A request that cannot be served; `status` is the HTTP status."""
+@dataclass(frozen=True)
+class Limits:
+    """What strangers may make the server hold (`playtable serve` sets them)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
+    tables: int = 5000
+    """Tables in play at once (not ended); past it new tables are refused (503)."""
+    creations_per_minute: float = 20.0
+    """Tables one client address may create a minute (bursts of as many)."""
+    idle_seconds: float = 7 * 24 * 3600.0
+    """A table with no move for this long is ended as abandoned."""
+    ended_in_memory: int = 200
+    """Ended tables kept in memory (the most recently used); others are read from the store."""
+    connections: int = 5000
+    """WebSockets open at once, over all tables."""
+    connections_per_address: int = 100
 
 
 def _new_state(game_id: str, params_values: Mapping[str, Any], seed: int) -> State:
@@ -44,129 +65,142 @@ def _new_state(game_id: str, params_values: Mapping[str, Any], seed: int) -> Sta
     return state
 
 
+def _rebuild(row: TableRow) -> Table:
+    return Table(row, _new_state(row.game, row.params, row.seed))
+
+
 class Hub:
-    def __init__(self, store: TableStore, workers: Workers) -> None:
+    def __init__(self, store: TableStore, workers: Workers, limits: Limits | None = None,
+                 rate: float = RATE_PER_SECOND) -> None:
         self.store = store
+        self.rate = rate
+        """Messages a second each connection may send (its syncs are limited in proportion)."""
         self.workers = workers
+        self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
+        """Every table in play, and the most recently used ended ones (`ended`)."""
+        self.ended: OrderedDict[str, None] = OrderedDict()
         self.tasks: set[asyncio.Task[None]] = set()
         self.timers: dict[str, asyncio.Task[None]] = {}
         """Each table's running turn timer (at most one: the seat to move)."""
+        self.creations: dict[str, RateLimit] = {}
+        self.connections_by_address: dict[str, int] = {}
+        self._last_failure: dict[str, Exception] = {}
 
     # -- tables -------------------------------------------------------------------------------
     def restore(self) -> None:
-        """Rebuild every stored table by replaying its record (startup, before serving)."""
-        for row in self.store.load_all():
+        """Rebuild every table still in play by replaying its record (startup, before serving).
+        A table that cannot be rebuilt, or turns out to be over, is marked ended."""
+        for row in self.store.load_running():
             try:
-                self.tables[row.id] = Table(row, _new_state(row.game, row.params, row.seed))
+                table = _rebuild(row)
             except PlaytableError as err:
                 log.error("table %s cannot be rebuilt from its record: %s", row.id, err)
+                self.store.mark_ended(row.id, now(), {"returns": None, "text": (
+                    "This table could not be rebuilt after a restart: " + str(err)[:200])})
+                continue
+            self.tables[row.id] = table
+            if table.is_over:
+                self._mark_ended(table)
+
+    def start(self) -> None:
+        """Start every restored table's bots and timers, and the watch for abandoned tables."""
+        for table in list(self.tables.values()):
+            self.schedule_bot(table)
+            self.arm_timer(table)
+        self._spawn(self._reap())
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def get(self, table_id: str) -> Table:
+        """A table in memory (in play or recently ended); 404 otherwise (see `fetch`)."""
         table = self.tables.get(table_id)
         if table is None:
             raise BadRequest(f"there is no table '{table_id[:40]}'", 404)
+        if table_id in self.ended:
+            self.ended.move_to_end(table_id)
         return table
+
+    async def fetch(self, table_id: str) -> Table:
+        """Any table, an ended one read back from the store (rebuilt in a thread) if need be."""
+        if table_id in self.tables:
+            return self.get(table_id)
+        if len(table_id) > 40:
+            raise BadRequest(f"there is no table '{table_id[:40]}'", 404)
+        row = self.store.load(table_id)
+        if row is None:
+            raise BadRequest(f"there is no table '{table_id[:40]}'", 404)
+        try:
+            table = await asyncio.to_thread(_rebuild, row)
+        except PlaytableError as err:
+            raise BadRequest(f"table '{table_id}' cannot be rebuilt from its record: {err}", 500) from None
+        if table_id not in self.tables:
+            self.tables[table_id] = table
+            self._remember_ended(table_id)
+        return self.tables[table_id]
 
     def listing(self, status: str | None) -> list[dict[str, Any]]:
         if status not in (None, "open", "running", "finished"):
             raise BadRequest("'status' must be open, running or finished")
-        rows = sorted(self.tables.values(), key=lambda t: (t.row.created, t.id), reverse=True)
-        return [t.summary() for t in rows if status is None or t.status == status][:MAX_LISTED]
+        playing = sorted((t for t in self.tables.values() if t.id not in self.ended),
+                         key=lambda t: (t.row.created, t.id), reverse=True)
+        found = [t.summary() for t in playing if status is None or t.status == status][:MAX_LISTED]
+        if status in (None, "finished") and len(found) < MAX_LISTED:
+            for row, steps in self.store.recent_ended(MAX_LISTED - len(found)):
+                table = self.tables.get(row.id)
+                found.append(table.summary() if table is not None else row_summary(row, steps))
+        return found
 
-    async def create(self, body: Any, rematch_of: Table | None = None,
+    def _admit(self, client: str) -> None:
+        """Refuse a new table when the server is full or this client makes them too fast."""
+        if len(self.tables) - len(self.ended) >= self.limits.tables:
+            raise BadRequest("the server holds as many tables as it may; try again later", 503)
+        rate = self.limits.creations_per_minute / 60.0
+        bucket = self.creations.setdefault(client, RateLimit(rate, self.limits.creations_per_minute))
+        if not bucket.allow():
+            raise BadRequest("too many new tables from your address; wait a minute", 429)
+        if len(self.creations) > 10_000:  # forget the addresses whose buckets are full again
+            for key in [k for k, b in self.creations.items() if b.full]:
+                del self.creations[key]
+
+    async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
                      carried: list[str | None] | None = None) -> tuple[Table, list[str | None]]:
         """A new table from a request body; returns it and each seat's token (None for bots).
         A rematch carries each seat's token over (`carried`: the token hash of each new seat,
         by default the old table's seat by seat)."""
-        row, tokens = self._row_from_request(body)
+        row, tokens = row_from_request(body, trusted=rematch_of is not None)
+        self._admit(client)
         if rematch_of is not None:
             row.rematch_of = rematch_of.id
             hashes = carried if carried is not None else [s.token_hash for s in rematch_of.row.seats]
             for new, old_hash in zip(row.seats, hashes, strict=True):
                 new.token_hash = old_hash
             tokens = [None] * len(tokens)
-        # Generating a position can be slow (Rotator's boards of a given difficulty are solved).
+        # Generating a position can be slow (Rotator's boards of a given difficulty are solved);
+        # the games' declared bounds keep it to seconds.
         try:
             start = await asyncio.to_thread(_new_state, row.game, row.params, row.seed)
         except PlaytableError as err:
             raise BadRequest(str(err)) from None
         table = Table(row, start)
-        self.store.create(row)
+        try:
+            self.store.create(row)
+        except StoreError as err:
+            log.error("table %s not created: %s", row.id, err)
+            raise BadRequest("the server could not save the new table (its disk may be full); "
+                             "nothing was created", 503) from None
         self.tables[row.id] = table
         self.schedule_bot(table)
         self.arm_timer(table)
         return table, tokens
 
-    def _row_from_request(self, body: Any) -> tuple[TableRow, list[str | None]]:
-        if not isinstance(body, dict):
-            raise BadRequest("the request body must be a JSON object")
-        game_id = body.get("game")
-        if game_id not in game_ids():
-            raise BadRequest(f"unknown game {game_id!r} (known: {', '.join(game_ids())})")
-        game = get_game(game_id)
-        variant, values = body.get("variant"), body.get("params") or {}
-        if variant is not None and not isinstance(variant, str):
-            raise BadRequest("'variant' must be a variant name or null")
-        if not isinstance(values, dict) or not all(isinstance(k, str) for k in values):
-            raise BadRequest("'params' must be an object of parameter names to values")
-        players = body.get("players")
-        if players is not None:
-            if "players" not in {f for f in params_as_dict(game.default_params())}:
-                raise BadRequest(f"{game.name} has no choice of player count")
-            values = {**values, "players": players}
-        try:
-            params = resolve_params(game.params_type, game.variants, variant or None)
-            params = params_from_dict(game.params_type, values, params)
-        except BadParameter as err:
-            raise BadRequest(str(err)) from None
-        seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise BadRequest("'seed' must be a whole number from 0 to 2^63-1, or null")
-        names = game.seat_names(params)
-        seats, tokens = self._seats(game, body.get("seats"), names)
-        timer = body.get("turn_timer")
-        if timer is not None:
-            if isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 3600:
-                raise BadRequest("'turn_timer' must be a number of seconds from 1 to 3600, or null (off)")
-            for seat in seats:
-                if seat.kind == "human":
-                    seat.stand_in_after = float(timer)
-        row = TableRow(secrets.token_urlsafe(6), game_id, variant or None, params_as_dict(params), seed,
-                       seats, datetime.now(UTC).isoformat(timespec="milliseconds"))
-        return row, tokens
-
-    def _seats(self, game: Any, requested: Any, names: list[str]) -> tuple[list[SeatRow], list[str | None]]:
-        if requested is None:
-            requested = [{"kind": "human"} for _ in names]
-        if not isinstance(requested, list) or len(requested) != len(names):
-            raise BadRequest(f"'seats' must list {len(names)} seat(s) for these settings")
-        seats: list[SeatRow] = []
-        tokens: list[str | None] = []
-        for name, seat in zip(names, requested, strict=True):
-            if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
-                raise BadRequest('each seat must be {"kind": "human"} or {"kind": "bot", "agent": NAME}')
-            if seat["kind"] == "human":
-                token = secrets.token_urlsafe(18)
-                seats.append(SeatRow("human", name, None, hash_token(token)))
-                tokens.append(token)
-                continue
-            agent = seat.get("agent")
-            if not isinstance(agent, str):
-                raise BadRequest(f"a bot seat needs an 'agent' (known: {', '.join(available_agents(game))})")
-            try:
-                make_agent(game, agent)
-            except PlaytableError as err:
-                raise BadRequest(str(err)) from None
-            seats.append(SeatRow("bot", name, agent))
-            tokens.append(None)
-        return seats, tokens
-
-    async def rematch(self, table: Table, body: Any) -> tuple[Table, int | None]:
+    async def rematch(self, table: Table, body: Any, client: str = "") -> tuple[Table | None, int | None]:
         """The table's rematch (made at the first request, the same one after) and the seat the
-        asking player has there. With `"variant"` the rematch plays that named variant (the
+        asking player has there; (None, None) while it is a mid-game proposal others have not
+        yet agreed to (`Table.propose`). With `"variant"` the rematch plays that named variant (the
         table menu's choice) with its own parameters, seats planned by `seating.plan_seats`."""
         if not isinstance(body, dict):
             raise BadRequest("the request body must be a JSON object with 'seat' and 'token'")
@@ -177,28 +211,42 @@ class Hub:
         if "variant" in body and (not isinstance(variant, str) or variant not in table.game.variants):
             known = ", ".join(sorted(table.game.variants)) or "none"
             raise BadRequest(f"'variant' must name one of {table.game.name}'s variants (known: {known})")
-        if table.row.rematch is not None and table.row.rematch in self.tables:
-            again = self.tables[table.row.rematch]
+        if table.row.rematch is not None:
+            again = await self.fetch(table.row.rematch)
             mine = table.row.seats[seat].token_hash
             return again, next((i for i, s in enumerate(again.row.seats) if s.token_hash == mine), None)
+        if not table.state.is_terminal:
+            # One player may not end a game others are playing (issue 27, class 5): mid-game, a
+            # new game is a proposal until every other person who sat down asks for the same.
+            missing = table.propose(seat, variant)
+            if missing:
+                return None, None
+        # The one who asked first is seated first (a solitaire variant is theirs).
+        asker = next((s for s, v in table.proposals.items() if v == variant), seat)
         old = table.row.seats
         if variant is None:
             # The variant's name is kept for the lobby; the full parameters fix every value anyway.
-            plan = plan_seats(len(old), len(old), seat)
+            plan = plan_seats(len(old), len(old), asker)
             request: dict[str, Any] = {"game": table.row.game, "variant": table.row.variant,
                                        "params": table.row.params}
         else:
             params = resolve_params(table.game.params_type, table.game.variants, variant)
-            plan = plan_seats(len(old), len(table.game.seat_names(params)), seat)
+            plan = plan_seats(len(old), len(table.game.seat_names(params)), asker)
             request = {"game": table.row.game, "variant": variant, "params": {}}
         request["seats"] = [{"kind": "bot", "agent": stand_in_agent(table.game)} if o is None
                             else {"kind": old[o].kind, "agent": old[o].agent} for o in plan.new_from_old]
         request["turn_timer"] = table.turn_timer()
         carried = [None if o is None else old[o].token_hash for o in plan.new_from_old]
-        new, _ = await self.create(request, rematch_of=table, carried=carried)
+        new, _ = await self.create(request, client, rematch_of=table, carried=carried)
+        try:
+            self.store.link_rematch(table.id, new.id)
+        except StoreError as err:
+            log.error("rematch %s of table %s not linked: %s", new.id, table.id, err)
+            raise BadRequest("the server could not save the rematch (its disk may be full)", 503) from None
         table.row.rematch = new.id
-        self.store.link_rematch(table.id, new.id)
         self.arm_timer(table)  # a table left unfinished has no turn timer any more
+        if table.left_unfinished:
+            self._mark_ended(table)
         message: dict[str, Any] = {"type": "rematch", "table_id": new.id}
         if variant is not None:
             message["seats"] = plan.old_to_new(len(old))
@@ -206,22 +254,32 @@ class Hub:
         return new, plan.old_to_new(len(old))[seat]
 
     # -- connections --------------------------------------------------------------------------
-    def connect(self, table: Table, seat_text: str | None,
-                token: str | None) -> tuple[Connection, str | None]:
+    def connect(self, table: Table, seat_text: str | None, token: str | None,
+                address: str = "") -> tuple[Connection | None, str | None]:
         """A connection for a seat (if the token is right) or a watcher; the second value is a
-        refusal to report when a seat was asked for and not granted."""
+        refusal to report when a seat was asked for and not granted. No connection (None) when
+        the server or this address has as many sockets open as it may."""
+        open_here = self.connections_by_address.get(address, 0)
+        if open_here >= self.limits.connections_per_address or \
+                sum(self.connections_by_address.values()) >= self.limits.connections:
+            return None, "too many connections are open (from your address, or to this server)"
         refusal = None
         seat: int | None = None
         if seat_text is not None:
-            n = int(seat_text) if seat_text.isdigit() and len(seat_text) < 4 else -1
-            if table.token_ok(n, token):
+            n = parse_seat(seat_text)
+            if n is not None and table.token_ok(n, token):
                 seat = n
             else:
                 refusal = "the seat token was refused (wrong token or seat): you are watching this table"
-        conn = Connection(seat)
+        conn = Connection(seat, self.rate)
+        conn.address = address
+        self.connections_by_address[address] = open_here + 1
         table.connections.add(conn)
         if seat is not None and not table.row.seats[seat].joined:
-            self.store.mark_joined(table.id, seat)
+            try:
+                self.store.mark_joined(table.id, seat)
+            except StoreError as err:  # the seat is still played; only the lobby's "open" lags
+                log.error("table %s: seat %d joined but not saved: %s", table.id, seat, err)
             table.row.seats[seat].joined = True
         return conn, refusal
 
@@ -229,13 +287,40 @@ class Hub:
         conn.push(table.welcome(conn.seat))
         conn.push(table.state_message(conn.seat, []))
 
+    def sync(self, table: Table, conn: Connection) -> None:
+        """A fresh welcome and state. A welcome is the whole log (hundreds of kilobytes in a long
+        game), so a connection gets one at most as often as its sync limit allows: a sync
+        asked for sooner is answered when the limit allows, and any more asked meanwhile are
+        answered by that same one (a page that missed a step always catches up)."""
+        if conn.sync_pending:
+            return
+        wait = conn.sync_limit.wait()
+        if wait <= 0:
+            self.greet(table, conn)
+            return
+        conn.sync_pending = True
+
+        def later() -> None:
+            conn.sync_pending = False
+            if not conn.closed:
+                conn.sync_limit.wait()
+                self.greet(table, conn)
+
+        asyncio.get_running_loop().call_later(wait, later)
+
     def disconnect(self, table: Table, conn: Connection) -> None:
-        table.connections.discard(conn)
+        if conn in table.connections:
+            table.connections.discard(conn)
+            left = self.connections_by_address.get(conn.address, 1) - 1
+            if left > 0:
+                self.connections_by_address[conn.address] = left
+            else:
+                self.connections_by_address.pop(conn.address, None)
         conn.closed = True
 
     async def handle(self, table: Table, conn: Connection, msg: ClientMessage) -> None:
         if msg.type == "sync":
-            self.greet(table, conn)
+            self.sync(table, conn)
             return
         if msg.type == "chat" and conn.seat is not None:
             table.chat(conn.seat, msg.action or "")
@@ -255,7 +340,9 @@ class Hub:
         elif msg.type == "hint":
             await self.hint(table, conn)
 
-    def act(self, table: Table, seat: int, text: str, conn: Connection | None = None) -> bool:
+    def act(self, table: Table, seat: int, text: str, conn: Connection | None = None,
+            bot: str | None = None) -> bool:
+        """Play `text` for `seat` (a person's, through `conn`, or a bot's: `bot` names it)."""
         state = table.state
         if table.is_over or state.current_player != seat:
             why = ("the players moved to a new table" if table.left_unfinished
@@ -269,8 +356,15 @@ class Hub:
             if conn:
                 conn.push(error("illegal", str(err)))
             return False
-        self.store.append_action(table.id, table.step + 1, seat, canonical)
-        table.commit(seat, canonical, after, events)
+        try:
+            self.store.append_action(table.id, table.step + 1, seat, canonical)
+        except StoreError as err:
+            log.error("table %s: action not saved: %s", table.id, err)
+            if conn:
+                conn.push(error("unavailable", "the server could not save your move (its disk may be "
+                                               "full); nothing changed, try again later"))
+            return False
+        table.commit(seat, canonical, after, events, bot)
         motion = after.motion()
         if motion:
             # A live table (Star Dice): the motion is streamed first, then the new state goes
@@ -303,7 +397,12 @@ class Hub:
             conn.push(error("no_undo", "the last action cannot be taken back (it was not yours, or "
                                        "it drew a card, rolled a die or revealed something)"))
             return
-        self.store.drop_last_action(table.id, table.step)
+        try:
+            self.store.drop_last_action(table.id, table.step)
+        except StoreError as err:
+            log.error("table %s: undo not saved: %s", table.id, err)
+            conn.push(error("unavailable", "the server could not save the undo; nothing changed"))
+            return
         table.rebuild_without_last()
         self.after_change(table, [Event("undo", "The last action was taken back.")])
 
@@ -312,7 +411,15 @@ class Hub:
         if table.is_over or table.state.current_player != conn.seat:
             conn.push(error("no_hint", "a hint is for the player whose turn it is"))
             return
-        found = await self.workers.hint(table.row.game, table.state.to_json())
+        if self.workers.play.waiting >= HINTS_WAITING:
+            conn.push(error("no_hint", "the server is busy; ask for a hint again in a moment"))
+            return
+        try:
+            found = await self.workers.hint(table.row.game, table.state.to_json())
+        except JobFailed as err:
+            log.error("hint on table %s failed: %s", table.id, err)
+            conn.push(error("no_hint", "the hint could not be worked out in time"))
+            return
         if found is None:
             conn.push(error("no_hint", f"{table.game.name} has no hint for this position"))
             return
@@ -323,6 +430,53 @@ class Hub:
         self.schedule_bot(table)
         self.arm_timer(table)
         table.broadcast_state(events)
+        if table.is_over:
+            self._mark_ended(table)
+
+    # -- the end of tables ----------------------------------------------------------------------
+    def _mark_ended(self, table: Table, result: dict[str, Any] | None = None) -> None:
+        """Record that the table is over (so no restart rebuilds it) and let it leave memory."""
+        if table.row.ended is not None:
+            return
+        table.row.ended = now()
+        table.row.result = result or table.result()
+        try:
+            self.store.mark_ended(table.id, table.row.ended, table.row.result)
+        except StoreError as err:  # it is rebuilt at the next start and marked then
+            log.error("table %s: its end not saved: %s", table.id, err)
+        self._remember_ended(table.id)
+
+    def _remember_ended(self, table_id: str) -> None:
+        self.ended[table_id] = None
+        self.ended.move_to_end(table_id)
+        while len(self.ended) > self.limits.ended_in_memory:
+            oldest = next(iter(self.ended))
+            del self.ended[oldest]
+            gone = self.tables.get(oldest)
+            if gone is not None and not gone.connections:
+                del self.tables[oldest]
+            elif gone is not None:  # still watched: kept until its watchers leave
+                self.ended[oldest] = None
+                break
+
+    async def _reap(self) -> None:
+        """End the tables nobody has played for `idle_seconds`, checking every minute."""
+        while True:
+            await asyncio.sleep(min(60.0, self.limits.idle_seconds / 4))
+            self.reap_idle(datetime.now(UTC))
+
+    def reap_idle(self, at: datetime) -> list[str]:
+        """End every table in play idle since before `at - idle_seconds`; their ids."""
+        cutoff = (at - timedelta(seconds=self.limits.idle_seconds)).isoformat(timespec="milliseconds")
+        reaped = []
+        for table in list(self.tables.values()):
+            if table.row.ended is None and not table.is_over and table.last_activity < cutoff:
+                table.abandoned = True
+                table.broadcast_state([Event("abandoned", "Nobody played this table for too long: "
+                                                          "it has been ended.")])
+                self._mark_ended(table)
+                reaped.append(table.id)
+        return reaped
 
     # -- the turn timer -------------------------------------------------------------------------
     def arm_timer(self, table: Table) -> None:
@@ -348,6 +502,8 @@ class Hub:
             return
         self.timers.pop(table.id, None)
         table.bot_busy = True
+        self._notice(table, f"{table.row.seats[seat].name}'s turn timer ran out: the "
+                            f"{stand_in_agent(table.game)} bot plays this turn for them.")
         await self._bot_turn(table, seat, stand_in_agent(table.game))
 
     # -- bots ---------------------------------------------------------------------------------
@@ -356,25 +512,82 @@ class Hub:
         if seat is None or table.bot_busy:
             return
         table.bot_busy = True
-        task = asyncio.get_running_loop().create_task(self._bot_turn(table, seat))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self._spawn(self._bot_turn(table, seat))
 
     async def _bot_turn(self, table: Table, seat: int, stand_in: str | None = None) -> None:
-        """A bot seat's move, or (`stand_in`: the agent) one turn of a person whose timer ran out."""
+        """A bot seat's move, or (`stand_in`: the agent) one turn of a person whose timer ran out.
+
+        A bot that fails (raises, runs past its time, its worker dies, or it chooses an illegal
+        action) is tried once more, then the game's stand-in bot plays that move, then a random
+        legal move chosen here; the table is told each time, so it never waits silently."""
         step = table.step
         spec = stand_in or table.row.seats[seat].agent or "random"
+        seed = (table.row.seed * 1_000_003 + step) % 2**62
+        fallback = stand_in_agent(table.game)
+        tries = [spec, spec] + ([fallback] if fallback != spec else [])
+        played = False
         try:
-            text = await self.workers.bot_move(table.row.game, spec, table.state.to_json(),
-                                               (table.row.seed * 1_000_003 + step) % 2**62)
-        except Exception:  # a crashed worker must not take the table down; it is logged
-            log.exception("bot %s on table %s failed", spec, table.id)
-            table.bot_busy = False
-            return
-        table.bot_busy = False
-        if table.step != step or (table.bot_to_move() if stand_in is None
-                                  else table.state.current_player) != seat:
+            for attempt, agent in enumerate(tries):
+                if table.step != step or table.is_over:
+                    break
+                if attempt == 1 and isinstance(self._last_failure.get(table.id), JobTimedOut):
+                    continue  # a bot out of time would only run out of time again
+                text = await self._ask_bot(table, agent, seed + attempt)
+                if text is None or table.step != step or table.is_over:
+                    continue
+                if table.state.current_player != seat:
+                    break
+                table.bot_busy = False  # so the move's own after_change may start the next bot
+                if self.act(table, seat, text, bot=agent):
+                    played = True
+                    if agent != spec:
+                        self._notice(table, f"The {spec} bot of {table.row.seats[seat].name} failed; "
+                                            f"the {agent} bot played this move instead.")
+                    break
+                table.bot_busy = True
+                log.error("bot %s on table %s chose an illegal action %r", agent, table.id, text)
+            if not played and table.step == step and not table.is_over \
+                    and table.state.current_player == seat:
+                played = self._random_move(table, seat, spec, seed)
+        finally:
+            self._last_failure.pop(table.id, None)
+            if not played:
+                table.bot_busy = False
+        if not played:  # the move's own after_change (or its stream's end) starts the next bot
             self.schedule_bot(table)
-            return
-        if not self.act(table, seat, text):
-            log.error("bot %s on table %s chose an illegal action %r", spec, table.id, text)
+
+    async def _ask_bot(self, table: Table, agent: str, seed: int) -> str | None:
+        try:
+            return await self.workers.bot_move(table.row.game, agent, table.state.to_json(), seed)
+        except JobFailed as err:
+            self._last_failure[table.id] = err
+            log.error("bot %s on table %s failed: %s", agent, table.id, err)
+        except PlaytableError as err:  # the position could not be sent (a game's bug)
+            log.error("bot %s on table %s: the position cannot be saved: %s", agent, table.id, err)
+        return None
+
+    def _random_move(self, table: Table, seat: int, spec: str, seed: int) -> bool:
+        """The last resort: a random legal move, chosen here (cheap: no search); whether it
+        was played."""
+        try:
+            text = str(make_agent(table.game, "random").choose(table.state.clone(), Chance(seed)))
+        except PlaytableError as err:
+            log.error("table %s: not even a random move could be chosen: %s", table.id, err)
+            self._notice(table, f"The {spec} bot of {table.row.seats[seat].name} cannot move; the "
+                                "table has been ended.")
+            table.abandoned = True
+            table.broadcast_state([])
+            self._mark_ended(table)
+            return False
+        table.bot_busy = False
+        if self.act(table, seat, text, bot="random"):
+            self._notice(table, f"The {spec} bot of {table.row.seats[seat].name} failed; a random "
+                                "legal move was played instead.")
+            return True
+        table.bot_busy = True
+        return False
+
+    def _notice(self, table: Table, text: str) -> None:
+        """Tell every connection of the table something went wrong and what was done about it."""
+        log.warning("table %s: %s", table.id, text)
+        table.notice(text)

@@ -4,8 +4,12 @@ A table is stored as its settings (game, parameters, seed, seats with hashed tok
 record, the action texts in order. Nothing else is stored: a table's state is rebuilt by
 replaying its record, so the store never holds a position that could disagree with the record.
 
+A table that has ended is marked so (`mark_ended`, with its result): a restart rebuilds only
+the tables still being played (`load_running`), and an ended one is read back only when someone
+asks for it (`load`), so starting the server does not grow with its history.
+
 The interface is deliberately small (create, append an action, drop the last action, mark a
-seat joined, link a rematch, load): any store with atomic single-row writes and a per-table
+seat joined, link a rematch, mark ended, load): any store with atomic single-row writes and a per-table
 ordered list can replace SQLite (PostgreSQL, or a key-value store keyed by table id). See
 docs/web.md, "Beyond one process".
 """
@@ -13,11 +17,21 @@ docs/web.md, "Beyond one process".
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+from playtable.core.errors import PlaytableError
+
+log = logging.getLogger("playtable.web")
+
+
+class StoreError(PlaytableError):
+    """The store cannot be opened or written (not a database, unreadable, disk full); the
+    message says which file and why, in one sentence."""
 
 
 @dataclass
@@ -44,6 +58,10 @@ class TableRow:
     rematch_of: str | None = None
     actions: list[tuple[int | None, str]] = field(default_factory=list)
     """(seat, action text) in the order they were played."""
+    ended: str | None = None
+    """When the table ended (ISO 8601 UTC; None while it is played)."""
+    result: dict[str, Any] | None = None
+    """The table's result as its summary gives it, kept once it has ended."""
 
 
 class TableStore(Protocol):
@@ -61,7 +79,18 @@ class TableStore(Protocol):
 
     def link_rematch(self, table_id: str, rematch_id: str) -> None: ...
 
-    def load_all(self) -> list[TableRow]: ...
+    def mark_ended(self, table_id: str, ended: str, result: dict[str, Any] | None) -> None:
+        """The table is over (terminal, left unfinished or abandoned): no restart rebuilds it."""
+
+    def load(self, table_id: str) -> TableRow | None:
+        """One table with its record, or None."""
+
+    def load_running(self) -> list[TableRow]:
+        """Every table not marked ended, with its record (a restart rebuilds these)."""
+
+    def recent_ended(self, limit: int) -> list[tuple[TableRow, int]]:
+        """The `limit` tables that ended last, newest first, without their records, each with
+        its number of actions."""
 
     def close(self) -> None: ...
 
@@ -76,7 +105,9 @@ CREATE TABLE IF NOT EXISTS tables (
     seats TEXT NOT NULL,
     created TEXT NOT NULL,
     rematch TEXT,
-    rematch_of TEXT
+    rematch_of TEXT,
+    ended TEXT,
+    result TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -86,6 +117,21 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, step)
 );
 """
+_COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result"
+
+
+def _writes(method: Any) -> Any:
+    """A store method whose SQLite failure (disk full, I/O error, locked) becomes a StoreError
+    with one sentence: the caller refuses the request and nothing it acknowledged is lost."""
+
+    def wrapped(self: SqliteStore, *args: Any) -> Any:
+        try:
+            return method(self, *args)
+        except sqlite3.Error as err:
+            raise StoreError(f"the tables' database could not be written ({err})") from None
+
+    wrapped.__name__, wrapped.__doc__ = method.__name__, method.__doc__
+    return wrapped
 
 
 def _seats_json(seats: list[SeatRow]) -> str:
@@ -105,42 +151,78 @@ class SqliteStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA wal_autocheckpoint=0")
-        self.db.executescript(_SCHEMA)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not self.path.is_file():
+                raise StoreError(f"{self.path} is not a regular file")
+            self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA wal_autocheckpoint=0")
+            self.db.executescript(_SCHEMA)
+            self._migrate()
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path} cannot be used as the tables' database: {err} "
+                             "(is it a playtable database? give another file with --db)") from None
+        except OSError as err:
+            raise StoreError(f"{self.path} cannot be opened: {err.strerror or err}") from None
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoints, name="sqlite-checkpoint",
                                               daemon=True)
         self._checkpointer.start()
 
+    def _migrate(self) -> None:
+        """Add what a database made by an earlier version lacks."""
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if {"id", "game", "seats"} - have:
+            raise sqlite3.DatabaseError("its 'tables' table is not a playtable one")
+        for column in ("ended", "result"):
+            if column not in have:
+                self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} TEXT")
+        self.db.execute("CREATE INDEX IF NOT EXISTS tables_ended ON tables(ended)")
+
     def _checkpoints(self) -> None:
-        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        try:
-            while not self._stop.wait(self.CHECKPOINT_EVERY):
+        """Checkpoint once a second for the server's lifetime. A failure (disk full, an I/O
+        error) is logged and tried again next time: the thread never dies, or the log would
+        grow without bound."""
+        db: sqlite3.Connection | None = None
+        failing = False
+        while not self._stop.wait(self.CHECKPOINT_EVERY):
+            try:
+                if db is None:
+                    db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
                 # PASSIVE never waits for, nor blocks, the writer on the event loop.
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        finally:
+                if failing:
+                    log.warning("the database checkpoint works again")
+                failing = False
+            except sqlite3.Error as err:
+                if not failing:
+                    log.error("the database checkpoint failed (%s); retrying every second", err)
+                failing = True
+        if db is not None:
             db.close()
 
+    @_writes
     def create(self, row: TableRow) -> None:
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.variant, json.dumps(row.params), row.seed,
-                 _seats_json(row.seats), row.created, row.rematch, row.rematch_of),
+                 _seats_json(row.seats), row.created, row.rematch, row.rematch_of, row.ended,
+                 None if row.result is None else json.dumps(row.result)),
             )
             self.db.executemany(
                 "INSERT INTO actions VALUES (?, ?, ?, ?)",
                 [(row.id, k + 1, seat, text) for k, (seat, text) in enumerate(row.actions)],
             )
 
+    @_writes
     def append_action(self, table_id: str, step: int, seat: int | None, action: str) -> None:
         self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (table_id, step, seat, action))
 
+    @_writes
     def drop_last_action(self, table_id: str, step: int) -> None:
         with self.db:
             self.db.execute("BEGIN")
@@ -149,6 +231,7 @@ class SqliteStore:
                 raise ValueError(f"table {table_id}: step {step} is not the last stored action")
             self.db.execute("DELETE FROM actions WHERE table_id = ? AND step = ?", (table_id, step))
 
+    @_writes
     def mark_joined(self, table_id: str, seat: int) -> None:
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
@@ -157,25 +240,52 @@ class SqliteStore:
             seats[seat]["joined"] = True
             self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
 
+    @_writes
     def link_rematch(self, table_id: str, rematch_id: str) -> None:
         self.db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch_id, table_id))
 
-    def load_all(self) -> list[TableRow]:
-        rows: dict[str, TableRow] = {}
-        for (tid, game, variant, params, seed, seats, created, rematch, rematch_of) in self.db.execute(
-            "SELECT * FROM tables ORDER BY created, id"
+    @_writes
+    def mark_ended(self, table_id: str, ended: str, result: dict[str, Any] | None) -> None:
+        self.db.execute("UPDATE tables SET ended = ?, result = ? WHERE id = ?",
+                        (ended, None if result is None else json.dumps(result), table_id))
+
+    @staticmethod
+    def _row(values: tuple[Any, ...]) -> TableRow:
+        (tid, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result) = values
+        return TableRow(tid, game, variant, json.loads(params), seed,
+                        [SeatRow(**s) for s in json.loads(seats)], created, rematch, rematch_of,
+                        ended=ended, result=None if result is None else json.loads(result))
+
+    def load(self, table_id: str) -> TableRow | None:
+        found = self.db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if found is None:
+            return None
+        row = self._row(found)
+        row.actions = [(seat, action) for seat, action in self.db.execute(
+            "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY step", (table_id,))]
+        return row
+
+    def load_running(self) -> list[TableRow]:
+        rows = {values[0]: self._row(values) for values in self.db.execute(
+            f"SELECT {_COLUMNS} FROM tables WHERE ended IS NULL ORDER BY created, id")}
+        for tid, seat, action in self.db.execute(
+            "SELECT a.table_id, a.seat, a.action FROM actions a JOIN tables t ON t.id = a.table_id "
+            "WHERE t.ended IS NULL ORDER BY a.table_id, a.step"
         ):
-            rows[tid] = TableRow(tid, game, variant, json.loads(params), seed,
-                                 [SeatRow(**s) for s in json.loads(seats)], created, rematch, rematch_of)
-        for tid, _step, seat, action in self.db.execute(
-            "SELECT table_id, step, seat, action FROM actions ORDER BY table_id, step"
-        ):
-            if tid in rows:
-                rows[tid].actions.append((seat, action))
+            rows[tid].actions.append((seat, action))
         return list(rows.values())
+
+    def recent_ended(self, limit: int) -> list[tuple[TableRow, int]]:
+        found = self.db.execute(
+            f"SELECT {_COLUMNS}, (SELECT COUNT(*) FROM actions WHERE table_id = tables.id) "
+            "FROM tables WHERE ended IS NOT NULL ORDER BY ended DESC, id LIMIT ?", (limit,)).fetchall()
+        return [(self._row(values[:-1]), values[-1]) for values in found]
 
     def close(self) -> None:
         self._stop.set()
         self._checkpointer.join(timeout=10)
-        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as err:  # the log stays; the next start reads it
+            log.error("the database could not be checkpointed on closing: %s", err)
         self.db.close()

@@ -26,11 +26,51 @@ from typing import Any
 from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
 from playtable.web.server.store import TableRow
+from playtable.web.server.wire import RateLimit
+
+SYNC_COST = 40
+"""A sync (a whole welcome: the log of a long game is hundreds of kilobytes) costs as much as
+this many other messages: at the default 20 messages a second, one sync every two seconds."""
 
 MAX_OUTBOX = 1000
 """Discrete messages a connection may have waiting; past this it is too slow and is closed."""
 CHAT_KEPT = 100
 """Chat lines a table keeps for connections that join later."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def row_summary(row: TableRow, step: int, status: str = "finished",
+                result: dict[str, Any] | None = None, connected: set[int] | frozenset[int] = frozenset(),
+                public_seed: bool | None = None) -> dict[str, Any]:
+    """A table's summary for the lobby and the API. Without the rest, from its stored row alone
+    (an ended table not in memory: its result was stored when it ended)."""
+    result = result if result is not None else row.result
+    if public_seed is None:  # an ended table's seed is public once its game reached its end
+        public_seed = bool(result and result.get("returns") is not None)
+    out: dict[str, Any] = {
+        "id": row.id,
+        "game": row.game,
+        "game_name": get_game(row.game).name,
+        "variant": row.variant,
+        "params": row.params,
+        "seats": [
+            {"seat": i, "name": s.name, "kind": s.kind, "agent": s.agent, "connected": i in connected}
+            for i, s in enumerate(row.seats)
+        ],
+        "status": status,
+        "step": step,
+        "created": row.created,
+        "result": result,
+        "rematch": row.rematch,
+        "rematch_of": row.rematch_of,
+        "turn_timer": next((s.stand_in_after for s in row.seats if s.stand_in_after), None),
+    }
+    if public_seed:
+        out["seed"] = row.seed
+    return out
 
 
 def hash_token(token: str) -> str:
@@ -49,12 +89,16 @@ class Step:
 class Connection:
     """One WebSocket: who it is (a seat, or None for a watcher) and its outbox."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, rate: float = 20.0) -> None:
         self.seat = seat
         self.outbox: deque[dict[str, Any]] = deque()
         self.frame: dict[str, Any] | None = None
         self.wake = asyncio.Event()
         self.closed = False
+        self.address = ""
+        self.sync_limit = RateLimit(rate / SYNC_COST, 2.0)
+        self.sync_pending = False
+        """A sync is due (answered when the sync limit allows)."""
 
     @property
     def role(self) -> str:
@@ -102,8 +146,23 @@ class Table:
         self.bot_busy = False
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         """The table chat's last lines (kept in memory only: a restart clears the chat)."""
+        self.notices: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        """What the server did about a failing bot or a timer (kept in memory only)."""
+        self.abandoned = False
+        """Ended by the server: nobody played it for too long, or its bots could not move."""
+        self.last_activity = row.created if row.ended or not row.actions else _now()
+        """When the table was last played (a restart counts as a move: it may have been down)."""
+        self.proposals: dict[int, str | None] = {}
+        """Mid-game rematch proposals: seat -> the variant it asked for (None: the same game)."""
+        self.awaiting_agreement: list[int] = []
+        """The seats whose people have not yet agreed to the last proposal."""
+        self.version = 0
+        """Counts every change of the record (an undo too), for the caches of views."""
+        self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
         for seat, text in row.actions:
             self._play(seat, text)
+        if row.ended is not None and row.result is not None and row.result.get("abandoned"):
+            self.abandoned = True
 
     # -- the record ----------------------------------------------------------------------------
     @property
@@ -131,10 +190,13 @@ class Table:
         events = list(after.apply(action))
         return str(action), after, events
 
-    def commit(self, seat: int | None, text: str, after: State, events: list[Event]) -> None:
+    def commit(self, seat: int | None, text: str, after: State, events: list[Event],
+               bot: str | None = None) -> None:
         self.before, self.state = self.state, after
         self.steps.append(Step(seat, text, events))
         self.row.actions.append((seat, text))
+        self.last_activity = _now()
+        self.version += 1
 
     def rebuild_without_last(self) -> None:
         """Undo: replay the record minus its last action from the start."""
@@ -145,6 +207,7 @@ class Table:
         for seat, text in actions:
             self._play(seat, text)
         self.row.actions = actions
+        self.version += 1
 
     def can_undo(self, seat: int | None) -> bool:
         if seat is None or self.before is None or self.is_over:
@@ -165,6 +228,11 @@ class Table:
         return next((s.stand_in_after for s in self.row.seats if s.stand_in_after), None)
 
     @property
+    def hidden_texts(self) -> bool:
+        """Whether action texts are still shown as each seat may read them (`action_for`)."""
+        return not self.state.is_terminal
+
+    @property
     def left_unfinished(self) -> bool:
         """The players moved on to a rematch (another variant from the table menu) before the
         game ended: the table is over for the lobby, and no one, bot or timer, plays it on."""
@@ -172,15 +240,17 @@ class Table:
 
     @property
     def is_over(self) -> bool:
-        return self.state.is_terminal or self.left_unfinished
+        return self.state.is_terminal or self.left_unfinished or self.abandoned
 
     def bot_to_move(self) -> int | None:
-        """The bot seat that must act now, if any."""
-        if self.left_unfinished:
+        """The bot seat that must act now, if any: only the current player acts (a game of
+        simultaneous moves takes them as sequential secret commits, one seat at a time, even
+        though `waiting_for` lists every seat still to commit)."""
+        if self.is_over:
             return None
-        for seat in self.state.waiting_for():
-            if self.row.seats[seat].kind == "bot":
-                return seat
+        seat = self.state.current_player
+        if 0 <= seat < len(self.row.seats) and self.row.seats[seat].kind == "bot":
+            return seat
         return None
 
     @property
@@ -193,42 +263,55 @@ class Table:
 
     # -- messages -----------------------------------------------------------------------------
     def result(self) -> dict[str, Any] | None:
+        if self.state.is_terminal:
+            return {"returns": self.state.returns(), "text": self.state.end_text() or "The game is over."}
         if self.left_unfinished:
             return {"returns": None, "text": "Left unfinished: the players moved to a new table."}
-        if not self.state.is_terminal:
-            return None
-        return {"returns": self.state.returns(), "text": self.state.end_text() or "The game is over."}
+        if self.abandoned:
+            return {"returns": None, "abandoned": True,
+                    "text": "Ended by the server: nobody played this table for too long, or its "
+                            "bots could not move."}
+        return None
 
     def summary(self) -> dict[str, Any]:
         connected = {c.seat for c in self.connections if c.seat is not None}
-        out: dict[str, Any] = {
-            "id": self.id,
-            "game": self.row.game,
-            "game_name": self.game.name,
-            "variant": self.row.variant,
-            "params": self.row.params,
-            "seats": [
-                {"seat": i, "name": s.name, "kind": s.kind, "agent": s.agent, "connected": i in connected}
-                for i, s in enumerate(self.row.seats)
-            ],
-            "status": self.status,
-            "step": self.step,
-            "created": self.row.created,
-            "result": self.result(),
-            "rematch": self.row.rematch,
-            "rematch_of": self.row.rematch_of,
-            "turn_timer": self.turn_timer(),
-        }
-        if self.state.is_terminal:
-            out["seed"] = self.row.seed
-        return out
+        return row_summary(self.row, self.step, self.status, self.result(), connected,
+                           self.state.is_terminal)
+
+    def propose(self, seat: int, variant: str | None) -> list[int]:
+        """Seat `seat` asks for a new game mid-game: the seats of the other people who sat down
+        here and have not asked for the same (empty: everyone agrees). Each proposal is told to
+        every connection, so the others can agree."""
+        self.proposals[seat] = variant
+        mine = self.row.seats[seat].token_hash
+        missing = [i for i, s in enumerate(self.row.seats)
+                   if s.kind == "human" and s.joined and s.token_hash != mine
+                   and (i not in self.proposals or self.proposals[i] != variant)]
+        self.awaiting_agreement = missing
+        if missing:
+            self.broadcast({"type": "rematch_proposed", "seat": seat, "name": self.row.seats[seat].name,
+                            "variant": variant, "waiting_for": missing})
+        return missing
+
+    def notice(self, text: str) -> None:
+        """Something the server did at this table (a bot replaced, a timer run out), to everyone."""
+        line = {"type": "notice", "text": text, "at": _now()}
+        self.notices.append(line)
+        self.broadcast(line)
 
     def log_for(self, seat: int | None) -> list[dict[str, Any]]:
-        return [
+        """The whole log as `seat` may read it; built once per change of the table and view
+        (every watcher's welcome and sync shares it)."""
+        cached = self._logs.get(seat)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        log = [
             {"step": k, "seat": s.seat, "action": self.action_for(s.action, s.seat, seat),
              "events": [e.to_json() for e in self.state.events_for(s.events, seat)]}
             for k, s in enumerate(self.steps)
         ]
+        self._logs[seat] = (self.version, log)
+        return log
 
     def action_for(self, action: str | None, actor: int | None, seat: int | None) -> str | None:
         """An action's text as `seat` may read it: the game hides secret moves (`State.action_for`)
@@ -246,6 +329,7 @@ class Table:
             "seat_names": [s.name for s in self.row.seats],
             "log": self.log_for(seat),
             "chat": list(self.chat_log),
+            "notices": list(self.notices),
         }
 
     def state_message(self, seat: int | None, events: list[Event]) -> dict[str, Any]:

@@ -115,6 +115,18 @@ class RateLimit:
         self.strikes += 1
         return False
 
+    def wait(self) -> float:
+        """Take a token if one is there (0.0), else the seconds until one will be (none taken)."""
+        if self.allow():
+            return 0.0
+        self.strikes -= 1  # a wait is not a dropped message
+        return (1.0 - self.tokens) / self.rate
+
+    @property
+    def full(self) -> bool:
+        """Whether the bucket has refilled (its owner has been quiet long enough to forget)."""
+        return self.tokens + (time.monotonic() - self.last) * self.rate >= self.burst
+
     @property
     def exhausted(self) -> bool:
         return self.strikes >= STRIKES_BEFORE_CLOSE

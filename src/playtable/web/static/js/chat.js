@@ -32,4 +32,10 @@ export class ChatPanel {
     this.list.append(h("li", {}, h("strong", {}, `${line.name}: `), line.text));
     this.list.scrollTop = this.list.scrollHeight;
   }
+
+  /** A line from the server itself (a bot replaced, a timer run out), set apart from people's. */
+  notice(line) {
+    this.list.append(h("li", { class: "chat-notice" }, h("strong", {}, "Table: "), line.text));
+    this.list.scrollTop = this.list.scrollHeight;
+  }
 }

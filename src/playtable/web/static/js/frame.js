@@ -153,6 +153,9 @@ export class TableFrame {
       // A rematch in another variant may seat people elsewhere: `seats` maps old seat -> new.
       case "rematch": return this.follow(message.table_id, message.seats ? message.seats[this.seat] ?? null : undefined);
       case "chat": return this.chat.add(message);
+      case "rematch_proposed": return this.onProposal(message);
+      // What the server did at this table: a failing bot replaced, a turn timer run out.
+      case "notice": return this.chat.notice(message);
       default: return this.board.onStream?.(message);
     }
   }
@@ -174,6 +177,7 @@ export class TableFrame {
     }
     this.log.reset(message.log || [], (e) => this.describeStep(e));
     this.chat.reset(message.chat);
+    for (const notice of message.notices || []) this.chat.notice(notice);
     this.chat.setSeated(this.role === "player");
   }
 
@@ -382,6 +386,11 @@ export class TableFrame {
     try {
       const body = { seat: this.seat, token: this.token, ...(variant ? { variant } : {}) };
       const answer = await postJson(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, body);
+      if (answer.proposed) {  // mid-game, the others must agree first (docs/web.md, rematch)
+        const names = answer.waiting_for.map((s) => this.seatNames[s] ?? `seat ${s}`).join(", ");
+        this.hintEl.textContent = `Asked the others for a new game; waiting for ${names} to agree.`;
+        return;
+      }
       this.follow(answer.table_id, answer.seat);
     } catch (err) {
       this.hintEl.textContent = err.message;
@@ -411,6 +420,16 @@ export class TableFrame {
     if (status === "waiting") {
       this.connEl.append(" ", h("button", { class: "quiet", onClick: () => this.connection.retryNow() }, "retry now"));
     }
+  }
+
+  /** Another player asks for a new game mid-game: this player may agree (the same request). */
+  onProposal(message) {
+    if (this.role !== "player" || message.seat === this.seat || !message.waiting_for.includes(this.seat)) return;
+    const what = message.variant ? `a new game of ${message.variant}` : "a new game";
+    this.banner.replaceChildren(`${message.name} asks to leave this game for ${what}. `,
+      h("button", { type: "button", class: "primary", onClick: () => { this.banner.hidden = true; this.rematch(message.variant ?? undefined); } }, "Agree"),
+      " ", h("button", { type: "button", class: "quiet", onClick: () => { this.banner.hidden = true; } }, "Keep playing"));
+    this.banner.hidden = false;
   }
 
   showBanner(text) {
