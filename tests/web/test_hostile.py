@@ -534,3 +534,56 @@ def test_every_table_with_bots_in_every_seat_reaches_its_end(tmp_path: Path) -> 
         assert not left, f"tables that did not finish (id: step): {stuck}"
         hub = _hub(client)
         assert all(not hub.tables[t].notices for t in tables if t in hub.tables)
+
+
+# -- nothing grows with history -------------------------------------------------------------------
+
+def _finish_troll_by_bot(client: TestClient, seed: int) -> str:
+    table = create(client, game="troll", seed=seed, seats=[{"kind": "bot", "agent": "heuristic"}])["table_id"]
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/tables/{table}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return table
+
+
+def test_ended_tables_leave_memory_and_are_read_back_on_demand(tmp_path: Path) -> None:
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", limits=Limits(ended_in_memory=1))) as client:
+        first = _finish_troll_by_bot(client, 1)
+        summary = client.get(f"/api/tables/{first}").json()
+        replay = client.get(f"/api/tables/{first}/replay").content
+        _finish_troll_by_bot(client, 2)
+        hub = _hub(client)
+        assert first not in hub.tables  # evicted: one ended table kept
+        finished = [t["id"] for t in client.get("/api/tables?status=finished").json()["tables"]]
+        assert first in finished
+        assert client.get(f"/api/tables/{first}").json() == summary  # read back and rebuilt
+        assert client.get(f"/api/tables/{first}/replay").content == replay
+        with client.websocket_connect(f"/ws/tables/{first}") as ws:
+            welcome, state = _greeting(ws)
+            assert welcome["table"]["id"] == first and state["terminal"]
+        running = create(client, game="troll", seed=3)["table_id"]
+    store_ = SqliteStore(tmp_path / "t.sqlite3")
+    try:  # a restart rebuilds only the table still in play
+        assert [row.id for row in store_.load_running()] == [running]
+        assert store_.load(first) is not None and store_.load(first).ended is not None  # type: ignore[union-attr]
+    finally:
+        store_.close()
+
+
+def test_a_table_nobody_plays_is_ended(client: TestClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    created = create(client, game="troll", seed=4)
+    table = created["table_id"]
+    hub = _hub(client)
+    later = datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)
+    assert hub.reap_idle(datetime.now(UTC)) == []
+    assert hub.reap_idle(later) == [table]
+    summary = client.get(f"/api/tables/{table}").json()
+    assert summary["status"] == "finished" and summary["result"]["abandoned"]
+    assert "seed" not in summary  # the game did not end: its future stays hidden
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created)}") as ws:
+        _, state = _greeting(ws)
+        ws.send_json({"type": "act", "action": "stomp", "step": 0})
+        assert ws.receive_json()["code"] == "illegal"

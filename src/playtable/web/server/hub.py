@@ -346,7 +346,8 @@ class Hub:
         state = table.state
         if table.is_over or state.current_player != seat:
             why = ("the players moved to a new table" if table.left_unfinished
-                   else "the game is over" if state.is_terminal else "it is not your turn")
+                   else "the game is over" if state.is_terminal
+                   else "the server ended this table" if table.abandoned else "it is not your turn")
             if conn:
                 conn.push(error("illegal", f"'{text[:60]}' cannot be played: {why}"))
             return False
