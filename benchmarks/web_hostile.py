@@ -23,10 +23,10 @@ process runs the hostile clients for the same seconds:
 - message flooders: `--flooders` sockets, each seated at a table of its own, sending illegal
   actions, garbage, over-long frames, hints and chat lines as fast as the socket takes them;
 - table creators: `POST /api/tables` back to back;
-- bad requests, in turn: a 1 MiB body, a `--big-body-mib` body sent in 64 KiB chunks, JSON as
-  `text/plain` and with no content type, malformed, deeply nested and non-UTF-8 JSON, a
-  foreign Host header (GET and POST), a foreign Origin (POST and WebSocket), a path as a board
-  or content parameter, a forged rematch token;
+- bad requests, in turn: a 1 MiB body, JSON as `text/plain` and with no content type,
+  malformed, deeply nested and non-UTF-8 JSON, a foreign Host header (GET and POST), a foreign
+  Origin (POST and WebSocket), a path as a board or content parameter, a forged rematch token;
+  and beside them, back to back, a `--big-body-mib` body sent in 64 KiB chunks;
 - absurd bots: tables asking for `ismcts:iterations=1000000000` and the like, twice a second.
 
 It prints the normal players' round trip p50/p95/p99/max, the actions they played, errors
@@ -295,7 +295,6 @@ async def chunks(total: int, hostile: Hostile) -> AsyncIterator[bytes]:
 async def bad_requests(hostile: Hostile, http: httpx.AsyncClient) -> None:
     """Each bad request in turn, again and again, until the deadline."""
     running = hostile.config["running_table"]
-    big_body = hostile.config["big_body_mib"] << 20
     foreign = "https://evil.example"
 
     def post(body: Any, headers: dict[str, str] | None = None) -> dict[str, Any]:
@@ -305,8 +304,6 @@ async def bad_requests(hostile: Hostile, http: httpx.AsyncClient) -> None:
     cases: list[tuple[str, str, str, Callable[[], dict[str, Any]]]] = [
         ("body of 1 MiB", "POST", "/api/tables",
          lambda: post(b'{"game": "troll", "padding": "' + b"a" * (1 << 20) + b'"}')),
-        (f"body of {hostile.config['big_body_mib']} MiB in 64 KiB chunks", "POST", "/api/tables",
-         lambda: {"content": chunks(big_body, hostile), "headers": JSON_TYPE}),
         ("JSON as text/plain", "POST", "/api/tables", lambda: post(TROLL, {"Content-Type": "text/plain"})),
         ("JSON with no content type", "POST", "/api/tables", lambda: post(TROLL, {})),
         ("malformed JSON", "POST", "/api/tables", lambda: post(b'{"game": "troll", ')),
@@ -332,6 +329,19 @@ async def bad_requests(hostile: Hostile, http: httpx.AsyncClient) -> None:
             await hostile.request(http, name, method, path, **options())
         if n % 4 == 0:  # a foreign page's WebSocket (DNS rebinding, cross-site): once a round
             await foreign_socket(hostile, f"/ws/tables/{running}", foreign)
+
+
+async def big_bodies(hostile: Hostile, http: httpx.AsyncClient) -> None:
+    """A --big-body-mib body sent in 64 KiB chunks (no length announced), again and again: a
+    client of its own, since each may take seconds."""
+    kind = f"body of {hostile.config['big_body_mib']} MiB in 64 KiB chunks"
+    for _ in range(MAX_REQUESTS):
+        if not hostile.live():
+            return
+        began = time.monotonic()
+        await hostile.request(http, kind, "POST", "/api/tables", headers=JSON_TYPE,
+                              content=chunks(hostile.config["big_body_mib"] << 20, hostile))
+        hostile.count(kind, f"answered within {1 + int(time.monotonic() - began)} s")
 
 
 async def foreign_socket(hostile: Hostile, path: str, origin: str) -> None:
@@ -371,7 +381,7 @@ async def run_hostile(config: dict[str, Any]) -> dict[str, Any]:
         clients += [syncer(hostile, http, k) for k in range(config["syncers"] * ("sync" in kinds))]
         clients += [flooder(hostile, http, k) for k in range(config["flooders"] * ("flood" in kinds))]
         clients += [creator(hostile, http) for _ in range(config["creators"] * ("create" in kinds))]
-        clients += [bad_requests(hostile, http)] * ("bad" in kinds)
+        clients += [bad_requests(hostile, http), big_bodies(hostile, http)] * ("bad" in kinds)
         clients += [absurd_bots(hostile, http)] * ("bots" in kinds)
         tasks = [asyncio.ensure_future(c) for c in clients]
         _, late = await asyncio.wait(tasks, timeout=config["seconds"] + 30)
@@ -469,7 +479,7 @@ def print_report(args: argparse.Namespace, baseline: dict[str, Any] | None, host
     level = hostile["level"]
     options = " ".join(("defaults", *extra))
     if len(args.clients) < len(CLIENTS):
-        options += f"; hostile clients: {','.join(args.clients)} only"
+        options += f"; hostile clients: {','.join(args.clients) or 'none'} only"
     print(f"\n{args.tables} tables of random troll games (plus-one), one player each, think time mean "
           f"{args.think} s, {args.seconds:g} s; server options: {options}\n")
     print("| | web_load.py (no hostile client) | with the hostile clients |\n|---|---:|---:|")
@@ -525,12 +535,13 @@ def main() -> None:
     parser.add_argument("--creators", type=int, default=1)
     parser.add_argument("--big-body-mib", type=int, default=64)
     parser.add_argument("--clients", default=",".join(CLIENTS),
-                        help="the hostile clients to run, comma-separated (default: all)")
+                        help="the hostile clients to run, comma-separated (default: all; 'none': the "
+                             "same level without them, a control)")
     parser.add_argument("--no-baseline", action="store_true", help="skip web_load.py's level")
     args = parser.parse_args()
-    args.clients = args.clients.split(",")
+    args.clients = [] if args.clients == "none" else args.clients.split(",")
     if not set(args.clients) <= set(CLIENTS):
-        parser.error(f"--clients: some of {','.join(CLIENTS)}")
+        parser.error(f"--clients: 'none' or some of {','.join(CLIENTS)}")
     if not (1 <= args.tables <= 5000 and 1 <= args.seconds <= 3600 and 1 <= args.replay_tables <= 10):
         parser.error("--tables 1-5000, --seconds 1-3600, --replay-tables 1-10")
     baseline = None
