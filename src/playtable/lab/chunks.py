@@ -52,7 +52,7 @@ class Chunk:
         if self.journal:
             return [json.loads(line) for line in self.journal.splitlines()]
         if self.table is not None:
-            from playtable.lab.storage import as_result_row
+            from playtable.lab.columns import as_result_row
 
             return [as_result_row(row) for row in self.table.to_pylist()]
         if self.count:

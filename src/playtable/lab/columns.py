@@ -162,3 +162,17 @@ def ipc_message(table: pa.Table) -> bytes:
     if not data.startswith(head):  # pragma: no cover - a pyarrow that lays the stream out otherwise
         raise ValueError("unexpected Arrow stream layout: the schema message differs")
     return data[len(head):]
+
+
+def as_result_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as read from a file made a result row again: events as a dict, and the game's
+    metrics (`m_` columns and `extra_metrics`) as `metrics`. Changes and returns `row`."""
+    events = row.get("events")
+    if isinstance(events, list):
+        row["events"] = dict(events)
+    # A null m_ column means the game does not report that metric (files of other games).
+    row["metrics"] = {k[2:]: v for k, v in row.items() if k.startswith("m_") and v is not None}
+    extra = row.get("extra_metrics")
+    if extra:
+        row["metrics"].update(json.loads(extra))
+    return row

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from playtable.lab.columns import as_result_row
 from playtable.lab.metrics import Histogram, RunningSummary
 from playtable.lab.stats import Paired, paired_counts
-from playtable.lab.storage import ResultsError, as_result_row, expand
+from playtable.lab.storage import ResultsError, expand
 
 NEVER = 1 << 62
 """An ordinal after every row's."""

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import datetime
 import glob
-import json
 import os
 import re
 import time
@@ -61,7 +60,7 @@ import pyarrow.parquet as pq
 
 from playtable import __version__
 from playtable.core.errors import PlaytableError
-from playtable.lab.columns import TableMaker, ipc_message, schema_for
+from playtable.lab.columns import TableMaker, as_result_row, ipc_message, schema_for
 
 if TYPE_CHECKING:
     from playtable.lab.chunks import Chunk
@@ -448,17 +447,3 @@ def read_rows(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
     finally:
         con.close()
     return [as_result_row(row) for row in table.to_pylist()]
-
-
-def as_result_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A row as read from a file made a result row again: events as a dict, and the game's
-    metrics (`m_` columns and `extra_metrics`) as `metrics`. Changes and returns `row`."""
-    events = row.get("events")
-    if isinstance(events, list):
-        row["events"] = dict(events)
-    # A null m_ column means the game does not report that metric (files of other games).
-    row["metrics"] = {k[2:]: v for k, v in row.items() if k.startswith("m_") and v is not None}
-    extra = row.get("extra_metrics")
-    if extra:
-        row["metrics"].update(json.loads(extra))
-    return row
