@@ -1,6 +1,9 @@
 """Registration of the single-agent environments with Gymnasium: importing `playtable.rl`
 registers one id per game, so `gymnasium.make("playtable/Troll-v0")` works with no other call
 (and `gymnasium.make("playtable.rl:playtable/Troll-v0")` even without importing playtable).
+The rules are keyword arguments, as for any Gymnasium id: `variant` (a named variant of the
+game) and `params` (values over it), e.g. `gymnasium.make("playtable/Troll-v0",
+variant="plus-one")`; `opponents`, `seat` and `shaped_reward` too (see `single.PlaytableEnv`).
 
 Gymnasium 1.x no longer loads environments from package entry points, so registration on
 import is the standard way. Each id has a `max_episode_steps` far above the game's natural

@@ -2,6 +2,11 @@
 other seats played by agents (`playtable.agents`). Observations and the action mask come from
 the game's encoding (`rl.encoding`); the reward is the seat's return at the end of the game.
 
+The rules are the game's defaults, a named variant (`variant="plus-one"`) and explicit values
+over either (`params={"extra_end_bricks": 2}`), as everywhere else in playtable; both are
+keyword arguments of `gymnasium.make` too: `gymnasium.make("playtable/Troll-v0",
+variant="plus-one")`.
+
 Standard tools need no wrapper: the mask is in the observation, in `info["action_mask"]` and
 from `action_masks()` (what sb3-contrib's MaskablePPO asks for). `shaped_reward=True` adds
 potential-based shaping (Ng, Harada & Russell 1999) with the game's own position value
@@ -23,10 +28,16 @@ from gymnasium import spaces
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
-from playtable.core.params import params_from_dict
+from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import State
 from playtable.core.registry import resolve_game
 from playtable.rl.encoding import ILLEGAL_REWARD, encoding_for, obs_space
+
+
+def game_params(game: Any, variant: str | None, params: dict[str, Any] | None) -> Any:
+    """The game's parameters: its defaults, then the named `variant`'s, then `params`."""
+    base = resolve_params(game.params_type, game.variants, variant)
+    return params_from_dict(game.params_type, dict(params or {}), base)
 
 
 class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
@@ -43,9 +54,11 @@ class PlaytableEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         opponents: str = "random",
         render_mode: str | None = None,
         shaped_reward: bool = False,
+        variant: str | None = None,
     ) -> None:
         self.game = resolve_game(game)
-        self.params = params_from_dict(self.game.params_type, params or {})
+        self.variant = variant
+        self.params = game_params(self.game, variant, params)
         self.seat = seat
         seats = self.game.num_players(self.params)
         if not 0 <= seat < seats:

@@ -1,0 +1,21 @@
+"""PettingZoo environments of Star Dice (game `stardice`): `env()`, the AEC
+environment with PettingZoo's standard wrappers, `raw_env()`, the AEC environment;
+no Parallel API: its players alternate throws.
+Keyword arguments: the game's parameters by name, `variant`, `params` (a dict) and
+`render_mode` (see `playtable.rl.multi`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playtable.rl import multi
+
+GAME = "stardice"
+
+
+def raw_env(**kwargs: Any) -> multi.PlaytableAEC:
+    return multi.raw_env(GAME, **multi.game_kwargs(kwargs))
+
+
+def env(**kwargs: Any) -> Any:
+    return multi.env(GAME, **multi.game_kwargs(kwargs))
