@@ -326,7 +326,8 @@ def sent_by(sent: int, total: int) -> str:
     buffers take a few MiB before a server that stopped reading holds the sender up)."""
     if sent >= total:
         return "after the whole body"
-    return next(f"within its first {mib} MiB" for mib in (1, 8, 32, 1 << 30) if sent <= mib << 20)
+    return next((f"within its first {mib} MiB" for mib in (1, 8, 32) if sent <= mib << 20),
+                "after more than 32 MiB")
 
 
 async def big_bodies(hostile: Hostile) -> None:
