@@ -205,3 +205,12 @@ def test_row_groups_stay_whole_across_fragments(tmp_path: Path, rows: list[dict[
     assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [10, 10, 7]
     assert _key(read_rows([out])) == _key(rows[:27])
     assert not storage.journal_file(out).exists() and not fragments_folder(storage.journal_file(out)).exists()
+
+
+def test_a_name_too_long_for_the_journal_is_refused_before_any_game(tmp_path: Path) -> None:
+    """`FILE.journal.fragments/000000.parquet.part` is the longest name a run writes beside FILE:
+    an --out the system holds but whose journal it would not is refused at once, not after the
+    first row group (65,536 games)."""
+    out = tmp_path / ("r" * 230 + ".parquet")  # 238 bytes: the file itself is fine
+    with pytest.raises(ResultsError, match="too long|bytes"):
+        ResultWriter(out)

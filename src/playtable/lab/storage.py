@@ -60,6 +60,7 @@ import pyarrow.parquet as pq
 
 from playtable import __version__
 from playtable.core.errors import PlaytableError
+from playtable.core.files import check_name
 from playtable.lab.columns import TableMaker, as_result_row, ipc_message, schema_for
 
 if TYPE_CHECKING:
@@ -142,6 +143,8 @@ class ResultWriter:
         self._fragments = 0
         self._synced = 0.0
         self.rows_written = 0
+        for companion in companions(self.path):  # a name too long fails now, not after hours
+            check_name(companion, "cannot write", ResultsError)
 
     @property
     def fragments(self) -> Path:
@@ -353,6 +356,15 @@ def journal_file(path: str | Path) -> Path:
     """Where a run writing `path` keeps its journal's tail: `FILE.journal`."""
     target = Path(path)
     return target.with_name(target.name + ".journal")
+
+
+def companions(path: str | Path) -> list[Path]:
+    """Every name a run writing `path` uses beside it: the temporary file, the journal's tail
+    (and the new tail that replaces it) and its fragments."""
+    journal = journal_file(path)
+    folder = fragments_folder(journal)
+    return [Path(str(path) + ".part"), journal, journal.with_name(journal.name + ".new"), folder,
+            folder / "000000.parquet.part"]
 
 
 def fragments_folder(journal: Path) -> Path:
