@@ -491,6 +491,7 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
     times = level["times"]
     return {"level": level, "report": report, "big": big, "rss_before": rss_before,
             "rss_after": rss_after, "cpu_share": cpu / level["elapsed"],
+            "cpu_ms": 1000 * cpu / max(1, len(times)),
             "tree_share": all_cpu / level["elapsed"], "load": load,
             "actions": len(times), "per_s": len(times) / level["elapsed"],
             "p50": 1000 * percentile(times, 0.5), "p95": 1000 * percentile(times, 0.95),
@@ -518,11 +519,14 @@ def print_report(args: argparse.Namespace, baseline: dict[str, Any] | None, host
         ("round trips unanswered 30 s after the end", lambda r: f"{r['unanswered']}"),
         ("stalled tables (no state in the last 5 s)", lambda r: f"{r['stalled']}"),
         ("players' loop lag p99", lambda r: f"{r['lag_p99']:.1f} ms"),
+        # CPU time, not wall time: the figure the machine's other load does not change
+        ("server CPU (main process) per player's action", lambda r: f"{r['cpu_ms']:.2f} ms"),
     ]
     flat = {**hostile, **{k: level[k] for k in ("errors", "unanswered", "stalled")}}
     for name, cell in rows:
         print(f"| {name} | {cell(baseline) if baseline else '(--no-baseline)'} | {cell(flat)} |")
-    print(f"| server CPU, its main process / with its workers (share of one core) | | "
+    share = f"{baseline['cpu_ms'] * baseline['per_s'] / 1000:.0%} / -" if baseline else ""
+    print(f"| server CPU, its main process / with its workers (share of one core) | {share} | "
           f"{hostile['cpu_share']:.0%} / {hostile['tree_share']:.0%} |")
     print(f"| server RSS before / after | | {hostile['rss_before'] / 1024:.0f} / "
           f"{hostile['rss_after'] / 1024:.0f} MiB |")
