@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
 from collections.abc import Sequence
@@ -145,7 +144,6 @@ def compare(
 
     require("lab", "compare")  # the sign test's p-values (SciPy)
     from playtable.lab.compare import run_compare
-    from playtable.lab.metrics import summarize
     from playtable.lab.runner import Arm, RunOptions, resolve_game
     from playtable.lab.stats import Sprt
 
@@ -175,8 +173,9 @@ def compare(
             sprt=test,
             on=on,
             previous=frame.previous,
+            keep_rows=False,  # a million seeds never held as rows: numbers per seed and summaries
         )
-    per_arm = {a.label: summarize(list(result.rows[a.label].values())) for a in arms}
+    per_arm = {a.label: result.summary(a.label) for a in arms}
     diffs = {a.label: result.paired(a.label) for a in arms[1:]}
     if as_json:
         click.echo(
@@ -227,14 +226,13 @@ def _print_comparison(
         table.add_column(col)
     for arm in result.arms:
         s = per_arm[arm.label]
-        values = [_fmt_value(r, on) for r in result.rows[arm.label].values()]
         table.add_row(
             arm.label,
             ", ".join(arm.agents),
             str(s["games"]),
             pct(s["win_rate"]),
             f"[{pct(s['win_low'])}, {pct(s['win_high'])}]",
-            format_number(sum(values) / len(values) if values else math.nan),
+            format_number(result.mean(arm.label)),
             format_number(s["length"]["mean"], 1),
         )
     console.print(table)
@@ -273,11 +271,3 @@ def _print_comparison(
             f"alpha={test.alpha}, beta={test.beta}): {verdict} after {test.n} discordant seeds, "
             f"LLR {test.llr:.3f} in [{test.lower:.3f}, {test.upper:.3f}]"
         )
-
-
-def _fmt_value(row: dict[str, Any], on: str) -> float:
-    from playtable.lab.compare import value_of
-
-    return value_of(row, on)
-
-
