@@ -3,9 +3,9 @@
 flood `sync` on token-less watcher sockets, flood messages, create tables in a loop, post
 oversized and malformed bodies and ask for bots with absurd options.
 
-    nice -n 10 .venv/bin/python benchmarks/web_hostile.py [--tables 200] [--seconds 20]
-        [--think 0.5] [--replayers 3] [--syncers 6] [--sync-rate 20] [--flooders 2]
-        [--creators 1] [--big-body-mib 64] [--no-baseline]
+    .venv/bin/python benchmarks/web_hostile.py [--tables 200] [--seconds 20] [--think 0.5]
+        [--replayers 3] [--syncers 6] [--sync-rate 20] [--flooders 2] [--creators 1]
+        [--big-body-mib 64] [--clients replay,sync,flood,create,bad,bots|none] [--no-baseline]
 
 First, unless `--no-baseline`, web_load.py's own level (`web_load.measure`: the same players
 on a fresh server, no hostile client) gives the figure to compare with. Then a fresh
@@ -30,10 +30,18 @@ process runs the hostile clients for the same seconds:
   socket (counting how much had gone when the answer came);
 - absurd bots: tables asking for `ismcts:iterations=1000000000` and the like, twice a second.
 
+Where the server has `--forwarded-allow-ips`, it believes X-Forwarded-For from 127.0.0.1, and
+every player and every kind of hostile client sends an address of its own there, so the
+server's per-address limits apply as they would behind the proxy (on loopback everyone would
+otherwise share 127.0.0.1). `--clients` runs some kinds only (`none`: the same level without
+any, a control).
+
 It prints the normal players' round trip p50/p95/p99/max, the actions they played, errors
 (players stopped by an error message or a dropped socket), round trips still unanswered 30 s
 after the end, stalled tables (no state in the last 5 s of the level), and what every
-hostile client sent and got (HTTP status codes, WebSocket messages and close codes, counted).
+hostile client sent and got (HTTP status codes, WebSocket messages and close codes, counted),
+and the server's CPU time per player's action in both levels: on a shared machine the round
+trips depend on how much of a core the server gets, the CPU time does not.
 Every loop is bounded in time and count; the servers are stopped at the end. The target
 (issue 27): the normal players' p99 under 100 ms on the 2-core machine, no error, no stalled
 table.
