@@ -1,9 +1,31 @@
-"""Reading game parameters from `key=value` texts and JSON, with clear errors.
+"""Reading game parameters from `key=value` texts and JSON, with clear errors, and bounding
+what a remote client may set.
 
 A game's parameters are a frozen dataclass. Supported field types: bool, int, float, str,
 `Literal[...]` of strings, and `tuple[int, ...]` / `tuple[float, ...]` / `tuple[str, ...]`
 (written `3,2,1,1,2,3`). A dataclass may define `validate(self)` raising BadParameter for
-constraints between fields.
+constraints between fields. Agents' options are dataclass fields too, read the same way.
+
+**Remote clients** (a web request: a stranger) may set only what a field declares, in its
+`metadata`; `check_remote_values` enforces it, `undeclared_fields` lists the fields that
+declare nothing (a test keeps that list empty for every game and agent). Undeclared means
+not client-settable:
+
+* `"range": (lo, hi)`: an int or float field, or the items of a tuple field, lies in
+  [lo, hi]. A tuple field also declares `"max_items": n` (and `"min_items": n` if needed).
+* bool and `Literal[...]` fields (and tuples of Literal items) are bounded by their type.
+* `"one_of": (names...)`: a str field, or the items of a `tuple[str, ...]`, is one of these
+  names (a troll leaf, a Star Dice die kind).
+* `"names_file": True` with `"shipped": (names...)` and `"max_len": n`: a str that may name a
+  file on the host (Rotator's board). Remotely it is a shipped name, the field's default, or
+  inline text (a value with a newline in it, which the game's loader reads as the file's
+  text) of at most `max_len` characters; never a path.
+* `"remote": False`: an operator's setting (command line, files; the wizard's content
+  directory), refused over the network whatever its value.
+
+Bounds are chosen so that a new state and one bot move stay bounded in time at the extremes
+(each game's parameters say what was measured); `"space"` and `"choices"` are the lab
+tuner's search space, which lies inside the bounds.
 """
 
 from __future__ import annotations
@@ -138,3 +160,129 @@ def resolve_params(
     if overrides:
         params = params_from_dict(params_type, overrides, params)
     return params
+
+
+# -- what a remote client may set -------------------------------------------------------------------
+
+_VALUE_SHOWN = 40
+"""Characters of a refused value quoted back (a client's value is never echoed whole)."""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _VALUE_SHOWN else text[: _VALUE_SHOWN - 3] + "..."
+
+
+def _declared_bounds(kind: Any, meta: Mapping[str, Any]) -> str | None:
+    """Why a field of type `kind` with `meta` is not client-settable, or None when it is
+    bounded (or an operator's setting, refused anyway)."""
+    if meta.get("remote") is False:
+        return None
+    origin = get_origin(kind)
+    if kind is bool or origin is Literal:
+        return None
+    if kind in (int, float):
+        return None if "range" in meta else "a number without a declared 'range'"
+    if kind is str:
+        if meta.get("names_file"):
+            return None if "shipped" in meta and "max_len" in meta else \
+                "a file name without 'shipped' names and 'max_len'"
+        return None if "one_of" in meta else "a text without declared 'one_of' names"
+    if origin is tuple:
+        if "max_items" not in meta:
+            return "a list without a declared 'max_items'"
+        item = get_args(kind)[0]
+        if item is bool or get_origin(item) is Literal:
+            return None
+        if item in (int, float):
+            return None if "range" in meta else "a list of numbers without a declared 'range'"
+        if item is str:
+            return None if "one_of" in meta else "a list of texts without declared 'one_of' names"
+    return f"a type remote clients cannot set ({kind})"
+
+
+def undeclared_fields(params_type: type) -> list[str]:
+    """Every settable field of `params_type` that declares no bounds and is not marked
+    `"remote": False`, as `name: why` (empty when every field is accounted for)."""
+    hints = _field_types(params_type)
+    out = []
+    for f in dataclasses.fields(params_type):
+        if not f.init or f.name.startswith("_"):
+            continue
+        why = _declared_bounds(hints[f.name], f.metadata)
+        if why is not None:
+            out.append(f"{f.name}: {why}")
+    return out
+
+
+def _bound_text(lo: Any, hi: Any) -> str:
+    return f"from {lo} to {hi}"
+
+
+def _check_number(name: str, value: Any, meta: Mapping[str, Any], what: str = "") -> None:
+    lo, hi = meta["range"]
+    if not lo <= value <= hi:
+        raise BadParameter(f"parameter '{name}'{what} must be {_bound_text(lo, hi)} when set by a "
+                           f"remote client, not {_shown(value)}")
+
+
+def _check_remote_field(name: str, kind: Any, meta: Mapping[str, Any], raw: Any, default: Any) -> None:
+    if meta.get("remote") is False:
+        raise BadParameter(f"parameter '{name}' is the operator's setting (command line or files) "
+                           "and cannot be set by a remote client")
+    why = _declared_bounds(kind, meta)
+    if why is not None:
+        raise BadParameter(f"parameter '{name}' cannot be set by a remote client ({why})")
+    value = _coerce(name, kind, raw)  # a clear BadParameter for a value of the wrong type
+    origin = get_origin(kind)
+    if kind in (int, float):
+        _check_number(name, value, meta)
+    elif kind is str and meta.get("names_file"):
+        shipped = tuple(meta["shipped"])
+        inline = "\n" in value
+        if value in shipped or value == default:
+            return
+        if not inline:
+            raise BadParameter(f"parameter '{name}' must be one of {', '.join(shipped)} or the "
+                               "text itself when set by a remote client, never a file on the host")
+        if len(value) > meta["max_len"]:
+            raise BadParameter(f"parameter '{name}': inline text is limited to {meta['max_len']} "
+                               f"characters, not {len(value)}")
+    elif kind is str:
+        names = tuple(meta["one_of"])
+        if value not in names:
+            raise BadParameter(f"parameter '{name}' must be one of {', '.join(names)} when set by "
+                               f"a remote client, not {_shown(value)}")
+    elif origin is tuple:
+        least, most = meta.get("min_items", 0), meta["max_items"]
+        if not least <= len(value) <= most:
+            raise BadParameter(f"parameter '{name}' takes {_bound_text(least, most)} items when "
+                               f"set by a remote client, not {len(value)}")
+        item = get_args(kind)[0]
+        for v in value:
+            if item in (int, float):
+                _check_number(name, v, meta, "'s items")
+            elif item is str and v not in meta["one_of"]:
+                raise BadParameter(f"parameter '{name}' takes items among "
+                                   f"{', '.join(meta['one_of'])} when set by a remote client, "
+                                   f"not {_shown(v)}")
+
+
+def check_remote_values(params_type: type, values: Mapping[str, Any]) -> None:
+    """Raise BadParameter (one sentence naming the parameter and what it allows) unless every
+    key of `values` is a field a remote client may set and its value lies in that field's
+    declared bounds (see the module documentation). `values` are raw JSON or `key=value`
+    texts (numbers as strings, lists or comma-separated texts); nothing here opens a file or
+    builds the parameters. Only a client's explicit values are checked: defaults and a named
+    variant's values come from the game and are trusted."""
+    if not isinstance(values, Mapping):
+        raise BadParameter("parameters must be an object of names to values")
+    hints = _field_types(params_type)
+    fields = {f.name: f for f in dataclasses.fields(params_type)
+              if f.init and not f.name.startswith("_")}
+    for key, raw in values.items():
+        if not isinstance(key, str) or key not in fields:
+            known = ", ".join(sorted(fields))
+            raise BadParameter(f"unknown parameter {_shown(key)} (known: {known})")
+        field = fields[key]
+        _check_remote_field(key, hints[key], field.metadata, raw, field.default)
