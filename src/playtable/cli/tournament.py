@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
 from playtable.cli.common import OUT_FILE, SEED, WORKERS, complete_agent, complete_game, complete_variant, log
+from playtable.cli.lab_progress import format_p, jsonable
 from playtable.core.params import resolve_params
 
 
@@ -48,8 +50,11 @@ def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], vari
     if plot:
         plot_ratings(result, plot)
     if as_json:
-        click.echo(json.dumps({"game": result.game, "ratings": [vars(r) for r in result.ratings],
-                               "pairwise": result.pairwise(), "agents": result.agents}, indent=1))
+        out = {"game": result.game, "ratings": [vars(r) for r in result.ratings],
+               "pairwise": result.pairwise(), "agents": result.agents}
+        if result.solitaire:
+            out["same_deals"] = result.same_deals()
+        click.echo(json.dumps(jsonable(out), indent=1))
         return
     from rich.console import Console
     from rich.table import Table
@@ -69,5 +74,34 @@ def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], vari
     for name, line in zip(result.agents, result.pairwise(), strict=True):
         matrix.add_row(name, *["-" if v != v else f"{100 * v:.1f}%" for v in line])
     Console().print(matrix)
+    if result.solitaire:
+        _print_same_deals(result)
     if plot:
         log.info("plot written to %s", plot)
+
+
+def _print_same_deals(result: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    direction = "lower is better" if result.lower_score_is_better else "higher is better"
+    table = Table(title=f"on the same deals, each agent against the one ranked below it (score: "
+                        f"{direction})", title_justify="left")
+    for col in ("agent", "win rate", "95% CI", "mean score", "against", "wins +/- (pp)", "95% CI",
+                "score better by", "95% CI", "deals better / worse", "sign test p"):
+        table.add_column(col)
+    for entry in result.same_deals():
+        cells = [entry["agent"], f"{100 * entry['win_rate']:.1f}%",
+                 f"[{100 * entry['win_low']:.1f}, {100 * entry['win_high']:.1f}]",
+                 f"{entry['mean_score']:.2f}"]
+        if "above" in entry:
+            w, sc = entry["win_difference"], entry["score_difference"]
+            cells += [entry["above"], f"{100 * w['diff']:+.1f}",
+                      f"[{100 * w['low']:+.1f}, {100 * w['high']:+.1f}]", f"{sc['diff']:+.2f}",
+                      f"[{sc['low']:+.2f}, {sc['high']:+.2f}]",
+                      f"{entry['deals_better']} / {entry['deals_worse']}", format_p(entry["sign_test_p"])]
+        else:
+            cells += ["", "", "", "", "", "", ""]
+        table.add_row(*cells)
+    Console().print(table)
+

@@ -127,7 +127,8 @@ def tournament(game: str, agents: Sequence[str], games: int = 100, variant: str 
                params: Mapping[str, Any] | None = None, seed: int = 0, bootstrap: int = 200,
                workers: int = 1) -> Any:
     """Bradley-Terry ratings (Elo scale) with 95 % bootstrap intervals, best first;
-    `.attrs["pairwise"]` is the points matrix (row agent against column agent)."""
+    `.attrs["pairwise"]` is the points matrix (row agent against column agent); for a solitaire
+    game `.attrs["same_deals"]` is the paired-difference ranking (`Tournament.same_deals`)."""
     from playtable.lab.tournament import play_tournament
 
     result = play_tournament(game, list(agents), _params(game, variant, params), games, seed,
@@ -136,6 +137,8 @@ def tournament(game: str, agents: Sequence[str], games: int = 100, variant: str 
     lines = [dict(zip(result.agents, line, strict=True)) for line in result.pairwise()]
     frame.attrs["pairwise"] = _frame(lines)
     frame.attrs["pairwise"].index = result.agents
+    if result.solitaire:
+        frame.attrs["same_deals"] = result.same_deals()
     return frame
 
 
