@@ -61,17 +61,28 @@ class Throw:
         return self.spin_deci / 10
 
     def __str__(self) -> str:
-        head = "torpedo" if self.mode == "torpedo" else f"{self.mode} {self.piece}"
-        return (f"{head} at {self.x_milli / 1000:.3f},{self.y_milli / 1000:.3f} "
-                f"heading {self.heading_deci / 10:.1f} speed {self.speed_milli / 1000:.3f} "
-                f"spin {self.spin_deci / 10:.1f}")
+        # the text is asked for many times (menus, masks, records): written once, kept
+        text: str | None = self.__dict__.get("_text")
+        if text is None:
+            head = "torpedo" if self.mode == "torpedo" else f"{self.mode} {self.piece}"
+            text = (f"{head} at {self.x_milli / 1000:.3f},{self.y_milli / 1000:.3f} "
+                    f"heading {self.heading_deci / 10:.1f} speed {self.speed_milli / 1000:.3f} "
+                    f"spin {self.spin_deci / 10:.1f}")
+            object.__setattr__(self, "_text", text)
+        return text
 
     @staticmethod
     def make(mode: Literal["roll", "slide", "torpedo"], piece: str, x: float, y: float,
              heading: float, speed: float, spin: float = 0.0) -> Throw:
-        return Throw(mode, piece if mode != "torpedo" else "torpedo", round(x * 1000),
-                     round(y * 1000), round((heading % 360.0) * 10) % 3600, round(speed * 1000),
-                     round(spin * 10))
+        # Throw(...) with the fields set directly: a frozen dataclass's __init__ sets each
+        # field through object.__setattr__, and the menus make hundreds of throws a turn
+        throw = object.__new__(Throw)
+        throw.__dict__.update(
+            mode=mode, piece=piece if mode != "torpedo" else "torpedo",
+            x_milli=round(x * 1000), y_milli=round(y * 1000),
+            heading_deci=round((heading % 360.0) * 10) % 3600, speed_milli=round(speed * 1000),
+            spin_deci=round(spin * 10))
+        return throw
 
 
 @dataclass(frozen=True, order=True)

@@ -112,6 +112,16 @@ class Detected:
 def detect(dice: Iterable[tuple[str, float, float]], merge_distance: float) -> list[Detected]:
     """Group dice whose centres are within `merge_distance` (transitively) into one object at
     their mean position. The object's id joins the member ids with '+'. Sorted by id."""
+    return [Detected(*g) for g in detect_groups(dice, merge_distance)]
+
+
+Group = tuple[str, float, float, tuple[str, ...]]
+"""A detected object as a plain tuple: (id, x, y, members)."""
+
+
+def detect_groups(dice: Iterable[tuple[str, float, float]], merge_distance: float
+                  ) -> list[Group]:
+    """`detect` as tuples (a throw's frames build many of them)."""
     items = sorted(dice)
     parent = list(range(len(items)))
 
@@ -121,10 +131,24 @@ def detect(dice: Iterable[tuple[str, float, float]], merge_distance: float) -> l
             i = parent[i]
         return i
 
-    for i in range(len(items)):
-        for j in range(i + 1, len(items)):
-            if math.hypot(items[i][1] - items[j][1], items[i][2] - items[j][2]) < merge_distance:
-                parent[find(j)] = find(i)
+    # The pairs closer than merge_distance, found by a sweep along x: hypot(dx, dy) is never
+    # below |dx| (math.hypot is never below the true value's floor), so once dx reaches the
+    # distance no later die (in x order) can be close. Each close pair is tested as the plain
+    # double loop tests it (hypot of the lower index minus the higher), and the groups depend
+    # only on which pairs are close, not on the order they are found in.
+    n = len(items)
+    by_x = sorted((item[1], i) for i, item in enumerate(items))
+    if not math.isfinite(sum(x for x, _ in by_x)):  # no order to sweep in: every pair
+        by_x = [(-math.inf, i) for i in range(n)]
+    for a in range(n):
+        xa, i = by_x[a]
+        for b in range(a + 1, n):
+            xb, j = by_x[b]
+            if xb - xa >= merge_distance:
+                break
+            lo, hi = (items[i], items[j]) if i < j else (items[j], items[i])
+            if math.hypot(lo[1] - hi[1], lo[2] - hi[2]) < merge_distance:
+                parent[find(max(i, j))] = find(min(i, j))
     groups: dict[int, list[tuple[str, float, float]]] = {}
     for i, item in enumerate(items):
         groups.setdefault(find(i), []).append(item)
@@ -133,8 +157,13 @@ def detect(dice: Iterable[tuple[str, float, float]], merge_distance: float) -> l
         members = tuple(sorted(g[0] for g in group))
         x = sum(g[1] for g in group) / len(group)
         y = sum(g[2] for g in group) / len(group)
-        out.append(Detected("+".join(members), x, y, members))
-    return sorted(out, key=lambda d: d.id)
+        out.append(("+".join(members), x, y, members))
+    out.sort(key=_first)
+    return out
+
+
+def _first(group: Group) -> str:
+    return group[0]
 
 
 # -- geometry ------------------------------------------------------------------------------------
@@ -278,6 +307,19 @@ def components(ids: Iterable[str], edges: Iterable[Edge]) -> tuple[
     return tuple(cycles), tuple(paths), tuple(singles)
 
 
+SeenTuple = tuple[str, float, float, float | None, float | None]
+"""A sighting as a plain tuple: (id, x, y, vx, vy)."""
+
+
+def _first_of(seen: SeenTuple) -> str:
+    return seen[0]
+
+
+def _signed_zero(x: float) -> tuple[float]:
+    """A key for a zero coordinate that tells 0.0 from -0.0 (which compare equal)."""
+    return (math.copysign(1.0, x),)
+
+
 # -- the engine -----------------------------------------------------------------------------------
 
 
@@ -302,59 +344,102 @@ class FormationEngine:
     tracks: dict[str, _Track] = field(default_factory=dict)
     edges: set[Edge] = field(default_factory=set)
     time: float = 0.0
+    # The last connection pass and shapes with what they were computed from (see `_connect`
+    # and `_components`): a cache, never part of the state.
+    _connect_memo: tuple[Any, frozenset[Edge]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    _layout_memo: tuple[Any, tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...],
+                                   tuple[str, ...]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     # -- frames --------------------------------------------------------------------------------
     def update(self, sightings: Sequence[Sighting], t: float) -> Layout:
         """One frame: `sightings` is everything the table sees now (objects not listed are
         gone), `t` the time in seconds (never decreasing)."""
+        self.advance(sightings, t)
+        return self.layout()
+
+    def advance(self, sightings: Sequence[Sighting], t: float) -> None:
+        """`update` without reading the layout back (a throw's frames, whose layouts nobody
+        reads)."""
+        self.advance_seen([(s.id, s.x, s.y, s.vx, s.vy) for s in sightings], t)
+
+    def advance_seen(self, seen: Sequence[SeenTuple], t: float) -> None:
+        """`advance` with each sighting as a plain tuple (id, x, y, vx, vy)."""
         p = self.params
-        dt = t - self.time if self.tracks else 0.0
+        tracks = self.tracks
+        dt = t - self.time if tracks else 0.0
         self.time = max(self.time, t)
-        present = {s.id for s in sightings}
-        for gone in [k for k in self.tracks if k not in present]:
-            del self.tracks[gone]
+        present = {s[0] for s in seen}
+        if len(present) != len(tracks) or not present.issuperset(tracks):
+            for gone in [k for k in tracks if k not in present]:
+                del tracks[gone]
         self.edges = {e for e in self.edges if e[0] in present and e[1] in present}
-        for s in sorted(sightings, key=lambda s: s.id):
-            speed = s.speed
-            fast = speed is not None and speed > p.stop_speed
-            tr = self.tracks.get(s.id)
+        jitter, stop_speed, settle = p.jitter, p.stop_speed, p.settle_time - 1e-9
+        hypot = math.hypot
+        for sid, x, y, vx, vy in sorted(seen, key=_first_of):
+            speed = None if vx is None or vy is None else hypot(vx, vy)
+            fast = speed is not None and speed > stop_speed
+            tr = tracks.get(sid)
             if tr is None:
-                tr = _Track(s.x, s.y, None, (s.x, s.y), None if fast else t, last_t=t)
-                self.tracks[s.id] = tr
+                tr = _Track(x, y, None, (x, y), None if fast else t, last_t=t)
+                tracks[sid] = tr
             else:
                 if dt > 0 and speed is None:
-                    tr.vx, tr.vy = (s.x - tr.x) / dt, (s.y - tr.y) / dt
+                    tr.vx, tr.vy = (x - tr.x) / dt, (y - tr.y) / dt
                 if tr.anchor is not None:
                     ax, ay = tr.anchor
-                    if math.hypot(s.x - ax, s.y - ay) <= p.jitter and not fast:
+                    if hypot(x - ax, y - ay) <= jitter and not fast:
                         tr.last_t = t
                         tr.vx = tr.vy = 0.0
                         continue  # jitter: ignored, the die stays at its resting point
                     tr.anchor = None
                     if p.disconnect_on_move:
-                        self.edges = {e for e in self.edges if s.id not in e}
-                    tr.still, tr.still_since = (s.x, s.y), (None if fast else t)
-                elif (math.hypot(s.x - tr.still[0], s.y - tr.still[1]) <= p.jitter
+                        self.edges = {e for e in self.edges if sid not in e}
+                    tr.still, tr.still_since = (x, y), (None if fast else t)
+                elif (hypot(x - tr.still[0], y - tr.still[1]) <= jitter
                       and not fast):
                     if tr.still_since is None:
                         tr.still_since = t
                 else:
-                    tr.still, tr.still_since = (s.x, s.y), (None if fast else t)
-                tr.x, tr.y, tr.last_t = s.x, s.y, t
+                    tr.still, tr.still_since = (x, y), (None if fast else t)
+                tr.x, tr.y, tr.last_t = x, y, t
             if speed is not None:
-                tr.vx, tr.vy = s.vx or 0.0, s.vy or 0.0
-            if tr.still_since is not None and t - tr.still_since >= p.settle_time - 1e-9:
+                tr.vx, tr.vy = vx or 0.0, vy or 0.0
+            if tr.still_since is not None and t - tr.still_since >= settle:
                 tr.anchor = tr.still
                 tr.x, tr.y = tr.still
                 tr.vx = tr.vy = 0.0
         self._connect()
-        return self.layout()
 
     def _pos(self, obj: str) -> Point:
         tr = self.tracks[obj]
         return (tr.x, tr.y)
 
+    def _connect_inputs(self) -> Any:
+        """Everything `_connect` reads: the connections, and the place and state of every die
+        that is settled or connected (with `connect_while_moving`, of every die). A die moving
+        on its own is not read (it is neither eligible nor an end of a connection)."""
+        p = self.params
+        ends = {k for e in self.edges for k in e}
+        return (p, frozenset(self.edges), tuple(
+            (k, tr.x or _signed_zero(tr.x), tr.y or _signed_zero(tr.y), tr.anchor is not None)
+            for k, tr in self.tracks.items()
+            if tr.anchor is not None or k in ends or p.connect_while_moving))
+
     def _connect(self) -> None:
+        """Connections from positions (see the module docstring). The same inputs give the same
+        connections, so a frame where nothing `_connect` reads has changed since the last
+        pass (a throw's die rolling on its own, say) reuses that pass's result."""
+        key = self._connect_inputs()
+        memo = self._connect_memo
+        if memo is not None and memo[0] == key:
+            self.edges = set(memo[1])
+            return
+        self._connect_pass()
+        self._connect_memo = (key, frozenset(self.edges))
+
+    def _connect_pass(self) -> None:
         p = self.params
         # keep existing connections while within the break range (hysteresis)
         kept = set()
@@ -410,7 +495,7 @@ class FormationEngine:
 
     # -- reading -------------------------------------------------------------------------------
     def layout(self) -> Layout:
-        cycles, paths, singles = components(self.tracks, self.edges)
+        cycles, paths, singles = self._components()
         return Layout(
             positions={k: (tr.x, tr.y) for k, tr in sorted(self.tracks.items())},
             settled=frozenset(k for k, tr in self.tracks.items() if tr.anchor is not None),
@@ -419,6 +504,19 @@ class FormationEngine:
             strings=paths,
             singles=singles,
         )
+
+    def _components(self) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...],
+                                   tuple[str, ...]]:
+        """`components` of the dice and connections. They depend on the ids and the
+        connections only, which change far less often than the layout is read (an observation,
+        the score and the metrics each read it): the last answer is kept with its inputs."""
+        key = (frozenset(self.edges), frozenset(self.tracks))
+        memo = self._layout_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        shapes = components(self.tracks, self.edges)
+        self._layout_memo = (key, shapes)
+        return shapes
 
     def is_settled(self, obj: str) -> bool:
         return self.tracks[obj].anchor is not None

@@ -150,7 +150,7 @@ class StarDiceState(StarDiceMenu):
         motion = self._motion
 
         def on_frame(t: float, pos: dict[str, tuple[float, float, float, float]]) -> None:
-            engine.update(self._sightings(pos)[0], base + t)
+            engine.advance_seen(self.frame_seen(pos), base + t)
             motion.append({"t": round(t, 3), "pieces": [[k, round(v[0], 4), round(v[1], 4)]
                                                         for k, v in sorted(pos.items())]})
 
@@ -158,7 +158,7 @@ class StarDiceState(StarDiceMenu):
         motion.append({"t": 0.0, "pieces": sorted(
             [[k, round(pc.x, 4), round(pc.y, 4)] for k, pc in self.table.items()]
             + [[piece_id, action.x, action.y]])})
-        result = simulate(list(self.table.values()), launch, p.physics_params(), on_frame)
+        result = simulate(list(self.table.values()), launch, self.physics(), on_frame)
         self.throws += 1
         who = SEAT_NAMES[seat]
         verb = {"roll": "rolls", "slide": "slides", "torpedo": "fires"}[action.mode]
@@ -194,7 +194,7 @@ class StarDiceState(StarDiceMenu):
                 self.eliminated.append(k)
         if piece_id in result.pieces:
             pc = result.pieces[piece_id]
-            seen = "" if p.physics_params().geometry.on_surface(pc.x, pc.y) else \
+            seen = "" if self.physics().geometry.on_surface(pc.x, pc.y) else \
                 " (on the frame, unseen by the table)"
             face = f" showing {self.describe_value(piece_id)}" if piece_id in self.values else ""
             events.append(Event("landed", f"{who} {verb} {what}: it comes to rest at "
@@ -238,10 +238,10 @@ class StarDiceState(StarDiceMenu):
         """The table comes to rest: two more frames, settle_time apart, so every die that
         stopped settles and connects."""
         pos = {k: (pc.x, pc.y, 0.0, 0.0) for k, pc in self.table.items()}
-        sightings = self._sightings(pos)[0]
+        seen = self.frame_seen(pos)
         t = self.clock + sim_time
-        self.engine.update(sightings, t)
-        self.engine.update(sightings, t + self.params.settle_time)
+        self.engine.advance_seen(seen, t)
+        self.engine.advance_seen(seen, t + self.params.settle_time)
         self.clock = t + self.params.settle_time + 1.0
 
     def _borg_landed(self, roller: int) -> list[Event]:

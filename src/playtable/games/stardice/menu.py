@@ -22,7 +22,7 @@ from playtable.games.stardice.actions import (
     kind_of,
     parse_action_text,
 )
-from playtable.games.stardice.physics import speed_for_distance
+from playtable.games.stardice.physics import PIECE_TYPES, G, speed_for_distance
 from playtable.games.stardice.table import StarDiceTable
 
 
@@ -45,13 +45,32 @@ class StarDiceMenu(StarDiceTable):
             return []
         if self.phase == "call":
             return [Call("even"), Call("odd")]
-        out = [a for a in self._center_menu() if self.is_legal(a) is None]
-        seen = {str(a) for a in out}
-        for a in self.fresh_throws(Chance(self._public_seed()), self.POOL):
-            if str(a) not in seen:
-                seen.add(str(a))
+        center, legal_center = self._menus()
+        out = list(legal_center)
+        # the actions themselves stand for their texts: two throws (or holds) are equal
+        # exactly when their canonical texts are (`Throw.make` writes every field canonically)
+        seen = set(out)
+        for a in self._fresh_throws(Chance(self._public_seed()), self.POOL, center):
+            if a not in seen:
+                seen.add(a)
                 out.append(a)
         return out + self.fouls()
+
+    def _menus(self) -> tuple[list[Any], list[Any]]:
+        """`_center_menu()` and its legal part. Both depend only on the parameters, the phase,
+        the hand of the player to move and whether a torpedo may be fired, and are asked for
+        at every menu: the last answer is kept with those inputs."""
+        seat = self.to_move
+        key = (self.params, self.phase, seat, tuple(self.hands[seat]),
+               self._torpedo_allowed(seat))
+        memo = self.__dict__.get("_menu_memo")
+        if memo is not None and memo[0][0] is key[0] and memo[0][1:] == key[1:]:
+            menu: tuple[list[Any], list[Any]] = memo[1]
+            return menu
+        center = self._center_menu()
+        menu = (center, [a for a in center if self.is_legal(a) is None])
+        self.__dict__["_menu_memo"] = (key, menu)
+        return menu
 
     def fouls(self) -> list[Touch]:
         """The fouls that may be declared now: `touch` (Final Rules: the battle is forfeited),
@@ -90,7 +109,7 @@ class StarDiceMenu(StarDiceTable):
                     pieces.append(("slide", name))
             if self._torpedo_allowed(self.to_move):
                 pieces.append(("torpedo", "torpedo"))
-        geo = self.params.physics_params().geometry
+        geo = self.physics().geometry
         cx, cy = geo.width / 2, geo.depth / 2
         f = geo.frame / 2
         starts = [(cx, -f), (geo.width + f, cy), (cx, geo.depth + f), (-f, cy)]
@@ -124,46 +143,66 @@ class StarDiceMenu(StarDiceTable):
         hand equally likely, at the speed that stops a lone die there."""
         if self.phase in ("over", "call"):
             return self.legal_actions()[:k]
-        menu = [a for a in self._center_menu() if isinstance(a, Throw)]
+        return self._fresh_throws(rng, k, self._menus()[0])
+
+    def _fresh_throws(self, rng: Chance, k: int, center: list[Any]) -> list[Any]:
+        """`fresh_throws` given `_center_menu()`."""
+        menu = [a for a in center if isinstance(a, Throw)]
         choices = sorted({(a.mode, a.piece) for a in menu})
-        geo = self.params.physics_params().geometry
+        geo = self.physics().geometry
         out: list[Any] = [Hold()] if self.phase == "torpedo" else []
         targets = sorted(self.table.values(), key=lambda pc: pc.id)
+        # Per choice: its piece type, its `speed_for_distance` factor (2 mu G, multiplied in
+        # the same order) and whether that piece may be thrown that way now (the rest of a
+        # throw's legality is where it starts, its speed and spin, checked for each throw).
+        kinds = ["stone" if mode == "torpedo" else (BORG if name == BORG else kind_of(f"X.{name}"))
+                 for mode, name in choices]
+        factors = [2.0 * PIECE_TYPES[kind].mu * G for kind in kinds]
+        allowed = [self._throw_piece_legal(mode, name) is None for mode, name in choices]
+        below, random, uniform = rng.below, rng.random, rng.uniform
+        cos, sin, hypot, atan2, degrees, sqrt = (math.cos, math.sin, math.hypot, math.atan2,
+                                                 math.degrees, math.sqrt)
+        width, depth_, frame = geo.width, geo.depth, geo.frame
+        reach = self.params.connect_range
+        max_speed = self.params.max_speed
+        make, place_legal = Throw.make, self._throw_place_legal
+        n_choices, n_targets = len(choices), len(targets)
         # Bounded: a hand-edited position or parameter may leave no legal throw at all, and
         # with the seed's rules nearly every draw is legal, so 20 tries per throw are plenty.
         attempts = 20 * k
         while len(out) < k and choices and attempts > 0:
             attempts -= 1
-            mode, name = choices[rng.below(len(choices))]
-            kind = "stone" if mode == "torpedo" else (BORG if name == BORG else kind_of(f"X.{name}"))
-            if targets and rng.random() < 0.5:
-                t = targets[rng.below(len(targets))]
-                r = self.params.connect_range * rng.uniform(0.3, 0.95)
-                a = rng.uniform(0, 2 * math.pi)
-                tx = min(max(t.x + r * math.cos(a), 0.03), geo.width - 0.03)
-                ty = min(max(t.y + r * math.sin(a), 0.03), geo.depth - 0.03)
+            c = below(n_choices)
+            mode, name = choices[c]
+            if targets and random() < 0.5:
+                t = targets[below(n_targets)]
+                r = reach * uniform(0.3, 0.95)
+                a = uniform(0, 2 * math.pi)
+                tx = min(max(t.x + r * cos(a), 0.03), width - 0.03)
+                ty = min(max(t.y + r * sin(a), 0.03), depth_ - 0.03)
                 if mode == "torpedo":
                     tx, ty = t.x, t.y
             else:
-                tx, ty = rng.uniform(0.05, geo.width - 0.05), rng.uniform(0.05, geo.depth - 0.05)
-            side = rng.below(4)
-            along = rng.uniform(0.0, 1.0)
-            depth = geo.frame * rng.uniform(0.2, 0.8)
+                tx, ty = uniform(0.05, width - 0.05), uniform(0.05, depth_ - 0.05)
+            side = below(4)
+            along = uniform(0.0, 1.0)
+            depth = frame * uniform(0.2, 0.8)
             if side == 0:
-                sx, sy = along * geo.width, -depth
+                sx, sy = along * width, -depth
             elif side == 1:
-                sx, sy = geo.width + depth, along * geo.depth
+                sx, sy = width + depth, along * depth_
             elif side == 2:
-                sx, sy = along * geo.width, geo.depth + depth
+                sx, sy = along * width, depth_ + depth
             else:
-                sx, sy = -depth, along * geo.depth
-            dist = math.hypot(tx - sx, ty - sy)
+                sx, sy = -depth, along * depth_
+            dist = hypot(tx - sx, ty - sy)
             boost = 1.6 if mode == "torpedo" else 1.0
-            speed = min(self.params.max_speed, max(0.01, speed_for_distance(kind, dist) * boost))
-            heading = math.degrees(math.atan2(ty - sy, tx - sx))
-            spin = rng.uniform(-8, 8) if mode == "roll" else 0.0
-            action = Throw.make(mode, name, sx, sy, heading, speed, spin)
-            if self.is_legal(action) is None:
+            # speed_for_distance(kind, dist), written out
+            speed = min(max_speed, max(0.01, sqrt(max(0.0, factors[c] * dist)) * boost))
+            heading = degrees(atan2(ty - sy, tx - sx))
+            spin = uniform(-8, 8) if mode == "roll" else 0.0
+            action = make(mode, name, sx, sy, heading, speed, spin)
+            if allowed[c] and place_legal(action) is None:
                 out.append(action)
         return out[:k]
 

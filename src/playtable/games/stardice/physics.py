@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pymunk
 
@@ -122,24 +123,71 @@ class PhysicsParams:
     geometry: TableGeometry = TableGeometry()
 
 
-def _add_piece(space: pymunk.Space, piece: Piece, restitution: float) -> pymunk.Body:
-    t = PIECE_TYPES[piece.kind]
-    moment = pymunk.moment_for_circle(t.mass, 0, t.radius)
-    body = pymunk.Body(t.mass, moment)
-    body.position = (piece.x, piece.y)
-    body.angle = piece.angle
-    shape = pymunk.Circle(body, t.radius)
-    shape.elasticity = restitution
-    shape.friction = 0.3
-    space.add(body, shape)
-    pivot = pymunk.PivotJoint(space.static_body, body, (0.0, 0.0), (0.0, 0.0))
-    pivot.max_bias = 0.0
-    pivot.max_force = t.mu * t.mass * G
-    gear = pymunk.GearJoint(space.static_body, body, 0.0, 1.0)
-    gear.max_bias = 0.0
-    gear.max_force = t.mu * t.mass * G * t.radius
-    space.add(pivot, gear)
-    return body
+_cp = pymunk.cp
+"""Chipmunk's functions (pymunk's cffi library, `pymunk.cp`): the table is built and stepped
+with them directly, the same calls in the same order as pymunk's Body, Circle, PivotJoint,
+GearJoint and Space.add make, without pymunk's Python objects around each of them (building
+those took longer than stepping a throw)."""
+_ffi = pymunk.ffi
+
+WAKE_EVERY = 4
+"""Steps between two looks for resting pieces a moving piece might reach (see `simulate`)."""
+
+WAKE_SLACK = 1.5
+"""Margin on the fastest speed the moving pieces' energy allows, in that look."""
+
+_TOUCH_EPS = 1e-6
+"""Resting pieces closer than the sum of their radii plus this are woken together."""
+
+
+@dataclass
+class _Body:
+    """One piece in a throw's space: its chipmunk body and shape, and its friction joints (made
+    and added when the piece is woken)."""
+
+    id: str
+    name: str
+    """The piece's type name as given (`Piece.kind`)."""
+    kind: PieceType
+    index: int
+    body: Any
+    shape: Any
+    joints: tuple[Any, Any] | None = None
+    x: float = 0.0
+    y: float = 0.0
+
+
+class _Touched(Exception):
+    """A moving piece touched a resting piece that had not been woken: the throw is run again
+    with every piece awake."""
+
+
+def _begin(arb: Any, space: Any, data: Any) -> None:
+    """Chipmunk's begin callback (the first step of every contact): note the contact."""
+    a = _ffi.new("cpBody **")
+    b = _ffi.new("cpBody **")
+    _cp.cpArbiterGetBodies(arb, a, b)
+    contacts: list[tuple[int, int]] = _ffi.from_handle(data)
+    contacts.append((int(_ffi.cast("uintptr_t", _cp.cpBodyGetUserData(a[0]))),
+                     int(_ffi.cast("uintptr_t", _cp.cpBodyGetUserData(b[0])))))
+
+
+_BEGIN = _ffi.callback("void(cpArbiter *, cpSpace *, void *)", _begin)
+
+
+def _add_joints(space: Any, static: Any, item: _Body) -> None:
+    """The friction joints of `_add_piece` (pymunk.PivotJoint and GearJoint with no bias and
+    Coulomb maximum forces), made and added to the space."""
+    t = item.kind
+    pivot = _cp.cpPivotJointNew2(static, item.body, (0.0, 0.0), (0.0, 0.0))
+    _cp.cpConstraintSetMaxBias(pivot, 0.0)
+    _cp.cpConstraintSetMaxForce(pivot, t.mu * t.mass * G)
+    gear = _cp.cpGearJointNew(static, item.body, 0.0, 1.0)
+    _cp.cpConstraintSetMaxBias(gear, 0.0)
+    _cp.cpConstraintSetMaxForce(gear, t.mu * t.mass * G * t.radius)
+    _cp.cpSpaceAddConstraint(space, pivot)
+    _cp.cpSpaceAddConstraint(space, gear)
+    item.joints = (pivot, gear)
 
 
 def simulate(
@@ -149,72 +197,249 @@ def simulate(
     on_frame: FrameCallback | None = None,
 ) -> SimResult:
     """Throw `launch.piece` onto a table holding `table` (all at rest) and run until everything
-    rests again or `max_time` passes. Deterministic for the same inputs."""
-    space = pymunk.Space()
-    space.iterations = 10
+    rests again or `max_time` passes. Deterministic for the same inputs.
+
+    The table is one pymunk (chipmunk) space per throw: each piece a disc, its friction a pivot
+    and a gear joint to the static body, the pieces added in id order and the thrown one last,
+    stepped `dt` at a time until no piece is faster than `rest_speed`.
+
+    Resting pieces sleep until a moving piece might reach them: their friction joints are left
+    out of the space, which makes a step several times cheaper. This changes no number: a piece
+    at rest has exactly zero velocity, so its joints apply exactly zero impulses and touch no
+    other piece, and chipmunk's collision detection (which finds the contacts, in an order that
+    decides the result) sees the same shapes either way. Every `WAKE_EVERY` steps, each resting
+    piece that a moving piece could reach within the next `WAKE_EVERY` steps (at the fastest
+    speed the moving pieces' kinetic energy allows, times `WAKE_SLACK`) is woken with the
+    resting pieces it touches; waking adds its joints, whose accumulated impulse is exactly
+    zero as it would have been. Chipmunk reports the first step of every contact; should a
+    moving piece ever touch a piece still asleep, the throw is run again from the start with
+    every piece awake, so the result is always that of a table where every piece has its
+    joints from the first step."""
+    pieces = sorted(table, key=lambda p: p.id)
+    try:
+        return _simulate(pieces, launch, params, on_frame, lazy=True)
+    except _Touched:
+        return _simulate(pieces, launch, params, on_frame, lazy=False)
+
+
+def _simulate(pieces: list[Piece], launch: Launch, params: PhysicsParams,
+              on_frame: FrameCallback | None, lazy: bool) -> SimResult:
+    cp = _cp
+    space = cp.cpSpaceNew()
+    contacts: list[tuple[int, int]] = []
+    handle = _ffi.new_handle(contacts)
+    items: list[_Body] = []
+    static = None
+    try:
+        cp.cpSpaceSetIterations(space, 10)
+        if lazy:
+            handler = cp.cpSpaceAddGlobalCollisionHandler(space)
+            handler.beginFunc = _BEGIN
+            handler.userData = handle
+        thrown = launch.piece
+        for piece in [*pieces, thrown]:
+            t = PIECE_TYPES[piece.kind]
+            body = cp.cpBodyNew(t.mass, cp.cpMomentForCircle(t.mass, 0, t.radius, (0.0, 0.0)))
+            cp.cpBodySetUserData(body, _ffi.cast("void *", len(items) + 1))
+            cp.cpBodySetPosition(body, (piece.x, piece.y))
+            cp.cpBodySetAngle(body, piece.angle)
+            shape = cp.cpCircleShapeNew(body, t.radius, (0.0, 0.0))
+            cp.cpShapeSetElasticity(shape, params.restitution)
+            cp.cpShapeSetFriction(shape, 0.3)
+            cp.cpSpaceAddBody(space, body)
+            cp.cpSpaceAddShape(space, shape)
+            item = _Body(piece.id, piece.kind, t, len(items), body, shape)
+            items.append(item)
+            if static is None:  # pymunk's Space.static_body, made when the first joint needs it
+                static = cp.cpBodyNewStatic()
+                cp.cpSpaceAddBody(space, static)
+            p = cp.cpBodyGetPosition(body)
+            item.x, item.y = p.x, p.y
+            if not lazy or piece is thrown or not params.geometry.on_table(item.x, item.y):
+                _add_joints(space, static, item)
+        last = items[-1]
+        cp.cpBodySetVelocity(last.body, (launch.vx, launch.vy))
+        cp.cpBodySetAngularVelocity(last.body, launch.spin)
+        return _run(space, static, items, launch, params, on_frame, contacts)
+    finally:
+        cp.cpSpaceFree(space)
+        for item in items:
+            if item.joints is not None:
+                cp.cpConstraintFree(item.joints[0])
+                cp.cpConstraintFree(item.joints[1])
+            cp.cpShapeFree(item.shape)
+            cp.cpBodyFree(item.body)
+        if static is not None:
+            cp.cpBodyFree(static)
+
+
+def _clusters(items: list[_Body]) -> dict[int, list[_Body]]:
+    """The resting pieces that touch (a piece woken wakes the pieces it touches, transitively):
+    for each sleeping piece's index, its group."""
+    sleeping = [it for it in items if it.joints is None]
+    parent = {it.index: it.index for it in sleeping}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for n, a in enumerate(sleeping):
+        for b in sleeping[n + 1:]:
+            reach = a.kind.radius + b.kind.radius + _TOUCH_EPS
+            dx, dy = a.x - b.x, a.y - b.y
+            if dx * dx + dy * dy < reach * reach:
+                parent[find(b.index)] = find(a.index)
+    groups: dict[int, list[_Body]] = {}
+    for it in sleeping:
+        groups.setdefault(find(it.index), []).append(it)
+    return {it.index: groups[find(it.index)] for it in sleeping}
+
+
+def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: PhysicsParams,
+         on_frame: FrameCallback | None, contacts: list[tuple[int, int]]) -> SimResult:
+    cp = _cp
+    step_space = cp.cpSpaceStep
+    get_v = cp.cpBodyGetVelocity
+    get_p = cp.cpBodyGetPosition
     geo = params.geometry
-    bodies: dict[str, pymunk.Body] = {}
-    kinds: dict[str, str] = {}
-    for piece in sorted(table, key=lambda p: p.id):
-        bodies[piece.id] = _add_piece(space, piece, params.restitution)
-        kinds[piece.id] = piece.kind
-    thrown = launch.piece
-    body = _add_piece(space, thrown, params.restitution)
-    body.velocity = (launch.vx, launch.vy)
-    body.angular_velocity = launch.spin
-    bodies[thrown.id] = body
-    kinds[thrown.id] = thrown.kind
-    start = {k: (b.position.x, b.position.y) for k, b in bodies.items()}
-    max_speed = dict.fromkeys(bodies, 0.0)
+    f = geo.frame
+    x_lo, x_hi, y_lo, y_hi = -f, geo.width + f, -f, geo.depth + f
+    width, depth = geo.width, geo.depth
+    dt = params.dt
+    thrown = items[-1]
+    start = {it.id: (it.x, it.y) for it in items}
+    max_speed = dict.fromkeys(start, 0.0)
     max_speed[thrown.id] = math.hypot(launch.vx, launch.vy)
     off: list[str] = []
-    detected = geo.on_surface(thrown.x, thrown.y)
+    detected = geo.on_surface(launch.piece.x, launch.piece.y)
+    awake = [it for it in items if it.joints is not None]
+    groups = _clusters(items)
+    asleep = {it.index: it for it in items if it.joints is None}
+    m_min = min((it.kind.mass for it in items), default=1.0)
+    rest_v: dict[str, tuple[float, float, float, float]] = {}
+    present = list(items)
     steps = 0
     t = 0.0
-    frame_every = max(1, round(params.frame_dt / params.dt))
-    max_steps = int(params.max_time / params.dt)
+    frame_every = max(1, round(params.frame_dt / dt))
+    max_steps = int(params.max_time / dt)
     rest2 = params.rest_speed * params.rest_speed
+    snaps: list[tuple[float, dict[str, tuple[float, float, float, float]]]] = []
     while steps < max_steps:
-        space.step(params.dt)
+        if asleep and steps % WAKE_EVERY == 0:
+            _wake(space, static, awake, asleep, groups, m_min, WAKE_EVERY * dt)
+        step_space(space, dt)
         steps += 1
-        t = steps * params.dt
+        if contacts:
+            for a, b in contacts:
+                if (a - 1 in asleep) != (b - 1 in asleep) or (
+                        a - 1 in asleep and groups[a - 1] is not groups[b - 1]):
+                    raise _Touched
+            contacts.clear()
+        t = steps * dt
         resting = True
-        for k in list(bodies):
-            b = bodies[k]
-            vx, vy = b.velocity
+        removed = False
+        for it in list(awake):
+            v = get_v(it.body)
+            vx, vy = v.x, v.y
             s2 = vx * vx + vy * vy
             if s2 > rest2:
                 resting = False
-                if s2 > max_speed[k] * max_speed[k]:
-                    max_speed[k] = math.sqrt(s2)
-            x, y = b.position
-            if not geo.on_table(x, y):
-                off.append(k)
-                space.remove(b, *b.shapes, *b.constraints)
-                del bodies[k]
-            elif k == thrown.id and not detected and geo.on_surface(x, y):
+                m = max_speed[it.id]
+                if s2 > m * m:
+                    max_speed[it.id] = math.sqrt(s2)
+            p = get_p(it.body)
+            x, y = p.x, p.y
+            it.x, it.y = x, y
+            if not (x_lo <= x <= x_hi and y_lo <= y <= y_hi):
+                off.append(it.id)
+                cp.cpSpaceRemoveBody(space, it.body)
+                cp.cpSpaceRemoveShape(space, it.shape)
+                assert it.joints is not None
+                cp.cpSpaceRemoveConstraint(space, it.joints[0])
+                cp.cpSpaceRemoveConstraint(space, it.joints[1])
+                awake.remove(it)
+                removed = True
+            elif it is thrown and not detected and 0.0 <= x <= width and 0.0 <= y <= depth:
                 detected = True
+        if removed:
+            present = [it for it in present if it.id not in off]
         if on_frame is not None and steps % frame_every == 0:
-            on_frame(t, _snapshot(bodies))
+            snaps.append((t, _snapshot(present, asleep, rest_v)))
         if resting:
             break
-    for b in bodies.values():
-        b.velocity = (0.0, 0.0)
-    if on_frame is not None and steps % frame_every != 0:
-        on_frame(t, _snapshot(bodies))
-    pieces = {
-        k: Piece(k, kinds[k], float(b.position.x), float(b.position.y),
-                 float(b.angle % (2 * math.pi)))
-        for k, b in sorted(bodies.items())
-    }
+    if on_frame is not None:
+        for t_frame, snap in snaps:
+            on_frame(t_frame, snap)
+        if steps % frame_every != 0:  # the table at rest: every velocity set to zero
+            on_frame(t, {it.id: (it.x, it.y, 0.0, 0.0)
+                         for it in sorted(_read(present, asleep), key=lambda it: it.id)})
+    result = {}
+    for it in sorted(_read(present, asleep), key=lambda it: it.id):
+        result[it.id] = Piece(it.id, it.name, float(it.x), float(it.y),
+                              float(cp.cpBodyGetAngle(it.body) % (2 * math.pi)))
     moved = {k for k in start if k != thrown.id and (
-        k in off or (k in pieces and (pieces[k].x, pieces[k].y) != start[k]))}
-    return SimResult(pieces, off, moved, max_speed, detected, t, steps)
+        k in off or (k in result and (result[k].x, result[k].y) != start[k]))}
+    return SimResult(result, off, moved, max_speed, detected, t, steps)
 
 
-def _snapshot(bodies: dict[str, pymunk.Body]) -> dict[str, tuple[float, float, float, float]]:
-    return {k: (float(b.position.x), float(b.position.y), float(b.velocity.x),
-                float(b.velocity.y)) for k, b in sorted(bodies.items())}
+def _read(present: list[_Body], asleep: dict[int, _Body]) -> list[_Body]:
+    """The pieces on the table, the sleeping ones' positions read back from chipmunk."""
+    for it in present:
+        if it.index in asleep:
+            p = _cp.cpBodyGetPosition(it.body)
+            it.x, it.y = p.x, p.y
+    return present
+
+
+def _snapshot(present: list[_Body], asleep: dict[int, _Body],
+              rest_v: dict[str, tuple[float, float, float, float]]
+              ) -> dict[str, tuple[float, float, float, float]]:
+    out = {}
+    for it in sorted(present, key=lambda it: it.id):
+        if it.index in asleep:
+            snap = rest_v.get(it.id)
+            if snap is None:
+                p = _cp.cpBodyGetPosition(it.body)
+                v = _cp.cpBodyGetVelocity(it.body)
+                snap = rest_v[it.id] = (p.x, p.y, v.x, v.y)
+            out[it.id] = snap
+        else:
+            v = _cp.cpBodyGetVelocity(it.body)
+            out[it.id] = (it.x, it.y, v.x, v.y)
+    return out
+
+
+def _wake(space: Any, static: Any, awake: list[_Body], asleep: dict[int, _Body],
+          groups: dict[int, list[_Body]], m_min: float, window: float) -> None:
+    """Wake every sleeping piece a moving piece could touch within `window` seconds (with the
+    pieces it touches), and the pieces those could touch, and so on."""
+    cp = _cp
+    energy = 0.0
+    for it in awake:
+        v = cp.cpBodyGetVelocity(it.body)
+        w = cp.cpBodyGetAngularVelocity(it.body)
+        energy += it.kind.mass * (v.x * v.x + v.y * v.y) + cp.cpBodyGetMoment(it.body) * w * w
+    reach = WAKE_SLACK * math.sqrt(energy / m_min) * window + _TOUCH_EPS
+    todo = list(awake)
+    woken = False
+    while todo:
+        a = todo.pop()
+        for r in list(asleep.values()):
+            if r.index not in asleep:
+                continue
+            gap = a.kind.radius + r.kind.radius + reach
+            dx, dy = a.x - r.x, a.y - r.y
+            if dx * dx + dy * dy < gap * gap:
+                for g in groups[r.index]:
+                    del asleep[g.index]
+                    _add_joints(space, static, g)
+                    todo.append(g)
+                    awake.append(g)
+                    woken = True
+    if woken:
+        awake.sort(key=lambda it: it.index)
 
 
 def stopping_distance(kind: str, speed: float) -> float:

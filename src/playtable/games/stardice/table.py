@@ -22,12 +22,32 @@ from playtable.games.stardice.actions import (
     kind_of,
     owner_of,
 )
-from playtable.games.stardice.formation import Detected, FormationEngine, Layout, Sighting, detect
+from playtable.games.stardice.formation import (
+    Detected,
+    FormationEngine,
+    Group,
+    Layout,
+    SeenTuple,
+    Sighting,
+    detect_groups,
+)
 from playtable.games.stardice.params import StarDiceParams
-from playtable.games.stardice.physics import Piece
+from playtable.games.stardice.physics import PhysicsParams, Piece
 from playtable.games.stardice.scoring import DieInfo, TableScore, score_table, zeroed
 
 Phase = Literal["call", "borg", "throw", "torpedo", "over"]
+
+_STONES: dict[str, bool] = {}
+
+
+def _is_stone(piece: str) -> bool:
+    """kind_of(piece) == "stone", remembered (asked for every piece of every frame)."""
+    stone = _STONES.get(piece)
+    if stone is None:
+        if len(_STONES) > 4096:  # ids come from positions too: keep the memory bounded
+            _STONES.clear()
+        stone = _STONES[piece] = kind_of(piece) == "stone"
+    return stone
 
 
 class StarDiceTable(State):
@@ -90,6 +110,8 @@ class StarDiceTable(State):
         """None if `action` is legal now, else the reason it is not."""
         if self.phase == "over":
             return "the game is over"
+        if isinstance(action, Throw):  # the common case first (menus check dozens a turn)
+            return self._throw_legal(action)
         if isinstance(action, Call):
             return None if self.phase == "call" else "no odd/even call is due now"
         if isinstance(action, Hold):
@@ -103,11 +125,17 @@ class StarDiceTable(State):
             if not action.die:
                 return None if not hand else "name the die to discard: 'touch d6a'"
             return None if action.die in hand else f"'{action.die}' is not in hand"
-        if not isinstance(action, Throw):
-            return f"'{action}' is not a Star Dice action"
-        geo = self.params.physics_params().geometry
-        if not geo.on_table(action.x, action.y) or (
-                0 < action.x < geo.width and 0 < action.y < geo.depth):
+        return f"'{action}' is not a Star Dice action"
+
+    def _throw_legal(self, action: Throw) -> str | None:
+        return self._throw_place_legal(action) or self._throw_piece_legal(action.mode,
+                                                                          action.piece)
+
+    def _throw_place_legal(self, action: Throw) -> str | None:
+        """Where and how a throw starts: on the frame, its speed and spin."""
+        geo = self.physics().geometry
+        x, y = action.x, action.y
+        if not geo.on_table(x, y) or (0 < x < geo.width and 0 < y < geo.depth):
             return (f"a throw starts on the glass frame (x in [-{geo.frame}, "
                     f"{geo.width + geo.frame}], y in [-{geo.frame}, {geo.depth + geo.frame}], "
                     "outside the touch surface)")
@@ -115,18 +143,22 @@ class StarDiceTable(State):
             return f"speed must be in (0, {self.params.max_speed}]"
         if abs(action.spin) > 60:
             return "spin must be within +-60 rad/s"
+        return None
+
+    def _throw_piece_legal(self, mode: str, piece: str) -> str | None:
+        """What is thrown, and how, in this phase of the turn."""
         if self.phase == "borg":
-            return None if action.piece == BORG and action.mode == "roll" else \
+            return None if piece == BORG and mode == "roll" else \
                 "the Borg die must be rolled now"
         if self.phase == "call":
             return "the odd/even call comes first"
-        if action.mode == "torpedo":
+        if mode == "torpedo":
             return None if self._torpedo_allowed(self.to_move) else "no torpedo may be fired now"
         if self.phase == "torpedo":
             return "fire a torpedo or hold"
-        if action.piece not in self.hand_names(self.to_move):
-            return f"'{action.piece}' is not in {SEAT_NAMES[self.to_move]}'s hand"
-        if action.mode == "slide" and not (self.params.slide_d6 and action.piece.startswith("d6")):
+        if piece not in self.hand_names(self.to_move):
+            return f"'{piece}' is not in {SEAT_NAMES[self.to_move]}'s hand"
+        if mode == "slide" and not (self.params.slide_d6 and piece.startswith("d6")):
             return "only a d6 may be slid (and only when slide_d6 is on)"
         return None
 
@@ -135,18 +167,50 @@ class StarDiceTable(State):
         if reason is not None:
             raise IllegalAction(f"'{action}' is not legal now: {reason}")
 
+    def physics(self) -> PhysicsParams:
+        """`params.physics_params()`, made once for the state's parameters (it is asked for
+        at every throw, frame and menu)."""
+        cached = self.__dict__.get("_physics")
+        if cached is None or cached[0] is not self.params:
+            cached = self.__dict__["_physics"] = (self.params, self.params.physics_params())
+        physics: PhysicsParams = cached[1]
+        return physics
+
     def _sightings(self, positions: dict[str, tuple[float, float, float, float]]
                    ) -> tuple[list[Sighting], list[Detected]]:
-        geo = self.params.physics_params().geometry
-        seen = [(k, v[0], v[1]) for k, v in positions.items()
-                if kind_of(k) != "stone" and geo.on_surface(v[0], v[1])]
-        objs = detect(seen, self.params.merge_distance)
-        out = []
-        for o in objs:
-            vx = sum(positions[m][2] for m in o.members) / len(o.members)
-            vy = sum(positions[m][3] for m in o.members) / len(o.members)
-            out.append(Sighting(o.id, o.x, o.y, vx, vy))
-        return out, objs
+        groups = self._groups(positions)
+        seen = self._seen(positions, groups)
+        return [Sighting(*s) for s in seen], [Detected(*g) for g in groups]
+
+    def _groups(self, positions: dict[str, tuple[float, float, float, float]]) -> list[Group]:
+        """What the touch surface sees of `positions`: the dice on it (stones are never seen)
+        grouped as `detect` groups them."""
+        geo = self.physics().geometry
+        width, depth = geo.width, geo.depth
+        on = [(k, v[0], v[1]) for k, v in positions.items()
+              if not _is_stone(k) and 0.0 <= v[0] <= width and 0.0 <= v[1] <= depth]
+        return detect_groups(on, self.params.merge_distance)
+
+    @staticmethod
+    def _seen(positions: dict[str, tuple[float, float, float, float]], groups: list[Group]
+              ) -> list[SeenTuple]:
+        """The sightings of `groups` (id, x, y, vx, vy): each object's velocity is the mean of
+        its dice's."""
+        out: list[SeenTuple] = []
+        for gid, x, y, members in groups:
+            if len(members) == 1:
+                v = positions[gid]
+                out.append((gid, x, y, (0 + v[2]) / 1, (0 + v[3]) / 1))
+                continue
+            vx = sum(positions[m][2] for m in members) / len(members)
+            vy = sum(positions[m][3] for m in members) / len(members)
+            out.append((gid, x, y, vx, vy))
+        return out
+
+    def frame_seen(self, positions: dict[str, tuple[float, float, float, float]]
+                   ) -> list[SeenTuple]:
+        """The formation engine's input for one frame of `positions` (id: x, y, vx, vy)."""
+        return self._seen(positions, self._groups(positions))
 
     def describe_value(self, die: str) -> str:
         v = self.values.get(die)
@@ -183,7 +247,7 @@ class StarDiceTable(State):
 
     def members(self) -> dict[str, tuple[str, ...]]:
         pos = {k: (pc.x, pc.y, 0.0, 0.0) for k, pc in self.table.items()}
-        return {o.id: o.members for o in self._sightings(pos)[1]}
+        return {g[0]: g[3] for g in self._groups(pos)}
 
     def layout(self) -> Layout:
         return self.engine.layout()
