@@ -587,3 +587,14 @@ def test_a_table_nobody_plays_is_ended(client: TestClient) -> None:
         _, state = _greeting(ws)
         ws.send_json({"type": "act", "action": "stomp", "step": 0})
         assert ws.receive_json()["code"] == "illegal"
+
+
+def test_replays_are_limited_per_address(client: TestClient) -> None:
+    """Even from the cache a long game's replay is megabytes to send: one address may fetch
+    `PER_ADDRESS_PER_MINUTE` pasts a minute (issue 27's hostile benchmark: replays in a loop cost
+    the players most)."""
+    table = create(client, game="troll", seed=5)["table_id"]
+    burst = int(past.PER_ADDRESS_PER_MINUTE)
+    codes = [client.get(f"/api/tables/{table}/replay").status_code for _ in range(burst + 10)]
+    assert codes[:burst] == [200] * burst
+    assert codes[burst:].count(429) >= 5  # a token comes back every two seconds

@@ -210,7 +210,8 @@ class BodyTooLarge(Exception):
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
     data = json.dumps(body).encode()
+    # A refused request's connection is closed, so a body it was still sending is not read on.
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
+                "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
                             (b"content-length", str(len(data)).encode()), *SECURITY_HEADERS]})
     await send({"type": "http.response.body", "body": data})

@@ -10,10 +10,15 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 
+from playtable.web.server.wire import RateLimit
+
 CACHE_BYTES = 64 * 1024 * 1024
 """The encoded replays and positions kept, in bytes (the least recently used go first)."""
 MAX_WAITING = 8
 """Requests that may wait for the public worker at once; past that a request gets 503."""
+PER_ADDRESS_PER_MINUTE = 30.0
+"""Pasts one client address may fetch a minute (bursts of as many): even from the cache, a long
+game's replay is megabytes to send, and a loop of them takes the server's time from players."""
 
 
 class Busy(Exception):
@@ -21,11 +26,22 @@ class Busy(Exception):
 
 
 class PastCache:
-    def __init__(self, limit: int = CACHE_BYTES, max_waiting: int = MAX_WAITING) -> None:
+    def __init__(self, limit: int = CACHE_BYTES, max_waiting: int = MAX_WAITING,
+                 per_minute: float = PER_ADDRESS_PER_MINUTE) -> None:
         self.limit, self.max_waiting = limit, max_waiting
+        self.per_minute = per_minute
+        self.buckets: dict[str, RateLimit] = {}
         self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
         self.size = 0
         self.pending: dict[Hashable, asyncio.Future[bytes]] = {}
+
+    def admit(self, address: str) -> bool:
+        """Whether `address` may fetch another past now (a token bucket per address)."""
+        bucket = self.buckets.setdefault(address, RateLimit(self.per_minute / 60.0, self.per_minute))
+        if len(self.buckets) > 10_000:  # forget the addresses that have been quiet
+            for quiet in [a for a, b in self.buckets.items() if b.full and a != address]:
+                del self.buckets[quiet]
+        return bucket.allow()
 
     async def get(self, key: Hashable, compute: Callable[[], Awaitable[bytes]]) -> bytes:
         """The bytes for `key`, from the cache, from the same computation already running, or
