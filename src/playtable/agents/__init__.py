@@ -13,10 +13,11 @@ from typing import Any
 from playtable.agents.greedy import GreedyAgent
 from playtable.agents.ismcts import IsmctsAgent
 from playtable.agents.random_agent import RandomAgent
-from playtable.agents.spec import build_agent, split_agent_spec
+from playtable.agents.spec import build_agent, check_remote_spec, split_agent_spec
 from playtable.core.protocol import Agent, Game
 
-__all__ = ["GENERIC_AGENTS", "available_agents", "make_agent", "split_agent_spec"]
+__all__ = ["GENERIC_AGENTS", "available_agents", "check_remote_agent_spec", "make_agent",
+           "split_agent_spec"]
 
 GENERIC_AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
@@ -33,3 +34,10 @@ def available_agents(game: Game[Any, Any]) -> Mapping[str, Callable[[], Agent]]:
 def make_agent(game: Game[Any, Any], name: str) -> Agent:
     """The agent named by `name` (a spec, see the module documentation), bound to `game`."""
     return build_agent(game, available_agents(game), name)
+
+
+def check_remote_agent_spec(game: Game[Any, Any], spec: str) -> None:
+    """Raise BadParameter unless a remote client may seat the agent `spec` at `game`: a known
+    agent whose options are each declared and in bounds (see `playtable.core.params`), so
+    that no bot move runs unbounded (`ismcts:iterations=1000000000` is refused)."""
+    check_remote_spec(game, available_agents(game), spec)

@@ -44,9 +44,13 @@ class GreedyAgent:
     """Pick the action whose successor `Game.evaluate` rates best, averaged over `samples`
     determinizations. Deterministic given the rng handed to `choose`."""
 
-    samples: int = 8
+    # Remote bounds (`core.params`): a move costs samples x candidates evaluations, each a
+    # physics throw in Star Dice, the dearest game: 32 x 64 took 24 s a move there with 12 d20s
+    # a side (benchmarks/remote_bounds.py, on the shared 2-core machine), so samples stop at 16
+    # (the most the tests use).
+    samples: int = field(default=8, metadata={"range": (1, 16)})
     """How many determinizations each action is judged on (the same ones for every action)."""
-    candidates: int = 64
+    candidates: int = field(default=64, metadata={"range": (1, 64)})
     """At most this many actions are considered (`State.sample_actions`)."""
     _game: Any = field(default=None, init=False, repr=False, compare=False)
 

@@ -92,19 +92,26 @@ class IsmctsAgent:
     """ISMCTS with one tree per seat and UCB1 over available actions; see the module
     documentation."""
 
-    iterations: int = 1000
+    # Remote bounds (`core.params`). An iteration's cost differs a hundredfold between games:
+    # 2,000 iterations (a web test's bot) took under 1 s a move on the troll, 7-14 s on Rotator,
+    # 27-110 s on a 5-player wizard game and 28-59 s on Star Dice (a physics throw a step) at
+    # the dearest parameters (benchmarks/remote_bounds.py, on the shared 2-core machine, the
+    # spread its load); the default 1,000 is half that. A generic bound cannot be each game's:
+    # it stops a client's absurd budget, not a slow game. The playouts multiply a move's cost by
+    # up to `rollout_depth` more steps of another agent, so they are lab (command line) settings.
+    iterations: int = field(default=1000, metadata={"range": (1, 2000)})
     """Iterations per decision (the reproducible budget)."""
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, metadata={"range": (0.0, 10.0)})
     """If positive, search for this many seconds instead (not reproducible across machines)."""
-    c: float = 0.7
+    c: float = field(default=0.7, metadata={"range": (0.0, 10.0)})
     """UCB1 exploration constant, on returns rescaled to [0, 1] by the range seen so far."""
-    rollout_depth: int = -1
+    rollout_depth: int = field(default=-1, metadata={"remote": False})
     """Playout steps before falling back to `Game.evaluate`. -1 (auto): none when the game has
     its own `evaluate` (the leaf is scored by the heuristic at once; 8 with a `rollout_agent`),
     otherwise play at random to the end (at most 10,000 steps)."""
-    rollout_agent: str = ""
+    rollout_agent: str = field(default="", metadata={"remote": False})
     """An agent spec (e.g. a game's own bot) that plays the rollouts instead of random moves."""
-    width: int = 64
+    width: int = field(default=64, metadata={"range": (1, 128)})
     """Candidate actions per node (`State.sample_actions`; all of a discrete game's usually)."""
     single_tree: bool = False
     """With several seats, search one tree for the deciding seat only (SO-ISMCTS), in which

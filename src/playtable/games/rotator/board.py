@@ -190,12 +190,22 @@ def read_board(path: str | Path) -> Board:
 
 SAMPLES_DIR = Path(__file__).parent / "boards"
 SAMPLE_NAMES = ("easy", "medium", "hard")
+BOARD_TEXT_MAX = 4096
+"""The longest board text taken inline: 20 rows of 10 cells with row numbers, a header line and
+a few comment lines (the shipped samples are 607 to 670 characters)."""
 
 
 def load_board(spec: str) -> Board:
-    """A board named by `spec`: a shipped sample (`easy`, `medium`, `hard`) or a file path."""
+    """A board named by `spec`: a shipped sample (`easy`, `medium`, `hard`); the board's text
+    itself, when `spec` holds a line break (at most BOARD_TEXT_MAX characters: how a web client
+    sends a board, since a client never names a file on the host); otherwise a file path (the
+    command line's)."""
     if spec in SAMPLE_NAMES:
         return read_board(SAMPLES_DIR / f"{spec}.txt")
+    if "\n" in spec:
+        if len(spec) > BOARD_TEXT_MAX:
+            raise BadParameter(f"a board's text is at most {BOARD_TEXT_MAX} characters, not {len(spec)}")
+        return parse_board(spec)
     return read_board(spec)
 
 

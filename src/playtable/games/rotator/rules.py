@@ -11,6 +11,8 @@ from playtable.core.errors import BadParameter, BadPosition, IllegalAction
 from playtable.core.protocol import TERMINAL, Event, State, params_as_dict
 from playtable.core.words import plural
 from playtable.games.rotator.board import (
+    BOARD_TEXT_MAX,
+    SAMPLE_NAMES,
     Board,
     board_problems,
     cell_name,
@@ -39,9 +41,15 @@ Level = Literal["any", "easy", "medium", "hard"]
 class RotatorParams:
     """Rotator's rules and setup. Defaults are the seed's rules (RULES.md)."""
 
+    # Remote bounds (`core.params`): a web client names a shipped board or sends its text,
+    # never a path; the numbers are the tuner's dials and the limits the tests use. A board of a
+    # given level is found among up to `game.LEVEL_ATTEMPTS` generated boards, each solved:
+    # 6-8 s at level=hard with these dials at their dearest, 11-15 s to give up when they rule
+    # the level out (benchmarks/remote_bounds.py, on the shared 2-core machine, under load).
     board: str = field(default="", metadata={
-        "doc": "a board: a sample name (easy, medium, hard) or a board file; empty = generate "
-               "one from the seed"})
+        "doc": "a board: a sample name (easy, medium, hard), a board file, or the board's text "
+               "itself (with its line breaks); empty = generate one from the seed",
+        "names_file": True, "shipped": SAMPLE_NAMES, "max_len": BOARD_TEXT_MAX})
     level: Level = field(default="any", metadata={
         "doc": "when generating: any legal board, or a winnable one of this difficulty"})
     placement: Literal["node", "territory"] = field(default="node", metadata={
@@ -53,11 +61,13 @@ class RotatorParams:
     # under the other dials fails the game rather than the parameters' check (RULES.md I1);
     # `--param-space level=easy,medium,hard` adds it by hand.
     boost_total: int = field(default=10, metadata={"doc": "boost spaces for the whole game",
-                                                   "space": (0, 20)})
+                                                   "space": (0, 20), "range": (0, 20)})
     max_drill: int = field(default=3, metadata={
-        "doc": "most spaces drilled in one turn (one standard + boosts)", "space": (1, 5)})
+        "doc": "most spaces drilled in one turn (one standard + boosts)", "space": (1, 5),
+        "range": (1, 5)})
     turn_limit: int = field(default=200, metadata={
-        "doc": "the game is lost when this many turns pass without a win (0 = no limit)"})
+        "doc": "the game is lost when this many turns pass without a win (0 = no limit)",
+        "range": (0, 1000)})
     allow_trivial: bool = field(default=False, metadata={
         "doc": "let the generator keep boards won by their first move (RULES.md I1)"})
 

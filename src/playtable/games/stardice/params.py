@@ -10,21 +10,39 @@ from playtable.games.stardice.formation import FormationParams
 from playtable.games.stardice.physics import PIECE_TYPES, PhysicsParams, TableGeometry
 from playtable.games.stardice.scoring import FINAL_POINTS, ScoringRules
 
+DIE_KINDS = ("d4", "d6", "d8", "d10", "d12", "d20")
+MAX_DICE = 12
+"""Most dice in one player's hand. The Final Rules give 7 ("2d20, 1d12, 1d8, and 3d6"); the ninth
+iteration tried two more each and found the Surface's 15-touch limit in the way, so a real
+table holds 7 a side plus the Borg die. The simulated table has no touch limit; 12 a side (25
+pieces on the glass) leaves room to try more while a die's name stays one letter per kind
+(`d20a` to `d20l`: past 26 of a kind the names ran out of letters)."""
+
+# Remote bounds (`core.params`): every value the seed's iterations, the variants, the tuner and
+# the tests use lies inside. At the dearest ends (12 d20s a side, the widest connect range, 10
+# re-throws; or 12 d4s and 6 torpedoes) a new state took under 10 ms, the game's own search bot
+# under a second a move and the greedy bot at its bounds 6.6 s (benchmarks/remote_bounds.py,
+# on the shared 2-core machine). The physics runs at most 12 simulated seconds a throw
+# (`physics.SimParams.max_time`) whatever the values.
+
 
 @dataclass(frozen=True)
 class StarDiceParams:
     # -- materials (Final Rules: 2d20, 1d12, 1d8, 3d6 per player; the Borg die) --------------
-    dice: tuple[str, ...] = ("d20", "d20", "d12", "d8", "d6", "d6", "d6")
+    dice: tuple[str, ...] = field(default=("d20", "d20", "d12", "d8", "d6", "d6", "d6"), metadata={
+        "one_of": DIE_KINDS, "min_items": 1, "max_items": MAX_DICE})
     use_borg: bool = True
     borg_faces: tuple[int, ...] = field(  # search space: the Final Rules' faces or iteration 7's doubling
         default=(8, 16, 16, 24, 24, 32),
-        metadata={"choices": ((8, 16, 16, 24, 24, 32), (2, 4, 8, 16, 32, 64))},
+        metadata={"choices": ((8, 16, 16, 24, 24, 32), (2, 4, 8, 16, 32, 64)),
+                  "range": (0, 100), "min_items": 1, "max_items": 20},
     )
-    borg_pips: tuple[int, ...] = (3, 4, 4, 5, 5, 6)
+    borg_pips: tuple[int, ...] = field(default=(3, 4, 4, 5, 5, 6), metadata={
+        "range": (0, 6), "min_items": 1, "max_items": 20})
     # -- rules of play ---------------------------------------------------------------------
     slide_d6: bool = field(default=True, metadata={"choices": (True, False)})
     """Ninth iteration / Final Rules: a d6 may be slid instead of rolled."""
-    torpedoes: int = 0
+    torpedoes: int = field(default=0, metadata={"range": (0, 6)})
     """Photon torpedo stones per player. 0: cut, as the ninth iteration decided (RULES.md)."""
     torpedo_rule: Literal["iter8", "iter9"] = "iter9"
     """iter8: a torpedo instead of a ship, at most one per own d6 on the table; iter9: a torpedo
@@ -32,22 +50,23 @@ class StarDiceParams:
     foul_rule: Literal["forfeit", "discard"] = "forfeit"
     """A foul (touching the table): Final Rules, the battle is forfeited; iterations 2-4, the
     player discards a die of their choice from hand (with none left, the battle is lost)."""
-    max_rethrows: int = 5
+    max_rethrows: int = field(default=5, metadata={"range": (0, 10)})
     """Re-throws of a die that never entered (Other rules) allowed in one turn; past that the
     die is lost (a guard against endless misses)."""
     # -- scoring ---------------------------------------------------------------------------
     scoring: Literal["final", "multiplier", "max", "max_best"] = "final"
     single_value: Literal["face", "one"] = "face"
-    formation_points: tuple[int, ...] = FINAL_POINTS
+    formation_points: tuple[int, ...] = field(default=FINAL_POINTS, metadata={
+        "range": (0, 1000), "min_items": 2, "max_items": 2 * MAX_DICE + 1})
     borg_must_be_beaten: bool = True
     borg_bonus: bool = True
     # -- war -------------------------------------------------------------------------------
-    war_target: int = field(default=50, metadata={"space": (20, 100)})
+    war_target: int = field(default=50, metadata={"space": (20, 100), "range": (0, 500)})
     """The first player to exceed this many points wins the war; 0: a single battle."""
     war_scoring: Literal["both", "winner_only"] = "both"
     """both: each player adds their battle points (Final Rules); winner_only: only the battle's
     winner adds theirs (iteration 3/4)."""
-    max_battles: int = 40
+    max_battles: int = field(default=40, metadata={"range": (1, 100)})
     # -- the solitaire objective of iteration 2 ---------------------------------------------
     mode: Literal["versus", "objective1"] = "versus"
     """versus: the two-player match. objective1 (Second Iteration, Objective 1): one player
@@ -55,24 +74,26 @@ class StarDiceParams:
     10n; the game ends at the first failed round (`solitaire.py`). `max_battles` caps rounds."""
     # -- the formation engine: FormationParams' fields and defaults (table units), repeated
     # flat so that `--param connect_range=0.3` reaches them ------------------------------------
-    connect_range: float = field(default=FormationParams.connect_range, metadata={"space": (0.15, 0.4)})
-    hysteresis: float = FormationParams.hysteresis
-    min_angle_deg: float = field(default=FormationParams.min_angle_deg, metadata={"space": (0.0, 30.0)})
-    jitter: float = FormationParams.jitter
-    stop_speed: float = FormationParams.stop_speed
-    settle_time: float = FormationParams.settle_time
-    merge_distance: float = FormationParams.merge_distance
+    connect_range: float = field(default=FormationParams.connect_range,
+                                 metadata={"space": (0.15, 0.4), "range": (0.05, 0.75)})
+    hysteresis: float = field(default=FormationParams.hysteresis, metadata={"range": (0.0, 0.1)})
+    min_angle_deg: float = field(default=FormationParams.min_angle_deg,
+                                 metadata={"space": (0.0, 30.0), "range": (0.0, 90.0)})
+    jitter: float = field(default=FormationParams.jitter, metadata={"range": (0.0, 0.05)})
+    stop_speed: float = field(default=FormationParams.stop_speed, metadata={"range": (0.0, 0.5)})
+    settle_time: float = field(default=FormationParams.settle_time, metadata={"range": (0.0, 3.0)})
+    merge_distance: float = field(default=FormationParams.merge_distance, metadata={"range": (0.0, 0.1)})
     check_crossing: bool = FormationParams.check_crossing
     disconnect_on_move: bool = FormationParams.disconnect_on_move
     connect_while_moving: bool = FormationParams.connect_while_moving
     # -- the table simulation ---------------------------------------------------------------
-    frame: float = 0.06
-    max_speed: float = 5.0
-    roll_dir_noise_deg: float = 6.0
-    roll_speed_noise: float = 0.12
-    slide_dir_noise_deg: float = 1.5
-    slide_speed_noise: float = 0.04
-    tumble_speed: float = 0.25
+    frame: float = field(default=0.06, metadata={"range": (0.03, 0.2)})
+    max_speed: float = field(default=5.0, metadata={"range": (0.5, 10.0)})
+    roll_dir_noise_deg: float = field(default=6.0, metadata={"range": (0.0, 45.0)})
+    roll_speed_noise: float = field(default=0.12, metadata={"range": (0.0, 0.5)})
+    slide_dir_noise_deg: float = field(default=1.5, metadata={"range": (0.0, 45.0)})
+    slide_speed_noise: float = field(default=0.04, metadata={"range": (0.0, 0.5)})
+    tumble_speed: float = field(default=0.25, metadata={"range": (0.0, 2.0)})
     """A die knocked faster than this tumbles and shows a new random face."""
 
     def validate(self) -> None:
@@ -81,6 +102,9 @@ class StarDiceParams:
                 raise BadParameter(f"unknown die type '{d}' in dice (d4, d6, d8, d10, d12, d20)")
         if not self.dice:
             raise BadParameter("each player needs at least one die")
+        if len(self.dice) > MAX_DICE:
+            raise BadParameter(f"dice: at most {MAX_DICE} dice a player (the Final Rules give 7), "
+                               f"not {len(self.dice)}")
         if len(self.borg_faces) != len(self.borg_pips) or not self.borg_faces:
             raise BadParameter("borg_faces and borg_pips must be non-empty and equally long")
         if len(self.formation_points) < 2:

@@ -31,6 +31,7 @@ from typing import Any
 from playtable.core.chance import Chance
 from playtable.core.protocol import State
 from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.leaves import LEAVES
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import ExpectimaxTroll, _cost, belief, follow_plan, seen_key, turn_ends
 from playtable.games.troll.solver import solve
@@ -41,19 +42,21 @@ class HindsightTroll:
     """Expectimax early, hindsight optimisation over the clairvoyant solver late; see the module
     documentation."""
 
-    samples: int = 8
+    # Remote bounds (`core.params`): every one at its dearest (samples=32, width=8, late=52,
+    # nodes=200, depth=2, leaf=network) took at most 4.6 s a move (benchmarks/remote_bounds.py).
+    samples: int = field(default=8, metadata={"range": (0, 32)})
     """Futures sampled at each late decision (0: the expectimax bot alone)."""
-    width: int = 4
+    width: int = field(default=4, metadata={"range": (1, 8)})
     """Turn endings compared at a late decision (the expectimax bot's best first)."""
-    late: int = 6
+    late: int = field(default=6, metadata={"range": (0, 52)})
     """Hindsight starts once the deck of awakening holds at most this many cards."""
-    nodes: int = 60
+    nodes: int = field(default=60, metadata={"range": (1, 200)})
     """Turns the clairvoyant solver may expand in one sampled future."""
-    depth: int = 2
+    depth: int = field(default=2, metadata={"range": (1, 2)})
     """The expectimax bot's depth (see `search.ExpectimaxTroll`)."""
-    leaf: str = "tuned"
+    leaf: str = field(default="tuned", metadata={"one_of": tuple(LEAVES)})
     """The expectimax bot's static score, one of `leaves.LEAVES`."""
-    expectimax_width: int = 0
+    expectimax_width: int = field(default=0, metadata={"range": (0, 1000)})
     """The expectimax bot's root width (0 = every turn ending)."""
     name = "hindsight"
     _expectimax: ExpectimaxTroll = field(default_factory=ExpectimaxTroll, init=False, repr=False)

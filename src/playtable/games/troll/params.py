@@ -10,6 +10,12 @@ from playtable.core.errors import BadParameter
 
 SLOTS = 6
 
+# Remote bounds (`core.params`; a web client sets only declared values). Every value the
+# seeds, variants, lab and tests use lies inside; `validate` refuses the combinations that
+# leave no deck of awakening. A new deal takes well under 10 ms at any of them; the dearest
+# bot move a client may ask for took 7.3 s (a rollout bot at its bounds, with every toy of
+# §4.1) and the depth-2 search at most 2.0 s (benchmarks/remote_bounds.py).
+
 
 @dataclass(frozen=True)
 class TrollParams:
@@ -19,13 +25,14 @@ class TrollParams:
     )
     heights: tuple[int, ...] = field(
         default=(3, 2, 1, 1, 2, 3),
-        metadata={"doc": "bricks per slot, positions 1-6, both rows (§6.1); more = easier (§4.1)"},
+        metadata={"doc": "bricks per slot, positions 1-6, both rows (§6.1); more = easier (§4.1)",
+                  "range": (0, 12), "min_items": SLOTS, "max_items": SLOTS},
     )
     extra_per_slot: int = field(
         default=0,
         metadata={
             "doc": "bricks added to every slot: 1 = 15 awakenings, 2 = tutorial (§4.1)",
-            "space": (0, 2),
+            "space": (0, 2), "range": (0, 3),
         },
     )
     extra_end_bricks: int = field(
@@ -33,7 +40,8 @@ class TrollParams:
         # §4.1 sets no limit ("Adding more cards to the end slots makes the game slightly
         # easier"); up to 6 keeps a deck of awakening of at least 4 cards on the seed's bridge,
         # and 4 is where the heuristic bot wins about half (ladder-50, docs/lab.md).
-        metadata={"doc": "bricks added to each end slot (positions 1 and 6) (§4.1)", "space": (0, 6)},
+        metadata={"doc": "bricks added to each end slot (positions 1 and 6) (§4.1)", "space": (0, 6),
+                  "range": (0, 9)},
     )
     troll_starts_with_card: bool = field(
         default=False,
@@ -68,7 +76,8 @@ class TrollParams:
         },
     )
     turn_limit: int = field(
-        default=1000, metadata={"doc": "safety stop, counted as a loss; never reached in practice"}
+        default=1000, metadata={"doc": "safety stop, counted as a loss; never reached in practice",
+                                "range": (1, 1000)}
     )
 
     def slot_heights(self) -> tuple[int, ...]:

@@ -62,13 +62,15 @@ def play_out(state: TrollState, value: Value, horizon: int) -> float:
 class RolloutTroll:
     """Policy rollout over sampled futures; see the module documentation."""
 
-    samples: int = 16
+    # Remote bounds (`core.params`): samples=64, width=8, horizon=4, leaf=network took at most
+    # 7.3 s a move, with every toy of §4.1 (benchmarks/remote_bounds.py).
+    samples: int = field(default=16, metadata={"range": (0, 64)})
     """Futures sampled at each turn (0: the one-turn search alone)."""
-    width: int = 4
+    width: int = field(default=4, metadata={"range": (1, 8)})
     """Turn endings compared (the static score's best first)."""
-    horizon: int = 2
+    horizon: int = field(default=2, metadata={"range": (0, 4)})
     """Turns each rollout plays before the static score judges where it stopped."""
-    leaf: str = "learned"
+    leaf: str = field(default="learned", metadata={"one_of": tuple(LEAVES)})
     """The static score of the candidates, the base policy and the horizon: "tuned"
     (`evaluation.score` with `TUNED_WEIGHTS`) or "learned" (`learned.win_chance`)."""
     name = "rollout"

@@ -275,14 +275,17 @@ def seen_key(state: TrollState) -> Any:
 class ExpectimaxTroll:
     """Turn-level expectimax over the exact awakening odds; see the module documentation."""
 
-    depth: int = 2
+    # Remote bounds (`core.params`): depth 2 took at most 2.0 s a move with any leaf and any
+    # bridge a client may set (benchmarks/remote_bounds.py); depth 3 took 298 s on one move at
+    # inner_width=16 and 68.8 CPU s a game at inner_width=2 (docs/lab.md): a lab setting.
+    depth: int = field(default=2, metadata={"range": (1, 2)})
     """Troll turns searched, this one included (1 = pick the best turn by the static score)."""
-    width: int = 0
+    width: int = field(default=0, metadata={"range": (0, 1000)})
     """Turn endings tried at the root, best by the static score first (0 = all of them)."""
-    inner_width: int = 4
+    inner_width: int = field(default=4, metadata={"range": (1, 16)})
     """Turn endings tried at inner decisions that are not at the horizon (so only from depth 3 on:
     at depth 2 every reply is scored by the leaf)."""
-    leaf: str = "tuned"
+    leaf: str = field(default="tuned", metadata={"one_of": tuple(LEAVES)})
     """The static score, one of `leaves.LEAVES`: "tuned", "heuristic", "learned", "distilled",
     "network" or "rows"."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -343,7 +346,7 @@ class StrongestTroll(ExpectimaxTroll):
     name of its own so that the menus that offer bot names (the web lobby) offer it too;
     `strongest` and `expectimax:leaf=rows` are the same bot."""
 
-    leaf: str = "rows"
+    leaf: str = field(default="rows", metadata={"one_of": tuple(LEAVES)})
 
     name = "strongest"
 

@@ -10,30 +10,38 @@ from playtable.core.errors import BadParameter
 from playtable.games.wizard.content import load_content
 
 COUNT_PREFIXES = ("cards_", "tiles_")
+COUNT_RANGE = (0, 60)
+"""Each content count's bounds (`validate`, and a remote client's, `core.params`)."""
+
+# Remote bounds (`core.params`): each is what `validate` allows, so every value of the seed's
+# versions, the variants, the tuner and the tests lies inside; the content directory is the
+# operator's (it names a directory on the host). At the dearest ends (5 players, 60 of every
+# card and tile) a new game took 10 ms, the heuristic bot's move under 10 ms and the greedy
+# bot's at its bounds 1 s (benchmarks/remote_bounds.py).
 
 
 @dataclass(frozen=True)
 class WizardParams:
-    players: int = 4
+    players: int = field(default=4, metadata={"range": (3, 5)})
     """Seats: 1 wizard + 2-4 heroes (8 Nov 'Preparation')."""
     rules: Literal["final", "beta", "alpha"] = "final"
     """Which cards of the content are in the wizard deck (cards added after a version are out)."""
-    keys_needed: int = field(default=2, metadata={"space": (1, 3)})
+    keys_needed: int = field(default=2, metadata={"space": (1, 3), "range": (1, 3)})
     """Keys the heroes need to open the tower (8 Nov: 2 of 3; 23 Oct and 17 Oct: all 3)."""
-    mana_start: int = field(default=2, metadata={"space": (1, 4)})
+    mana_start: int = field(default=2, metadata={"space": (1, 4), "range": (1, 20)})
     """Mana Wheel at the start (8 Nov: 2; 17 Oct: 1; 23 Oct silent, we use 1)."""
-    mana_per_turn: int = field(default=0, metadata={"space": (0, 2)})
+    mana_per_turn: int = field(default=0, metadata={"space": (0, 2), "range": (0, 5)})
     """Wheel spin at the start of each wizard turn (17 Oct: +1; removed in the 26 Oct update)."""
-    mana_max: int = field(default=6, metadata={"space": (4, 10)})
+    mana_max: int = field(default=6, metadata={"space": (4, 10), "range": (1, 20)})
     """The wheel's maximum (the picture is missing; ours)."""
-    mana_min: int = field(default=1, metadata={"space": (1, 3)})
+    mana_min: int = field(default=1, metadata={"space": (1, 3), "range": (1, 20)})
     """The wheel's minimum (ours)."""
     trap_rule: Literal["scaled", "per_trap"] = field(
         default="scaled", metadata={"choices": ("scaled", "per_trap")}
     )
     """8 Nov: one save per hero, harder the more traps (7+/10+/13+), 2 damage. 23 Oct/17 Oct:
     one save per trap at `trap_save`, 2 damage per failed save."""
-    trap_save: int = field(default=10, metadata={"space": (5, 15)})
+    trap_save: int = field(default=10, metadata={"space": (5, 15), "range": (1, 21)})
     """The per-trap save of `trap_rule=per_trap` (23 Oct: 10+; 17 Oct: 5+)."""
     combat_rolls: Literal["best", "sum"] = "best"
     """Several heroes in one combat: best die (8 Nov, 23 Oct) or dice added (17 Oct)."""
@@ -45,16 +53,16 @@ class WizardParams:
     flip_tiles: Literal["loot_phase", "on_enter"] = "loot_phase"
     """When a tile turns face up: in the loot phase once its monsters are beaten (8 Nov), or
     when a hero enters it, together with its tokens (23 Oct, 17 Oct)."""
-    token_cap: int = field(default=0, metadata={"space": (0, 5)})
+    token_cap: int = field(default=0, metadata={"space": (0, 5), "range": (0, 10)})
     """Most tokens on one tile: 0 means the number of players (8 Nov, 23 Oct); 17 Oct: 3."""
     rage: bool = field(default=True, metadata={"choices": (True, False)})
     """The wizard's rage removes tiles once the keys are found (8 Nov, 23 Oct; not in 17 Oct)."""
-    max_rounds: int = 100
+    max_rounds: int = field(default=100, metadata={"range": (1, 1000)})
     """Ours: a game still running after this many rounds ends in a draw (the seed has no end
     for a game that no side can win)."""
-    max_gives: int = 3
+    max_gives: int = field(default=3, metadata={"range": (0, 20)})
     """Ours: gifts (items or keys) a hero may make per turn, so every turn ends."""
-    content: str = ""
+    content: str = field(default="", metadata={"remote": False})
     """A directory with wizard_deck.json, loot_deck.json and tiles.json ('' = the package's)."""
 
     # -- Content counts: how many of each wizard card and room tile the game is built with. The
@@ -64,29 +72,29 @@ class WizardParams:
     # equal); a count left at its default keeps the content file's own count (so a designer's
     # `content=` directory is used as written), a count set to another value replaces it. 0
     # leaves the card or tile out. The key tiles stay 3 (8 Nov 'Preparation').
-    cards_goblin: int = field(default=6, metadata={"space": (2, 12)})
-    cards_rat_swarm: int = field(default=3, metadata={"space": (0, 8)})
-    cards_goblin_pack: int = field(default=2, metadata={"space": (0, 6)})
-    cards_orc: int = field(default=6, metadata={"space": (2, 12)})
-    cards_troll: int = field(default=4, metadata={"space": (0, 8)})
-    cards_ogre: int = field(default=3, metadata={"space": (0, 6)})
-    cards_dragon: int = field(default=1, metadata={"space": (0, 3)})
-    cards_spike_trap: int = field(default=4, metadata={"space": (0, 8)})
-    cards_pit_traps: int = field(default=2, metadata={"space": (0, 6)})
-    cards_frost_bolt: int = field(default=3, metadata={"space": (0, 6)})
-    cards_switcheroo: int = field(default=2, metadata={"space": (0, 5)})
-    cards_whirlwind: int = field(default=1, metadata={"space": (0, 3)})
-    cards_fireball: int = field(default=2, metadata={"space": (0, 5)})
-    tiles_empty_room: int = field(default=8, metadata={"space": (4, 16)})
-    tiles_library: int = field(default=8, metadata={"space": (4, 16)})
-    tiles_shrine: int = field(default=12, metadata={"space": (6, 20)})
-    tiles_altar: int = field(default=10, metadata={"space": (5, 18)})
-    tiles_vault: int = field(default=2, metadata={"space": (0, 6)})
-    tiles_ley_line: int = field(default=2, metadata={"space": (0, 6)})
-    tiles_ransacked_study: int = field(default=2, metadata={"space": (0, 6)})
-    tiles_drained_well: int = field(default=2, metadata={"space": (0, 6)})
-    tiles_collapsed_hall: int = field(default=1, metadata={"space": (0, 4)})
-    tiles_mixed_blessing: int = field(default=1, metadata={"space": (0, 4)})
+    cards_goblin: int = field(default=6, metadata={"space": (2, 12), "range": COUNT_RANGE})
+    cards_rat_swarm: int = field(default=3, metadata={"space": (0, 8), "range": COUNT_RANGE})
+    cards_goblin_pack: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    cards_orc: int = field(default=6, metadata={"space": (2, 12), "range": COUNT_RANGE})
+    cards_troll: int = field(default=4, metadata={"space": (0, 8), "range": COUNT_RANGE})
+    cards_ogre: int = field(default=3, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    cards_dragon: int = field(default=1, metadata={"space": (0, 3), "range": COUNT_RANGE})
+    cards_spike_trap: int = field(default=4, metadata={"space": (0, 8), "range": COUNT_RANGE})
+    cards_pit_traps: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    cards_frost_bolt: int = field(default=3, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    cards_switcheroo: int = field(default=2, metadata={"space": (0, 5), "range": COUNT_RANGE})
+    cards_whirlwind: int = field(default=1, metadata={"space": (0, 3), "range": COUNT_RANGE})
+    cards_fireball: int = field(default=2, metadata={"space": (0, 5), "range": COUNT_RANGE})
+    tiles_empty_room: int = field(default=8, metadata={"space": (4, 16), "range": COUNT_RANGE})
+    tiles_library: int = field(default=8, metadata={"space": (4, 16), "range": COUNT_RANGE})
+    tiles_shrine: int = field(default=12, metadata={"space": (6, 20), "range": COUNT_RANGE})
+    tiles_altar: int = field(default=10, metadata={"space": (5, 18), "range": COUNT_RANGE})
+    tiles_vault: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    tiles_ley_line: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    tiles_ransacked_study: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    tiles_drained_well: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
+    tiles_collapsed_hall: int = field(default=1, metadata={"space": (0, 4), "range": COUNT_RANGE})
+    tiles_mixed_blessing: int = field(default=1, metadata={"space": (0, 4), "range": COUNT_RANGE})
 
     def validate(self) -> None:
         if not 3 <= self.players <= 5:
@@ -108,8 +116,8 @@ class WizardParams:
         if not 0 <= self.max_gives <= 20:
             raise BadParameter("max_gives must be 0 to 20")
         for name, _kind, _ident, count in self._counts():
-            if not 0 <= count <= 60:
-                raise BadParameter(f"{name} must be 0 to 60, not {count}")
+            if not COUNT_RANGE[0] <= count <= COUNT_RANGE[1]:
+                raise BadParameter(f"{name} must be {COUNT_RANGE[0]} to {COUNT_RANGE[1]}, not {count}")
         if self.count_overrides():
             # the deck and tile set these counts build must be playable (content.with_counts)
             load_content(self.content, self.count_overrides())
