@@ -9,7 +9,13 @@ from playtable.agents import make_agent
 from playtable.agents.random_agent import RandomAgent
 from playtable.core.chance import Chance
 from playtable.core.protocol import Agent
-from playtable.games.wizard.bots import HeuristicAgent, p_heroes_win
+from playtable.games.wizard.bots import (
+    HERO_STYLES,
+    HeuristicAgent,
+    StyledAgent,
+    _hoard_threat,
+    p_heroes_win,
+)
 from playtable.games.wizard.game import GAME
 from playtable.games.wizard.state import WizardState
 
@@ -67,3 +73,93 @@ def test_win_probability_formula() -> None:
     assert abs(p_heroes_win(1, 0, 0) - 0.525) < 1e-9  # P(h >= w) for two d20
     assert p_heroes_win(2, 0, 0) > p_heroes_win(1, 0, 0)
     assert p_heroes_win(1, 0, 25) == 0.0 and p_heroes_win(1, 25, 0) == 1.0
+
+
+# -- play styles (issue 31; seed 003, 26 Oct: "fair for the wizard and the heroes no matter what
+# play-style they choose") -----------------------------------------------------------------------
+STYLES = ("cautious", "reckless", "hoarder", "spender")
+
+
+def test_style_agents_are_named_and_take_both_styles_as_options() -> None:
+    """26 Oct 'Goal': the styles are agents of the game, by name, and `styled` takes a style
+    for each side."""
+    for name in STYLES:
+        assert name in GAME.bots() and make_agent(GAME, name).name == name
+    agent = make_agent(GAME, "styled:heroes=reckless,wizard=hoarding")
+    assert isinstance(agent, StyledAgent) and (agent.heroes, agent.wizard) == ("reckless", "hoarding")
+    assert (agent.care, agent.together, agent.own_target) == (0.3, 0.0, True)
+    plain = make_agent(GAME, "styled")
+    assert [getattr(plain, d) for d in HERO_STYLES["cautious"]] == [
+        getattr(HeuristicAgent, d) for d in HERO_STYLES["cautious"]]
+
+
+def test_every_pairing_of_styles_ends_its_games() -> None:
+    """26 Oct 'Goal': each wizard style against each hero style plays legal games to the end."""
+    for i, (wizard, heroes) in enumerate([(w, h) for w in ("hoarder", "spender", "heuristic")
+                                          for h in ("cautious", "reckless")]):
+        st = _play(3, 40 + i, make_agent(GAME, wizard), make_agent(GAME, heroes))
+        assert st.is_terminal
+
+
+def _first_main(seed: int) -> WizardState:
+    st = GAME.new_state(params(4), seed)
+    bot = HeuristicAgent()
+    rng = Chance(5)
+    while st.decision.get("kind") != "main":
+        st.apply(bot.choose(st, rng))
+    return st
+
+
+def test_a_hoarding_wizard_keeps_his_hand_until_a_threat() -> None:
+    """The hoarding style: with no hero near a hidden key, fewer keys found than one short of the
+    door and a hand of at most HOARD_HAND, he ends his turn where the heuristic plays a card;
+    with a hero two steps from a key he plays as the heuristic does."""
+    for seed in range(30):
+        st = _first_main(seed)
+        heuristic = HeuristicAgent().choose(st, Chance(1))
+        if heuristic.verb != "play" or _hoard_threat(st):
+            continue
+        assert str(make_agent(GAME, "hoarder").choose(st, Chance(1))) == "end"
+        key = next(sq for sq, c in st.cells.items() if c.key)
+        st.hero(1).pos = (key[0], key[1] - 1) if key[1] > 0 else (key[0], key[1] + 1)
+        assert _hoard_threat(st)
+        assert str(make_agent(GAME, "hoarder").choose(st, Chance(1))) == str(heuristic)
+        return
+    raise AssertionError("no seed gave a quiet first turn")
+
+
+def test_a_spending_wizard_plays_his_cheapest_cards_first() -> None:
+    """The spending style: spells at any target first, then the cheapest monster or trap."""
+    st = _first_main(2)
+    st.hand = ["orc.1", "goblin.1", "troll.1"]
+    st.mana = 6
+    assert str(make_agent(GAME, "spender").choose(st, Chance(1))) == "play goblin"
+    assert str(HeuristicAgent().choose(st, Chance(1))) == "play troll"
+
+
+def test_cautious_and_reckless_heroes_differ_on_a_potion() -> None:
+    """The hero styles: a cautious hero drinks a potion at 7 hit points, the heuristic at 5, a
+    reckless one at 2."""
+    st = _first_main(3)
+    st.apply_text("end")
+    h = st.hero(int(st.decision["seat"]))
+    h.items, h.hp = ["health_potion.1"], 6
+    assert str(make_agent(GAME, "cautious").choose(st, Chance(1))) == "use health_potion"
+    for name in ("heuristic", "reckless"):
+        assert make_agent(GAME, name).choose(st, Chance(1)).verb != "use"
+
+
+def test_style_hero_bots_use_only_what_their_seat_sees() -> None:
+    """As the heuristic: each hero style chooses the same on any determinization for its seat."""
+    for name in ("cautious", "reckless"):
+        bot = make_agent(GAME, name)
+        st = GAME.new_state(params(4), 5)
+        rng = Chance(2)
+        checked = 0
+        while not st.is_terminal and checked < 30:
+            seat = st.current_player
+            if seat != 0:
+                det = st.determinize(seat, Chance(checked))
+                assert str(bot.choose(det, Chance(99))) == str(bot.choose(st, Chance(99)))
+                checked += 1
+            st.apply(bot.choose(st, rng))

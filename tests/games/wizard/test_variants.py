@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from tests.games.wizard.helpers import put, ready, rig, sq, to_heroes
 
+from playtable.games.wizard.state import WizardState
 from playtable.games.wizard.wizard_turn import placeable
 
 
@@ -105,3 +109,47 @@ def test_alpha_has_no_rage() -> None:
     st2.apply_text("move E")
     st2.apply_text("move S")
     assert st2.keys_found == 2 and not st2.rage  # beta: rage after all three
+
+
+def _sprint_through_b1(variant: str | None, **kw: Any) -> tuple[WizardState, list[str]]:
+    """Hero 1 sprints from a1 through b1 to c1, hero 2 stays: the state and the event kinds."""
+    st = ready(variant=variant, **kw)
+    st.hero(1).items = ["sprint.1"]
+    to_heroes(st)
+    st.apply_text("sprint E E")
+    kinds = [e.kind for e in st.apply_text("stay")]
+    while st.decision.get("kind") == "discard":  # a tile's negative Card Draw (8 Nov 'Tiles')
+        kinds += [e.kind for e in st.apply(st.legal_actions()[0])]
+    assert st.hero(1).pos == sq("c1")
+    return st, kinds
+
+
+@pytest.mark.parametrize("variant", ["beta", "alpha"])
+def test_beta_and_alpha_sprint_flips_and_loots_the_tile_gone_through(variant: str) -> None:
+    """23 Oct and 17 Oct 'Movement phase': "When a player enters a new tile, that player flips
+    that tile and all tokens ... if there are no monsters on that tile the player get to loot
+    that room ... If a player can move more than 1 tile due to abilities, that player then gets
+    to loot every tile without monsters on it that the player enters." `sprint E E` from a1
+    enters b1 and c1: both are turned face up and each loots one card (issue 31: b1 used to
+    stay face down)."""
+    st, kinds = _sprint_through_b1(variant)
+    assert st.cells[sq("b1")].flipped and st.cells[sq("c1")].flipped
+    assert len(st.hero(1).items) == 2
+    assert kinds.index("hero_passes") < kinds.index("tile_flipped")
+
+
+@pytest.mark.parametrize("variant", ["beta", "alpha"])
+def test_beta_and_alpha_sprint_takes_the_key_of_the_tile_gone_through(variant: str) -> None:
+    """23 Oct 'Movement phase' (entering flips the tile) and 'Artifacts/keys' (a key on a tile
+    with no enemies left is received): a key tile a sprint goes through gives its key."""
+    st, _ = _sprint_through_b1(variant, keys=("b1", "e5", "a5"))
+    assert st.cells[sq("b1")].flipped and not st.cells[sq("b1")].key
+    assert st.hero(1).keys == 1 and st.keys_found == 1
+
+
+def test_final_sprint_leaves_the_tile_gone_through_face_down() -> None:
+    """8 Nov 'Loot phase': only "face down tiles that have one or more heroes on them" are
+    turned, so under the final rules the tile a sprint went through stays face down."""
+    st, kinds = _sprint_through_b1(None)
+    assert not st.cells[sq("b1")].flipped and st.cells[sq("c1")].flipped
+    assert "hero_passes" not in kinds

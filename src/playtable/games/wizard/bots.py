@@ -10,10 +10,12 @@ the legal actions) is the other bot for both sides.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter
 from playtable.core.protocol import Agent, State
 from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act
@@ -74,6 +76,19 @@ class HeuristicAgent:
     """Rules of thumb for both sides (see RULES.md, 'Bots')."""
 
     name = "heuristic"
+    # The heroes' dials (RULES.md §9; the styled agents below turn them): how much a hero fears
+    # a fight's damage, at how many hit points he drinks a potion, how strongly he keeps near
+    # the others, what keeping a sprint is worth, the win chance he wants before storming the
+    # tower (and whether he storms late in the game anyway), the win chance below which he
+    # plays a combat bonus, and whether he explores towards the party's tile or his own.
+    care = 1.0
+    potion_hp = 5
+    together = 0.3
+    sprint_cost = 1.0
+    tower_chance = 0.3
+    tower_late = True
+    boost_below = 0.7
+    own_target = False
 
     def choose(self, state: State, rng: Chance) -> Any:
         assert isinstance(state, WizardState)
@@ -240,12 +255,12 @@ class HeuristicAgent:
     def _commit(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
         h = st.hero(int(st.decision["seat"]))
         uses = [a for a in legal if a.verb == "use"]
-        if uses and h.hp <= 5:
+        if uses and h.hp <= self.potion_hp:
             return uses[0]
         gift = _useful_gift(st, h, legal)
         if gift is not None:
             return gift
-        target = _party_target(st)
+        target = _party_target(st, h.pos if self.own_target else None)
         dist = board.distances(target, lambda x: st.open_square(x), st.size) if target else {}
         strength = _party_strength(st)
 
@@ -254,7 +269,7 @@ class HeuristicAgent:
                 return -1e9
             dest = _destination(st, h.pos, a)
             if dest == st.tower:
-                return _tower_score(st, h, strength)
+                return _tower_score(st, h, strength, self.tower_chance, self.tower_late)
             d = dist.get(dest, 50)
             value = -3.0 * d
             cell = st.cells[dest]
@@ -268,14 +283,14 @@ class HeuristicAgent:
                                  st.params.combat_rolls == "sum")
                 monsters = len(up) + 0.5 * hidden
                 care = 2.5 if h.hp <= 3 else (1.5 if h.hp <= 5 else 1.0)
-                value += 1.5 * p - care * (1 - p) * (1 + monsters)
+                value += 1.5 * p - self.care * care * (1 - p) * (1 + monsters)
             if not cell.flipped and dest != h.pos:
                 value += 1.5
             if a.verb == "sprint":
-                value -= 1.0  # keep the sprint for when it matters
+                value -= self.sprint_cost  # keep the sprint for when it matters
             mates_far = [m for m in st.living() if m.seat != h.seat]
             if mates_far:
-                value -= 0.3 * min(_manhattan(dest, m.pos) for m in mates_far)
+                value -= self.together * min(_manhattan(dest, m.pos) for m in mates_far)
             return value + _noise(rng)
 
         return max(legal, key=score)
@@ -288,7 +303,7 @@ class HeuristicAgent:
         bonus = sum(st.combat_bonus(h) for h in party) + int(step["bonus"])
         p = p_heroes_win(len(party), bonus, levels, st.params.combat_rolls == "sum")
         boosts = [a for a in legal if a.verb == "boost"]
-        if boosts and (p < 0.7 or sq == st.tower):
+        if boosts and (p < self.boost_below or sq == st.tower):
             return max(boosts, key=lambda a: st.content.loot[a.args[0]].value)
         return next(a for a in legal if a.verb == "fight")
 
@@ -370,14 +385,15 @@ def _likely_mates(st: WizardState, h: Hero, dest: Square) -> int:
                and not m.frozen)
 
 
-def _party_target(st: WizardState) -> Square | None:
+def _party_target(st: WizardState, leader: Square | None = None) -> Square | None:
     """The party's shared goal, computed from public facts only, so every hero bot agrees
     without seeing the others' commits: dropped keys, then the tower entrance once the door is
-    open, else the nearest face-down tile to the party's leader (the lowest living seat)."""
+    open, else the nearest face-down tile to the party's leader (the lowest living seat; a
+    hero exploring on his own passes his own square as `leader`)."""
     living = st.living()
     if not living:
         return None
-    leader = living[0].pos
+    leader = living[0].pos if leader is None else leader
     dropped = [sq for sq, c in st.cells.items() if c.keys and not c.removed]
     if dropped:
         return min(dropped, key=lambda s: _manhattan(s, leader))
@@ -395,15 +411,16 @@ def _party_target(st: WizardState) -> Square | None:
     return min(unexplored, key=lambda s: (dist[s] + 0.2 * tokens[s], s))
 
 
-def _tower_score(st: WizardState, h: Hero, strength: dict[str, int]) -> float:
+def _tower_score(st: WizardState, h: Hero, strength: dict[str, int], wanted: float = 0.3,
+                 late_too: bool = True) -> float:
     cell = st.cells[st.tower]
     hidden = sum(1 for t in cell.tokens if not t.up)
     levels = sum(t.level for t in cell.tokens if t.up) + round(2.0 * hidden)
     mates = sum(1 for m in st.living() if m.seat != h.seat and m.pos == h.pos)
     p = p_heroes_win(1 + mates, strength["total_bonus"] if mates else st.combat_bonus(h), levels,
                      st.params.combat_rolls == "sum")
-    late = st.round > st.params.max_rounds * 0.5
-    return 100.0 if p >= 0.3 or late or mates + 1 >= len(st.living()) else -5.0
+    late = late_too and st.round > st.params.max_rounds * 0.5
+    return 100.0 if p >= wanted or late or mates + 1 >= len(st.living()) else -5.0
 
 
 def _loot_value(st: WizardState, h: Hero, kind: str) -> float:
@@ -440,4 +457,134 @@ def _useful_gift(st: WizardState, h: Hero, legal: list[Act]) -> Act | None:
     return None
 
 
-BOTS: dict[str, Callable[[], Agent]] = {"heuristic": HeuristicAgent}
+# -- play styles (issue 31; seed 003, 26 Oct: "fair for the wizard and the heroes no matter what
+# play-style they choose") ------------------------------------------------------------------------
+HeroStyle = Literal["steady", "cautious", "reckless"]
+WizardStyle = Literal["steady", "hoarding", "spending"]
+
+HERO_STYLES: dict[str, dict[str, Any]] = {
+    "steady": {},  # the heuristic's own dials
+    # Fear the damage three times as much, drink at 7 hp, keep close together, storm the tower
+    # only at even odds or as a whole party (never just because the game drags on), play a
+    # combat bonus unless the fight is nearly won.
+    "cautious": {"care": 3.0, "potion_hp": 7, "together": 1.0, "tower_chance": 0.5,
+                 "tower_late": False, "boost_below": 0.9},
+    # Fear the damage a third as much, drink only at 2 hp, each explore towards the face-down
+    # tile nearest to himself (the party splits), sprint whenever it goes further, storm the
+    # tower as soon as the door opens, keep combat bonuses unless the fight looks lost.
+    "reckless": {"care": 0.3, "potion_hp": 2, "together": 0.0, "sprint_cost": -0.5,
+                 "tower_chance": 0.0, "boost_below": 0.5, "own_target": True},
+}
+HOARD_HAND = 6
+"""The hand a hoarding wizard keeps before he plays without a threat."""
+
+
+@dataclass
+class StyledAgent(HeuristicAgent):
+    """The heuristic with a play style for each side: `heroes` steady (the heuristic), cautious
+    or reckless; `wizard` steady, hoarding (keeps his cards until the heroes threaten a key or
+    the tower) or spending (spends every point of mana each turn, cheapest cards first, spells
+    at any target). It plays whichever side its seat is on (RULES.md §9, "Play styles")."""
+
+    name = "styled"
+    heroes: HeroStyle = "steady"
+    wizard: WizardStyle = "steady"
+
+    def __post_init__(self) -> None:
+        if self.heroes not in HERO_STYLES:
+            raise BadParameter(f"heroes must be one of {', '.join(HERO_STYLES)}, not {self.heroes!r}")
+        if self.wizard not in ("steady", "hoarding", "spending"):
+            raise BadParameter(f"wizard must be steady, hoarding or spending, not {self.wizard!r}")
+        for dial, value in HERO_STYLES[self.heroes].items():
+            setattr(self, dial, value)
+
+    def _main(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+        if self.wizard == "spending":
+            return _spend(st, legal)
+        if self.wizard == "hoarding" and not _hoard_threat(st):
+            return _hoard(st, legal)
+        return super()._main(st, legal, rng)
+
+
+def _hoard_threat(st: WizardState) -> bool:
+    """When a hoarding wizard plays his hand: the heroes are one key from the door, the door is
+    open or the rage has begun, a hero stands within 2 steps of a key still hidden (the wizard
+    knows where), or his hand has grown past `HOARD_HAND`."""
+    if st.keys_found + 1 >= st.params.keys_needed or st.door_open() or st.rage:
+        return True
+    if len(st.hand) > HOARD_HAND:
+        return True
+    keys = [sq for sq, c in st.cells.items() if c.key and not c.removed]
+    return any(_manhattan(h.pos, k) <= 2 for h in st.living() for k in keys)
+
+
+def _hoard(st: WizardState, legal: list[Act]) -> Act:
+    """Without a threat a hoarding wizard plays only Whirlwind on a group (it leaves the game
+    when played) and Fireball on a hero at 1 hit point; else he keeps his hand."""
+    plays = {a.args[0]: a for a in legal if a.verb == "play"}
+    groups = _groups(st)
+    if "whirlwind" in plays and groups and max(len(g) for g in groups.values()) >= 2:
+        return plays["whirlwind"]
+    if "fireball" in plays and any(h.hp <= 1 for h in st.living()):
+        return plays["fireball"]
+    return next(a for a in legal if a.verb == "end")
+
+
+def _spend(st: WizardState, legal: list[Act]) -> Act:
+    """A spending wizard empties his mana every turn: Whirlwind on a group, any other spell at
+    any target (Switcheroo where it drops a hero on a monster), then his cheapest monsters and
+    traps first, to put the most tokens on the board."""
+    plays = {a.args[0]: a for a in legal if a.verb == "play"}
+    if not plays:
+        return legal[-1]
+    groups = _groups(st)
+    if "whirlwind" in plays and groups and max(len(g) for g in groups.values()) >= 2:
+        return plays["whirlwind"]
+    for spell in ("fireball", "frost_bolt"):
+        if spell in plays:
+            return plays[spell]
+    if "switcheroo" in plays and _best_switch(st) is not None:
+        return plays["switcheroo"]
+    tokens = [k for k in plays if st.content.wizard[k].type != "spell"]
+    if tokens:
+        return plays[min(tokens, key=lambda k: (st.content.wizard[k].cost,
+                                                -len(st.content.wizard[k].tokens()), k))]
+    return legal[-1]
+
+
+@dataclass
+class CautiousHeroes(StyledAgent):
+    """Cautious heroes (and the heuristic wizard)."""
+
+    name = "cautious"
+    heroes: HeroStyle = "cautious"
+
+
+@dataclass
+class RecklessHeroes(StyledAgent):
+    """Reckless heroes (and the heuristic wizard)."""
+
+    name = "reckless"
+    heroes: HeroStyle = "reckless"
+
+
+@dataclass
+class HoardingWizard(StyledAgent):
+    """A hoarding wizard (and the heuristic heroes)."""
+
+    name = "hoarder"
+    wizard: WizardStyle = "hoarding"
+
+
+@dataclass
+class SpendingWizard(StyledAgent):
+    """A spending wizard (and the heuristic heroes)."""
+
+    name = "spender"
+    wizard: WizardStyle = "spending"
+
+
+BOTS: dict[str, Callable[[], Agent]] = {
+    "heuristic": HeuristicAgent, "styled": StyledAgent, "cautious": CautiousHeroes,
+    "reckless": RecklessHeroes, "hoarder": HoardingWizard, "spender": SpendingWizard,
+}

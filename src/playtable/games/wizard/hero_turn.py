@@ -113,6 +113,7 @@ def do_commit(st: WizardPosition, a: Act) -> None:
 
 # -- reveal and resolution ------------------------------------------------------------------------
 def step_reveal(st: WizardPosition, step: dict[str, Any]) -> None:
+    passed: list[dict[str, Any]] = []  # tiles a sprint went through (23 Oct, 17 Oct rules)
     for seat, text in sorted(st.commits.items()):
         h = st.hero(seat)
         a = parse(text)
@@ -130,6 +131,8 @@ def step_reveal(st: WizardPosition, step: dict[str, Any]) -> None:
                 st.say("sprint_stopped", f"Hero {seat}'s sprint stops at tokens on "
                        f"{board.name(h.pos)}.", hero=seat)
                 break
+            if i + 1 < len(path) and st.params.flip_tiles == "on_enter":
+                passed.append({"do": "pass", "square": board.name(h.pos), "hero": seat})
         h.entered = True
         where = "the tower" if h.pos == st.tower else board.name(h.pos)
         st.say("hero_moves", f"Hero {seat} {'sprints' if a.verb == 'sprint' else 'moves'} from "
@@ -137,8 +140,30 @@ def step_reveal(st: WizardPosition, step: dict[str, Any]) -> None:
                to=board.name(h.pos))
     st.commits = {}
     squares = sorted({h.pos for h in st.living() if (h.entered or h.stuck)})
-    st.steps[:0] = [{"do": "tile", "square": board.name(sq)} for sq in squares] + [
+    st.steps[:0] = passed + [{"do": "tile", "square": board.name(sq)} for sq in squares] + [
         {"do": "loot_phase"}, {"do": "end_hero_turn"}]
+
+
+def step_pass(st: WizardPosition, step: dict[str, Any]) -> None:
+    """A tile a sprint went through under the beta and alpha rules (`flip_tiles=on_enter`):
+    23 Oct and 17 Oct 'Movement phase': "When a player enters a new tile, that player flips
+    that tile ... if there are no monsters on that tile the player get to loot that room ...
+    If a player can move more than 1 tile due to abilities, that player then gets to loot every
+    tile without monsters on it that the player enters." A sprint stops at the first tile with
+    tokens (RULES.md 3.3), so a tile gone through holds none: it is turned face up with its
+    effects, looted once (if it was face down) and its key and any dropped keys and loot are
+    picked up by the sprinter (RULES.md §5)."""
+    sq = board.parse_square(step["square"], st.size)
+    h = st.hero(int(step["hero"]))
+    cell = st.cells[sq]
+    if not h.alive or sq == st.tower or cell.removed or cell.tokens:
+        return
+    st.say("hero_passes", f"Hero {h.seat} sprints through {board.name(sq)}.", hero=h.seat,
+           square=board.name(sq))
+    if not cell.flipped:
+        flip_tile(st, sq)
+        _give_loot(st, [h], 1, "explores")
+    pick_up(st, sq, [h])
 
 
 def _participants(st: WizardPosition, sq: Square) -> list[Hero]:
@@ -414,10 +439,11 @@ def flip_tile(st: WizardPosition, sq: Square) -> None:
         st.steps.insert(0, {"do": "discard", "n": -tile.draw})
 
 
-def pick_up(st: WizardPosition, sq: Square) -> None:
-    """Heroes on a tile without tokens take its key and any dropped loot and keys."""
+def pick_up(st: WizardPosition, sq: Square, here: list[Hero] | None = None) -> None:
+    """Heroes on a tile without tokens (or `here`, a sprinter going through it) take its key
+    and any dropped loot and keys."""
     cell = st.cells[sq]
-    here = st.heroes_at(sq)
+    here = st.heroes_at(sq) if here is None else here
     if not here or cell.tokens:
         return
     first = min(here, key=lambda h: h.seat)
@@ -468,5 +494,5 @@ LEGAL = {"commit": legal_commit, "boost": legal_boost, "keep": legal_keep,
          "retreat": legal_retreat}
 PERFORM = {"commit": do_commit, "boost": do_boost, "keep": do_keep, "retreat": do_retreat}
 STEPS = {"hero_turn": step_hero_turn, "commit_next": step_commit_next, "reveal": step_reveal,
-         "tile": step_tile, "combat": step_combat, "retreat": step_retreat,
+         "pass": step_pass, "tile": step_tile, "combat": step_combat, "retreat": step_retreat,
          "loot_phase": step_loot_phase, "end_hero_turn": step_end_hero_turn}
