@@ -149,6 +149,13 @@ def print_summary(summary: dict[str, Any], title: str) -> None:
     )
     if "decisions_per_turn" in summary:
         table.add_row("decisions per turn", format_number(summary["decisions_per_turn"], 2))
+    quality = summary.get("quality") or {}
+    for key, title_ in (("lead_changes", "lead changes a game"), ("winner_behind", "winner behind (share)"),
+                        ("drama", "drama"), ("decided_at", "decided at (share of the game)")):
+        m = quality.get(key)
+        if m and m.get("games"):
+            table.add_row(title_, f"{format_number(m['mean'], 3)}  95% CI [{format_number(m['low'], 3)}, "
+                                  f"{format_number(m['high'], 3)}]  ({m['games']} games)")
     for key, value in summary["metrics"].items():
         table.add_row(f"metric {key} (mean)", format_number(value))
     for kind, value in summary["events_per_game"].items():

@@ -4,7 +4,8 @@ Shared by the Parquet writer (`storage.ResultWriter`, in the process that owns t
 the runner's workers (`chunks.encode`), which turn their own games into a table so that the
 parent only appends it: the same rows give the same table wherever it is built.
 
-The schema: the base columns (`BASE_FIELDS`), one `m_<name>` per game metric seen in the first
+The schema: the base columns (`BASE_FIELDS`, the game-quality measures among them since schema
+version 2), one `m_<name>` per game metric seen in the first
 rows, `extra_metrics` (JSON text of metrics that appear only later), one `p_<name>` per game
 parameter (typed), and `actions` when the rows keep records.
 """
@@ -39,6 +40,12 @@ BASE_FIELDS: list[pa.Field] = [
     pa.field("branching_mean", pa.float64()),
     pa.field("branching_max", pa.int64()),
     pa.field("events", pa.map_(pa.string(), pa.int64())),
+    # The game-quality measures (`quality.py`, schema 2): null where the game has no value of
+    # its own, and (but lead_changes) where no side won.
+    pa.field("lead_changes", pa.int64()),
+    pa.field("winner_behind", pa.float64()),
+    pa.field("drama", pa.float64()),
+    pa.field("decided_at", pa.float64()),
 ]
 BASE_NAMES = [f.name for f in BASE_FIELDS]
 

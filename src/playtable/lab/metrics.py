@@ -11,7 +11,10 @@
   `turns` metric when it reports one;
 * **branching**: legal actions per decision (mean and maximum), and decisions per turn when the
   game reports `turns`;
-* the returns, the mean of each numeric game metric, and the mean count of each event kind.
+* the returns, the mean of each numeric game metric, and the mean count of each event kind;
+* **game quality** (`quality.py`: Browne's and Ludii's lead changes, drama and decisiveness, from
+  the game's value of each position), each as a mean per game with a 95 % interval, and the
+  **spread of the duration** (standard deviation with its interval, coefficient of variation).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from playtable.lab.stats import wilson
+from playtable.lab.quality import COLUMNS as QUALITY_COLUMNS
+from playtable.lab.stats import Z95, wilson
 
 
 def _number(value: Any) -> float | None:
@@ -91,6 +95,74 @@ class Histogram:
             "max": max(self.counts) if n else math.nan,
         }
 
+    def spread(self) -> dict[str, float]:
+        """The mean with its 95 % interval, the standard deviation with its 95 % interval and
+        the coefficient of variation (sd / mean). The sd's interval is the large-sample one that
+        holds for any distribution (the variance of the sample variance from the fourth central
+        moment, carried to the sd by the delta method), not the chi-square one, which assumes
+        normal values: game lengths are skewed."""
+        n = sum(self.counts.values())
+        nan = math.nan
+        if n == 0:
+            return {"games": 0, "mean": nan, "low": nan, "high": nan, "sd": nan, "sd_low": nan,
+                    "sd_high": nan, "cv": nan}
+        mean = sum(v * c for v, c in self.counts.items()) / n
+        m2 = sum(c * (v - mean) ** 2 for v, c in self.counts.items())
+        m4 = sum(c * (v - mean) ** 4 for v, c in self.counts.items()) / n
+        var = m2 / (n - 1) if n > 1 else 0.0
+        sd = math.sqrt(var)
+        half = Z95 * sd / math.sqrt(n) if n > 1 else nan
+        sd_half = nan
+        if n > 3 and sd > 0:
+            var_of_var = max(0.0, (m4 - var * var * (n - 3) / (n - 1)) / n)
+            sd_half = Z95 * math.sqrt(var_of_var) / (2 * sd)
+        return {"games": n, "mean": mean, "low": mean - half, "high": mean + half, "sd": sd,
+                "sd_low": max(0.0, sd - sd_half), "sd_high": sd + sd_half,
+                "cv": sd / mean if mean else nan}
+
+
+class Moments:
+    """Count, sum and sum of squared deviations of numbers added one by one (Welford) or merged
+    (Chan et al.), for a mean with its 95 % interval without keeping the numbers. The mean is
+    the plain sum over the count (a mean of 0s and 1s is then exact whatever the order, as SQL's
+    `sum` gives it); the squared deviations are kept the stable way, about a running mean."""
+
+    def __init__(self, n: int = 0, total: float = 0.0, m2: float = 0.0) -> None:
+        self.n, self.total, self.m2 = n, total, m2
+        self._mean = total / n if n else 0.0
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        self.total += value
+        delta = value - self._mean
+        self._mean += delta / self.n
+        self.m2 += delta * (value - self._mean)
+
+    def merge(self, other: Moments) -> None:
+        if not other.n:
+            return
+        if not self.n:
+            self.n, self.total, self.m2, self._mean = other.n, other.total, other.m2, other._mean
+            return
+        n = self.n + other.n
+        delta = other._mean - self._mean
+        self._mean += delta * other.n / n
+        self.m2 += other.m2 + delta * delta * self.n * other.n / n
+        self.total += other.total
+        self.n = n
+
+    def result(self) -> dict[str, float]:
+        """games, mean, its 95 % interval (normal, from the sample sd; none for one game), sd."""
+        mean = self.total / self.n if self.n else math.nan
+        sd = math.sqrt(max(0.0, self.m2) / (self.n - 1)) if self.n > 1 else math.nan
+        half = Z95 * sd / math.sqrt(self.n) if self.n > 1 else math.nan
+        return {"games": self.n, "mean": mean, "low": mean - half, "high": mean + half, "sd": sd}
+
+
+QUALITY_MEASURES = ("lead_changes", "lead_change_rate", "winner_behind", "drama", "decided_at")
+"""The per-game quality numbers a summary averages: the `quality.py` columns, and Ludii's lead
+change per decision (`lead_changes / length`)."""
+
 
 def metric_values(rows: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
     """Numeric (and boolean, as 0/1) game metrics by name."""
@@ -129,6 +201,7 @@ class RunningSummary:
         self.per_turn_sum = 0.0
         self.per_turn_n = 0
         self.events: Counter[str] = Counter()
+        self.quality: dict[str, Moments] = {}
 
     def add(self, rows: Iterable[dict[str, Any]]) -> RunningSummary:
         for r in rows:
@@ -160,6 +233,8 @@ class RunningSummary:
         self.per_turn_sum += other.per_turn_sum
         self.per_turn_n += other.per_turn_n
         self.events.update(other.events)
+        for key, moments in other.quality.items():
+            self.quality.setdefault(key, Moments()).merge(moments)
         return self
 
     def _add(self, r: dict[str, Any]) -> None:
@@ -198,6 +273,13 @@ class RunningSummary:
             self.per_turn_sum += float(r["length"]) / float(turns)
             self.per_turn_n += 1
         self.events.update(r.get("events") or {})
+        for key in QUALITY_COLUMNS:
+            measure = _number(r.get(key))
+            if measure is not None:
+                self.quality.setdefault(key, Moments()).add(measure)
+        changes, length = _number(r.get("lead_changes")), _number(r.get("length"))
+        if changes is not None and length:
+            self.quality.setdefault("lead_change_rate", Moments()).add(changes / length)
 
     def result(self) -> dict[str, Any]:
         """Everything the CLI prints and the report tabulates for the rows added so far."""
@@ -236,6 +318,12 @@ class RunningSummary:
                 self.per_turn_sum / self.per_turn_n if self.per_turn_n else math.nan
             )
         summary["events_per_game"] = {k: v / n for k, v in sorted(self.events.items())} if n else {}
+        quality: dict[str, Any] = {k: self.quality[k].result() for k in QUALITY_MEASURES
+                                   if k in self.quality and self.quality[k].n}
+        quality["length"] = self.length.spread()
+        if "turns" in self.metric_sums:
+            quality["turns"] = self.turns.spread()
+        summary["quality"] = quality
         return summary
 
 

@@ -10,6 +10,8 @@ a million rows fits in a few hundred MB); the page shows
 * win rate per group with interval bars; score and length histograms; the survival curve of the
   turn on which games are lost;
 * paired differences from the first group on the seeds they share (common random numbers);
+* game quality after Browne, Ludii and TAG (lead changes, drama, decisiveness, duration and its
+  spread), each with its 95 % interval (`quality.py`, `metrics.RunningSummary`);
 * the game's own metrics and the events per game.
 """
 
@@ -271,6 +273,58 @@ def _analysis_table(summaries: dict[str, dict[str, Any]]) -> str:
     return _table(headers, rows)
 
 
+def _with_interval(m: dict[str, Any] | None, digits: int = 2) -> str:
+    """`mean [low, high]`, or the mean alone when there is no interval (one game)."""
+    if not m or not m.get("games"):
+        return "–"
+    text = _num(m["mean"], digits)
+    low, high = m.get("low", math.nan), m.get("high", math.nan)
+    if not (math.isnan(low) or math.isnan(high)):
+        text += f" [{_num(low, digits)}, {_num(high, digits)}]"
+    return text
+
+
+QUALITY_NOTE = (
+    "<p class='note'>Measured from the game's own value of each position for each seat "
+    "(<code>Game.evaluate</code>: Star Dice's war and table points, the heroes' keys and hit points "
+    "against the wizard, the troll's bridge), taken before every decision; a game without one shows "
+    "–. The leaders are the seats with the top value; a solitaire game is read as the player "
+    "against the game (the player leads while its value is above 0.5). <b>Lead changes</b>: times "
+    "the leaders changed in a game (Browne; per decision as Ludii's LeadChange). <b>Winner "
+    "behind</b>: the share of decisions at which the eventual winner trailed; <b>drama</b>: how far "
+    "it trailed, on average over the decisions (Ludii's Drama); both only for games some side won. "
+    "<b>Decided at</b>: the share of the game played before the eventual winner's value first rose "
+    "above the highest any other side ever reached (Ludii's DecisivenessMoves; 1 = never): lower "
+    "means decided earlier. Duration: actions (and the game's turns) per game, mean and standard "
+    "deviation with 95% intervals, and the coefficient of variation (sd / mean). Each mean with its "
+    "95% interval over games. The measures read the game's heuristic, so they are only as "
+    "calibrated as it is.</p>"
+)
+
+
+def _quality_table(summaries: dict[str, dict[str, Any]]) -> str:
+    turns = any("turns" in (s.get("quality") or {}) for s in summaries.values())
+    headers = ["group", "games with a value", "lead changes a game", "lead changes per decision",
+               "winner behind", "drama", "decided at", "actions mean", "actions sd", "actions cv"]
+    if turns:
+        headers += ["turns mean", "turns sd", "turns cv"]
+    rows = []
+    for g, s in summaries.items():
+        q = s.get("quality") or {}
+        rate = q.get("lead_change_rate")
+        cells = [html.escape(g), str((q.get("lead_changes") or {}).get("games", 0)),
+                 _with_interval(q.get("lead_changes")), _with_interval(rate, 3),
+                 _with_interval(q.get("winner_behind"), 3), _with_interval(q.get("drama"), 3),
+                 _with_interval(q.get("decided_at"), 3)]
+        for key in ("length", "turns") if turns else ("length",):
+            spread = q.get(key) or {}
+            sd = {"games": spread.get("games", 0), "mean": spread.get("sd", math.nan),
+                  "low": spread.get("sd_low", math.nan), "high": spread.get("sd_high", math.nan)}
+            cells += [_with_interval(spread, 1), _with_interval(sd, 1), _num(spread.get("cv", math.nan), 2)]
+        rows.append(cells)
+    return QUALITY_NOTE + _table(headers, rows)
+
+
 def _paired_table(data: ReportData) -> str:
     groups = data.groups
     labels = list(groups)
@@ -352,6 +406,8 @@ def render_report(data: ReportData, title: str, sources: Sequence[str]) -> str:
            else "")
         + ".</p>",
         _analysis_table(summaries),
+        "<h2>Game quality (Browne, Ludii, TAG)</h2>",
+        _quality_table(summaries),
         "<h2>Game metrics</h2>",
         _metrics_table(summaries, "metrics"),
         "<h2>Events per game</h2>",

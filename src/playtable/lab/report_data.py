@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from playtable.lab.columns import as_result_row
-from playtable.lab.metrics import Histogram, RunningSummary
+from playtable.lab.metrics import Histogram, Moments, RunningSummary
+from playtable.lab.quality import COLUMNS as QUALITY_COLUMNS
 from playtable.lab.stats import Paired, paired_counts
 from playtable.lab.storage import ResultsError, expand
 
@@ -343,6 +344,28 @@ class SqlData(ReportData):
             group.has_score, group.has_turns = bool(record[at]), bool(record[at + 1])
         self._histograms(groups, plain, kinds, counted)
         self._seats_and_events(groups, plain)
+        self._quality(groups, plain)
+
+    def _quality(self, groups: dict[str, Group], plain: str) -> None:
+        """The game-quality numbers' count, mean and squared deviations per group
+        (`RunningSummary.quality`); none in files of schema 1, which lack the columns."""
+        c = self._col
+        values = {key: f"{c(key)}::DOUBLE" for key in QUALITY_COLUMNS if key in self._types}
+        if "lead_changes" in values and "length" in self._types:
+            values["lead_change_rate"] = (f"CASE WHEN {c('length')} <> 0 THEN "
+                                          f"{c('lead_changes')}::DOUBLE / {c('length')}::DOUBLE END")
+        if not values:
+            return
+        parts = ["gid"]
+        for expr in values.values():
+            parts += [f"count({expr})", f"sum({expr})", f"coalesce(var_samp({expr}), 0)"]
+        found = self._con.execute(f"SELECT {', '.join(parts)} FROM g WHERE {plain} GROUP BY gid").fetchall()
+        for record in found:
+            quality = groups[self._labels[int(record[0])]].summary.quality
+            for k, key in enumerate(values):
+                n, total, var = record[1 + 3 * k : 4 + 3 * k]
+                if n:
+                    quality[key] = Moments(int(n), float(total), float(var) * (int(n) - 1))
 
     def _histograms(self, groups: dict[str, Group], plain: str, kinds: dict[str, str], counted: Any) -> None:
         c = self._col

@@ -41,6 +41,8 @@ from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
 from playtable.core.registry import resolve_game
 from playtable.lab.chunks import Chunk, ChunkSpec, encode
+from playtable.lab.quality import QualityTrace
+from playtable.lab.quality import empty as quality_empty
 from playtable.lab.workers import STOP_SIGNALS, max_workers, run_in_processes, usable_cpus
 
 AGENT_SALT = 0xA6E27
@@ -63,6 +65,10 @@ class Arm:
     keep_records: bool = False
     """Keep each game's action texts in `row["actions"]` (`sim --keep-records`): with the game,
     parameters and seed they are the game's record, replayable exactly (`playtable replay`)."""
+    quality: bool = True
+    """Take the game's value of each position (`Game.evaluate`) for the game-quality columns
+    (`quality.py`: lead changes, drama, decisiveness); False leaves them empty and saves the
+    evaluations."""
 
     @classmethod
     def build(
@@ -121,6 +127,7 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
     branching_sum = 0
     branching_max = 0
     state = None
+    trace = QualityTrace(game, players) if arm.quality else None
     try:
         state = game.new_state(params, seed)
         agents = [make_agent(game, spec) for spec in arm.agents]
@@ -133,6 +140,8 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
             width = len(state.legal_actions())
             branching_sum += width
             branching_max = max(branching_max, width)
+            if trace is not None:
+                trace.step(state)
             action = agents[seat].choose(state, rngs[seat])
             if actions is not None:
                 actions.append(str(action))
@@ -154,6 +163,8 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
     returns = [float(r) for r in state.returns()] if state is not None else [math.nan] * players
     metrics = dict(state.metrics()) if state is not None and row["error"] is None else {}
     row.update(_outcome(row["completed"], returns, metrics))
+    row.update(trace.result(row["completed"], row["win"], row["winners"])
+               if trace is not None and row["error"] is None else quality_empty())
     row["returns"] = returns
     row["return_0"] = returns[0] if returns else math.nan
     row["decisions"] = decisions

@@ -6,7 +6,8 @@ Columns of every row (see docs/lab.md for the full list and example queries):
     players, completed, error, length, win, draw, winner, winners (list), seat_names (list),
     returns (list), return_0,
     decisions (list, per seat), branching_mean, branching_max,
-    events (map kind -> count), m_<name> for each of the game's `State.metrics()`
+    events (map kind -> count), lead_changes, winner_behind, drama, decided_at (the game-quality
+    measures of `quality.py`; since schema 2), m_<name> for each of the game's `State.metrics()`
 
     p_<name> for each game parameter (typed: pandas and SQL use them without parsing `params`)
     actions (list of action texts, only in files of `sim --keep-records`)
@@ -76,10 +77,13 @@ ROW_GROUP_ROWS = 65_536
 """Rows per Parquet row group: 20 times smaller files and 35-60 times faster queries than the
 32-row groups of the runner's batches (benchmarks/lab_parquet.py)."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the result files' columns, in each file's metadata (`playtable.schema`). Raise
 it when a column changes meaning or type, so an older playtable refuses the file in one line
-instead of misreading it; files without the key (before it existed) are version 1."""
+instead of misreading it; files without the key (before it existed) are version 1.
+
+2: the game-quality columns `lead_changes`, `winner_behind`, `drama`, `decided_at` (`quality.py`).
+Files of version 1 lack them and read as before: their rows have the columns empty (NULL, None)."""
 
 SCHEMA_KEY = "playtable.schema"
 
