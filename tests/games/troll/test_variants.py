@@ -114,3 +114,50 @@ def test_draft_diamond_thrown_off_the_bridge() -> None:
     assert events[-1].data == {"slot": None}
     final = position(FULL_LOWER, FULL_UPPER, troll="lower 3", carried=("2D",), awake=("2D",))
     assert "throw left" not in texts(final.legal_actions())
+
+
+# -- Test #7's setup ideas (seed 000 §8.1, appendix "Test #7"; RULES.md Variants, I21) -------------
+def test_row_roll_puts_the_troll_in_the_rolled_row() -> None:
+    """Test #7: "start the game with one roll of the die to determine the troll's row ... and then
+    the second roll of the die to decide the card to stand on. (The first roll would be 1-3 =
+    bottom, 4-6 = top)". The colour card is still drawn (§6.1)."""
+    params = resolve_params(TrollParams, GAME.variants, "row-roll", [])
+    for row_roll, slot in ((3, 4), (4, 6 + 4)):
+        state = GAME.new_state(params, 1, {"d6": [row_roll, 5]})
+        assert state.troll == slot and len(state.played[0]) == 1
+        data = state.setup_events[0].data
+        assert (data["row_roll"], data["roll"]) == (row_roll, 5)
+    rows = {GAME.new_state(params, s).troll // 6 for s in range(40)}
+    assert rows == {0, 1}
+
+
+def test_same_start_always_starts_on_lower_3() -> None:
+    """Test #7: "Or even have the troll always start on the same brick?" (the seed names no
+    brick; I21: lower 3), and no roll places it."""
+    params = resolve_params(TrollParams, GAME.variants, "same-start", [])
+    assert {GAME.new_state(params, s).troll for s in range(20)} == {2}
+    state = GAME.new_state(params, 4, {"d6": [6]})
+    assert state.setup_events[0].data["roll"] is None
+    assert state.chance.rigged.get("d6") in ([], None)  # the 6 went to the first awakening
+
+
+def test_black_lower_fixes_the_colours_without_a_colour_card() -> None:
+    """Test #7: "Then just tell the player to put black cards in the bottom flight stack and red in
+    the top": no first card sets the colours (§6.1's job done), so the deck keeps it (I21)."""
+    params = resolve_params(TrollParams, GAME.variants, "black-lower", [])
+    default = GAME.new_state(None, 7)
+    for s in range(20):
+        state = GAME.new_state(params, s)
+        assert not state.lower_red and state.setup_events[0].data["lower_colour"] == "black"
+        played = [c for row in state.played for c in row]
+        assert all((13 <= c < 39) == (c in state.played[1]) for c in played)  # red ones go up
+    assert len(state.deck) + len(state.set_aside) + len(played) == 28  # 28 awakenings
+    assert len(default.deck) + len(default.played[0]) + len(default.played[1]) - 1 == 27
+
+
+def test_test7_variants_are_described_and_bounded() -> None:
+    """Each Test #7 variant has its one line; the new fields declare their bounds."""
+    for name in ("row-roll", "same-start", "black-lower"):
+        assert name in GAME.variants and GAME.variant_descriptions[name]
+    with pytest.raises(BadParameter, match="start_position"):
+        resolve_params(TrollParams, GAME.variants, None, ["start_position=7"])

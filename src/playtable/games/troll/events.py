@@ -78,6 +78,21 @@ def setup(card: int, roll: int, troll: int) -> Event:
                  {"card": card, "roll": roll, "troll": troll})
 
 
+def setup_test7(card: int | None, lower_red: bool, row_roll: int, roll: int, troll: int) -> Event:
+    """The setup under Test #7's ideas (seed 000 §8.1): `card` None when no colour card is drawn,
+    `row_roll` 0 when the troll's row is not rolled, `roll` 0 when its brick is not."""
+    lower = "red" if lower_red else "black"
+    upper = "black" if lower_red else "red"
+    colours = (f"{_CARD[card]} starts the lower stack: the lower row is {lower}." if card is not None
+               else f"{lower.capitalize()} cards go to the lower stack, {upper} to the upper.")
+    row = "lower" if troll < geo.COLUMNS else "upper"
+    where = (f" Rolled {row_roll} for the row: {row}." if row_roll else "")
+    where += f" Rolled {roll}:" if roll else ""
+    return Event("setup", f"{colours}{where} The troll stands on {_SLOT[troll]}.",
+                 {"card": card, "roll": roll or None, "row_roll": row_roll or None, "troll": troll,
+                  "lower_colour": lower})
+
+
 def turn(number: int) -> Event:
     return Event("turn", f"Turn {number} begins.", {"turn": number})
 

@@ -1,5 +1,6 @@
 """Parameters of Angry Troll versus Magic Bridge: the final rules by default (seed 000 §7.1),
-every destructive variation of §4.1, and the Day-5 draft rules as `rules="draft"`."""
+every destructive variation of §4.1, Test #7's setup ideas (§8.1), and the Day-5 draft rules as
+`rules="draft"`."""
 
 from __future__ import annotations
 
@@ -67,6 +68,36 @@ class TrollParams:
             "choices": (False, True),
         },
     )
+    # Test #7's setup ideas (seed 000 §8.1, the appendix's Test #7: a tester's "Perhaps start the
+    # game with one roll of the die to determine the troll's row to be in, and then the second
+    # roll of the die to decide the card to stand on. (The first roll would be 1-3 = bottom, 4-6
+    # = top). Or even have the troll always start on the same brick? Then just tell the player to
+    # put black cards in the bottom flight stack and red in the top."), off by default (§6.1,
+    # §7.1: the first card sets the lower row's colour, the troll starts on a rolled lower brick).
+    start_row_roll: bool = field(
+        default=False,
+        metadata={
+            "doc": "a first die roll picks the troll's row, 1-3 = bottom (lower), 4-6 = top "
+            "(upper), before the roll for its brick (Test #7; variant row-roll)",
+            "choices": (False, True),
+        },
+    )
+    start_position: int = field(
+        default=0,
+        metadata={
+            "doc": "the troll always starts on this brick, 1-6 (of the lower row, or of the rolled "
+            "row with start_row_roll); 0 = rolled (§6.1) (Test #7; variant same-start: 3)",
+            "range": (0, 6),
+        },
+    )
+    lower_colour: Literal["drawn", "black", "red"] = field(
+        default="drawn",
+        metadata={
+            "doc": "the lower (bottom) flight stack's colour: drawn = set by the first card (§6.1, "
+            "§7.1); black = black cards always go to the bottom stack and red to the top, and no "
+            "colour card is drawn (Test #7; variant black-lower)",
+        },
+    )
     win_waits_for_set_aside: bool = field(
         default=False,
         metadata={
@@ -98,6 +129,8 @@ class TrollParams:
             raise BadParameter(
                 f"a bridge of {2 * sum(heights)} bricks leaves no deck of awakening (52 cards)"
             )
+        if not 0 <= self.start_position <= SLOTS:
+            raise BadParameter(f"'start_position' must be 0 (rolled) or a position 1-{SLOTS}")
         if self.turn_limit < 1:
             raise BadParameter("'turn_limit' must be at least 1")
 
@@ -112,6 +145,10 @@ VARIANTS: dict[str, dict[str, object]] = {
     "club-start": {"club_from_start": True},
     "toys": {"club_from_start": True, "diamond_from_start": True, "reusable_ace_of_diamonds": True},
     "owed-awakenings": {"win_waits_for_set_aside": True},
+    # Test #7's setup ideas (seed 000 §8.1; RULES.md "Variants", I21).
+    "row-roll": {"start_row_roll": True},
+    "same-start": {"start_position": 3},
+    "black-lower": {"lower_colour": "black"},
     # A difficulty ladder tuned by the lab (`benchmarks/tune_shipped.py --only troll-ladder`): the
     # §4.1 dials at which the heuristic bot wins about 10, 30, 50 and 70 % of deals (re-measured
     # in docs/lab.md, with the expectimax bot's rates on the same rungs). 50 % lies between one

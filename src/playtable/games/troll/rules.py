@@ -359,16 +359,39 @@ class TrollState(TrollPosition):
             self.face_up.add(card)
             self.seen.add(card)
             events.append((ev.given, card))
-        first = self.deck.pop()
-        self.played[0].append(first)
-        self.seen.add(first)
-        self.lower_red = is_red(first)
-        roll = self.chance.roll(6)
-        self.troll = roll - 1
-        events.append((ev.setup, first, roll, self.troll))
+        if params.lower_colour == "drawn" and not params.start_row_roll and not params.start_position:
+            first = self.deck.pop()  # §6.1, §7.1: the first card sets the colours; a roll, the brick
+            self.played[0].append(first)
+            self.seen.add(first)
+            self.lower_red = is_red(first)
+            roll = self.chance.roll(6)
+            self.troll = roll - 1
+            events.append((ev.setup, first, roll, self.troll))
+        else:
+            self._setup_test7(events)
         self._start_turn(events)
         self.setup_events = self._events(events)
         return self.setup_events
+
+    def _setup_test7(self, events: list[Record]) -> None:
+        """The colours and the troll's brick under Test #7's setup ideas (seed 000 §8.1; RULES.md
+        "Variants", I21): the lower row's colour is the first card's (§6.1) or fixed (black
+        cards in the bottom flight stack, no colour card drawn); the troll's row is the lower
+        (§7.1) or rolled (1-3 = bottom, 4-6 = top); its brick rolled (§6.1) or always the same."""
+        params = self.params
+        first: int | None = None
+        if params.lower_colour == "drawn":
+            first = self.deck.pop()
+            self.played[0].append(first)
+            self.seen.add(first)
+            self.lower_red = is_red(first)
+        else:
+            self.lower_red = params.lower_colour == "red"
+        row_roll = self.chance.roll(6) if params.start_row_roll else 0
+        row = 1 if row_roll > 3 else 0
+        roll = 0 if params.start_position else self.chance.roll(6)
+        self.troll = row * geo.COLUMNS + (params.start_position or roll) - 1
+        events.append((ev.setup_test7, first, self.lower_red, row_roll, roll, self.troll))
 
     def _deal(self, cards: list[int], heights: tuple[int, ...]) -> None:
         """Each stack takes the next cards from the top of `cards`, one by one (§7.1)."""
