@@ -111,7 +111,11 @@ def _check_end_screen(page: Any, state: dict[str, Any]) -> None:
     assert scoring.locator("h3").inner_text() == "Final scoring"
     points = obs["score"]["points"]
     assert f"Federation {points[0]} · Klingon {points[1]}" in scoring.locator(".stardice-points").inner_text()
-    assert scoring.locator("li.stardice-shape").count() == len(obs["score"]["shapes"])
+    # every shape that scores has its row (lone dice, worth nothing, are named in one line)
+    shapes = obs["score"]["shapes"]
+    assert scoring.locator("li.stardice-shape").count() == sum(1 for s in shapes if s["kind"] != "single")
+    lone = any(s["kind"] == "single" for s in shapes)
+    assert scoring.locator(".stardice-singles").count() == (1 if lone else 0)
     page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
     assert page.locator(".end-screen").count() == 1
     assert not page.script_errors and not page.foreign_requests
@@ -187,7 +191,10 @@ _CLUSTER_JS = """async ([ids, spacing]) => {
   const fill = ctx.fillText.bind(ctx);
   ctx.fillText = (text, x, y) => {
     const h = Number(ctx.font.match(/(\\d+)px/)[1]);
-    written.push({ text, x, y: y - h / 2, w: ctx.measureText(text).width, h });
+    const w = ctx.measureText(text).width;
+    const left = ctx.textAlign === "center" ? x - w / 2 : ctx.textAlign === "right" ? x - w : x;
+    const top = ctx.textBaseline === "top" ? y : ctx.textBaseline === "middle" ? y - h / 2 : y - h;
+    written.push({ text, x: left, y: top, w, h });
     fill(text, x, y);
   };
   const pieces = ids.map((id, i) => ({

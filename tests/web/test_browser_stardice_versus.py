@@ -8,6 +8,7 @@ own and the other player's; and on one screen taking turns (the hot seat).
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from tests.web.browser_support import click_action, create_table, new_page, table_state, wait_connected
@@ -84,7 +85,11 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
         animated = set(page.evaluate("window.__animated"))
         assert set(throws) <= animated, f"seat {seat} animated every throw of both players"
     assert len(throws) >= 14
-    assert any(" calls " in n for n in news) and any("goes first" in n for n in news), news
+    # each page words the call and the Borg's verdict from its own seat ("You call odd.",
+    # "Klingon calls even.", "...: you go first.")
+    assert any(re.search(r"\b(You call|Federation calls|Klingon calls) (odd|even)\.", n) for n in news), news
+    first = r"pips \((odd|even)\): (you go|Federation goes|Klingon goes) first\."
+    assert any(re.search(first, n) for n in news), news
     mine = [table_state(p)["result"]["returns"] for p in pages]
     assert mine[0] == mine[1]
 

@@ -54,7 +54,7 @@ export class TableFrame {
     this.following = false;
     this.noHintStep = null;
     this.build(root);
-    this.log = new GameLog(this.logList);
+    this.log = new GameLog(this.logList, (entry) => this.board.logLines?.(entry, this.role === "player" ? this.seat : null));
     this.hot = hotSeats(window.location.search);
     this.connection = this.connect(seat, token);
     document.addEventListener("keydown", (e) => this.onKey(e));
@@ -240,7 +240,7 @@ export class TableFrame {
       terminal: st.terminal, hinted: this.hinted, animate, yourTurn: st.your_turn,
       waitingFor: st.waiting_for || [], role: this.role });
     this.statusEl.textContent = this.board.status?.(st.observation) ?? `Step ${st.step}`;
-    this.drawActions(legal);
+    this.drawActions(this.module.listActions === false ? [] : legal); // a module may offer every action on its board
     this.drawTurn();
     this.undoButton.hidden = !(this.role === "player" && st.can_undo);
     this.hintButton.hidden = !(this.role === "player" && st.your_turn && !st.terminal && this.module.hints !== false

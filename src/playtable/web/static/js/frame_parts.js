@@ -58,9 +58,13 @@ export function closeChooser() {
 
 /** The log in plain words: one entry per step, the action and then what happened. */
 export class GameLog {
-  constructor(list) {
+  /** `words(entry)`, when given, may word a step's events itself: [{kind, text}] (a game page's
+   *  `logLines`, e.g. Star Dice's "the Klingon d12 knocks your d6 out of the square"); null or
+   *  undefined keeps the events' own texts. */
+  constructor(list, words = null) {
     this.list = list;
     this.entries = [];
+    this.words = words;
   }
 
   /** Replace everything with the server's log ([{step, seat, action, events}]). */
@@ -75,10 +79,10 @@ export class GameLog {
     if (this.entries.length && this.entries[this.entries.length - 1].step >= entry.step) {
       this.dropAfter(entry.step - 1);
     }
+    const lines = this.words?.(entry) ?? (entry.events || []);
     const item = h("li", { dataset: { step: entry.step } },
       h("span", { class: "log-head" }, describe(entry)),
-      (entry.events || []).length ? h("ul", {}, entry.events.map((e) => h("li", { class: `ev-${e.kind}` }, e.text)))
-        : null);
+      lines.length ? h("ul", {}, lines.map((e) => h("li", { class: `ev-${e.kind}` }, e.text))) : null);
     this.entries.push({ step: entry.step, item });
     this.list.append(item);
     this.list.parentElement.scrollTop = this.list.parentElement.scrollHeight;

@@ -1,0 +1,298 @@
+// Star Dice in words (issue 30, "the virtual table, for a newcomer"): the pieces, the shapes,
+// the actions and the events of a step as a person says them, from where the reader sits
+// ("your d6", "the Klingon d12", "a square"), never a coordinate, a speed or a piece id such as
+// `K.d20b` or `F.d6a+K.d20b`. The engine's own event texts (match.py) stay what the lab, the
+// terminal and the records keep; the page words the events' data instead. Pure functions: no
+// DOM, no state.
+
+export const FLEETS = ["Federation", "Klingon"];
+/** The seed's sets: "white Federation dice", "red Klingon dice" (Final Rules, Materials). */
+export const FLEET_SETS = ["white", "red"];
+
+const POLYGONS = { 3: "triangle", 4: "square", 5: "pentagon", 6: "hexagon", 7: "heptagon", 8: "octagon" };
+
+/** The name of a closed formation of `n` dice: "triangle", "square", ..., "9-sided formation". */
+export function shapeName(n) {
+  return POLYGONS[n] ?? `${n}-sided formation`;
+}
+
+/** A shape of the scoring (kind, number of objects) as a noun: "square", "string of 3", "lone die". */
+export function shapeNoun(kind, n) {
+  if (kind === "formation") return shapeName(n);
+  if (kind === "string") return `string of ${n}`;
+  return "lone die";
+}
+
+/** "d20" for F.d20a, "borg", "blank", "stone" for a torpedo (F.t1). */
+export function kindOf(id) {
+  if (id === "borg" || id === "blank") return id;
+  const name = id.includes(".") ? id.split(".")[1] : id;
+  if (/^t\d*$/.test(name) || name === "torpedo") return "stone";
+  return name.replace(/[a-z]+$/, "");
+}
+
+/** 0 (Federation), 1 (Klingon) or null (the Borg die, the blank d6). */
+export function ownerOf(id) {
+  if (id === "borg" || id === "blank") return null;
+  if (id.startsWith("F.")) return 0;
+  if (id.startsWith("K.")) return 1;
+  return null;
+}
+
+function thing(kind) {
+  return kind === "stone" ? "torpedo" : kind;
+}
+
+/** One piece from `viewer`'s side of the table (null: a watcher): "your d20", "the Klingon d12",
+ *  "the Borg die", "the blank d6"; dice the table sees as one ("F.d6b+K.d20a") are named together. */
+export function pieceName(id, viewer) {
+  if (id.includes("+")) return listWords(groupedNames(id.split("+"), viewer)) + " (touching: seen as one)";
+  if (id === "borg") return "the Borg die";
+  if (id === "blank") return "the blank d6";
+  const owner = ownerOf(id);
+  if (owner === null) return `the ${thing(kindOf(id))}`;
+  return owner === viewer ? `your ${thing(kindOf(id))}` : `the ${FLEETS[owner]} ${thing(kindOf(id))}`;
+}
+
+/** "a, b and c". */
+export function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+const KIND_RANK = ["d20", "d12", "d10", "d8", "d6", "d4", "stone"];
+const NUMBERS = ["", "one", "two", "three", "four", "five", "six", "seven"];
+
+/** Kinds counted, biggest first: ["two d20s", "d12", "d8"]. */
+function countedKinds(ids) {
+  const count = new Map();
+  for (const id of ids) count.set(thing(kindOf(id)), (count.get(thing(kindOf(id))) ?? 0) + 1);
+  return [...count].sort((a, b) => KIND_RANK.indexOf(a[0]) - KIND_RANK.indexOf(b[0]))
+    .map(([kind, n]) => (n > 1 ? `${NUMBERS[n] ?? n} ${kind}s` : kind));
+}
+
+/** Pieces grouped by owner, the reader's first: ["your two d20s and d8", "the Klingon d12", "the Borg die"]. */
+export function groupedNames(ids, viewer) {
+  const pieces = ids.flatMap((id) => id.split("+"));
+  const groups = new Map();
+  for (const id of pieces) {
+    const owner = ownerOf(id);
+    const key = owner === null ? id : String(owner);
+    if (!groups.has(key)) groups.set(key, { owner, ids: [] });
+    groups.get(key).ids.push(id);
+  }
+  const order = [...groups.values()].sort((a, b) => rank(a.owner, viewer) - rank(b.owner, viewer));
+  return order.map(({ owner, ids: group }) => {
+    if (owner === null) return pieceName(group[0], viewer);
+    const counted = countedKinds(group);
+    const kinds = listWords(counted);
+    if (owner === viewer) return `your ${kinds}`;
+    return counted.some((k) => k.includes(" ")) ? `the ${FLEETS[owner]}’s ${kinds}` : `the ${FLEETS[owner]} ${kinds}`;
+  });
+}
+
+function rank(owner, viewer) {
+  if (owner === null) return 3;
+  return owner === viewer ? 0 : 1 + owner;
+}
+
+/** Pieces in words, grouped by owner: "your d6 and d8, the Klingon d12 and the Borg die". */
+export function piecesWords(ids, viewer) {
+  return listWords(groupedNames(ids, viewer));
+}
+
+/** The members of a shape in words: "your d20 and d8 with the Klingon d12 and the Borg die". */
+export function membersWords(ids, viewer) {
+  const groups = groupedNames(ids, viewer);
+  return groups.length > 1 ? `${groups[0]} with ${listWords(groups.slice(1))}` : groups.join("");
+}
+
+/** A player as the subject of a sentence: "You" / "Klingon", with the verb's ending. */
+function who(seat, viewer, names) {
+  if (seat === viewer && seat !== null && seat !== undefined) return { name: "you", s: "", es: "" };
+  return { name: names?.[seat] ?? FLEETS[seat] ?? "someone", s: "s", es: "es" };
+}
+
+function cap(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** A player's name with their fleet when the seat carries a person's name: "Ann (Klingon)". */
+export function playerName(seat, names) {
+  const name = names?.[seat];
+  const fleet = FLEETS[seat] ?? `seat ${seat}`;
+  return name && name !== fleet ? `${name} (${fleet})` : fleet;
+}
+
+// -- actions -----------------------------------------------------------------------------------
+
+const THROW_RE = /^(roll|slide) (\S+) at |^torpedo at /;
+
+/** An action as a person would say it (the log's step heads, a chooser): never its numbers. */
+export function actionWords(action) {
+  const m = THROW_RE.exec(action);
+  if (m) {
+    if (!m[1]) return "Fire a torpedo";
+    if (m[2] === "borg") return "Roll the Borg die";
+    const kind = kindOf(`X.${m[2]}`);
+    return m[1] === "slide" ? `Slide a ${kind}` : `Roll a ${kind}`;
+  }
+  if (action === "touch") return "Foul: touch the table (forfeits the battle)";
+  if (action.startsWith("touch ")) return `Foul: discard a ${kindOf(`X.${action.slice(6)}`)}`;
+  if (action === "hold") return "Hold fire";
+  if (action.startsWith("call ")) return `Call ${action.slice(5)}`;
+  return action;
+}
+
+/** The piece a throw's text names, as a head: "roll d20a" -> {mode: "roll", name: "d20a", kind: "d20"}. */
+export function throwHead(head) {
+  if (head === "torpedo") return { mode: "torpedo", name: "torpedo", kind: "stone" };
+  const [mode, name] = head.split(" ");
+  return { mode, name, kind: name === "borg" ? "borg" : kindOf(`X.${name}`) };
+}
+
+// -- events ------------------------------------------------------------------------------------
+
+function onSurface(x, y) {
+  return x > 0 && x < 1 && y > 0 && y < 0.75;
+}
+
+/**
+ * One step of the log in words, from `viewer`'s seat (null: watching): [{kind, text}].
+ * `entry` is {step, seat, action, events: [{kind, text, data}]}; `options.names` the seats'
+ * names, `options.warTarget` the war's target.
+ */
+export function stepLines(entry, viewer, options = {}) {
+  const names = options.names;
+  const events = entry.events || [];
+  const lines = [];
+  const thrown = events.find((e) => e.kind === "landed")?.data?.piece ?? null;
+  const mode = /^(roll|slide)\b/.exec(entry.action || "")?.[1] ?? (entry.action?.startsWith("torpedo") ? "fire" : "roll");
+  const knocked = new Map(events.filter((e) => e.kind === "knocked").map((e) => [e.data.piece, e.data.value]));
+  const fell = new Set(events.filter((e) => e.kind === "knocked_off").map((e) => e.data.piece));
+  const broken = events.filter((e) => e.kind === "formation_broken").map((e) => e.data.objects || []);
+  const told = new Set(); // knocked dice already worded with the formation they left
+  const say = (kind, text) => lines.push({ kind, text });
+  const hitter = thrown ? pieceName(thrown, viewer) : "a throw";
+  for (const e of events) {
+    const d = e.data || {};
+    switch (e.kind) {
+      case "battle_started": {
+        if (d.roller !== undefined) {
+          const r = who(d.roller, viewer, names);
+          const c = who(1 - d.roller, viewer, names);
+          say(e.kind, `Battle ${d.battle}: ${r.name} roll${r.s} the Borg die and ${c.name} call${c.s} odd or even.`);
+        } else {
+          const f = who(d.first, viewer, names);
+          say(e.kind, `Battle ${d.battle}: ${f.name} throw${f.s} first.`);
+        }
+        break;
+      }
+      case "called": {
+        const c = who(d.seat, viewer, names);
+        say(e.kind, `${cap(c.name)} call${c.s} ${d.call}.`);
+        break;
+      }
+      case "first_player": {
+        const f = who(d.first, viewer, names);
+        const parity = d.pips % 2 ? "odd" : "even";
+        say(e.kind, `The Borg die shows ${d.value} with ${d.pips} pips (${parity}): ${f.name} go${f.es} first.`);
+        break;
+      }
+      case "borg_reroll":
+        say(e.kind, "The Borg die left the table: it is rolled again, and the call may be made again.");
+        break;
+      case "landed": {
+        const piece = d.piece;
+        const t = who(d.seat, viewer, names);
+        const verb = { roll: "roll", slide: "slide", fire: "fire" }[mode] ?? "roll";
+        const what = piece === "borg" ? "the Borg die" : kindOf(piece) === "stone" ? "a torpedo"
+          : `${ownerOf(piece) === d.seat && d.seat === viewer ? "your" : "a"} ${thing(kindOf(piece))}`;
+        const face = d.value === null || d.value === undefined || kindOf(piece) === "stone" || piece === "blank" ? ""
+          : ` showing ${d.value}`;
+        const where = onSurface(d.x, d.y) ? "" : " on the grey frame, where the table cannot see it";
+        const rests = kindOf(piece) === "stone" ? "it stops" : "it comes to rest";
+        say(e.kind, `${cap(t.name)} ${verb}${t.s} ${what}: ${rests}${where}${face}.`);
+        break;
+      }
+      case "knocked": {
+        if (told.has(d.piece)) break;
+        const out = broken.find((objects) => objects.some((o) => o.split("+").includes(d.piece)));
+        const shape = out ? ` out of the ${shapeName(out.length)}` : "";
+        if (out) broken.splice(broken.indexOf(out), 1);
+        const falls = fell.has(d.piece);
+        say(e.kind, `${cap(hitter)} knocks ${pieceName(d.piece, viewer)}${shape}${falls ? "" : `: it now shows ${d.value}`}.`);
+        told.add(d.piece);
+        break;
+      }
+      case "knocked_off": {
+        const piece = d.piece;
+        const off = piece === thrown ? `${cap(pieceName(piece, viewer))} goes off the table`
+          : `${cap(pieceName(piece, viewer))} is knocked off the table`;
+        const gone = piece === "borg" ? "." : kindOf(piece) === "stone" ? "." : ": it is out of this battle.";
+        say(e.kind, off + gone);
+        break;
+      }
+      case "rethrow": {
+        const t = who(d.seat, viewer, names);
+        say(e.kind, `${cap(pieceName(d.die, viewer))} misses the table without touching anything: ${t.name} may throw it again.`);
+        break;
+      }
+      case "formation_closed": {
+        const objects = d.objects || [];
+        say(e.kind, `A ${shapeName(objects.length)} forms: ${membersWords(objects, viewer)}.`);
+        break;
+      }
+      case "formation_broken": {
+        const objects = d.objects || [];
+        if (!broken.includes(objects)) break; // already told with the die knocked out of it
+        const moved = objects.flatMap((o) => o.split("+")).find((p) => knocked.has(p) || fell.has(p));
+        const why = moved && !told.has(moved) ? `: ${pieceName(moved, viewer)} was knocked away` : "";
+        say(e.kind, `The ${shapeName(objects.length)} of ${membersWords(objects, viewer)} breaks${why}.`);
+        break;
+      }
+      case "battle_scored": {
+        const [f, k] = d.points;
+        const war = d.war ? ` The war stands ${d.war[0]} to ${d.war[1]}${options.warTarget ? ` (first past ${options.warTarget} wins)` : ""}.` : "";
+        say(e.kind, `Battle ${d.battle} is over: ${playerName(0, names)} ${f}, ${playerName(1, names)} ${k}.${options.warTarget ? war : ""}`);
+        break;
+      }
+      case "war_over": {
+        if (d.winner === null || d.winner === undefined) { say(e.kind, `The war ends in a draw, ${d.war[0]} to ${d.war[1]}.`); break; }
+        const w = who(d.winner, viewer, names);
+        say(e.kind, `${cap(w.name)} win${w.s} the war, ${d.war[d.winner]} to ${d.war[1 - d.winner]}!`);
+        break;
+      }
+      case "forfeit": {
+        const f = who(d.seat, viewer, names);
+        say(e.kind, `${cap(f.name)} ${d.why} and forfeit${f.s} the ${options.solo ? "round" : "battle"}.`);
+        break;
+      }
+      case "foul": {
+        const f = who(d.seat, viewer, names);
+        say(e.kind, `${cap(f.name)} foul${f.s} and discard${f.s} a ${kindOf(d.die)}.`);
+        break;
+      }
+      case "held_fire": {
+        const f = who(d.seat, viewer, names);
+        say(e.kind, `${cap(f.name)} hold${f.s} fire.`);
+        break;
+      }
+      case "blank_dropped":
+        say(e.kind, "The blank d6 is dropped onto the table.");
+        break;
+      default:
+        say(e.kind, e.text);
+    }
+  }
+  return lines;
+}
+
+// -- scoring -----------------------------------------------------------------------------------
+
+/** A fleet's dice of a shape with their values: "d20 12 + d8 5 = 17" (or one die: "d20 12"). */
+export function sumWords(dice, values, total) {
+  if (!dice.length) return "no dice";
+  const parts = dice.map((id) => `${thing(kindOf(id))} ${values.get(id) ?? "?"}`);
+  return parts.length === 1 ? parts[0] : `${parts.join(" + ")} = ${total}`;
+}
