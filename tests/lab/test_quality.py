@@ -210,3 +210,16 @@ def test_files_of_schema_1_without_the_measures_still_read_and_report(tmp_path: 
         for key, value in reference[label]["quality"].items():
             for field, number in value.items():
                 assert groups[label]["quality"][key][field] == pytest.approx(number, nan_ok=True)
+
+
+def test_sim_fills_the_columns_unless_told_not_to(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.cli.cli_runner import run_captured
+
+    for flag, filled in (("--quality", True), ("--no-quality", False)):
+        out = tmp_path / f"{flag}.parquet"
+        code, text, err = run_captured(capsys, "sim", TOY, "--variant", "duel", "-n", "20", flag,
+                                       "--out", str(out), "-q")
+        assert code == 0, err
+        assert ("lead changes a game" in text) == filled
+        _, found = query("SELECT count(lead_changes), count(drama) FROM games", [out])
+        assert (found[0][0] == 20) == filled and (found[0][1] > 0) == filled

@@ -36,6 +36,13 @@ from playtable.core.params import resolve_params
     is_flag=True,
     help="Keep each game's actions in the result file (column `actions`): `playtable replay FILE --seed S`.",
 )
+@click.option(
+    "--quality/--no-quality",
+    default=True,
+    show_default=True,
+    help="Take the game's value of every position for the game-quality columns (lead changes, drama, "
+    "decisiveness); --no-quality leaves them empty and plays faster (random troll games: about 1.6x).",
+)
 @with_run_options
 @out_option("Write one row per game to this Parquet file.")
 def sim(
@@ -45,6 +52,7 @@ def sim(
     agents: tuple[str, ...],
     games: int,
     keep_records: bool,
+    quality: bool,
     seed: int,
     workers: int,
     backend: str,
@@ -74,6 +82,8 @@ def sim(
         if not out:
             raise BadParameter("--keep-records needs --out FILE to keep them in")
         arm = dataclasses.replace(arm, keep_records=True)
+    if not quality:
+        arm = dataclasses.replace(arm, quality=False)
     options = RunOptions(workers, backend, address)
     seeds = range(seed, seed + games)
     log.debug("sim: %s with %s, seeds %d..%d, %d worker(s) (%s), results %s", arm.game,
