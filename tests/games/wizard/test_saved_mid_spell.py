@@ -36,3 +36,25 @@ def test_whirlwind_half_sent_is_saved_and_read_back() -> None:
     assert [str(a) for a in back.legal_actions()] == ["send a2"]
     back.apply_text("send a2")
     assert {back.hero(1).pos, back.hero(2).pos} == {sq("b1"), sq("a2")}
+
+
+def test_the_stalled_all_bot_table_now_plays_to_its_end() -> None:
+    """Issue 27, item 4: the all-bot 3-player table of seed 92646142 (every seat the heuristic
+    bot) stopped at step 109, a half-sent Whirlwind its worker could not read back. Played as
+    the server plays it: before every bot move the position goes to JSON text and back, and the
+    bot's random stream is the table's seed and the step, as the server's hub makes it."""
+    from playtable.agents import make_agent
+    from playtable.core.chance import Chance
+    from playtable.core.params import params_from_dict
+
+    seed = 92646142
+    state = GAME.new_state(params_from_dict(GAME.params_type, {"players": 3}), seed)
+    bots = [make_agent(GAME, "heuristic") for _ in range(3)]
+    step = 0
+    while not state.is_terminal and step < 2000:
+        seat = state.current_player
+        position = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
+        text = str(bots[seat].choose(position, Chance((seed * 1_000_003 + step) % 2**62)))
+        state.apply_text(text)
+        step += 1
+    assert state.is_terminal and state.winner in ("wizard", "heroes", "draw"), step
