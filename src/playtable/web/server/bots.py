@@ -92,6 +92,20 @@ def _warm_up(server: int) -> None:
             continue
 
 
+def new_position(game_id: str, params: dict[str, Any], seed: int) -> dict[str, Any]:
+    """A new table's starting position as JSON, or {"error": why} (runs in a worker: Rotator's
+    boards of a given difficulty are solved, seconds of work a stranger may ask for)."""
+    from playtable.core.errors import PlaytableError
+    from playtable.core.params import params_from_dict
+
+    game = get_game(game_id)
+    try:
+        state = game.new_state(params_from_dict(game.params_type, params), seed)
+    except PlaytableError as err:
+        return {"error": str(err)}
+    return {"position": state.to_json()}
+
+
 def replay(game_id: str, params: dict[str, Any], seed: int, actions: list[tuple[int | None, str]],
            seat: int | None, hidden_texts: bool) -> bytes:
     """A table's replay (`api.replay_steps`), already encoded as JSON (runs in a worker: a long
@@ -256,6 +270,9 @@ class Workers:
 
     async def hint(self, game_id: str, position: dict[str, Any]) -> tuple[str, str] | None:
         return await self.play.run(hint, game_id, position)
+
+    async def new_position(self, game_id: str, params: dict[str, Any], seed: int) -> dict[str, Any]:
+        return await self.public.run(new_position, game_id, params, seed)
 
     async def replay(self, game_id: str, params: dict[str, Any], seed: int,
                      actions: list[tuple[int | None, str]], seat: int | None,

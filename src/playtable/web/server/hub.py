@@ -38,6 +38,8 @@ from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit,
 
 log = logging.getLogger("playtable.web")
 MAX_LISTED = 100
+CREATIONS_WAITING = 8
+"""Jobs waiting for the public worker past which a new table is refused (503)."""
 HINTS_WAITING = 8
 """Jobs waiting for the bots' workers past which a hint is refused (bots' moves come first)."""
 
@@ -179,10 +181,18 @@ class Hub:
             for new, old_hash in zip(row.seats, hashes, strict=True):
                 new.token_hash = old_hash
             tokens = [None] * len(tokens)
-        # Generating a position can be slow (Rotator's boards of a given difficulty are solved);
-        # the games' declared bounds keep it to seconds.
+        # Generating a position can take seconds (Rotator's boards of a given difficulty are
+        # solved), so it runs in the public worker, under its time limit, never in this process.
+        if self.workers.public.waiting >= CREATIONS_WAITING:
+            raise BadRequest("the server is busy making other tables; try again in a moment", 503)
         try:
-            start = await asyncio.to_thread(_new_state, row.game, row.params, row.seed)
+            made = await self.workers.new_position(row.game, row.params, row.seed)
+            if "error" in made:
+                raise BadRequest(made["error"])
+            start: State = get_game(row.game).state_from_json(made["position"])
+        except JobFailed as err:
+            log.error("table %s not made: %s", row.id, err)
+            raise BadRequest("the table's start could not be made in time; try other settings", 503) from None
         except PlaytableError as err:
             raise BadRequest(str(err)) from None
         table = Table(row, start)
