@@ -156,7 +156,10 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             return seat
         return None
 
-    async def _past(key: tuple[Any, ...], compute: Any, name: str | None = None) -> Response:
+    async def _past(request: Request, key: tuple[Any, ...], compute: Any,
+                    name: str | None = None) -> Response:
+        if not past.admit(_client(request)):
+            return _error("too many replays and positions from your address; wait a minute", 429)
         try:
             data = await past.get(key, compute)
         except Busy as busy:
@@ -177,7 +180,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         row, hidden = table.row, table.hidden_texts
         actions = list(row.actions)
         return await _past(
-            ("replay", table.id, table.version, table.step, seat, hidden),
+            request, ("replay", table.id, table.version, table.step, seat, hidden),
             lambda: hub().workers.replay(row.game, row.params, row.seed, actions, seat, hidden))
 
     async def record(request: Request) -> Response:
@@ -194,7 +197,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             return _error(f"'step' must be a whole number from 0 to {table.step}")
         row = table.row
         actions = [text for _, text in row.actions[:step]]
-        return await _past(("position", table.id, step),
+        return await _past(request, ("position", table.id, step),
                            lambda: hub().workers.position(row.game, row.params, row.seed, actions),
                            f"{row.game}-{row.id}-step{step}.json")
 
@@ -234,7 +237,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         return _error(exc.message, exc.status)
 
     async def too_large(request: Request, exc: Exception) -> Response:
-        return _error(str(exc), 413)
+        answer = _error(str(exc), 413)
+        answer.headers["connection"] = "close"  # the rest of the body is not read
+        return answer
 
     async def server_error(request: Request, exc: Exception) -> Response:
         # Never a traceback or a plain-text page: one sentence, and the details in the log.
