@@ -45,3 +45,45 @@ def test_claims_report_every_game_for_a_progress_bar(capsys: pytest.CaptureFixtu
     main(["claims", "troll", "-n", "5"])
     captured = capsys.readouterr()
     assert "claims: " in captured.err and "5/" in captured.err and "troll design claims" in captured.out
+
+
+def test_designer_claims_of_section_4_2_are_measured(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31, seed 000 §4.2: the row bias ("Raw mechanics ... sufficiently random"), "a minimum
+    of 21 bricks", hearts that "dismay", stomping not "repeatedly possible" ("Boring actions have
+    a cost"), the ends "most tactically dangerous" ("Player must constantly balance
+    positioning") and "three turns to cross" ("Movement rules extend the metaphorical playing
+    space"), each with its measured value and interval."""
+    main(["claims", "troll", "-n", "20", "--json"])
+    rows = {r["claim"]: r for r in json.loads(capsys.readouterr().out)}
+    row = rows["the row with more bricks is the one awakened (all cards, heuristic)"]
+    assert row["interval"].startswith("[") and row["n"] > 100
+    assert rows["bricks subdued in a won game, final rules (heuristic)"]["seed_says"].startswith(
+        "'a minimum of 21")
+    assert "points" in rows["awakened hearts escape, against other suits (heuristic)"]["measured"]
+    assert rows["turns in which a stomp is possible (heuristic)"]["interval"].startswith("[")
+    for place in ("an end", "a second", "a middle"):
+        assert rows[f"turns lost with the troll starting at {place} position (heuristic)"]["n"] > 0
+    assert rows["bridges crossed in three turns, every turn's bridge (heuristic)"]["verdict"]
+
+
+def test_three_turns_cross_a_whole_bridge() -> None:
+    """§4.2 "Movement rules extend the metaphorical playing space": two steps a turn, six
+    positions, "three turns to cross"; a gap that forces a change of rows can make it four."""
+    from playtable.lab.claims import crossing_turns
+
+    assert crossing_turns([3, 2, 1, 1, 2, 3] * 2) == 3
+    assert crossing_turns([1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 0]) == 4  # lower 3 gone: round by upper
+    assert crossing_turns([1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0]) is None
+
+
+def test_clustered_intervals_widen_with_correlated_games() -> None:
+    """The claims' shares cluster by game: ten games all-or-nothing give a wider interval than
+    the same share spread evenly over the games."""
+    from playtable.lab.claims import clustered, clustered_diff
+
+    spread = clustered([(5.0, 10.0)] * 10)
+    lumped = clustered([(10.0, 10.0)] * 5 + [(0.0, 10.0)] * 5)
+    assert spread[0] == lumped[0] == 0.5
+    assert lumped[2] - lumped[1] > spread[2] - spread[1]
+    d = clustered_diff([(3.0, 4.0, 1.0, 4.0)] * 10)
+    assert abs(d[0] - 0.5) < 1e-12 and d[1] <= d[0] <= d[2]
