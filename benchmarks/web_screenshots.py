@@ -6,13 +6,16 @@ Starts a real server on a temporary database, plays short games in headless chro
 through Playwright) and writes one PNG per page and size: the lobby (and its create form), a
 troll game in the middle, at a warning and at its end screen, the rules panel, Rotator after a few hinted
 moves, the replay viewer, and Star Dice's table (issue 15): empty (its logo), a battle paused
-mid-throw (range ring, formations, their points) and the end (scoring shape by shape). Prints a
-table of what it wrote.
+mid-throw (range ring, formations, their points) and the end (scoring shape by shape); and
+people (issue 29): a named player's lobby on "Your turn" with open and invited seats
+(`lobby_tables`), and a table showing its player's name, the turn timer counting down and a
+stand-in's move in the log (`table_timer`). Prints a table of what it wrote.
 """
 
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 import tempfile
 from collections.abc import Callable
@@ -21,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import httpx  # noqa: E402
 from benchmarks.stardice_scatter import drive, plan  # noqa: E402
 from tests.web.browser_support import (  # noqa: E402
     browser,
@@ -69,6 +73,43 @@ def lobby_form(page: Any, url: str) -> None:
     page.locator('[data-game="troll"] button', has_text="New table").click()
     page.locator("#variant").wait_for()
     page.wait_for_timeout(600)  # the smooth scroll to the form
+
+
+def as_player(page: Any, url: str, name: str) -> str:
+    """Name a player on the server and give `page`'s browser its key (as the lobby would)."""
+    key = secrets.token_urlsafe(32)
+    httpx.post(url + "/api/players", json={"name": name, "key": key}, timeout=10).raise_for_status()
+    page.context.add_init_script(f"localStorage.setItem('playtable.playerKey', '{key}');"
+                                 f"localStorage.setItem('playtable.playerName', '{name}');")
+    return key
+
+
+def lobby_tables(page: Any, url: str) -> None:
+    alice = as_player(page, url, "Alice")
+    bob = secrets.token_urlsafe(32)
+    httpx.post(url + "/api/players", json={"name": "Bob", "key": bob}, timeout=10).raise_for_status()
+    mine = {"kind": "human", "mine": True}
+    create_table(url, game="wizard", players=4, seed=4, key=alice,
+                 seats=[mine, {"kind": "human"}, {"kind": "human", "reserved": True},
+                        {"kind": "bot", "agent": "heuristic"}])
+    create_table(url, **{**TROLL, "seats": [mine]}, key=alice)
+    create_table(url, game="stardice", variant="battle", key=bob, seats=[mine, {"kind": "human"}])
+    page.goto(url + "/")
+    page.locator('.tabs [data-status="turn"][aria-selected="true"]').wait_for()
+    page.locator('.tabs [data-status="mine"]').click()
+    page.locator(".table-list tbody tr").nth(1).wait_for()
+    page.evaluate("document.querySelector('.tables').scrollIntoView()")
+
+
+def table_timer(page: Any, url: str) -> None:
+    key = as_player(page, url, "Alice")
+    created = create_table(url, **{**TROLL, "seats": [{"kind": "human", "mine": True}]}, key=key,
+                           turn_timer=3)
+    page.goto(url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    page.wait_for_function("window.playtable.state.step >= 1", timeout=20_000)
+    page.locator(".turn-clock", has_text="left").wait_for()
+    page.wait_for_timeout(300)
 
 
 def troll(page: Any, url: str, steps: int) -> None:
@@ -180,6 +221,8 @@ PAGES: dict[str, Callable[[Any, str], None]] = {
     "stardice_empty": lambda page, url: stardice(page, url, 0),
     "stardice_battle": lambda page, url: stardice(page, url, 13),
     "stardice_end": lambda page, url: stardice(page, url, None),
+    "lobby_tables": lobby_tables,
+    "table_timer": table_timer,
 }
 FULL_PAGE = {"stardice_end"}
 """Pages shot whole (scrolled): the Star Dice end screen's scoring is under its table."""

@@ -62,8 +62,10 @@ def test_sigkill_between_two_heroes_commits(tmp_path: Path) -> None:
 
 
 def test_the_turn_timer_lets_a_bot_play_an_absent_seat_and_survives_a_restart(tmp_path: Path) -> None:
-    """The optional turn timer (off by default): nobody comes to the table, so after a second a
-    bot plays each turn in the absent person's place; the setting survives a restart."""
+    """The optional turn timer (off by default) runs only once a seat's person has arrived
+    (issue 29): while nobody has come, nothing plays; once each person has opened the table and
+    left, a bot plays each turn in the absent person's place after a second; the setting and the
+    arrivals survive a restart."""
     with start_server(tmp_path / "tables.sqlite3") as server:
         answer = httpx.post(f"{server.url}/api/tables", json={"game": "wizard", "players": 3,
                                                               "turn_timer": 0.5}, timeout=10)
@@ -79,6 +81,11 @@ def test_the_turn_timer_lets_a_bot_play_an_absent_seat_and_survives_a_restart(tm
             assert summary["turn_timer"] == 1
             return int(summary["step"])
 
+        time.sleep(2.5)  # more than twice the timer: nobody arrived, so nothing was played
+        assert step() == 0
+        for seat in range(3):
+            with Client(server.ws_url, created["table_id"], join_query(created, seat)) as person:
+                person.greet()
         deadline = time.monotonic() + 30
         while step() < 2 and time.monotonic() < deadline:
             time.sleep(0.2)

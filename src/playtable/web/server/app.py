@@ -130,11 +130,26 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             entry: dict[str, Any] = {"seat": i, "name": seat.name, "kind": seat.kind}
             if token is not None:
                 entry["join_url"] = f"{base}/t/{table.id}?seat={i}&token={token}"
+                entry["reserved"], entry["player"] = seat.reserved, seat.player_name
             else:
                 entry["agent"] = seat.agent
             seats.append(entry)
         return JSONResponse({"table_id": table.id, "watch_url": f"{base}/t/{table.id}", "seats": seats},
                             status_code=201)
+
+    async def register(request: Request) -> Response:
+        player, new = hub().register(await _body(request), _client(request))
+        return JSONResponse({"player": {"name": player.name, "created": player.created}},
+                            status_code=201 if new else 200)
+
+    async def me(request: Request) -> Response:
+        return JSONResponse(hub().mine(await _body(request)))
+
+    async def take(request: Request) -> Response:
+        table = await hub().fetch(request.path_params["table_id"])
+        seat, token = await hub().take(table, await _body(request), _client(request))
+        return JSONResponse({"table_id": table.id, "seat": seat, "name": table.row.seats[seat].name,
+                             "join_url": f"{base}/t/{table.id}?seat={seat}&token={token}"})
 
     async def list_tables(request: Request) -> Response:
         return JSONResponse({"tables": hub().listing(request.query_params.get("status"))})
@@ -151,8 +166,11 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         return JSONResponse({"table_id": new.id, "seat": seat})
 
     def _seat_of(request: Request, table: Table) -> int | None:
+        """The seat a request may see: its `seat` with that seat's `token`, or with the seat's
+        player key in the `X-Player-Key` header (never in the URL)."""
         seat = parse_seat(request.query_params.get("seat"))
-        if seat is not None and table.token_ok(seat, request.query_params.get("token")):
+        proof = {"token": request.query_params.get("token"), "key": request.headers.get("x-player-key")}
+        if seat is not None and hub().holds(table, seat, proof):
             return seat
         return None
 
@@ -178,10 +196,10 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                 and wanted < len(table.row.seats):
             seat = wanted  # once the game is over, every seat's view is open to everyone
         row, hidden = table.row, table.hidden_texts
-        actions = list(row.actions)
+        actions, stand_ins = list(row.actions), dict(row.stand_ins)
         return await _past(
             request, ("replay", table.id, table.version, table.step, seat, hidden),
-            lambda: hub().workers.replay(row.game, row.params, row.seed, actions, seat, hidden))
+            lambda: hub().workers.replay(row.game, row.params, row.seed, actions, seat, hidden, stand_ins))
 
     async def record(request: Request) -> Response:
         return record_response(await hub().fetch(request.path_params["table_id"]))
@@ -256,6 +274,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table_id}", one_table),
         Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+        Route("/api/tables/{table_id}/take", take, methods=["POST"]),
+        Route("/api/players", register, methods=["POST"]),
+        Route("/api/players/me", me, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", replay),
         Route("/api/tables/{table_id}/record", record),
         Route("/api/tables/{table_id}/position", position),

@@ -107,12 +107,12 @@ def new_position(game_id: str, params: dict[str, Any], seed: int) -> dict[str, A
 
 
 def replay(game_id: str, params: dict[str, Any], seed: int, actions: list[tuple[int | None, str]],
-           seat: int | None, hidden_texts: bool) -> bytes:
+           seat: int | None, hidden_texts: bool, stand_ins: dict[int, str] | None = None) -> bytes:
     """A table's replay (`api.replay_steps`), already encoded as JSON (runs in a worker: a long
     game's replay is seconds of work and megabytes of text)."""
     from playtable.web.server.replays import encode_replay
 
-    return encode_replay(game_id, params, seed, actions, seat, hidden_texts)
+    return encode_replay(game_id, params, seed, actions, seat, hidden_texts, stand_ins)
 
 
 def position(game_id: str, params: dict[str, Any], seed: int, actions: list[str]) -> bytes:
@@ -276,8 +276,9 @@ class Workers:
 
     async def replay(self, game_id: str, params: dict[str, Any], seed: int,
                      actions: list[tuple[int | None, str]], seat: int | None,
-                     hidden_texts: bool) -> bytes:
-        return await self.public.run(replay, game_id, params, seed, actions, seat, hidden_texts)
+                     hidden_texts: bool, stand_ins: dict[int, str] | None = None) -> bytes:
+        return await self.public.run(replay, game_id, params, seed, actions, seat, hidden_texts,
+                                     stand_ins)
 
     async def position(self, game_id: str, params: dict[str, Any], seed: int, actions: list[str]) -> bytes:
         return await self.public.run(position, game_id, params, seed, actions)

@@ -11,12 +11,19 @@ a minute, the server holds at most `Limits.tables` tables in play, a table nobod
 from the store when someone asks for it), so neither memory nor a restart grows with history.
 A bot that fails is tried again, then replaced for that move by the game's stand-in and then by
 a random legal move, and the table is told: no table waits for ever on a bot.
+
+People (issue 29, `people.py`): a seat remembers the player who sat there (taken from the Open
+list, chosen as "mine" by the creator, or named by the page's `hello` on arrival); a player's key
+opens their seats without a token, lists their tables ("Yours", "Your turn"), and a turn timer
+runs only once the seat's person has arrived.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,14 +37,17 @@ from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers
+from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.seating import plan_seats, stand_in_agent
-from playtable.web.server.store import StoreError, TableRow, TableStore
+from playtable.web.server.store import PlayerRow, SeatRow, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
-from playtable.web.server.tables import Connection, Table, row_summary
+from playtable.web.server.tables import Connection, Table, TurnClock, hash_token, row_summary
 from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
 
 log = logging.getLogger("playtable.web")
 MAX_LISTED = 100
+MAX_PLAYER_TABLES = 100
+"""Tables "Yours" lists: every one in play, then the ones that ended last."""
 CREATIONS_WAITING = 8
 """Jobs waiting for the public worker past which a new table is refused (503)."""
 HINTS_WAITING = 8
@@ -59,6 +69,10 @@ class Limits:
     connections: int = 5000
     """WebSockets open at once, over all tables."""
     connections_per_address: int = 100
+    players_per_minute: float = 20.0
+    """Names one client address may register or change a minute (bursts of as many)."""
+    takes_per_minute: float | None = None
+    """Open seats one client address may take a minute (None: as many as tables it may create)."""
 
 
 def _new_state(game_id: str, params_values: Mapping[str, Any], seed: int) -> State:
@@ -86,6 +100,9 @@ class Hub:
         self.timers: dict[str, asyncio.Task[None]] = {}
         """Each table's running turn timer (at most one: the seat to move)."""
         self.creations: dict[str, RateLimit] = {}
+        self.takes: dict[str, RateLimit] = {}
+        self.registrations: dict[str, RateLimit] = {}
+        self.people = People(store)
         self.connections_by_address: dict[str, int] = {}
         self._last_failure: dict[str, Exception] = {}
 
@@ -160,26 +177,35 @@ class Hub:
         """Refuse a new table when the server is full or this client makes them too fast."""
         if len(self.tables) - len(self.ended) >= self.limits.tables:
             raise BadRequest("the server holds as many tables as it may; try again later", 503)
-        rate = self.limits.creations_per_minute / 60.0
-        bucket = self.creations.setdefault(client, RateLimit(rate, self.limits.creations_per_minute))
-        if not bucket.allow():
-            raise BadRequest("too many new tables from your address; wait a minute", 429)
-        if len(self.creations) > 10_000:  # forget the addresses whose buckets are full again
-            for key in [k for k, b in self.creations.items() if b.full]:
-                del self.creations[key]
+        _per_address(self.creations, client, self.limits.creations_per_minute,
+                     "too many new tables from your address; wait a minute")
 
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[str | None] | None = None) -> tuple[Table, list[str | None]]:
+                     carried: list[int | None] | None = None) -> tuple[Table, list[str | None]]:
         """A new table from a request body; returns it and each seat's token (None for bots).
-        A rematch carries each seat's token over (`carried`: the token hash of each new seat,
-        by default the old table's seat by seat)."""
-        row, tokens = row_from_request(body, trusted=rematch_of is not None)
+        Seats marked `"mine"` are the body `key`'s player's. A rematch carries each seat's
+        token and player over (`carried`: the old seat each new seat continues, None for an
+        added bot; by default the old table's seat by seat)."""
+        row, tokens, mine = row_from_request(body, trusted=rematch_of is not None)
+        creator = self.people.known(body.get("key")) if mine else None
+        if body.get("key") is not None and not mine:
+            check_key(body.get("key"))
         self._admit(client)
+        for seat in mine:
+            assert creator is not None
+            row.seats[seat].player, row.seats[seat].player_name = creator.id, creator.name
         if rematch_of is not None:
             row.rematch_of = rematch_of.id
-            hashes = carried if carried is not None else [s.token_hash for s in rematch_of.row.seats]
-            for new, old_hash in zip(row.seats, hashes, strict=True):
-                new.token_hash = old_hash
+            olds: list[SeatRow | None] = [rematch_of.row.seats[o] if o is not None else None
+                                          for o in (carried if carried is not None
+                                                    else range(len(rematch_of.row.seats)))]
+            for new, old in zip(row.seats, olds, strict=True):
+                if old is None:
+                    continue
+                # The same people sit down again: their tokens and names carry over, and a seat
+                # someone sat at is kept for them (never offered to strangers in the Open list).
+                new.token_hash, new.player, new.player_name = old.token_hash, old.player, old.player_name
+                new.reserved = old.reserved or old.joined or old.player is not None
             tokens = [None] * len(tokens)
         # Generating a position can take seconds (Rotator's boards of a given difficulty are
         # solved), so it runs in the public worker, under its time limit, never in this process.
@@ -213,10 +239,10 @@ class Hub:
         yet agreed to (`Table.propose`). With `"variant"` the rematch plays that named variant (the
         table menu's choice) with its own parameters, seats planned by `seating.plan_seats`."""
         if not isinstance(body, dict):
-            raise BadRequest("the request body must be a JSON object with 'seat' and 'token'")
-        seat, token = body.get("seat"), body.get("token")
-        if not isinstance(seat, int) or not isinstance(token, str) or not table.token_ok(seat, token):
-            raise BadRequest("only a seated player with its token can ask for a rematch", 403)
+            raise BadRequest("the request body must be a JSON object with 'seat' and 'token' (or 'key')")
+        seat = body.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not self.holds(table, seat, body):
+            raise BadRequest("only a seated player with its token (or player key) can ask for a rematch", 403)
         variant = body.get("variant")
         if "variant" in body and (not isinstance(variant, str) or variant not in table.game.variants):
             known = ", ".join(sorted(table.game.variants)) or "none"
@@ -246,8 +272,7 @@ class Hub:
         request["seats"] = [{"kind": "bot", "agent": stand_in_agent(table.game)} if o is None
                             else {"kind": old[o].kind, "agent": old[o].agent} for o in plan.new_from_old]
         request["turn_timer"] = table.turn_timer()
-        carried = [None if o is None else old[o].token_hash for o in plan.new_from_old]
-        new, _ = await self.create(request, client, rematch_of=table, carried=carried)
+        new, _ = await self.create(request, client, rematch_of=table, carried=plan.new_from_old)
         try:
             self.store.link_rematch(table.id, new.id)
         except StoreError as err:
@@ -285,13 +310,156 @@ class Hub:
         conn.address = address
         self.connections_by_address[address] = open_here + 1
         table.connections.add(conn)
-        if seat is not None and not table.row.seats[seat].joined:
-            try:
-                self.store.mark_joined(table.id, seat)
-            except StoreError as err:  # the seat is still played; only the lobby's "open" lags
-                log.error("table %s: seat %d joined but not saved: %s", table.id, seat, err)
-            table.row.seats[seat].joined = True
+        if seat is not None:
+            self._arrive(table, seat, conn)
         return conn, refusal
+
+    def _arrive(self, table: Table, seat: int, conn: Connection) -> None:
+        """A seat's person is here (through `conn`, greeted next): the first time, the seat is
+        marked joined (it leaves the Open list) and, if it is their turn, their turn timer
+        starts now and the table's other connections are told (`timer`)."""
+        if table.row.seats[seat].joined:
+            return
+        try:
+            self.store.mark_joined(table.id, seat)
+        except StoreError as err:  # the seat is still played; only the lobby's "open" lags
+            log.error("table %s: seat %d joined but not saved: %s", table.id, seat, err)
+        table.row.seats[seat].joined = True
+        clock = table.clock
+        if clock is not None and clock.seat == seat and clock.ends is None:
+            self.arm_timer(table)
+            message = {"type": "timer", "step": table.step, "timer": table.clock_message()}
+            for other in list(table.connections):
+                if other is not conn:
+                    other.push(message)
+
+    def holds(self, table: Table, seat: int, proof: Mapping[str, Any]) -> bool:
+        """Whether `proof` (a request body or a message: its `token`, or its player `key`)
+        opens seat `seat` of `table`."""
+        if not 0 <= seat < len(table.row.seats):
+            return False
+        token = proof.get("token")
+        if isinstance(token, str) and table.token_ok(seat, token):
+            return True
+        key = proof.get("key")
+        if not isinstance(key, str) or not valid_key(key):
+            return False
+        player = self.people.find(key)
+        return player is not None and player.id == table.row.seats[seat].player
+
+    def hello(self, table: Table, conn: Connection, key: str, seat: int | None) -> None:
+        """A page says whose it is (`{"type": "hello", "key", "seat"}`). A watcher asking for
+        `seat` is seated there if that seat is this player's (their Join from "Yours" or "Your
+        turn", no token in any URL); a seated connection whose seat has no player yet makes
+        this player its player (someone opening a join link they were sent)."""
+        player = self.people.find(key)
+        if player is None:
+            conn.push(error("unknown_player", "no player has this key: choose a name first"))
+            return
+        if conn.seat is None and seat is not None:
+            if not (0 <= seat < len(table.row.seats) and table.row.seats[seat].player == player.id):
+                conn.push(error("forbidden", "that seat is not yours: you are watching this table"))
+                return
+            conn.seat = seat
+            self._arrive(table, seat, conn)
+            self.greet(table, conn)
+            return
+        if conn.seat is not None and table.row.seats[conn.seat].player is None \
+                and table.row.seats[conn.seat].kind == "human":
+            try:
+                self._seat_player(table, conn.seat, player)
+            except StoreError as err:
+                log.error("table %s: seat %d's player not saved: %s", table.id, conn.seat, err)
+                conn.push(error("unavailable", "the server could not save your name on this seat"))
+
+    def _seat_player(self, table: Table, seat: int, player: PlayerRow,
+                     token_hash: str | None = None) -> None:
+        """Seat `player` at `seat` (stored first), and tell the table who sits there now."""
+        self.store.seat_player(table.id, seat, player, token_hash)
+        row = table.row.seats[seat]
+        row.player, row.player_name = player.id, player.name
+        if token_hash is not None:
+            row.token_hash = token_hash
+        table.broadcast(table.seats_message())
+
+    # -- people -----------------------------------------------------------------------------------
+    def register(self, body: Any, client: str = "") -> tuple[PlayerRow, bool]:
+        """`POST /api/players`: a name for a player key (a new player, or a new name); the seats
+        of the player's tables in play take the new name."""
+        if not isinstance(body, dict) or set(body) - {"key", "name"}:
+            raise BadRequest("the request body must be a JSON object with 'name' and 'key'")
+        _per_address(self.registrations, client, self.limits.players_per_minute,
+                     "too many names from your address; wait a minute")
+        player, new = self.people.register(body.get("key"), body.get("name"))
+        if not new:
+            for table in self._tables_of(player):
+                for i, seat in enumerate(table.row.seats):
+                    if seat.player == player.id and seat.player_name != player.name:
+                        try:
+                            self._seat_player(table, i, player)
+                        except StoreError as err:
+                            log.error("table %s: new name not saved: %s", table.id, err)
+        return player, new
+
+    def _tables_of(self, player: PlayerRow) -> list[Table]:
+        """The tables in play (in memory) where `player` sits."""
+        return [t for t in self.tables.values()
+                if t.id not in self.ended and any(s.player == player.id for s in t.row.seats)]
+
+    def mine(self, body: Any) -> dict[str, Any]:
+        """`POST /api/players/me`: the player of the body's key and the tables they sit at
+        (every one in play, rematches included, then the last ended), each with `your_seats` and
+        `your_turn`; `your_turn` lists the tables where one of their seats must act now."""
+        if not isinstance(body, dict) or set(body) - {"key"}:
+            raise BadRequest("the request body must be a JSON object with 'key'")
+        player = self.people.known(body.get("key"))
+        out = []
+        for row, steps in self.store.player_tables(player.id, MAX_PLAYER_TABLES):
+            table = self.tables.get(row.id)
+            summary = table.summary() if table is not None else row_summary(row, steps)
+            seats = [i for i, s in enumerate((table.row if table else row).seats) if s.player == player.id]
+            summary["your_seats"] = seats
+            summary["your_turn"] = bool(table is not None and not table.is_over
+                                        and table.state.current_player in seats)
+            out.append(summary)
+        return {"player": {"name": player.name, "created": player.created}, "tables": out,
+                "your_turn": [t["id"] for t in out if t["your_turn"]]}
+
+    async def take(self, table: Table, body: Any, client: str = "") -> tuple[int, str]:
+        """`POST /api/tables/{id}/take`: the body key's player takes a free seat (`seat`, or the
+        first free one) and gets a new token for it (the seat's first link, never used, stops
+        working). Refused: a seat taken, joined or reserved (409; a reserved seat 403), a
+        finished table, an unknown player (403), too many takes from one address (429)."""
+        if not isinstance(body, dict) or set(body) - {"key", "seat"}:
+            raise BadRequest("the request body must be a JSON object with 'key' and 'seat'")
+        player = self.people.known(body.get("key"))
+        wanted = body.get("seat")
+        seats = table.row.seats
+        if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)
+                                   or not 0 <= wanted < len(seats)):
+            raise BadRequest(f"'seat' must be a seat number from 0 to {len(seats) - 1}, or null")
+        if table.is_over:
+            raise BadRequest("this table is over; no seat can be taken", 409)
+        if wanted is None:
+            wanted = next((i for i, s in enumerate(seats) if s.free), None)
+            if wanted is None:
+                raise BadRequest("this table has no free seat", 409)
+        seat = seats[wanted]
+        if seat.kind != "human":
+            raise BadRequest(f"{seat.name} is a bot's seat", 409)
+        if seat.reserved and not seat.joined and seat.player is None:
+            raise BadRequest(f"{seat.name} is kept for someone invited: only its link opens it", 403)
+        if not seat.free:
+            raise BadRequest(f"{seat.name} is taken", 409)
+        rate = self.limits.takes_per_minute or self.limits.creations_per_minute
+        _per_address(self.takes, client, rate, "too many seats taken from your address; wait a minute")
+        token = secrets.token_urlsafe(18)
+        try:
+            self._seat_player(table, wanted, player, hash_token(token))
+        except StoreError as err:
+            log.error("table %s: seat %d not taken: %s", table.id, wanted, err)
+            raise BadRequest("the server could not save your seat (its disk may be full)", 503) from None
+        return wanted, token
 
     def greet(self, table: Table, conn: Connection) -> None:
         conn.push(table.welcome(conn.seat))
@@ -332,6 +500,9 @@ class Hub:
         if msg.type == "sync":
             self.sync(table, conn)
             return
+        if msg.type == "hello":
+            self.hello(table, conn, msg.key or "", msg.seat)
+            return
         if msg.type == "chat" and conn.seat is not None:
             table.chat(conn.seat, msg.action or "")
             return
@@ -352,7 +523,8 @@ class Hub:
 
     def act(self, table: Table, seat: int, text: str, conn: Connection | None = None,
             bot: str | None = None) -> bool:
-        """Play `text` for `seat` (a person's, through `conn`, or a bot's: `bot` names it)."""
+        """Play `text` for `seat` (a person's, through `conn`, or a bot's: `bot` names it; a bot
+        on a person's seat is a stand-in, and the log says so)."""
         state = table.state
         if table.is_over or state.current_player != seat:
             why = ("the players moved to a new table" if table.left_unfinished
@@ -367,15 +539,16 @@ class Hub:
             if conn:
                 conn.push(error("illegal", str(err)))
             return False
+        stand_in = bot if bot and table.row.seats[seat].kind == "human" else None
         try:
-            self.store.append_action(table.id, table.step + 1, seat, canonical)
+            self.store.append_action(table.id, table.step + 1, seat, canonical, stand_in)
         except StoreError as err:
             log.error("table %s: action not saved: %s", table.id, err)
             if conn:
                 conn.push(error("unavailable", "the server could not save your move (its disk may be "
                                                "full); nothing changed, try again later"))
             return False
-        table.commit(seat, canonical, after, events, bot)
+        table.commit(seat, canonical, after, events, stand_in)
         motion = after.motion()
         if motion:
             # A live table (Star Dice): the motion is streamed first, then the new state goes
@@ -492,17 +665,26 @@ class Hub:
     # -- the turn timer -------------------------------------------------------------------------
     def arm_timer(self, table: Table) -> None:
         """Start the turn timer of the person to move, if the table has one (off by default):
-        when it runs out with the game still at this step, a bot plays that one turn for them."""
+        when it runs out with the game still at this step, a bot plays that one turn for them.
+        It starts only once that seat's person has arrived (first connected): until then the
+        table's clock waits (`TurnClock.ends` None) and nothing plays for them."""
         old = self.timers.pop(table.id, None)
         if old is not None:
             old.cancel()
+        table.clock = None
         state = table.state
         if table.is_over or table.bot_to_move() is not None:
             return
         seat = state.current_player
+        if not 0 <= seat < len(table.row.seats):
+            return
         limit = table.row.seats[seat].stand_in_after
         if not limit:
             return
+        table.clock = TurnClock(seat, table.step, limit)
+        if not table.row.seats[seat].joined:
+            return
+        table.clock.ends = time.monotonic() + limit
         task = asyncio.get_running_loop().create_task(self._stand_in(table, seat, table.step, limit))
         self.timers[table.id] = task
 
@@ -513,9 +695,10 @@ class Hub:
             return
         self.timers.pop(table.id, None)
         table.bot_busy = True
-        self._notice(table, f"{table.row.seats[seat].name}'s turn timer ran out: the "
-                            f"{stand_in_agent(table.game)} bot plays this turn for them.")
-        await self._bot_turn(table, seat, stand_in_agent(table.game))
+        agent = stand_in_agent(table.game)
+        self._notice(table, f"{table.label(seat)}'s turn timer ran out: the {agent} bot plays "
+                            "this turn for them.")
+        await self._bot_turn(table, seat, agent)
 
     # -- bots ---------------------------------------------------------------------------------
     def schedule_bot(self, table: Table) -> None:
@@ -552,7 +735,7 @@ class Hub:
                 if self.act(table, seat, text, bot=agent):
                     played = True
                     if agent != spec:
-                        self._notice(table, f"The {spec} bot of {table.row.seats[seat].name} failed; "
+                        self._notice(table, f"The {spec} bot of {table.label(seat)} failed; "
                                             f"the {agent} bot played this move instead.")
                     break
                 table.bot_busy = True
@@ -584,7 +767,7 @@ class Hub:
             text = str(make_agent(table.game, "random").choose(table.state.clone(), Chance(seed)))
         except PlaytableError as err:
             log.error("table %s: not even a random move could be chosen: %s", table.id, err)
-            self._notice(table, f"The {spec} bot of {table.row.seats[seat].name} cannot move; the "
+            self._notice(table, f"The {spec} bot of {table.label(seat)} cannot move; the "
                                 "table has been ended.")
             table.abandoned = True
             table.broadcast_state([])
@@ -592,7 +775,7 @@ class Hub:
             return False
         table.bot_busy = False
         if self.act(table, seat, text, bot="random"):
-            self._notice(table, f"The {spec} bot of {table.row.seats[seat].name} failed; a random "
+            self._notice(table, f"The {spec} bot of {table.label(seat)} failed; a random "
                                 "legal move was played instead.")
             return True
         table.bot_busy = True
@@ -602,3 +785,14 @@ class Hub:
         """Tell every connection of the table something went wrong and what was done about it."""
         log.warning("table %s: %s", table.id, text)
         table.notice(text)
+
+
+def _per_address(buckets: dict[str, RateLimit], client: str, per_minute: float, refusal: str) -> None:
+    """Allow one more of something a client address may do `per_minute` times a minute (bursts
+    of as many), or refuse it (429) with `refusal`."""
+    bucket = buckets.setdefault(client, RateLimit(per_minute / 60.0, per_minute))
+    if not bucket.allow():
+        raise BadRequest(refusal, 429)
+    if len(buckets) > 10_000:  # forget the addresses whose buckets are full again
+        for key in [k for k, b in buckets.items() if b.full]:
+            del buckets[key]

@@ -22,11 +22,12 @@ def _start(game_id: str, params: dict[str, Any], seed: int) -> State:
 
 
 def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int | None,
-                 hidden_texts: bool) -> list[dict[str, Any]]:
+                 hidden_texts: bool, stand_ins: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """Every position from `seat`'s view (None: the public view), from the start: step 0 is the
     setup, step k the position after k actions. `hidden_texts`: the game is still running, so
     each action's text is as `seat` may read it (`State.action_for`, decided by the position the
-    table has reached, as the table's own log does)."""
+    table has reached, as the table's own log does). `stand_ins`: step -> the bot that played a
+    person's turn there (their turn timer ran out), marked `stand_in` on that step."""
     state = start.clone()
     view = (lambda s: s.public_observation()) if seat is None else (lambda s: s.observation(seat))
     steps = [{"step": 0, "seat": None, "action": None,
@@ -37,6 +38,8 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
         steps.append({"step": k, "seat": who, "action": text,
                       "events": [e.to_json() for e in state.events_for(events, seat)],
                       "observation": view(state)})
+        if stand_ins and k in stand_ins:
+            steps[-1]["stand_in"] = stand_ins[k]
     if hidden_texts:
         for entry in steps[1:]:
             entry["action"] = state.action_for(entry["action"], entry["seat"], seat)
@@ -44,8 +47,9 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
 
 
 def encode_replay(game_id: str, params: dict[str, Any], seed: int,
-                  actions: list[tuple[int | None, str]], seat: int | None, hidden_texts: bool) -> bytes:
-    steps = replay_steps(_start(game_id, params, seed), actions, seat, hidden_texts)
+                  actions: list[tuple[int | None, str]], seat: int | None, hidden_texts: bool,
+                  stand_ins: dict[int, str] | None = None) -> bytes:
+    steps = replay_steps(_start(game_id, params, seed), actions, seat, hidden_texts, stand_ins)
     return json.dumps({"steps": steps}, separators=(",", ":")).encode("utf-8")
 
 

@@ -12,6 +12,13 @@ The interface is deliberately small (create, append an action, drop the last act
 seat joined, link a rematch, mark ended, load): any store with atomic single-row writes and a per-table
 ordered list can replace SQLite (PostgreSQL, or a key-value store keyed by table id). See
 docs/web.md, "Beyond one process".
+
+People (issue 29) are `players` rows: a player id, a display name, the SHA-256 of the private
+player key the browser keeps (never the key), and when it was made. A seat refers to its player
+by id (`SeatRow.player`, with the name it showed when they sat down), and `seat_players` indexes
+seats by player, so "the tables I sit at" is one indexed query however long the history. Real
+accounts replace the key, not the id: an `accounts` table (login, password hash, ...) would point
+at `players.id`, and `key_hash` may then be NULL; seats, "Yours" and "Your turn" stay as they are.
 """
 
 from __future__ import annotations
@@ -43,6 +50,28 @@ class SeatRow:
     joined: bool = False
     stand_in_after: float | None = None
     """The turn timer (seconds): a bot plays this person's turn once it has waited this long."""
+    reserved: bool = False
+    """Kept for someone invited: offered only through its join link, never in the Open list."""
+    player: str | None = None
+    """The player who sat here (a `PlayerRow.id`), once someone did; None for a bot or nobody yet."""
+    player_name: str | None = None
+    """That player's display name (kept with the seat, so a summary needs no other lookup)."""
+
+    @property
+    def free(self) -> bool:
+        """Anyone may take it from the Open list: a person's seat nobody has taken, joined or
+        reserved."""
+        return self.kind == "human" and not self.joined and not self.reserved and self.player is None
+
+
+@dataclass
+class PlayerRow:
+    """A person without an account: a name and the hash of the private key their browser keeps."""
+
+    id: str
+    name: str
+    key_hash: str | None
+    created: str
 
 
 @dataclass
@@ -62,6 +91,8 @@ class TableRow:
     """When the table ended (ISO 8601 UTC; None while it is played)."""
     result: dict[str, Any] | None = None
     """The table's result as its summary gives it, kept once it has ended."""
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """Step -> the bot that played a person's turn there (their turn timer ran out)."""
 
 
 class TableStore(Protocol):
@@ -69,13 +100,30 @@ class TableStore(Protocol):
 
     def create(self, row: TableRow) -> None: ...
 
-    def append_action(self, table_id: str, step: int, seat: int | None, action: str) -> None:
-        """Store the action that leads to position `step` (1 = the first action)."""
+    def append_action(self, table_id: str, step: int, seat: int | None, action: str,
+                      stand_in: str | None = None) -> None:
+        """Store the action that leads to position `step` (1 = the first action); `stand_in`:
+        the bot that played it for the seat's person (their turn timer ran out)."""
 
     def drop_last_action(self, table_id: str, step: int) -> None:
         """Remove the action that led to position `step` (an undo)."""
 
     def mark_joined(self, table_id: str, seat: int) -> None: ...
+
+    def seat_player(self, table_id: str, seat: int, player: PlayerRow,
+                    token_hash: str | None = None) -> None:
+        """The seat now belongs to `player` (and, when given, answers to a new token's hash)."""
+
+    def add_player(self, player: PlayerRow) -> None: ...
+
+    def find_player(self, key_hash: str) -> PlayerRow | None:
+        """The player whose key has this hash, or None."""
+
+    def rename_player(self, player_id: str, name: str) -> None: ...
+
+    def player_tables(self, player_id: str, limit: int) -> list[tuple[TableRow, int]]:
+        """The tables `player_id` sits at (at most `limit`): those in play first, then the ones
+        that ended last; without their records, each with its number of actions."""
 
     def link_rematch(self, table_id: str, rematch_id: str) -> None: ...
 
@@ -116,6 +164,19 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, step)
 );
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    key_hash TEXT UNIQUE,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seat_players (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL REFERENCES players(id),
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seat_players_by_player ON seat_players(player_id, table_id);
 """
 _COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result"
 
@@ -180,6 +241,8 @@ class SqliteStore:
             if column not in have:
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} TEXT")
         self.db.execute("CREATE INDEX IF NOT EXISTS tables_ended ON tables(ended)")
+        if "stand_in" not in {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}:
+            self.db.execute("ALTER TABLE actions ADD COLUMN stand_in TEXT")
 
     def _checkpoints(self) -> None:
         """Checkpoint once a second for the server's lifetime. A failure (disk full, an I/O
@@ -214,13 +277,20 @@ class SqliteStore:
                  None if row.result is None else json.dumps(row.result)),
             )
             self.db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?, ?)",
-                [(row.id, k + 1, seat, text) for k, (seat, text) in enumerate(row.actions)],
+                "INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
+                [(row.id, k + 1, seat, text, row.stand_ins.get(k + 1))
+                 for k, (seat, text) in enumerate(row.actions)],
+            )
+            self.db.executemany(
+                "INSERT INTO seat_players VALUES (?, ?, ?)",
+                [(row.id, k, seat.player) for k, seat in enumerate(row.seats) if seat.player],
             )
 
     @_writes
-    def append_action(self, table_id: str, step: int, seat: int | None, action: str) -> None:
-        self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (table_id, step, seat, action))
+    def append_action(self, table_id: str, step: int, seat: int | None, action: str,
+                      stand_in: str | None = None) -> None:
+        self.db.execute("INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
+                        (table_id, step, seat, action, stand_in))
 
     @_writes
     def drop_last_action(self, table_id: str, step: int) -> None:
@@ -239,6 +309,43 @@ class SqliteStore:
             seats = json.loads(text)
             seats[seat]["joined"] = True
             self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
+
+    @_writes
+    def seat_player(self, table_id: str, seat: int, player: PlayerRow,
+                    token_hash: str | None = None) -> None:
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
+            seats = json.loads(text)
+            seats[seat]["player"], seats[seat]["player_name"] = player.id, player.name
+            if token_hash is not None:
+                seats[seat]["token_hash"] = token_hash
+            self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
+            self.db.execute("INSERT OR REPLACE INTO seat_players VALUES (?, ?, ?)",
+                            (table_id, seat, player.id))
+
+    @_writes
+    def add_player(self, player: PlayerRow) -> None:
+        self.db.execute("INSERT INTO players (id, name, key_hash, created) VALUES (?, ?, ?, ?)",
+                        (player.id, player.name, player.key_hash, player.created))
+
+    def find_player(self, key_hash: str) -> PlayerRow | None:
+        found = self.db.execute("SELECT id, name, key_hash, created FROM players WHERE key_hash = ?",
+                                (key_hash,)).fetchone()
+        return None if found is None else PlayerRow(*found)
+
+    @_writes
+    def rename_player(self, player_id: str, name: str) -> None:
+        self.db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+
+    def player_tables(self, player_id: str, limit: int) -> list[tuple[TableRow, int]]:
+        columns = ", ".join(f"t.{c.strip()}" for c in _COLUMNS.split(","))
+        found = self.db.execute(
+            f"SELECT DISTINCT {columns}, (SELECT COUNT(*) FROM actions WHERE table_id = t.id) "
+            "FROM seat_players p JOIN tables t ON t.id = p.table_id WHERE p.player_id = ? "
+            "ORDER BY t.ended IS NOT NULL, COALESCE(t.ended, t.created) DESC, t.id LIMIT ?",
+            (player_id, limit)).fetchall()
+        return [(self._row(values[:-1]), values[-1]) for values in found]
 
     @_writes
     def link_rematch(self, table_id: str, rematch_id: str) -> None:
@@ -261,18 +368,24 @@ class SqliteStore:
         if found is None:
             return None
         row = self._row(found)
-        row.actions = [(seat, action) for seat, action in self.db.execute(
-            "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY step", (table_id,))]
+        for step, seat, action, stand_in in self.db.execute(
+                "SELECT step, seat, action, stand_in FROM actions WHERE table_id = ? ORDER BY step",
+                (table_id,)):
+            row.actions.append((seat, action))
+            if stand_in:
+                row.stand_ins[step] = stand_in
         return row
 
     def load_running(self) -> list[TableRow]:
         rows = {values[0]: self._row(values) for values in self.db.execute(
             f"SELECT {_COLUMNS} FROM tables WHERE ended IS NULL ORDER BY created, id")}
-        for tid, seat, action in self.db.execute(
-            "SELECT a.table_id, a.seat, a.action FROM actions a JOIN tables t ON t.id = a.table_id "
-            "WHERE t.ended IS NULL ORDER BY a.table_id, a.step"
+        for tid, step, seat, action, stand_in in self.db.execute(
+            "SELECT a.table_id, a.step, a.seat, a.action, a.stand_in FROM actions a "
+            "JOIN tables t ON t.id = a.table_id WHERE t.ended IS NULL ORDER BY a.table_id, a.step"
         ):
             rows[tid].actions.append((seat, action))
+            if stand_in:
+                rows[tid].stand_ins[step] = stand_in
         return list(rows.values())
 
     def recent_ended(self, limit: int) -> list[tuple[TableRow, int]]:

@@ -19,7 +19,8 @@ from playtable.core.registry import game_ids, get_game
 from playtable.web.server.store import SeatRow, TableRow
 from playtable.web.server.tables import hash_token
 
-REQUEST_FIELDS = frozenset({"game", "variant", "params", "seed", "seats", "players", "turn_timer"})
+REQUEST_FIELDS = frozenset({"game", "variant", "params", "seed", "seats", "players", "turn_timer", "key"})
+SEAT_FIELDS = frozenset({"kind", "agent", "reserved", "mine"})
 MAX_SEAT_NUMBER_DIGITS = 3
 
 
@@ -43,10 +44,12 @@ def parse_seat(text: str | None) -> int | None:
     return int(text)
 
 
-def row_from_request(body: Any, trusted: bool = False) -> tuple[TableRow, list[str | None]]:
-    """The new table's row and each seat's token (None for a bot) from a request body; BadRequest
-    names the first thing wrong. `trusted`: the body comes from the server itself (a rematch
-    copies the old table's parameters, already checked), so parameters are not re-bounded."""
+def row_from_request(body: Any, trusted: bool = False) -> tuple[TableRow, list[str | None], list[int]]:
+    """The new table's row, each seat's token (None for a bot) and the seats the creator takes
+    (`"mine": true`: the hub seats the player of the body's `key` there) from a request body;
+    BadRequest names the first thing wrong. `trusted`: the body comes from the server itself (a
+    rematch copies the old table's parameters, already checked), so parameters are not
+    re-bounded."""
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
     unknown = sorted(set(body) - REQUEST_FIELDS)
@@ -78,7 +81,7 @@ def row_from_request(body: Any, trusted: bool = False) -> tuple[TableRow, list[s
         seed = secrets.randbelow(2**31)
     elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise BadRequest("'seed' must be a whole number from 0 to 2^63-1, or null")
-    seats, tokens = _seats(game, body.get("seats"), game.seat_names(params), trusted)
+    seats, tokens, mine = _seats(game, body.get("seats"), game.seat_names(params), trusted)
     timer = body.get("turn_timer")
     if timer is not None:
         if isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 3600:
@@ -88,24 +91,33 @@ def row_from_request(body: Any, trusted: bool = False) -> tuple[TableRow, list[s
                 seat.stand_in_after = float(timer)
     row = TableRow(secrets.token_urlsafe(6), game_id, variant or None, params_as_dict(params), seed,
                    seats, now())
-    return row, tokens
+    return row, tokens, mine
 
 
 def _seats(game: Game[Any, Any], requested: Any, names: list[str],
-           trusted: bool) -> tuple[list[SeatRow], list[str | None]]:
+           trusted: bool) -> tuple[list[SeatRow], list[str | None], list[int]]:
     if requested is None:
         requested = [{"kind": "human"} for _ in names]
     if not isinstance(requested, list) or len(requested) != len(names):
         raise BadRequest(f"'seats' must list {len(names)} seat(s) for these settings")
     seats: list[SeatRow] = []
     tokens: list[str | None] = []
-    for name, seat in zip(names, requested, strict=True):
-        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
-            raise BadRequest('each seat must be {"kind": "human"} or {"kind": "bot", "agent": NAME}')
+    mine: list[int] = []
+    for i, (name, seat) in enumerate(zip(names, requested, strict=True)):
+        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot") \
+                or not set(seat) <= SEAT_FIELDS:
+            raise BadRequest('each seat must be {"kind": "human"} (with "reserved": true to keep it '
+                             'for someone invited, "mine": true to sit there yourself) or '
+                             '{"kind": "bot", "agent": NAME}')
         if seat["kind"] == "human":
+            reserved, me = seat.get("reserved", False), seat.get("mine", False)
+            if not isinstance(reserved, bool) or not isinstance(me, bool):
+                raise BadRequest("a seat's 'reserved' and 'mine' must be true or false")
             token = secrets.token_urlsafe(18)
-            seats.append(SeatRow("human", name, None, hash_token(token)))
+            seats.append(SeatRow("human", name, None, hash_token(token), reserved=reserved))
             tokens.append(token)
+            if me:
+                mine.append(i)
             continue
         agent = seat.get("agent")
         if not isinstance(agent, str) or len(agent) > 200:
@@ -117,4 +129,4 @@ def _seats(game: Game[Any, Any], requested: Any, names: list[str],
             raise BadRequest(str(err)) from None
         seats.append(SeatRow("bot", name, agent))
         tokens.append(None)
-    return seats, tokens
+    return seats, tokens, mine

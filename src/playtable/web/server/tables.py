@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import time
 from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,7 +26,7 @@ from typing import Any
 
 from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
-from playtable.web.server.store import TableRow
+from playtable.web.server.store import SeatRow, TableRow
 from playtable.web.server.wire import RateLimit
 
 SYNC_COST = 40
@@ -42,6 +43,19 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def seat_summary(i: int, seat: SeatRow, connected: set[int] | frozenset[int]) -> dict[str, Any]:
+    """One seat as the lobby and the pages see it: its name in the game, who plays it (the
+    player's name, or the bot), whether anyone may take it, and whether its person is here."""
+    return {"seat": i, "name": seat.name, "kind": seat.kind, "agent": seat.agent,
+            "player": seat.player_name, "reserved": seat.reserved, "joined": seat.joined,
+            "free": seat.free, "connected": i in connected}
+
+
+def seat_label(seat: SeatRow) -> str:
+    """What a log or a notice calls a seat: its player's name, else its name in the game."""
+    return seat.player_name or seat.name
+
+
 def row_summary(row: TableRow, step: int, status: str = "finished",
                 result: dict[str, Any] | None = None, connected: set[int] | frozenset[int] = frozenset(),
                 public_seed: bool | None = None) -> dict[str, Any]:
@@ -56,10 +70,7 @@ def row_summary(row: TableRow, step: int, status: str = "finished",
         "game_name": get_game(row.game).name,
         "variant": row.variant,
         "params": row.params,
-        "seats": [
-            {"seat": i, "name": s.name, "kind": s.kind, "agent": s.agent, "connected": i in connected}
-            for i, s in enumerate(row.seats)
-        ],
+        "seats": [seat_summary(i, s, connected) for i, s in enumerate(row.seats)],
         "status": status,
         "step": step,
         "created": row.created,
@@ -84,6 +95,24 @@ class Step:
     seat: int | None
     action: str | None
     events: list[Event]
+    stand_in: str | None = None
+    """The bot that played this step for the seat's person (their turn timer ran out)."""
+
+
+@dataclass
+class TurnClock:
+    """The turn timer of the seat that must act: it runs only once that seat's person has
+    arrived (first connected); until then `ends` is None and nothing plays for them."""
+
+    seat: int
+    step: int
+    limit: float
+    ends: float | None = None
+    """`time.monotonic()` when it runs out (None: waiting for the person to arrive)."""
+
+    def message(self) -> dict[str, Any]:
+        left = None if self.ends is None else max(0.0, round(self.ends - time.monotonic(), 1))
+        return {"seat": self.seat, "limit": self.limit, "left": left}
 
 
 class Connection:
@@ -158,9 +187,11 @@ class Table:
         """The seats whose people have not yet agreed to the last proposal."""
         self.version = 0
         """Counts every change of the record (an undo too), for the caches of views."""
+        self.clock: TurnClock | None = None
+        """The turn timer of the seat to act, when the table has one (set by the hub)."""
         self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
-        for seat, text in row.actions:
-            self._play(seat, text)
+        for k, (seat, text) in enumerate(row.actions, start=1):
+            self._play(seat, text, row.stand_ins.get(k))
         if row.ended is not None and row.result is not None and row.result.get("abandoned"):
             self.abandoned = True
 
@@ -173,13 +204,13 @@ class Table:
     def step(self) -> int:
         return len(self.steps) - 1
 
-    def _play(self, seat: int | None, text: str) -> list[Event]:
+    def _play(self, seat: int | None, text: str, stand_in: str | None = None) -> list[Event]:
         """Apply an action text to a copy and, if legal, make it current. Raises IllegalAction
         (or another PlaytableError) with this table unchanged."""
         after = self.state.clone()
         events = list(after.apply(after.parse_action(text)))
         self.before, self.state = self.state, after
-        self.steps.append(Step(seat, text, events))
+        self.steps.append(Step(seat, text, events, stand_in))
         return events
 
     def try_action(self, text: str) -> tuple[str, State, list[Event]]:
@@ -191,21 +222,26 @@ class Table:
         return str(action), after, events
 
     def commit(self, seat: int | None, text: str, after: State, events: list[Event],
-               bot: str | None = None) -> None:
+               stand_in: str | None = None) -> None:
+        """Make a stored action current; `stand_in`: the bot that played it for the seat's
+        person (their turn timer ran out)."""
         self.before, self.state = self.state, after
-        self.steps.append(Step(seat, text, events))
+        self.steps.append(Step(seat, text, events, stand_in))
         self.row.actions.append((seat, text))
+        if stand_in:
+            self.row.stand_ins[len(self.row.actions)] = stand_in
         self.last_activity = _now()
         self.version += 1
 
     def rebuild_without_last(self) -> None:
         """Undo: replay the record minus its last action from the start."""
         actions = self.row.actions[:-1]
+        self.row.stand_ins.pop(len(self.row.actions), None)
         self.row.actions = []
         self.state, self.before = self.start.clone(), None
         self.steps = self.steps[:1]
-        for seat, text in actions:
-            self._play(seat, text)
+        for k, (seat, text) in enumerate(actions, start=1):
+            self._play(seat, text, self.row.stand_ins.get(k))
         self.row.actions = actions
         self.version += 1
 
@@ -253,11 +289,16 @@ class Table:
             return seat
         return None
 
+    def label(self, seat: int) -> str:
+        """The seat as people read it: its player's name, else its name in the game."""
+        return seat_label(self.row.seats[seat])
+
     @property
     def status(self) -> str:
+        """finished; open (a seat anyone may take: `SeatRow.free`); else running."""
         if self.is_over:
             return "finished"
-        if any(s.kind == "human" and not s.joined for s in self.row.seats):
+        if any(s.free for s in self.row.seats):
             return "open"
         return "running"
 
@@ -289,7 +330,7 @@ class Table:
                    and (i not in self.proposals or self.proposals[i] != variant)]
         self.awaiting_agreement = missing
         if missing:
-            self.broadcast({"type": "rematch_proposed", "seat": seat, "name": self.row.seats[seat].name,
+            self.broadcast({"type": "rematch_proposed", "seat": seat, "name": self.label(seat),
                             "variant": variant, "waiting_for": missing})
         return missing
 
@@ -307,7 +348,8 @@ class Table:
             return cached[1]
         log = [
             {"step": k, "seat": s.seat, "action": self.action_for(s.action, s.seat, seat),
-             "events": [e.to_json() for e in self.state.events_for(s.events, seat)]}
+             "events": [e.to_json() for e in self.state.events_for(s.events, seat)],
+             **({"stand_in": s.stand_in} if s.stand_in else {})}
             for k, s in enumerate(self.steps)
         ]
         self._logs[seat] = (self.version, log)
@@ -327,6 +369,7 @@ class Table:
             "seat": seat,
             "role": "watcher" if seat is None else "player",
             "seat_names": [s.name for s in self.row.seats],
+            "players": [s.player_name for s in self.row.seats],
             "log": self.log_for(seat),
             "chat": list(self.chat_log),
             "notices": list(self.notices),
@@ -346,12 +389,28 @@ class Table:
                       for a in state.legal_actions()] if your_turn else [],
             "events": [e.to_json() for e in state.events_for(events, seat)],
             "last_action": self.action_for(self.steps[-1].action, self.steps[-1].seat, seat),
+            "last_stand_in": self.steps[-1].stand_in,
             "terminal": state.is_terminal,
             "result": self.result(),
             "can_undo": self.can_undo(seat),
             "waiting_for": state.waiting_for(),
             "bot_thinking": self.bot_busy,
+            "timer": self.clock_message(),
         }
+
+    def clock_message(self) -> dict[str, Any] | None:
+        """The turn timer of the seat to act (None: no timer runs or waits for this step)."""
+        clock = self.clock
+        if clock is None or clock.step != self.step or self.is_over:
+            return None
+        return clock.message()
+
+    def seats_message(self) -> dict[str, Any]:
+        """Who sits where, sent when a seat gets its player (taken, or named on arrival)."""
+        connected = {c.seat for c in self.connections if c.seat is not None}
+        seats = [seat_summary(i, s, connected) for i, s in enumerate(self.row.seats)]
+        return {"type": "seats", "seats": seats, "players": [s.player_name for s in self.row.seats],
+                "status": self.status}
 
     def broadcast_state(self, events: list[Event]) -> None:
         """Send every connection the new state; one message per seat (and one for watchers) is
@@ -364,7 +423,7 @@ class Table:
 
     def chat(self, seat: int, text: str) -> None:
         """A seated player's chat line, to every connection (watchers read the chat too)."""
-        line = {"type": "chat", "seat": seat, "name": self.row.seats[seat].name, "text": text,
+        line = {"type": "chat", "seat": seat, "name": self.label(seat), "text": text,
                 "at": datetime.now(UTC).isoformat(timespec="seconds")}
         self.chat_log.append(line)
         self.broadcast(line)

@@ -24,8 +24,11 @@ STRIKES_BEFORE_CLOSE = 20
 """A client over the rate gets a `rate_limited` error per dropped message; after this many
 dropped messages in a row it is closed with code 1008 (policy violation)."""
 
-CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat")
+CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello")
 MAX_CHAT_TEXT = 300
+KEY_LENGTH = 43
+KEY_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+"""A player key's shape (`people.py` keeps the players; wire only checks what arrives)."""
 
 
 class BadMessage(Exception):
@@ -42,6 +45,10 @@ class ClientMessage:
     type: str
     step: int | None = None
     action: str | None = None
+    key: str | None = None
+    """`hello`: the page's player key (never sent in a URL)."""
+    seat: int | None = None
+    """`hello`: the seat this player asks for (their own, from "Yours"), if any."""
 
 
 def error(code: str, message: str) -> dict[str, Any]:
@@ -92,6 +99,14 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
             raise BadMessage("bad_message", "'text' must be one printable line of at most "
                              f"{MAX_CHAT_TEXT} characters")
         return ClientMessage("chat", None, text.strip())
+    if kind == "hello":  # whose page this is: the player key, and the seat asked for (issue 29)
+        key, seat = data.get("key"), data.get("seat")
+        if not (isinstance(key, str) and len(key) == KEY_LENGTH and set(key) <= KEY_ALPHABET):
+            raise BadMessage("bad_message", f"'key' must be a player key ({KEY_LENGTH} characters "
+                             "of A-Z, a-z, 0-9, '-' and '_')")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 1000):
+            raise BadMessage("bad_message", "'seat' must be a seat number, or absent")
+        return ClientMessage("hello", key=key, seat=seat)
     return ClientMessage(kind, _step(data, True))
 
 

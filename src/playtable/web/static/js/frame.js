@@ -17,10 +17,17 @@
 //
 // Seats with secrets and simultaneous moves need nothing more: each seat only ever receives its
 // own observation, and `waiting_for` names everyone who still has to commit.
+//
+// People (issue 29): seats are shown by their players' names (the log says "Alice: Move left",
+// and "Alice's turn timer ran out: heuristic played Move left" for a stand-in); a page opened
+// on its own seat without a token (`/t/ID?seat=N`, from the lobby's "Yours") asks for it with
+// the player key in a `hello` message; the turn timer counts down in the header; the tab title
+// and, once allowed, a notification say when it is this player's move.
 
 import { ChatPanel } from "./chat.js";
 import { Connection, tableSocketUrl } from "./connection.js";
 import { closeChooser, confirmWarning, endScreen, GameLog, RulesPanel, showChooser } from "./frame_parts.js";
+import { askToNotify, canAskToNotify, notify, playerKey, playerName, saveName } from "./player.js";
 import { h, postJson, seatQuery } from "./util.js";
 
 const RESERVED_KEYS = new Set(["?", "u", "h", "n", "r"]);
@@ -53,6 +60,12 @@ export class TableFrame {
     this.endDismissed = false;
     this.following = false;
     this.noHintStep = null;
+    this.players = [];
+    // A seat asked for without a token is this player's own: asked for with the key (hello).
+    this.wantedSeat = token ? null : seat;
+    this.helloSent = false;
+    this.timer = null;
+    this.clockTick = null;
     this.build(root);
     this.log = new GameLog(this.logList, (entry) => this.board.logLines?.(entry, this.role === "player" ? this.seat : null));
     this.hot = hotSeats(window.location.search);
@@ -68,12 +81,15 @@ export class TableFrame {
     this.seatEl = h("span", { class: "seat-badge" });
     this.turnEl = h("span", { class: "turn-indicator", role: "status", "aria-live": "polite" });
     this.connEl = h("span", { class: "conn", "data-status": "connecting", role: "status" }, "connecting…");
-    this.replayLink = h("a", { class: "button quiet", href: `/t/${this.tableId}/replay${seatQuery(this.seat, this.token)}` }, "Replay");
+    this.clockEl = h("span", { class: "turn-clock", role: "timer", "aria-live": "off", hidden: true });
+    this.notifyButton = h("button", { class: "quiet", hidden: true, title: "A browser notification when it is your move and this tab is not in front",
+      onClick: async () => { await askToNotify(); this.notifyButton.hidden = true; } }, "Notify me");
+    this.replayLink = h("a", { class: "button quiet", href: `/t/${this.tableId}/replay${this.token ? seatQuery(this.seat, this.token) : ""}` }, "Replay");
     this.rulesButton = h("button", { class: "quiet", "aria-controls": "rules", onClick: () => this.rules?.toggle() }, "Rules (?)");
     const header = h("header", { class: "topbar" },
       h("a", { class: "home", href: "/", "aria-label": "Back to the lobby" }, "playtable"),
       h("div", { class: "title-block" }, this.titleEl, this.seatEl),
-      this.turnEl, h("div", { class: "top-buttons" }, this.rulesButton, this.replayLink), this.connEl);
+      this.turnEl, this.clockEl, h("div", { class: "top-buttons" }, this.rulesButton, this.replayLink, this.notifyButton), this.connEl);
     this.banner = h("div", { class: "banner", role: "alert", hidden: true });
     this.boardHost = h("div", { class: "board-host" });
     this.statusEl = h("p", { class: "board-status" });
@@ -83,6 +99,7 @@ export class TableFrame {
     this.hintButton = h("button", { hidden: true, onClick: () => this.askHint() }, "Hint (h)");
     this.actionList = h("ul", { class: "action-list", "aria-label": "Legal actions" });
     this.waitingEl = h("p", { class: "waiting" });
+    this.nameForm = this.buildNameForm();
     this.logList = h("ol", { class: "log-list" });
     this.chat = new ChatPanel((m) => this.connection.send(m));
     root.replaceChildren(header, this.banner,
@@ -91,13 +108,14 @@ export class TableFrame {
         h("aside", { class: "side" },
           h("section", { class: "actions-panel", "aria-label": "Your actions" },
             h("div", { class: "panel-head" }, h("h2", {}, "Actions"), h("div", { class: "buttons" }, this.undoButton, this.hintButton)),
-            this.waitingEl, this.actionList),
+            this.nameForm, this.waitingEl, this.actionList),
           h("section", { class: "log-panel", "aria-label": "Log" }, h("h2", {}, "What happened"),
             h("div", { class: "log-scroll" }, this.logList)), this.chat.element)));
     this.board = this.module.createBoard(this.boardHost, {
       offer: (el, actions) => this.offer(el, actions),
       label: (a) => this.label(a),
       seatNames: () => this.seatNames,
+      who: (seat) => this.who(seat),
       play: (action) => this.play(action),
       rematch: (variant) => this.rematch(variant),
       table: () => this.table,
@@ -108,8 +126,36 @@ export class TableFrame {
     this.connection.open();
   }
 
+  /** A seated player without a name: one line to choose it (it then shows on this seat). */
+  buildNameForm() {
+    const input = h("input", { type: "text", maxlength: 30, placeholder: "Your name", "aria-label": "Your name", autocomplete: "nickname" });
+    const problem = h("span", { class: "error", role: "alert" });
+    const form = h("form", { class: "name-form", hidden: true },
+      h("label", {}, "Others see this seat as ", h("strong", {}, "nobody yet"), ": your name? "), input,
+      h("button", { type: "submit" }, "Save"), problem);
+    input.addEventListener("keydown", (e) => e.stopPropagation()); // words, not the board's keys
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      problem.textContent = "";
+      try {
+        await saveName(input.value);
+        form.hidden = true;
+        this.sayHello(true);
+      } catch (err) {
+        problem.textContent = err.message;
+      }
+    });
+    return form;
+  }
+
+  /** The seat's player's name, else the seat's name in the game. */
+  who(seat) {
+    return this.players[seat] || this.seatNames[seat] || `seat ${seat}`;
+  }
+
   connect(seat, token) {
-    return new Connection(tableSocketUrl(this.tableId, seat, token), {
+    // Only a token goes in the socket's URL; a seat without one is asked for with the key (hello).
+    return new Connection(tableSocketUrl(this.tableId, token ? seat : null, token), {
       onMessage: (m) => this.receive(m),
       onStatus: (status, info) => this.showConnection(status, info),
     });
@@ -121,7 +167,7 @@ export class TableFrame {
     if (!this.hot.size || this.role !== "player" || !st || st.terminal || st.your_turn) return;
     const next = (st.waiting_for || []).find((seat) => this.hot.has(seat) && seat !== this.seat);
     if (next === undefined || this.cover) return;
-    const name = this.seatNames[next] ?? `seat ${next}`;
+    const name = this.who(next);
     // The cover hides the board at once: the last seat's secrets stay with the last seat.
     this.cover = h("section", { class: "pass-device", role: "dialog", "aria-labelledby": "pass-title" },
       h("h2", { id: "pass-title" }, `Pass the device to ${name}`),
@@ -156,6 +202,8 @@ export class TableFrame {
       case "rematch_proposed": return this.onProposal(message);
       // What the server did at this table: a failing bot replaced, a turn timer run out.
       case "notice": return this.chat.notice(message);
+      case "seats": return this.onSeats(message);
+      case "timer": return this.onTimer(message);
       default: return this.board.onStream?.(message);
     }
   }
@@ -165,17 +213,19 @@ export class TableFrame {
     this.role = message.role;
     this.seat = message.seat;
     this.seatNames = message.seat_names || [];
+    this.players = message.players || [];
     const variant = this.table.variant ? ` · ${this.table.variant}` : "";
     this.titleEl.textContent = `${this.table.game_name}${variant}`;
-    document.title = `${this.table.game_name} · playtable`;
-    this.seatEl.textContent = this.role === "player"
-      ? `You play ${this.seatNames[this.seat] ?? `seat ${this.seat}`}` : "Watching";
-    this.replayLink.href = `/t/${this.tableId}/replay${this.role === "player" ? seatQuery(this.seat, this.token) : ""}`;
+    this.drawSeatBadge();
+    this.replayLink.href = `/t/${this.tableId}/replay${this.role === "player" ? this.seatQuery(this.seat) : ""}`;
+    this.notifyButton.hidden = !(this.role === "player" && canAskToNotify());
+    this.sayHello(false);
     if (!this.rules) this.rules = new RulesPanel(this.table.game);
     if (this.token && this.role !== "player") {
       this.showBanner("This seat's link was refused (wrong or old token): you are watching, and cannot act.");
     }
     this.log.reset(message.log || [], (e) => this.describeStep(e));
+    this.drawTitle();
     this.chat.reset(message.chat);
     for (const notice of message.notices || []) this.chat.notice(notice);
     this.chat.setSeated(this.role === "player");
@@ -193,16 +243,117 @@ export class TableFrame {
     if (state.step > this.log.lastStep && (state.events?.length || state.last_action)) {
       if (state.step === this.log.lastStep + 1) {
         this.log.add({ step: state.step, seat: previous ? previous.current_player : null,
-          action: state.last_action, events: state.events }, (e) => this.describeStep(e));
+          action: state.last_action, events: state.events, stand_in: state.last_stand_in }, (e) => this.describeStep(e));
       } else {
         this.connection.send({ type: "sync" });
       }
     }
     this.state = state;
+    this.setTimer(state.timer, state.step);
     if (previous && state.step < previous.step) this.hintEl.textContent = "The last action was taken back.";
     if (!state.terminal) this.endDismissed = false;
     this.draw(Boolean(previous) && state.step === previous.step + 1);
     this.passDevice();
+    this.drawTitle();
+    if (state.your_turn && !state.terminal && !(previous?.your_turn && previous.step === state.step)
+      && (document.hidden || !document.hasFocus())) {
+      notify(`Your turn: ${this.table?.game_name ?? "playtable"}`, `${this.who(this.seat)}, it is your move.`,
+        this.tableId, window.location.href);
+    }
+  }
+
+  // -- people: names, the player's own seat, the turn timer, the tab title ----------------------
+  /** Tell the server whose page this is: ask for this player's own seat (a page opened without a
+   * token), or put this player's name on the seat its token opened. `again`: after choosing a name. */
+  sayHello(again) {
+    const key = playerKey();
+    if (!key || !playerName()) {
+      this.nameForm.hidden = !(this.role === "player" && !this.players[this.seat]);
+      return;
+    }
+    this.nameForm.hidden = true;
+    if (this.helloSent && !again) return;
+    if (this.role === "watcher" && this.wantedSeat !== null) {
+      this.helloSent = true;
+      this.connection.send({ type: "hello", key, seat: this.wantedSeat });
+    } else if (this.role === "player" && !this.players[this.seat]) {
+      this.helloSent = true;
+      this.connection.send({ type: "hello", key });
+    }
+  }
+
+  /** "?seat=N&token=T", or "?seat=N" for a seat this page holds by the player key. */
+  seatQuery(seat) {
+    if (seat === null || seat === undefined) return "";
+    return this.token ? seatQuery(seat, this.token) : `?seat=${encodeURIComponent(seat)}`;
+  }
+
+  drawSeatBadge() {
+    if (this.role !== "player") {
+      this.seatEl.textContent = "Watching";
+      return;
+    }
+    const role = this.seatNames[this.seat] ?? `seat ${this.seat}`;
+    const name = this.players[this.seat];
+    this.seatEl.textContent = name ? `${name} · you play ${role}` : `You play ${role}`;
+  }
+
+  onSeats(message) {
+    this.players = message.players || [];
+    if (this.table) {
+      this.table.seats = message.seats;
+      this.table.status = message.status;
+    }
+    this.drawSeatBadge();
+    this.nameForm.hidden = !(this.role === "player" && !this.players[this.seat] && !playerName());
+    if (this.state) this.drawTurn();
+  }
+
+  onTimer(message) {
+    if (this.state && message.step === this.state.step) {
+      this.state.timer = message.timer;
+      this.setTimer(message.timer, message.step);
+      this.drawTurn();
+    }
+  }
+
+  /** The turn timer of the seat to act ({seat, limit, left}; left null: it waits for its
+   * person to arrive), counted down here from when the server sent it. */
+  setTimer(timer, step) {
+    this.timer = timer ? { ...timer, step, endsAt: timer.left === null ? null : performance.now() + timer.left * 1000 } : null;
+    clearInterval(this.clockTick);
+    this.clockTick = this.timer?.endsAt ? setInterval(() => this.drawClock(), 250) : null;
+    this.drawClock();
+  }
+
+  drawClock() {
+    const t = this.timer;
+    const st = this.state;
+    if (!t || !st || st.terminal || t.step !== st.step) {
+      this.clockEl.hidden = true;
+      clearInterval(this.clockTick);
+      return;
+    }
+    const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+    const mine = this.role === "player" && t.seat === this.seat;
+    let text;
+    if (t.endsAt === null) {
+      text = `${clock(t.limit)} turn timer: starts when ${mine ? "you arrive" : `${this.who(t.seat)} arrives`}`;
+    } else {
+      const left = Math.max(0, Math.ceil((t.endsAt - performance.now()) / 1000));
+      text = mine ? `${clock(left)} left, then a bot plays this turn for you` : `${this.who(t.seat)}: ${clock(left)} left`;
+      this.clockEl.dataset.low = String(left <= Math.min(10, t.limit / 4));
+    }
+    this.clockEl.textContent = text;
+    this.clockEl.dataset.mine = String(mine);
+    this.clockEl.title = "Turn timer: when it runs out, a bot plays this one turn in the person's place";
+    this.clockEl.hidden = false;
+  }
+
+  drawTitle() {
+    const game = this.table?.game_name ?? "Table";
+    const mine = this.state?.your_turn && !this.state.terminal;
+    document.title = mine ? `▶ Your turn · ${game} · playtable` : `${game} · playtable`;
   }
 
   onHint(message) {
@@ -217,11 +368,19 @@ export class TableFrame {
       this.noHintStep = this.state?.step;
       this.hintButton.hidden = true;
     }
-    if (message.code === "forbidden" && this.token) {
+    if (message.code === "forbidden" && (this.token || this.wantedSeat !== null)) {
       this.showBanner(`${message.message} You are watching, and cannot act.`);
       return;
     }
     if (message.code === "stale") return; // a fresh state follows
+    if (message.code === "unknown_player") {
+      // The server does not know this browser's key (a new database): name it again, once.
+      if (playerName() && !this.renamed) {
+        this.renamed = true;
+        saveName(playerName()).then(() => this.sayHello(true), () => {});
+      }
+      return;
+    }
     this.hintEl.textContent = message.message;
     this.hintEl.classList.add("error");
   }
@@ -273,7 +432,7 @@ export class TableFrame {
 
   drawTurn() {
     const st = this.state;
-    const names = (st.waiting_for || []).map((s) => this.seatNames[s] ?? `seat ${s}`);
+    const names = (st.waiting_for || []).map((s) => this.who(s));
     // A table left unfinished (its players moved to a rematch in another variant) has a result
     // but no end: nobody plays it on.
     const left = !st.terminal && st.result;
@@ -282,7 +441,7 @@ export class TableFrame {
     else if (left) text = "Left unfinished";
     else if (st.your_turn) {
       // Simultaneous moves: others may still have to commit too.
-      const others = (st.waiting_for || []).filter((s) => s !== this.seat).map((s) => this.seatNames[s] ?? `seat ${s}`);
+      const others = (st.waiting_for || []).filter((s) => s !== this.seat).map((s) => this.who(s));
       text = others.length ? `Your turn (${others.join(", ")} too)` : "Your turn";
     }
     else if (st.bot_thinking) text = `${names.join(", ") || "The bot"} is thinking…`;
@@ -315,7 +474,9 @@ export class TableFrame {
 
   describeStep(entry) {
     if (entry.action === null || entry.action === undefined) return entry.step === 0 ? "Setup" : `Step ${entry.step}`;
-    const who = entry.seat === this.seat && this.role === "player" ? "You" : this.seatNames[entry.seat] ?? "Someone";
+    const who = entry.seat === null || entry.seat === undefined ? "Someone" : this.who(entry.seat);
+    // A bot that played for a person whose turn timer ran out says so: never as the person.
+    if (entry.stand_in) return `${entry.step}. ${who}'s turn timer ran out: ${entry.stand_in} played ${this.label(entry.action)}`;
     return `${entry.step}. ${who}: ${this.label(entry.action)}`;
   }
 
@@ -384,10 +545,11 @@ export class TableFrame {
   /** A new table of the same game; `variant` (a name) plays that variant instead (a table menu). */
   async rematch(variant) {
     try {
-      const body = { seat: this.seat, token: this.token, ...(variant ? { variant } : {}) };
+      const proof = this.token ? { token: this.token } : { key: playerKey() };
+      const body = { seat: this.seat, ...proof, ...(variant ? { variant } : {}) };
       const answer = await postJson(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, body);
       if (answer.proposed) {  // mid-game, the others must agree first (docs/web.md, rematch)
-        const names = answer.waiting_for.map((s) => this.seatNames[s] ?? `seat ${s}`).join(", ");
+        const names = answer.waiting_for.map((s) => this.who(s)).join(", ");
         this.hintEl.textContent = `Asked the others for a new game; waiting for ${names} to agree.`;
         return;
       }
@@ -403,13 +565,14 @@ export class TableFrame {
     this.following = true;
     this.connection.close();
     const where = seat === undefined ? this.seat : seat;
-    const query = this.role === "player" && where !== null ? seatQuery(where, this.token) : "";
+    const query = this.role === "player" && where !== null ? this.seatQuery(where) : "";
     window.location.assign(`/t/${encodeURIComponent(tableId)}${query}`);
   }
 
   // -- the rest of the page --------------------------------------------------------------------
   showConnection(status, info) {
     this.connEl.dataset.status = status;
+    if (status === "connecting") this.helloSent = false; // every new socket says whose page it is
     const words = {
       connecting: info.attempt ? `reconnecting (try ${info.attempt + 1})…` : "connecting…",
       open: "connected",

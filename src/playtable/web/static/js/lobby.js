@@ -1,8 +1,11 @@
-// The lobby: the games with a picture and a pitch, the form that creates a table (variant with
-// its one-line description, seats as people or bots, seed), the links a new table gives, and the
-// lists of tables: yours (remembered in this browser, with their join links), open, running and
-// finished.
+// The lobby: who you are (a name; issue 29), the games with a picture and a pitch, the form that
+// creates a table (variant with its one-line description, seats as you, anyone, someone invited
+// or bots, seed), the links a new table gives, and the lists of tables: your turn, yours (every
+// table you sit at, from the server, plus the ones made in this browser), open (a free seat
+// anyone may take: Join), running and finished. The tab title and, once allowed, a notification
+// say when it is your move somewhere.
 
+import { askToNotify, canAskToNotify, myTables, notify, playerKey, playerName, saveName } from "./player.js";
 import { ago, getJson, h, postJson } from "./util.js";
 
 // Variants a newcomer should start on: the designer's default rules are the hardest (seed 000
@@ -11,8 +14,11 @@ import { ago, getJson, h, postJson } from "./util.js";
 const EASIER = { troll: ["tutorial", "plus-one"] };
 const MINE_KEY = "playtable.myTables";
 const MINE_LIMIT = 30;
+const POLL_MS = 15000;
 
 let games = [];
+let me = null; // the server's answer about this player: {player, tables, your_turn}
+let notified = new Set(); // tables already announced as "your turn"
 
 function mine() {
   try {
@@ -75,15 +81,30 @@ function describeVariant(game, name) {
   return game.variants.find((v) => v.name === name)?.description ?? "";
 }
 
+// Who may sit at a person's seat: you, anyone (listed under Open), or someone you send its
+// link to (kept for them: never offered to strangers).
+const PEOPLE = [["me", "you"], ["open", "anyone (an open seat in the lobby)"], ["invite", "someone you invite (private link)"]];
+
 function seatRows(game, count, host) {
-  host.replaceChildren(h("legend", {}, "Seats"));
+  host.replaceChildren(h("legend", {}, "Seats"),
+    h("p", { class: "note" }, "An open seat is listed under Open for anyone to join; an invited one only through its link."));
   for (let i = 0; i < count; i += 1) {
     const name = game.seat_names_default?.[i] ?? `seat ${i}`;
     const select = h("select", { name: `seat-${i}`, "aria-label": `Who plays ${name}` },
-      h("option", { value: "human" }, "a person"),
+      PEOPLE.map(([value, words]) => h("option", { value }, words)),
       game.agents.map((agent) => h("option", { value: `bot:${agent}` }, `bot: ${agent}`)));
+    select.value = i === 0 ? "me" : "open";
     host.append(h("div", { class: "seat-row" }, h("span", { class: "seat-name" }, name), select));
   }
+}
+
+// "you" without a name yet: the seat is kept for the link this lobby shows (never offered under
+// Open); the table page asks for a name and puts it on the seat.
+function seatRequest(value) {
+  if (value === "me") return playerName() ? { kind: "human", mine: true } : { kind: "human", reserved: true };
+  if (value === "invite") return { kind: "human", reserved: true };
+  if (value === "open") return { kind: "human" };
+  return { kind: "bot", agent: value.slice(4) };
 }
 
 function parseParams(text) {
@@ -140,9 +161,9 @@ function showForm(game) {
         seed: seed.value === "" ? null : Number(seed.value),
         turn_timer: timer.value === "" ? null : Number(timer.value),
         players: players && Number(players.value) !== usual ? Number(players.value) : null,
-        seats: [...seats.querySelectorAll("select")].map((sel) => (sel.value === "human" ? { kind: "human" }
-          : { kind: "bot", agent: sel.value.slice(4) })),
+        seats: [...seats.querySelectorAll("select")].map((sel) => seatRequest(sel.value)),
       };
+      if (body.seats.some((seat) => seat.mine)) body.key = playerKey();
     } catch (err) {
       problem.textContent = err.message;
       return;
@@ -188,12 +209,15 @@ function hotSeatUrl(created, people) {
 function showCreated(created, game) {
   const host = document.getElementById("created");
   const people = created.seats.filter((seat) => seat.join_url);
+  const first = people.find((seat) => seat.player) ?? people[0];
+  const whose = (seat) => (seat.player ? ` (you, ${seat.player})` : seat.reserved ? " (kept for whoever has this link)" : " (open: listed under Open)");
   host.replaceChildren(h("div", { class: "created-links" },
     h("h2", {}, `Your ${game.name} table is ready`),
-    h("p", {}, people.length > 1 ? "Each person gets their own private link: send the others theirs."
+    h("p", {}, people.length > 1 ? "Each person gets their own private link: send the others theirs, or let them join from the Open list."
       : people.length ? "The link below is your seat: keep it private, it lets whoever has it play for you."
         : "Every seat is a bot: watch them play."),
-    people.map((seat, i) => linkRow(`Join as ${seat.name}`, seat.join_url, i === 0)),
+    people.map((seat) => h("div", {}, linkRow(`Join as ${seat.name}`, seat.join_url, seat === first),
+      people.length > 1 ? h("p", { class: "note" }, `${seat.name}${whose(seat)}`) : null)),
     people.length > 1 ? linkRow("Or play every seat on this one screen (hot seat, passing the device)", hotSeatUrl(created, people), false) : null,
     created.seats.filter((seat) => !seat.join_url).map((seat) => h("p", { class: "note" }, `${seat.name}: bot (${seat.agent})`)),
     h("p", {}, "Anyone may watch (they see only what a spectator may see):"),
@@ -202,25 +226,122 @@ function showCreated(created, game) {
   host.hidden = false;
 }
 
+// -- who you are -------------------------------------------------------------------------------------
+function drawPlayer() {
+  const host = document.getElementById("player");
+  const name = playerName();
+  const input = h("input", { id: "player-name", name: "name", type: "text", maxlength: 30, required: true,
+    autocomplete: "nickname", placeholder: "e.g. Alice", value: name ?? "" });
+  const problem = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "player-form", "aria-label": "Your name" },
+    h("label", { for: "player-name" }, name ? "Your name" : "Choose a name to play with others"),
+    h("div", { class: "inline" }, input, h("button", { type: "submit", class: name ? "" : "primary" }, name ? "Change" : "Save")),
+    problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    try {
+      await saveName(input.value);
+      drawPlayer();
+      refreshMine();
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  });
+  const notifyButton = canAskToNotify() && name
+    ? h("button", { type: "button", class: "quiet", onClick: async () => { await askToNotify(); drawPlayer(); } },
+      "Tell me when it is my turn (browser notifications)") : null;
+  host.replaceChildren(...[form,
+    h("p", { class: "note" }, name
+      ? `Others see you as ${name}. This browser keeps a private key that lets only you sit at your seats: no account, no password.`
+      : "No account needed: the name is what others see at your seats, and this browser keeps a private key for you."),
+    notifyButton].filter(Boolean));
+}
+
 // -- the table lists -------------------------------------------------------------------------------
 let currentTab = "mine";
 
-function seatsText(seats) {
-  return seats.map((seat) => `${seat.name}: ${seat.kind === "bot" ? `bot ${seat.agent}` : seat.connected ? "person (here)" : "person"}`).join(", ");
+function seatWords(seat) {
+  if (seat.kind === "bot") return `bot (${seat.agent})`;
+  if (seat.player) return `${seat.player}${seat.connected ? " (here)" : ""}`;
+  if (seat.free) return "open seat";
+  if (seat.reserved) return "invited";
+  return seat.connected ? "a person (here)" : "a person";
 }
 
-function tableRow(table, saved) {
-  const join = saved?.seats?.find((seat) => seat.join_url);
-  const status = table.status === "finished" ? (table.result?.text ?? "finished") : `${table.status}, step ${table.step}`;
-  return h("tr", {},
-    h("td", {}, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant}` : ""),
-    h("td", {}, seatsText(table.seats)),
-    h("td", {}, status),
-    h("td", {}, ago(table.created)),
-    h("td", {}, h("div", { class: "buttons" },
-      join && table.status !== "finished" ? h("a", { class: "button primary", href: join.join_url }, "Join") : null,
-      table.status !== "finished" ? h("a", { class: "button", href: `/t/${table.id}` }, "Watch") : null,
-      h("a", { class: "button", href: `/t/${table.id}/replay${join ? join.join_url.slice(join.join_url.indexOf("?")) : ""}` }, "Replay"))));
+function seatsCell(seats) {
+  return h("ul", { class: "seat-list" }, seats.map((seat) => h("li", {}, h("span", { class: "seat-role" }, `${seat.name}: `), seatWords(seat))));
+}
+
+/** The Join link of one of this player's seats: the link kept in this browser if there is one,
+ * else the seat alone (the table page then asks for it with the player key, never in the URL). */
+function ownJoin(table, yours, saved) {
+  const kept = (saved?.seats ?? []).filter((seat) => seat.join_url);
+  // A table made here but sat at by no name (an anonymous creator, a hot seat) keeps its first link.
+  const link = kept.find((seat) => yours.includes(seat.seat)) ?? (yours.length ? null : kept[0]);
+  if (link) return link.join_url;
+  return yours.length ? `/t/${encodeURIComponent(table.id)}?seat=${yours[0]}` : null;
+}
+
+async function takeSeat(table, seat, button) {
+  const problem = button.closest("tr").querySelector(".row-problem");
+  problem.textContent = "";
+  if (!playerName()) {
+    problem.textContent = "Choose your name first (at the top of the page): it is what the others see.";
+    document.getElementById("player-name")?.focus();
+    return;
+  }
+  try {
+    const taken = await postJson(`/api/tables/${encodeURIComponent(table.id)}/take`, { key: playerKey(), seat: seat.seat });
+    const game = games.find((g) => g.id === table.game) ?? { id: table.game, name: table.game_name };
+    remember({ table_id: table.id, watch_url: `/t/${table.id}`, seats: [{ seat: taken.seat, name: taken.name, join_url: taken.join_url }] }, game);
+    window.location.assign(taken.join_url);
+  } catch (err) {
+    problem.textContent = err.message;
+    loadTables();
+  }
+}
+
+function tableRow(table, saved, yours) {
+  const finished = table.status === "finished";
+  const join = finished ? null : ownJoin(table, yours, saved);
+  const status = finished ? (table.result?.text ?? "finished")
+    : table.your_turn ? `your turn, step ${table.step}` : `${table.status}, step ${table.step}`;
+  const free = !finished && !join ? table.seats.filter((seat) => seat.free) : [];
+  const query = join && join.includes("token=") ? join.slice(join.indexOf("?")) : "";
+  return h("tr", { dataset: { table: table.id } },
+    h("td", { "data-label": "Game" }, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant}` : ""),
+    h("td", { "data-label": "Seats" }, seatsCell(table.seats)),
+    h("td", { "data-label": "State" }, status),
+    h("td", { "data-label": "Made" }, ago(table.created)),
+    h("td", { class: "row-buttons" }, h("div", { class: "buttons" },
+      join ? h("a", { class: "button primary", href: join }, table.your_turn ? "Play" : "Join") : null,
+      free.map((seat) => h("button", { type: "button", class: "primary", onClick: (e) => takeSeat(table, seat, e.currentTarget) },
+        free.length > 1 || table.seats.length > 1 ? `Join as ${seat.name}` : "Join")),
+      !finished ? h("a", { class: "button", href: `/t/${table.id}` }, "Watch") : null,
+      h("a", { class: "button", href: `/t/${table.id}/replay${query}` }, "Replay")),
+    h("p", { class: "error row-problem", role: "alert" })));
+}
+
+/** The server's tables of this player (null: anonymous or unreachable), and the title/tabs/notes. */
+async function refreshMine() {
+  try {
+    me = await myTables();
+  } catch {
+    me = null;
+  }
+  const turns = me?.your_turn ?? [];
+  const tab = document.querySelector('.tabs [data-status="turn"]');
+  tab.textContent = turns.length ? `Your turn (${turns.length})` : "Your turn";
+  document.title = turns.length ? `(${turns.length}) Your turn · playtable` : "playtable";
+  for (const id of turns) {
+    if (notified.has(id)) continue;
+    const table = me.tables.find((t) => t.id === id);
+    const url = ownJoin(table, table.your_seats, new Map(mine().map((t) => [t.table_id, t])).get(id));
+    if (document.hidden || !document.hasFocus()) notify(`Your turn: ${table.game_name}`, `${me.player.name}, it is your move.`, id, url);
+  }
+  notified = new Set(turns);
+  return me;
 }
 
 async function loadTables() {
@@ -228,28 +349,44 @@ async function loadTables() {
   const saved = new Map(mine().map((t) => [t.table_id, t]));
   let tables;
   try {
-    if (currentTab === "mine") {
-      const found = await Promise.all([...saved.keys()].map((id) => getJson(`/api/tables/${encodeURIComponent(id)}`).catch(() => null)));
-      tables = found.filter(Boolean);
+    if (currentTab === "mine" || currentTab === "turn") {
+      await refreshMine();
+      const fromServer = me?.tables ?? [];
+      const known = new Set(fromServer.map((t) => t.id));
+      const local = currentTab === "mine" ? (await Promise.all([...saved.keys()].filter((id) => !known.has(id))
+        .map((id) => getJson(`/api/tables/${encodeURIComponent(id)}`).catch(() => null)))).filter(Boolean) : [];
+      tables = [...fromServer, ...local];
+      if (currentTab === "turn") tables = tables.filter((t) => t.your_turn);
     } else {
-      tables = (await getJson(`/api/tables?status=${currentTab}`)).tables;
+      [tables] = await Promise.all([getJson(`/api/tables?status=${currentTab}`).then((a) => a.tables), refreshMine()]);
     }
   } catch (err) {
     host.replaceChildren(h("p", { class: "error" }, err.message));
     return;
   }
   if (!tables.length) {
-    const empty = { mine: "You have made no tables in this browser yet.", open: "No open tables.",
+    const empty = {
+      turn: playerName() ? "No table waits for your move." : "Choose a name above: your tables and turns are kept for it.",
+      mine: "You sit at no table yet.", open: "No table has a free seat right now: make one with an open seat.",
       running: "No table is being played right now.", finished: "No finished tables yet." };
     host.replaceChildren(h("p", { class: "empty" }, empty[currentTab]));
     return;
   }
+  const yours = new Map((me?.tables ?? []).map((t) => [t.id, t.your_seats]));
   host.replaceChildren(h("table", {},
     h("thead", {}, h("tr", {}, ["Game", "Seats", "State", "Made", ""].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, tables.map((t) => tableRow(t, saved.get(t.id))))));
+    h("tbody", {}, tables.map((t) => tableRow({ ...t, your_turn: t.your_turn ?? (me?.your_turn ?? []).includes(t.id) },
+      saved.get(t.id), yours.get(t.id) ?? [])))));
+}
+
+function selectTab(status) {
+  currentTab = status;
+  document.querySelectorAll(".tabs [role=tab]").forEach((t) => t.setAttribute("aria-selected", String(t.dataset.status === status)));
+  loadTables();
 }
 
 async function main() {
+  drawPlayer();
   const host = document.getElementById("games");
   try {
     games = (await getJson("/api/games")).games;
@@ -258,13 +395,13 @@ async function main() {
     host.replaceChildren(h("p", { class: "error" }, err.message));
   }
   for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
-    tab.addEventListener("click", () => {
-      currentTab = tab.dataset.status;
-      document.querySelectorAll(".tabs [role=tab]").forEach((t) => t.setAttribute("aria-selected", String(t === tab)));
-      loadTables();
-    });
+    tab.addEventListener("click", () => selectTab(tab.dataset.status));
   }
-  loadTables();
+  await refreshMine();
+  // A player coming back to moves waiting for them starts on "Your turn".
+  selectTab(me?.your_turn?.length ? "turn" : "mine");
+  setInterval(() => (["turn", "mine"].includes(currentTab) ? loadTables() : refreshMine()), POLL_MS);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) loadTables(); });
 }
 
 main();

@@ -4,13 +4,14 @@
 // game's own board module; the record and the position at any step download once the game is
 // finished (before that the server refuses with a sentence saying why, shown here).
 
+import { playerKey } from "./player.js";
 import { download, gameModule, getJson, h, seatQuery, tableAddress } from "./util.js";
 
 const PLAY_INTERVAL_MS = 1000;
 
 class ReplayViewer {
-  constructor(root, { tableId, seat, token, table, module, steps }) {
-    Object.assign(this, { root, tableId, seat, token, table, module, steps });
+  constructor(root, { tableId, seat, token, table, module, steps, byKey }) {
+    Object.assign(this, { root, tableId, seat, token, table, module, steps, byKey });
     this.index = 0;
     this.timer = null;
     this.build();
@@ -39,6 +40,8 @@ class ReplayViewer {
     this.boardHost = h("div", { class: "board-host" });
     this.statusEl = h("p", { class: "board-status" });
     const tableSeats = this.table.seats.map((seat) => seat.name);
+    // People by their names (issue 29): the seat's player, else its name in the game.
+    this.who = (seat) => this.table.seats[seat]?.player || this.table.seats[seat]?.name || "";
     this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => tableSeats });
     this.logList = h("ol", { class: "log-list" });
     this.logScroll = h("div", { class: "log-scroll" }, this.logList);
@@ -51,13 +54,13 @@ class ReplayViewer {
       h("header", { class: "topbar" },
         h("a", { class: "home", href: "/" }, "playtable"),
         h("div", { class: "title-block" }, h("h1", {}, `Replay: ${this.table.game_name}${variant}`),
-          h("span", { class: "seat-badge" }, this.seat !== null && (this.token || finished) ? `Seen by ${this.table.seats[this.seat]?.name ?? "your seat"}` : "Seen as a spectator"),
+          h("span", { class: "seat-badge" }, this.seat !== null && (this.token || this.byKey || finished) ? `Seen by ${this.who(this.seat) || "your seat"}` : "Seen as a spectator"),
           // Once the game is over every seat's view is open to everyone (the full replay).
           finished && this.table.seats.length > 1 ? h("nav", { class: "replay-views", "aria-label": "Seen by" }, "See it as: ",
             h("a", { href: `/t/${this.tableId}/replay` }, "a spectator"),
-            ...this.table.seats.flatMap((seat) => [" · ", h("a", { href: `/t/${this.tableId}/replay?seat=${seat.seat}` }, seat.name)])) : null),
+            ...this.table.seats.flatMap((seat) => [" · ", h("a", { href: `/t/${this.tableId}/replay?seat=${seat.seat}` }, this.who(seat.seat))])) : null),
         h("div", { class: "top-buttons" },
-          finished ? null : h("a", { class: "button quiet", href: `/t/${this.tableId}${query}` }, "Back to the table"),
+          finished ? null : h("a", { class: "button quiet", href: `/t/${this.tableId}${query || (this.byKey ? `?seat=${this.seat}` : "")}` }, "Back to the table"),
           h("button", { class: "quiet", onClick: () => window.location.reload() }, "Reload"))),
       h("main", { class: "table-layout" },
         h("section", { class: "board-area", "aria-label": "Board" }, this.statusEl, this.boardHost, controls,
@@ -100,8 +103,9 @@ class ReplayViewer {
 
   describe(step) {
     if (step.action === null || step.action === undefined) return step.step === 0 ? "Setup" : `Step ${step.step}`;
-    const who = this.table.seats[step.seat]?.name ?? "";
+    const who = step.seat === null || step.seat === undefined ? "" : this.who(step.seat);
     const label = this.board?.label?.(step.action) ?? step.action;
+    if (step.stand_in) return `${step.step}. ${who}'s turn timer ran out: ${step.stand_in} played ${label}`;
     return `${step.step}. ${who ? `${who}: ` : ""}${label}`;
   }
 
@@ -182,11 +186,14 @@ async function main() {
   try {
     if (!tableId) throw new Error("This address names no table.");
     const id = encodeURIComponent(tableId);
-    const [table, replay] = await Promise.all([getJson(`/api/tables/${id}`), getJson(`/api/tables/${id}/replay${seatQuery(seat, token) || (seat !== null && seat !== undefined ? `?seat=${encodeURIComponent(seat)}` : "")}`)]);
+    // A seat without a token in the address is this player's own: the key goes in a header.
+    const key = seat !== null && !token ? playerKey() : null;
+    const [table, replay] = await Promise.all([getJson(`/api/tables/${id}`), getJson(`/api/tables/${id}/replay${seatQuery(seat, token) || (seat !== null && seat !== undefined ? `?seat=${encodeURIComponent(seat)}` : "")}`,
+      key ? { "X-Player-Key": key } : {})]);
     const module = await gameModule(table.game);
     document.body.dataset.game = table.game;
     document.title = `Replay: ${table.game_name} · playtable`;
-    window.playtableReplay = new ReplayViewer(root, { tableId, seat, token, table, module, steps: replay.steps });
+    window.playtableReplay = new ReplayViewer(root, { tableId, seat, token, table, module, steps: replay.steps, byKey: Boolean(key) });
   } catch (err) {
     root.replaceChildren(h("main", { class: "page-error" }, h("h1", {}, "No replay"), h("p", {}, err.message),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));

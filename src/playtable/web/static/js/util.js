@@ -56,10 +56,11 @@ async function readJson(response) {
   return body;
 }
 
-export async function getJson(url) {
+/** GET `url` as JSON; `headers` adds request headers (the player key, never in a URL). */
+export async function getJson(url, headers = {}) {
   let response;
   try {
-    response = await fetch(url, { headers: { Accept: "application/json" } });
+    response = await fetch(url, { headers: { Accept: "application/json", ...headers } });
   } catch {
     throw new ApiError("The server cannot be reached; is it running?", 0);
   }

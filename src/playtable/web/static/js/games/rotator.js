@@ -3,6 +3,10 @@
 // and the hints use: column A-J + row 1-20), touched squares drawn as the seed's triangles with
 // one line per turn of age, node territories, boost spaces left, and the start square and drill
 // depth chosen on the board itself.
+//
+// On a phone (issue 29: cells were about 14 px) the drawing is cropped to the board as it lies
+// this turn: upright it fills the width (cells about 30 px on a 390 px screen); on its side it
+// keeps cells of at least 24 px and scrolls sideways inside its own box, centred on the player.
 
 import { prefersReducedMotion, s } from "../util.js";
 
@@ -15,6 +19,10 @@ const LETTERS = "ABCDEFGHIJ";
 const DOWN = { south: [0, 1], east: [1, 0], north: [0, -1], west: [-1, 0] };
 const DOWN_BY_TURN = ["south", "east", "north", "west"]; // the card turns clockwise each turn
 const AGE_COLOURS = ["#f2b705", "#ea6a0a", "#c81d25"];
+const SQUARE_VIEW = "-122 -122 244 244"; // any turn of the board fits
+const UPRIGHT_VIEW = "-62 -112 124 224"; // the board and its labels, upright (phones)
+const SIDEWAYS_VIEW = "-112 -62 224 124"; // ... on its side (phones)
+const PHONE = "(max-width: 820px)";
 
 export function parseCell(name) {
   const col = LETTERS.indexOf(name[0].toUpperCase());
@@ -108,7 +116,11 @@ function territoryOutline(cells) {
 }
 
 export function createBoard(host, ctx) {
-  const svg = s("svg", { class: "rotator-board", viewBox: "-122 -122 244 244", role: "group", "aria-label": "The Rotator board" });
+  const svg = s("svg", { class: "rotator-board", viewBox: SQUARE_VIEW, role: "group", "aria-label": "The Rotator board" });
+  const scroller = document.createElement("div");
+  scroller.className = "rotator-scroll";
+  scroller.append(svg);
+  const phone = window.matchMedia ? window.matchMedia(PHONE) : { matches: false, addEventListener() {} };
   const spin = s("g", { class: "spin" });
   const cellsLayer = s("g", {});
   const marksLayer = s("g", {});
@@ -120,7 +132,7 @@ export function createBoard(host, ctx) {
     s("rect", { x: -50, y: -100, width: 100, height: 200, fill: "none", stroke: "#2d3b48", "stroke-width": 1 }),
     labels, targets, player);
   svg.append(spin);
-  host.replaceChildren(svg, legendList());
+  host.replaceChildren(scroller, legendList());
   let angle = null;
   let lastTurn = null;
   let lastPlayer = null;
@@ -243,8 +255,32 @@ export function createBoard(host, ctx) {
       player.style.display = "none";
     }
     lastPlayer = obs.player ? parseCell(obs.player) : null;
+    fit();
     if (!animate) requestAnimationFrame(() => { spin.style.transition = ""; });
   }
+
+  /** Crop the drawing to the board as it lies this turn on a phone (see the module's note). */
+  function fit() {
+    if (angle === null) return;
+    const sideways = (((angle / 90) % 2) + 2) % 2 === 1;
+    if (!phone.matches) {
+      svg.setAttribute("viewBox", SQUARE_VIEW);
+      delete svg.dataset.orient;
+      return;
+    }
+    svg.setAttribute("viewBox", sideways ? SIDEWAYS_VIEW : UPRIGHT_VIEW);
+    svg.dataset.orient = sideways ? "sideways" : "upright";
+    if (!sideways) return;
+    // Centre the player (or the board) in the scrolling box: its map point turned with the board.
+    const { x, y } = lastPlayer ? xy(lastPlayer) : { x: -5, y: -5 };
+    const rad = (angle * Math.PI) / 180;
+    const turned = (x + CELL / 2) * Math.cos(rad) - (y + CELL / 2) * Math.sin(rad);
+    requestAnimationFrame(() => {
+      const width = scroller.scrollWidth;
+      scroller.scrollLeft = Math.max(0, ((turned + 112) / 224) * width - scroller.clientWidth / 2);
+    });
+  }
+  phone.addEventListener?.("change", fit);
 
   function flash(events) {
     if (prefersReducedMotion()) return;
