@@ -15,7 +15,7 @@ unpacked into a temporary directory and the same measurement runs there in a sub
 tests/games/stardice/test_stardice_differential.py holds them to the same outcomes), so the
 rows compare like with like. Times are wall-clock and CPU (process) seconds; the machine's load
 average is printed, since other work on a shared machine slows the wall clock. The best of
-`--repeats` runs is kept for each engine.
+`--repeats` runs is kept for each engine; the engines' runs alternate.
 """
 
 from __future__ import annotations
@@ -97,9 +97,11 @@ def main() -> None:
         if args.before:
             engines.append((f"before ({args.before})", unpack(args.before, Path(tmp))))
         engines.append(("now (working tree)", None))
-        for name, src in engines:
-            runs = [run_worker(src, args.steps) for _ in range(args.repeats)]
-            rows.append((name, min(runs, key=lambda r: r["wall"])))
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in engines}
+        for _ in range(args.repeats):  # interleaved, so that both see the same machine load
+            for name, src in engines:
+                runs[name].append(run_worker(src, args.steps))
+        rows = [(name, min(runs[name], key=lambda r: r["wall"])) for name, _ in engines]
     print(f"Star Dice environment, random play: {args.steps} steps a run, best of "
           f"{args.repeats}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
           f"on {os.cpu_count()} CPUs")

@@ -25,6 +25,7 @@ seat's return at the end of the game (0 before it).
 
 from __future__ import annotations
 
+import contextlib
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -177,27 +178,60 @@ def _encode_rotator(boost_total: int, turn_limit: int) -> Callable[[dict[str, An
 
 
 # -- any game ---------------------------------------------------------------------------------------
-def _leaves(data: Any, out: list[float]) -> None:
-    if isinstance(data, bool):
-        out.append(1.0 if data else 0.0)
-    elif isinstance(data, int | float):
-        out.append(float(data))
-    elif isinstance(data, str):
-        out.append((zlib.crc32(data.encode()) % 1000) / 1000.0)
-    elif data is None:
-        out.append(0.0)
-    elif isinstance(data, dict):
-        for key in sorted(data):
-            _leaves(data[key], out)
-    elif isinstance(data, list | tuple):
-        for item in data:
-            _leaves(item, out)
+class _Enough(Exception):
+    """`_first_leaves` has its values."""
+
+
+_TEXT_VALUES: dict[str, float] = {}
+"""A string's value (crc32 mod 1000 / 1000), remembered: observations repeat the same ids and
+words at every step."""
+
+
+def _first_leaves(data: Any, out: list[float], size: int) -> None:
+    """The observation's numbers, flags and hashed strings in document order (dict keys
+    sorted), at least the first `size` of them (the rest would be cut off anyway): a bool is
+    1.0 or 0.0, a number itself, a string its crc32 mod 1000 / 1000, None 0.0."""
+    append = out.append
+    for item in (data[key] for key in sorted(data)) if isinstance(data, dict) else data:
+        kind = type(item)
+        if kind is float:
+            append(item)
+        elif kind is int:
+            append(float(item))
+        elif kind is str:
+            value = _TEXT_VALUES.get(item)
+            if value is None:
+                value = (zlib.crc32(item.encode()) % 1000) / 1000.0
+                if len(_TEXT_VALUES) < 100_000:
+                    _TEXT_VALUES[item] = value
+            append(value)
+        elif item is None:
+            append(0.0)
+        elif kind is dict or kind is list or kind is tuple:
+            _first_leaves(item, out, size)
+        else:
+            _leaf(item, out, size)
+    if len(out) >= size:
+        raise _Enough
+
+
+def _leaf(item: Any, out: list[float], size: int) -> None:
+    """`_first_leaves` of one value of a less common type (bools, subclasses)."""
+    if isinstance(item, bool):
+        out.append(1.0 if item else 0.0)
+    elif isinstance(item, int | float):
+        out.append(float(item))
+    elif isinstance(item, str):
+        out.append((zlib.crc32(item.encode()) % 1000) / 1000.0)
+    elif isinstance(item, dict | list | tuple):
+        _first_leaves(item, out, size)
 
 
 def _encode_generic(size: int) -> Callable[[dict[str, Any]], np.ndarray]:
     def encode(obs: dict[str, Any]) -> np.ndarray:
         values: list[float] = []
-        _leaves(obs, values)
+        with contextlib.suppress(_Enough):
+            _first_leaves([obs], values, size)
         vec = np.zeros(size, dtype=np.float32)
         cut = values[:size]
         vec[: len(cut)] = np.clip(np.asarray(cut, dtype=np.float32), -1e6, 1e6)

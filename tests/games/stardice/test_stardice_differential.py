@@ -21,6 +21,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import zlib
+from collections import OrderedDict
+from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +152,60 @@ def test_environment_random_play_is_exactly_as_recorded(seed: int, steps: int) -
     got = play_env(seed, steps)
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
         assert g == w, f"environment step {i} differs"
+
+
+def _reference_leaves(data: Any, out: list[float]) -> None:
+    """rl.encoding's walk of an observation as it was first written (commit 209f1d4)."""
+    if isinstance(data, bool):
+        out.append(1.0 if data else 0.0)
+    elif isinstance(data, int | float):
+        out.append(float(data))
+    elif isinstance(data, str):
+        out.append((zlib.crc32(data.encode()) % 1000) / 1000.0)
+    elif data is None:
+        out.append(0.0)
+    elif isinstance(data, dict):
+        for key in sorted(data):
+            _reference_leaves(data[key], out)
+    elif isinstance(data, list | tuple):
+        for item in data:
+            _reference_leaves(item, out)
+
+
+class _Small(IntEnum):
+    ONE = 1
+
+
+def test_the_encoding_stops_early_with_the_values_of_the_whole_walk() -> None:
+    """The environment's vector is the first 256 values of the observation; the encoding now
+    stops once it has them, and gives the same vector (observations of every variant, and odd
+    values: subclasses, bools, nesting, empty containers)."""
+    import numpy as np
+
+    from playtable.rl.encoding import encoding_for
+
+    odd = {"b": [True, False, None, _Small.ONE, 2.5, "x", (), {}, OrderedDict(z=1, a="q")],
+           "a": [[[-0.0, 1e9, -1e9]], ("t", 3)], "c": {"k": [float("inf")] * 300}}
+    observations: list[Any] = [odd, {}, {"only": 1}]
+    for variant in VARIANTS:
+        params = params_from_dict(GAME.params_type, VARIANTS[variant])
+        state = GAME.new_state(params, 3)
+        rng = Chance(3)
+        for _ in range(6):
+            if state.is_terminal:
+                break
+            state.apply(RandomAgent().choose(state, rng))
+            observations.append(state.observation(0))
+    for size in (0, 1, 7, 256, 5000):
+        encode = encoding_for(GAME, GAME.params_type(), generic_size=size).encode
+        for obs in observations:
+            values: list[float] = []
+            _reference_leaves(obs, values)
+            want = np.zeros(size, dtype=np.float32)
+            cut = values[:size]
+            want[: len(cut)] = np.clip(np.asarray(cut, dtype=np.float32), -1e6, 1e6)
+            got = encode(obs)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
 
 
 def record() -> None:

@@ -320,3 +320,44 @@ def test_detection_by_sweep_finds_every_close_pair() -> None:
     odd = [("a", math.nan, 0.1), ("b", 0.1, 0.1), ("c", 0.11, 0.1), ("d", math.inf, 0.2)]
     assert repr(detect(odd, 0.036)) == repr(reference_detect(odd, 0.036))
 
+
+
+def test_a_throws_frames_read_incrementally_as_read_afresh() -> None:
+    """`FrameReader` (a throw's frames, reusing the last frame's work for pieces whose position
+    tuple is the same object) gives `frame_seen`'s sightings and the freshly rounded motion:
+    pieces that stay, move, touch (merged objects), leave and come back, stones, pieces on the
+    frame, positions that are not numbers."""
+    from playtable.games.stardice.game import GAME
+
+    state = GAME.new_state(None, 0)
+    rng = random.Random(11)
+    ids = [f"F.d20{c}" for c in "abcdef"] + [f"K.d6{c}" for c in "abc"] + ["borg", "K.t1"]
+    for _ in range(60):
+        reader = state.frame_reader()
+        pos: dict[str, tuple[float, float, float, float]] = {}
+        for k in ids:
+            if rng.random() < 0.8:
+                pos[k] = (rng.uniform(-0.05, 1.05), rng.uniform(-0.05, 0.8), 0.0, 0.0)
+        for _ in range(30):
+            nxt = dict(pos)
+            for k in ids:
+                r = rng.random()
+                if r < 0.15 and nxt:  # lay it against another piece
+                    other = nxt[rng.choice(sorted(nxt))]
+                    gap = rng.choice([0.0, 0.01, 0.0359999, 0.036, 0.04])
+                    a = rng.uniform(0, 2 * math.pi)
+                    nxt[k] = (other[0] + gap * math.cos(a), other[1] + gap * math.sin(a),
+                              rng.uniform(-1, 1), rng.uniform(-1, 1))
+                elif r < 0.3:
+                    nxt[k] = (rng.uniform(-0.05, 1.05), rng.uniform(-0.05, 0.8),
+                              rng.choice([0.0, -0.0, rng.uniform(-1, 1)]), 0.0)
+                elif r < 0.35:
+                    nxt.pop(k, None)
+                elif r < 0.37:
+                    nxt[k] = (math.nan, 0.3, 0.0, 0.0)
+            pos = dict(sorted(nxt.items()))
+            want = state.frame_seen(pos)
+            got = reader.seen(pos)
+            assert repr(got) == repr(want)
+            assert repr(reader.motion(pos)) == repr([[k, round(v[0], 4), round(v[1], 4)]
+                                                     for k, v in sorted(pos.items())])

@@ -123,23 +123,17 @@ def detect_groups(dice: Iterable[tuple[str, float, float]], merge_distance: floa
                   ) -> list[Group]:
     """`detect` as tuples (a throw's frames build many of them)."""
     items = sorted(dice)
-    parent = list(range(len(items)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    n = len(items)
     # The pairs closer than merge_distance, found by a sweep along x: hypot(dx, dy) is never
     # below |dx| (math.hypot is never below the true value's floor), so once dx reaches the
     # distance no later die (in x order) can be close. Each close pair is tested as the plain
     # double loop tests it (hypot of the lower index minus the higher), and the groups depend
     # only on which pairs are close, not on the order they are found in.
-    n = len(items)
-    by_x = sorted((item[1], i) for i, item in enumerate(items))
-    if not math.isfinite(sum(x for x, _ in by_x)):  # no order to sweep in: every pair
+    by_x = sorted([(item[1], i) for i, item in enumerate(items)])
+    if not math.isfinite(sum([x for x, _ in by_x])):  # no order to sweep in: every pair
         by_x = [(-math.inf, i) for i in range(n)]
+    close = []
+    hypot = math.hypot
     for a in range(n):
         xa, i = by_x[a]
         for b in range(a + 1, n):
@@ -147,8 +141,20 @@ def detect_groups(dice: Iterable[tuple[str, float, float]], merge_distance: floa
             if xb - xa >= merge_distance:
                 break
             lo, hi = (items[i], items[j]) if i < j else (items[j], items[i])
-            if math.hypot(lo[1] - hi[1], lo[2] - hi[2]) < merge_distance:
-                parent[find(max(i, j))] = find(min(i, j))
+            if hypot(lo[1] - hi[1], lo[2] - hi[2]) < merge_distance:
+                close.append((min(i, j), max(i, j)))
+    if not close:  # every die alone: its own object, at its mean position (0.0 + x) / 1
+        return [(k, 0.0 + x, 0.0 + y, (k,)) for k, x, y in items]
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in close:
+        parent[find(j)] = find(i)
     groups: dict[int, list[tuple[str, float, float]]] = {}
     for i, item in enumerate(items):
         groups.setdefault(find(i), []).append(item)
@@ -315,6 +321,16 @@ def _first_of(seen: SeenTuple) -> str:
     return seen[0]
 
 
+_BOX_MARGIN = 1e-9
+"""Far above segments_cross's tolerance (_EPS): boxes this far apart cannot touch."""
+
+
+def _box(a: Point, b: Point) -> tuple[float, float, float, float]:
+    """The segment ab's bounding box, grown by `_BOX_MARGIN`: (x0, y0, x1, y1)."""
+    return (min(a[0], b[0]) - _BOX_MARGIN, min(a[1], b[1]) - _BOX_MARGIN,
+            max(a[0], b[0]) + _BOX_MARGIN, max(a[1], b[1]) + _BOX_MARGIN)
+
+
 def _signed_zero(x: float) -> tuple[float]:
     """A key for a zero coordinate that tells 0.0 from -0.0 (which compare equal)."""
     return (math.copysign(1.0, x),)
@@ -351,6 +367,11 @@ class FormationEngine:
     _layout_memo: tuple[Any, tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...],
                                    tuple[str, ...]]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    # For each settled die, the sighting (the very tuple) that last found it within the
+    # jitter of its resting point, with its track and anchor: the same tuple again is
+    # ignored the same way without measuring (a throw's frames repeat a resting die's tuple).
+    _still: dict[str, tuple[SeenTuple, _Track, Point]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     # -- frames --------------------------------------------------------------------------------
     def update(self, sightings: Sequence[Sighting], t: float) -> Layout:
@@ -377,10 +398,18 @@ class FormationEngine:
         self.edges = {e for e in self.edges if e[0] in present and e[1] in present}
         jitter, stop_speed, settle = p.jitter, p.stop_speed, p.settle_time - 1e-9
         hypot = math.hypot
-        for sid, x, y, vx, vy in sorted(seen, key=_first_of):
+        still = self._still
+        for s in sorted(seen, key=_first_of):
+            sid, x, y, vx, vy = s
+            tr = tracks.get(sid)
+            memo = still.get(sid)
+            if memo is not None and memo[0] is s and memo[1] is tr and tr.anchor is memo[2]:
+                # the very sighting that last left this settled die where it was: again
+                tr.last_t = t
+                tr.vx = tr.vy = 0.0
+                continue
             speed = None if vx is None or vy is None else hypot(vx, vy)
             fast = speed is not None and speed > stop_speed
-            tr = tracks.get(sid)
             if tr is None:
                 tr = _Track(x, y, None, (x, y), None if fast else t, last_t=t)
                 tracks[sid] = tr
@@ -392,6 +421,7 @@ class FormationEngine:
                     if hypot(x - ax, y - ay) <= jitter and not fast:
                         tr.last_t = t
                         tr.vx = tr.vy = 0.0
+                        still[sid] = (s, tr, tr.anchor)
                         continue  # jitter: ignored, the die stays at its resting point
                     tr.anchor = None
                     if p.disconnect_on_move:
@@ -441,11 +471,13 @@ class FormationEngine:
 
     def _connect_pass(self) -> None:
         p = self.params
+        pos = {k: (tr.x, tr.y) for k, tr in self.tracks.items()}
         # keep existing connections while within the break range (hysteresis)
         kept = set()
+        break_range = p.break_range
         for a, b in sorted(self.edges):
-            (ax, ay), (bx, by) = self._pos(a), self._pos(b)
-            if math.hypot(ax - bx, ay - by) <= p.break_range:
+            (ax, ay), (bx, by) = pos[a], pos[b]
+            if math.hypot(ax - bx, ay - by) <= break_range:
                 kept.add((a, b))
         self.edges = kept
         degree: dict[str, int] = dict.fromkeys(self.tracks, 0)
@@ -455,16 +487,17 @@ class FormationEngine:
             degree[b] += 1
             nbrs[a].append(b)
             nbrs[b].append(a)
+        max_degree = p.max_degree
         eligible = sorted(
             k for k, tr in self.tracks.items()
-            if degree[k] < p.max_degree and (tr.anchor is not None or p.connect_while_moving)
+            if degree[k] < max_degree and (tr.anchor is not None or p.connect_while_moving)
         )
         r = p.connect_range
         candidates: list[tuple[float, str, str]] = []
         for i, a in enumerate(eligible):
-            ax, ay = self._pos(a)
+            ax, ay = pos[a]
             for b in eligible[i + 1:]:
-                bx, by = self._pos(b)
+                bx, by = pos[b]
                 dx, dy = ax - bx, ay - by
                 if abs(dx) > r or abs(dy) > r:
                     continue
@@ -473,20 +506,29 @@ class FormationEngine:
                     candidates.append((d, a, b))
         candidates.sort()
         placed = sorted(kept)
+        # each placed connection's bounding box: segments whose boxes lie apart (by far more
+        # than segments_cross's tolerance) neither cross nor touch, so the test is skipped
+        boxes = [_box(pos[c], pos[d]) for c, d in placed]
+        min_angle = p.min_angle_deg
         for _, a, b in candidates:
-            if degree[a] >= p.max_degree or degree[b] >= p.max_degree:
+            if degree[a] >= max_degree or degree[b] >= max_degree:
                 continue
-            pa, pb = self._pos(a), self._pos(b)
-            if p.min_angle_deg > 0 and (
-                any(angle_between(pa, pb, self._pos(c)) < p.min_angle_deg for c in nbrs[a])
-                or any(angle_between(pb, pa, self._pos(c)) < p.min_angle_deg for c in nbrs[b])
+            pa, pb = pos[a], pos[b]
+            if min_angle > 0 and (
+                any(angle_between(pa, pb, pos[c]) < min_angle for c in nbrs[a])
+                or any(angle_between(pb, pa, pos[c]) < min_angle for c in nbrs[b])
             ):
                 continue
-            if p.check_crossing and any(
-                segments_cross(pa, pb, self._pos(c), self._pos(d)) for c, d in placed
-            ):
-                continue
+            if p.check_crossing:
+                x0, y0, x1, y1 = box = _box(pa, pb)
+                if any(not (bx0 > x1 or x0 > bx1 or by0 > y1 or y0 > by1)
+                       and segments_cross(pa, pb, pos[c], pos[d])
+                       for (c, d), (bx0, by0, bx1, by1) in zip(placed, boxes, strict=True)):
+                    continue
+            else:
+                box = (0.0, 0.0, 0.0, 0.0)
             placed.append((a, b))
+            boxes.append(box)
             degree[a] += 1
             degree[b] += 1
             nbrs[a].append(b)

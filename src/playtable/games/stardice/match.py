@@ -148,11 +148,11 @@ class StarDiceState(StarDiceMenu):
         engine = self.engine
 
         motion = self._motion
+        reader = self.frame_reader()
 
         def on_frame(t: float, pos: dict[str, tuple[float, float, float, float]]) -> None:
-            engine.advance_seen(self.frame_seen(pos), base + t)
-            motion.append({"t": round(t, 3), "pieces": [[k, round(v[0], 4), round(v[1], 4)]
-                                                        for k, v in sorted(pos.items())]})
+            engine.advance_seen(reader.seen(pos), base + t)
+            motion.append({"t": round(t, 3), "pieces": reader.motion(pos)})
 
         before = self.engine.layout()
         motion.append({"t": 0.0, "pieces": sorted(

@@ -25,6 +25,10 @@ from playtable.games.stardice.actions import (
 from playtable.games.stardice.physics import PIECE_TYPES, G, speed_for_distance
 from playtable.games.stardice.table import StarDiceTable
 
+_MENUS: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
+"""(parameters, phase, hand names, torpedo allowed) -> (centre menu, its legal part):
+`StarDiceMenu._menus`."""
+
 
 class StarDiceMenu(StarDiceTable):
     """The throw menu of a Star Dice state (see the module docstring)."""
@@ -58,15 +62,19 @@ class StarDiceMenu(StarDiceTable):
 
     def _menus(self) -> tuple[list[Any], list[Any]]:
         """`_center_menu()` and its legal part. Both depend only on the parameters, the phase,
-        the hand of the player to move and whether a torpedo may be fired, and are asked for
-        at every menu: the last answer is kept with those inputs."""
+        the names in the hand of the player to move and whether a torpedo may be fired, and
+        are asked for at every menu: they are kept for those inputs (`_MENUS`). Throws are
+        immutable; the lists are only read."""
         seat = self.to_move
-        key = (self.params, self.phase, seat, tuple(self.hands[seat]),
+        key = (self.params, self.phase, tuple(self.hand_names(seat)),
                self._torpedo_allowed(seat))
-        memo = self.__dict__.get("_menu_memo")
-        if memo is not None and memo[0][0] is key[0] and memo[0][1:] == key[1:]:
-            menu: tuple[list[Any], list[Any]] = memo[1]
-            return menu
+        menu = _MENUS.get(key)
+        if menu is None:
+            if len(_MENUS) >= 4096:
+                _MENUS.clear()
+            center = self._center_menu()
+            menu = _MENUS[key] = (center, [a for a in center if self.is_legal(a) is None])
+        return menu
         center = self._center_menu()
         menu = (center, [a for a in center if self.is_legal(a) is None])
         self.__dict__["_menu_memo"] = (key, menu)

@@ -318,7 +318,7 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
     groups = _clusters(items)
     asleep = {it.index: it for it in items if it.joints is None}
     m_min = min((it.kind.mass for it in items), default=1.0)
-    rest_v: dict[str, tuple[float, float, float, float]] = {}
+    last_snap: dict[str, tuple[float, float, float, float]] = {}
     present = list(items)
     steps = 0
     t = 0.0
@@ -326,9 +326,10 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
     max_steps = int(params.max_time / dt)
     rest2 = params.rest_speed * params.rest_speed
     snaps: list[tuple[float, dict[str, tuple[float, float, float, float]]]] = []
+    next_wake = 0
     while steps < max_steps:
-        if asleep and steps % WAKE_EVERY == 0:
-            _wake(space, static, awake, asleep, groups, m_min, WAKE_EVERY * dt)
+        if asleep and steps >= next_wake:
+            next_wake = steps + _wake(space, static, awake, asleep, groups, m_min, dt)
         step_space(space, dt)
         steps += 1
         if contacts:
@@ -339,9 +340,10 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
             contacts.clear()
         t = steps * dt
         resting = True
-        removed = False
-        for it in list(awake):
-            v = get_v(it.body)
+        fell = None
+        for it in awake:
+            body = it.body
+            v = get_v(body)
             vx, vy = v.x, v.y
             s2 = vx * vx + vy * vy
             if s2 > rest2:
@@ -349,10 +351,17 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
                 m = max_speed[it.id]
                 if s2 > m * m:
                     max_speed[it.id] = math.sqrt(s2)
-            p = get_p(it.body)
-            x, y = p.x, p.y
-            it.x, it.y = x, y
+            p = get_p(body)
+            it.x = x = p.x
+            it.y = y = p.y
             if not (x_lo <= x <= x_hi and y_lo <= y <= y_hi):
+                if fell is None:
+                    fell = []
+                fell.append(it)
+            elif it is thrown and not detected and 0.0 <= x <= width and 0.0 <= y <= depth:
+                detected = True
+        if fell is not None:  # removed in the order they are listed, as they were found
+            for it in fell:
                 off.append(it.id)
                 cp.cpSpaceRemoveBody(space, it.body)
                 cp.cpSpaceRemoveShape(space, it.shape)
@@ -360,13 +369,9 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
                 cp.cpSpaceRemoveConstraint(space, it.joints[0])
                 cp.cpSpaceRemoveConstraint(space, it.joints[1])
                 awake.remove(it)
-                removed = True
-            elif it is thrown and not detected and 0.0 <= x <= width and 0.0 <= y <= depth:
-                detected = True
-        if removed:
             present = [it for it in present if it.id not in off]
         if on_frame is not None and steps % frame_every == 0:
-            snaps.append((t, _snapshot(present, asleep, rest_v)))
+            snaps.append((t, _snapshot(present, asleep, last_snap)))
         if resting:
             break
     if on_frame is not None:
@@ -394,52 +399,80 @@ def _read(present: list[_Body], asleep: dict[int, _Body]) -> list[_Body]:
 
 
 def _snapshot(present: list[_Body], asleep: dict[int, _Body],
-              rest_v: dict[str, tuple[float, float, float, float]]
+              last: dict[str, tuple[float, float, float, float]]
               ) -> dict[str, tuple[float, float, float, float]]:
+    """The frame: {id: (x, y, vx, vy)} in id order. A piece whose numbers are those of the last
+    frame (bit for bit) is given the very same tuple, which tells the reader of the frames
+    that it has not moved (`table.FrameReader`)."""
     out = {}
-    for it in sorted(present, key=lambda it: it.id):
+    for it in sorted(present, key=_id_of):
+        snap = last.get(it.id)
         if it.index in asleep:
-            snap = rest_v.get(it.id)
             if snap is None:
                 p = _cp.cpBodyGetPosition(it.body)
                 v = _cp.cpBodyGetVelocity(it.body)
-                snap = rest_v[it.id] = (p.x, p.y, v.x, v.y)
-            out[it.id] = snap
+                snap = last[it.id] = (p.x, p.y, v.x, v.y)
         else:
             v = _cp.cpBodyGetVelocity(it.body)
-            out[it.id] = (it.x, it.y, v.x, v.y)
+            new = (it.x, it.y, v.x, v.y)
+            if snap is None or not _same(snap, new):
+                snap = last[it.id] = new
+        out[it.id] = snap
     return out
 
 
+def _id_of(it: _Body) -> str:
+    return it.id
+
+
+def _same(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """The same numbers, bit for bit (0.0 and -0.0 differ)."""
+    return a == b and all(x or math.copysign(1.0, x) == math.copysign(1.0, y)
+                          for x, y in zip(a, b, strict=True))
+
+
 def _wake(space: Any, static: Any, awake: list[_Body], asleep: dict[int, _Body],
-          groups: dict[int, list[_Body]], m_min: float, window: float) -> None:
-    """Wake every sleeping piece a moving piece could touch within `window` seconds (with the
-    pieces it touches), and the pieces those could touch, and so on."""
+          groups: dict[int, list[_Body]], m_min: float, dt: float) -> int:
+    """Wake every sleeping piece a moving piece could touch within `WAKE_EVERY` steps (with
+    the pieces it touches), and the pieces those could touch, and so on; return how many
+    steps may pass before the next look (no sleeping piece can be reached sooner).
+
+    No piece moves faster than the kinetic energy of the moving pieces allows (all of it in
+    the lightest piece; friction and collisions only lose energy), times `WAKE_SLACK`."""
     cp = _cp
     energy = 0.0
     for it in awake:
         v = cp.cpBodyGetVelocity(it.body)
         w = cp.cpBodyGetAngularVelocity(it.body)
         energy += it.kind.mass * (v.x * v.x + v.y * v.y) + cp.cpBodyGetMoment(it.body) * w * w
-    reach = WAKE_SLACK * math.sqrt(energy / m_min) * window + _TOUCH_EPS
+    per_step = WAKE_SLACK * math.sqrt(energy / m_min) * dt
+    reach = per_step * WAKE_EVERY + _TOUCH_EPS
     todo = list(awake)
     woken = False
+    nearest = math.inf
+    hypot = math.hypot
     while todo:
         a = todo.pop()
         for r in list(asleep.values()):
             if r.index not in asleep:
                 continue
-            gap = a.kind.radius + r.kind.radius + reach
-            dx, dy = a.x - r.x, a.y - r.y
-            if dx * dx + dy * dy < gap * gap:
+            gap = hypot(a.x - r.x, a.y - r.y) - a.kind.radius - r.kind.radius
+            if gap < reach:
                 for g in groups[r.index]:
                     del asleep[g.index]
                     _add_joints(space, static, g)
                     todo.append(g)
                     awake.append(g)
                     woken = True
+            elif gap < nearest:
+                nearest = gap
     if woken:
         awake.sort(key=lambda it: it.index)
+    if per_step <= 0.0:
+        return WAKE_EVERY
+    # every piece still asleep is farther than `nearest` from every moving piece (each such
+    # pair was measured above, after the last piece was woken or before it)
+    return max(WAKE_EVERY, int(min(1e6, (nearest - _TOUCH_EPS) / per_step)))
 
 
 def stopping_distance(kind: str, speed: float) -> float:

@@ -7,6 +7,7 @@ base of the playable `StarDiceState` (match.py); nothing here changes the state.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from playtable.core.chance import Chance
@@ -134,14 +135,17 @@ class StarDiceTable(State):
     def _throw_place_legal(self, action: Throw) -> str | None:
         """Where and how a throw starts: on the frame, its speed and spin."""
         geo = self.physics().geometry
-        x, y = action.x, action.y
-        if not geo.on_table(x, y) or (0 < x < geo.width and 0 < y < geo.depth):
+        x, y = action.x_milli / 1000, action.y_milli / 1000  # action.x, action.y
+        f, width, depth = geo.frame, geo.width, geo.depth
+        # geo.on_table(x, y), written out (the menus check hundreds of throws a turn)
+        if not (-f <= x <= width + f and -f <= y <= depth + f) or (
+                0 < x < width and 0 < y < depth):
             return (f"a throw starts on the glass frame (x in [-{geo.frame}, "
                     f"{geo.width + geo.frame}], y in [-{geo.frame}, {geo.depth + geo.frame}], "
                     "outside the touch surface)")
-        if not 0 < action.speed <= self.params.max_speed:
+        if not 0 < action.speed_milli / 1000 <= self.params.max_speed:
             return f"speed must be in (0, {self.params.max_speed}]"
-        if abs(action.spin) > 60:
+        if abs(action.spin_deci / 10) > 60:
             return "spin must be within +-60 rad/s"
         return None
 
@@ -211,6 +215,10 @@ class StarDiceTable(State):
                    ) -> list[SeenTuple]:
         """The formation engine's input for one frame of `positions` (id: x, y, vx, vy)."""
         return self._seen(positions, self._groups(positions))
+
+    def frame_reader(self) -> FrameReader:
+        """A reader of one throw's frames (`FrameReader`)."""
+        return FrameReader(self)
 
     def describe_value(self, die: str) -> str:
         v = self.values.get(die)
@@ -326,3 +334,128 @@ class StarDiceTable(State):
             # cleared for the next battle at once, and a front end shows this scoring frozen
             "last_score": self.last_score.to_json() if self.last_score else None,
         }
+
+
+Position = tuple[float, float, float, float]
+
+
+class FrameReader:
+    """One throw's frames, read for the formation engine (`StarDiceTable.frame_seen`) and for
+    the motion a front end animates, reusing the last frame's work for every piece that has not
+    moved since: the physics hands a resting piece's very same tuple at every frame
+    (`physics.simulate`), so `is` tells which pieces moved. The answers are exactly those of
+    `frame_seen` and of rounding every position afresh."""
+
+    def __init__(self, state: StarDiceTable) -> None:
+        self.state = state
+        geo = state.physics().geometry
+        self.width, self.depth = geo.width, geo.depth
+        self.merge = state.params.merge_distance
+        self.last: dict[str, Position] = {}
+        """Each piece's position tuple in the last frame."""
+        self.alone: dict[str, SeenTuple | None] = {}
+        """Each piece's sighting when it is an object of its own (None: not seen, a stone or
+        off the touch surface), for the tuple in `last`."""
+        self.close: set[tuple[str, str]] = set()
+        """The pairs of seen pieces closer than the merge distance in the last frame."""
+        self.groups: list[SeenTuple] = []
+        """The objects of several dice in the last frame that had such pairs..."""
+        self.grouped: set[str] = set()
+        """...and their dice."""
+        self.rounded: dict[str, tuple[Position, float, float]] = {}
+
+    def seen(self, pos: dict[str, Position]) -> list[SeenTuple]:
+        last, alone = self.last, self.alone
+        moved = [k for k, v in pos.items() if last.get(k) is not v]
+        if not moved and len(pos) == len(last) and not self.close:
+            return [a for a in (alone[k] for k in sorted(pos)) if a is not None]
+        width, depth, merge = self.width, self.depth, self.merge
+        for k in moved:
+            x, y, vx, vy = v = pos[k]
+            last[k] = v
+            alone[k] = (k, 0.0 + x, 0.0 + y, (0 + vx) / 1, (0 + vy) / 1) if (
+                not _is_stone(k) and 0.0 <= x <= width and 0.0 <= y <= depth) else None
+        for k in [k for k in last if k not in pos]:
+            del last[k], alone[k]
+        # close pairs: the last frame's between pieces that have not moved, and those of each
+        # piece that moved (tested as `detect_groups` tests them: hypot of the smaller id's
+        # position minus the larger's, skipped when one axis alone is too far apart)
+        moved_set = set(moved)
+        close = {pair for pair in self.close
+                 if pair[0] not in moved_set and pair[1] not in moved_set
+                 and pair[0] in pos and pair[1] in pos}
+        hypot = math.hypot
+        for k in moved:
+            a = alone[k]
+            if a is None:
+                continue
+            for other, b in alone.items():
+                if b is None or other == k or (other in moved_set and other < k):
+                    continue
+                lo, hi = (a, b) if k < other else (b, a)
+                dx, dy = lo[1] - hi[1], lo[2] - hi[2]
+                if dx >= merge or -dx >= merge or dy >= merge or -dy >= merge:
+                    continue
+                if hypot(pos[lo[0]][0] - pos[hi[0]][0], pos[lo[0]][1] - pos[hi[0]][1]) < merge:
+                    close.add((lo[0], hi[0]))
+        if not close:
+            self.close = close
+            return [a for a in (alone[k] for k in sorted(pos)) if a is not None]
+        if close == self.close and not any(k in self.grouped for k in moved):
+            # the same dice lying together, none of them moved: the same objects
+            same = [a for a in (alone[k] for k in sorted(pos))
+                    if a is not None and a[0] not in self.grouped]
+            same.extend(self.groups)
+            same.sort(key=_first_seen)
+            return same
+        self.close = close
+        # dice lying together: grouped as `detect_groups` groups them (each object at its
+        # dice's mean position, in id order; its velocity the mean of theirs)
+        ids = [k for k in sorted(pos) if alone[k] is not None]
+        parent = {k: k for k in ids}
+
+        def find(k: str) -> str:
+            while parent[k] != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        for first, second in close:
+            parent[find(second)] = find(first)
+        groups: dict[str, list[str]] = {}
+        for k in ids:
+            groups.setdefault(find(k), []).append(k)
+        out: list[SeenTuple] = []
+        self.groups = []
+        self.grouped = set()
+        for group in groups.values():
+            if len(group) == 1:
+                single = alone[group[0]]
+                assert single is not None
+                out.append(single)
+                continue
+            n = len(group)
+            seen = ("+".join(group), sum(pos[m][0] for m in group) / n,
+                    sum(pos[m][1] for m in group) / n, sum(pos[m][2] for m in group) / n,
+                    sum(pos[m][3] for m in group) / n)
+            out.append(seen)
+            self.groups.append(seen)
+            self.grouped.update(group)
+        out.sort(key=_first_seen)
+        return out
+
+    def motion(self, pos: dict[str, Position]) -> list[list[Any]]:
+        """`[[id, round(x, 4), round(y, 4)] ...]` in id order."""
+        rounded = self.rounded
+        out: list[list[Any]] = []
+        for k in sorted(pos):
+            v = pos[k]
+            r = rounded.get(k)
+            if r is None or r[0] is not v:
+                r = rounded[k] = (v, round(v[0], 4), round(v[1], 4))
+            out.append([k, r[1], r[2]])
+        return out
+
+
+def _first_seen(seen: SeenTuple) -> str:
+    return seen[0]
