@@ -103,7 +103,7 @@ def new_position(game_id: str, params: dict[str, Any], seed: int) -> dict[str, A
         state = game.new_state(params_from_dict(game.params_type, params), seed)
     except PlaytableError as err:
         return {"error": str(err)}
-    return {"position": state.to_json()}
+    return {"position": state.to_json(), "setup_events": [e.to_json() for e in state.setup_events]}
 
 
 def replay(game_id: str, params: dict[str, Any], seed: int, actions: list[tuple[int | None, str]],
@@ -131,8 +131,13 @@ class JobTimedOut(JobFailed):
 
 
 def _serve(conn: Any, server: int) -> None:
-    """A worker's life: run each job it is sent and send back ("ok", result) or ("error", why)."""
+    """A worker's life: say it is ready, then run each job it is sent and send back
+    ("ok", result) or ("error", why)."""
     _warm_up(server)
+    try:
+        conn.send(("ready", None))
+    except (BrokenPipeError, OSError):
+        os._exit(0)
     while True:
         try:
             item = conn.recv()
@@ -160,9 +165,18 @@ class _Worker:
                                        name="playtable-worker")
         self.process.start()
         child.close()
+        self.ready = False
 
     def call(self, job: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
         try:
+            if not self.ready:
+                # A job's time starts once the worker has imported the games, not before: a
+                # fresh worker on a loaded machine may take seconds to start.
+                if not self.conn.poll(STARTUP_SECONDS):
+                    self.kill()
+                    raise _WorkerDied("the worker did not start")
+                self.conn.recv()
+                self.ready = True
             self.conn.send((job, args))
             if not self.conn.poll(seconds):
                 self.kill()
@@ -194,6 +208,10 @@ class _Worker:
 
 class _WorkerDied(Exception):
     pass
+
+
+STARTUP_SECONDS = 120.0
+"""The longest a new worker may take to import the games before it is given up on."""
 
 
 class Pool:

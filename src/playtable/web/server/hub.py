@@ -216,6 +216,7 @@ class Hub:
             if "error" in made:
                 raise BadRequest(made["error"])
             start: State = get_game(row.game).state_from_json(made["position"])
+            start.setup_events = [Event.from_json(e) for e in made["setup_events"]]
         except JobFailed as err:
             log.error("table %s not made: %s", row.id, err)
             raise BadRequest("the table's start could not be made in time; try other settings", 503) from None
