@@ -568,6 +568,12 @@ class FormationEngine:
         return (tr.vx, tr.vy)
 
     # -- persistence ---------------------------------------------------------------------------
+    def copy(self) -> FormationEngine:
+        """The same engine as `from_json(params, to_json())`, without the JSON."""
+        tracks = {k: _Track(tr.x, tr.y, tr.anchor, tr.still, tr.still_since, tr.vx, tr.vy,
+                            tr.last_t) for k, tr in self.tracks.items()}
+        return FormationEngine(self.params, tracks, set(self.edges), self.time)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "time": self.time,

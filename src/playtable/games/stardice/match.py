@@ -45,7 +45,7 @@ from playtable.games.stardice.formation import FormationEngine, Layout
 from playtable.games.stardice.menu import StarDiceMenu
 from playtable.games.stardice.physics import PIECE_TYPES, Launch, Piece, simulate
 from playtable.games.stardice.scoring import TableScore
-from playtable.games.stardice.state_json import state_from_json, state_to_json
+from playtable.games.stardice.state_json import state_to_json
 
 
 class StarDiceState(StarDiceMenu):
@@ -337,7 +337,27 @@ class StarDiceState(StarDiceMenu):
 
     # -- copies and persistence --------------------------------------------------------------------
     def clone(self) -> StarDiceState:
-        return state_from_json(self.to_json(), StarDiceState)
+        """The same position as reading back its JSON (`state_from_json(self.to_json())`),
+        without the JSON: every field copied (the parameters, the last score and the pieces
+        are immutable and shared), the chance stream cloned, the formation engine copied; a
+        copy has no motion. Search bots copy a position for every throw they try."""
+        twin = StarDiceState.__new__(StarDiceState)
+        fields = dict(self.__dict__)
+        fields.pop("_motion", None)
+        fields.pop("setup_events", None)
+        twin.__dict__.update(fields)
+        twin.chance = self.chance.clone()
+        twin.war = list(self.war)
+        twin.battle_points = [list(b) for b in self.battle_points]
+        twin.hands = [list(h) for h in self.hands]
+        twin.torpedoes_left = list(self.torpedoes_left)
+        twin.torpedoes_used = list(self.torpedoes_used)
+        twin.table = dict(self.table)
+        twin.values = dict(self.values)
+        twin.eliminated = list(self.eliminated)
+        twin.engine = self.engine.copy()
+        twin.forfeits = list(self.forfeits)
+        return twin
 
     def to_json(self) -> dict[str, Any]:
         return state_to_json(self)

@@ -178,7 +178,8 @@ class SolitaireState(StarDiceState):
         return clone
 
     def clone(self) -> SolitaireState:
-        twin = solitaire_from_json(self.to_json())
+        twin = SolitaireState.__new__(SolitaireState)
+        twin.__dict__.update(StarDiceState.clone(self).__dict__)  # the match's copy, no JSON
         twin.setup_events = list(self.setup_events)
         return twin
 
