@@ -2,7 +2,10 @@
 cProfile of `--steps` environment steps, the hottest functions by own time and by cumulative
 time, and the share of the main parts of a step.
 
-    .venv/bin/python benchmarks/stardice_env_profile.py [--steps 300] [--top 25]
+    .venv/bin/python benchmarks/stardice_env_profile.py [--steps 300] [--top 25] [--before 74fdb9b]
+
+`--before REF` profiles the engine as it was at git ref REF first (unpacked by `git archive`
+into a temporary directory, run there in a subprocess), then the working tree.
 
 The play is that of benchmarks/stardice_env_speed.py (uniform over the action mask, the
 `random` agent on the other seat, reset seed +1 at each episode's end). cProfile slows Python
@@ -33,7 +36,26 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=300)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--before", default=None, help="git ref of the engine to profile first")
     args = ap.parse_args()
+    if args.before:
+        import os
+        import subprocess
+        import sys
+        import tempfile
+        from pathlib import Path
+
+        from stardice_env_speed import ROOT, unpack
+
+        with tempfile.TemporaryDirectory() as tmp:
+            src = unpack(args.before, Path(tmp))
+            child_env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get(
+                "PYTHONPATH", ""))
+            print(f"=== before ({args.before}) ===")
+            sys.stdout.flush()
+            subprocess.run([sys.executable, __file__, "--steps", str(args.steps), "--top",
+                            str(args.top)], env=child_env, check=True, cwd=ROOT)
+        print("\n=== now (working tree) ===")
 
     import numpy as np
 

@@ -29,11 +29,12 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def measure(steps: int) -> dict[str, float]:
+def measure(steps: int) -> dict[str, Any]:
     import numpy as np
 
     import playtable
@@ -41,33 +42,36 @@ def measure(steps: int) -> dict[str, float]:
 
     env = PlaytableEnv("stardice")
     rng = np.random.default_rng(0)
+
+    def throws_so_far() -> int:
+        return int(getattr(env.state, "throws", 0))
+
     episode = 0
     obs, _ = env.reset(seed=episode)
-    throws0 = 0
     throws = 0
+    start = throws_so_far()
     wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         obs, _, done, truncated, _ = env.step(action)
         if done or truncated:
-            throws += env.state.throws - throws0 if env.state is not None else 0
+            throws += throws_so_far() - start
             episode += 1
             obs, _ = env.reset(seed=episode)
-            throws0 = env.state.throws if env.state is not None else 0
+            start = throws_so_far()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    if env.state is not None:
-        throws += env.state.throws - throws0
+    throws += throws_so_far() - start
     return {"steps": steps, "episodes": episode, "throws": throws, "wall": wall, "cpu": cpu,
             "source": str(Path(playtable.__file__).resolve().parent)}
 
 
-def run_worker(src: Path | None, steps: int) -> dict[str, float]:
+def run_worker(src: Path | None, steps: int) -> dict[str, Any]:
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src) + os.pathsep + env.get("PYTHONPATH", "")
     out = subprocess.run([sys.executable, __file__, "--worker", "--steps", str(steps)],
                          env=env, check=True, capture_output=True, text=True, cwd=ROOT)
-    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -91,13 +95,13 @@ def main() -> None:
     if args.worker:
         print(json.dumps(measure(args.steps)))
         return
-    rows: list[tuple[str, dict[str, float]]] = []
+    rows: list[tuple[str, dict[str, Any]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         engines: list[tuple[str, Path | None]] = []
         if args.before:
             engines.append((f"before ({args.before})", unpack(args.before, Path(tmp))))
         engines.append(("now (working tree)", None))
-        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in engines}
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in engines}
         for _ in range(args.repeats):  # interleaved, so that both see the same machine load
             for name, src in engines:
                 runs[name].append(run_worker(src, args.steps))

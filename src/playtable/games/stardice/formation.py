@@ -313,6 +313,9 @@ def components(ids: Iterable[str], edges: Iterable[Edge]) -> tuple[
     return tuple(cycles), tuple(paths), tuple(singles)
 
 
+Formations = tuple[tuple[str, ...], ...]
+"""Closed shapes, each listed as `Layout.formations` lists it."""
+
 SeenTuple = tuple[str, float, float, float | None, float | None]
 """A sighting as a plain tuple: (id, x, y, vx, vy)."""
 
@@ -546,6 +549,10 @@ class FormationEngine:
             strings=paths,
             singles=singles,
         )
+
+    def formations(self) -> Formations:
+        """`layout().formations` without the rest of the layout."""
+        return self._components()[0]
 
     def _components(self) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...],
                                    tuple[str, ...]]:

@@ -41,7 +41,7 @@ from playtable.games.stardice.actions import (
     kind_of,
     owner_of,
 )
-from playtable.games.stardice.formation import FormationEngine, Layout
+from playtable.games.stardice.formation import FormationEngine, Formations
 from playtable.games.stardice.menu import StarDiceMenu
 from playtable.games.stardice.physics import PIECE_TYPES, Launch, Piece, simulate
 from playtable.games.stardice.scoring import TableScore
@@ -154,7 +154,7 @@ class StarDiceState(StarDiceMenu):
             engine.advance_seen(reader.seen(pos), base + t)
             motion.append({"t": round(t, 3), "pieces": reader.motion(pos)})
 
-        before = self.engine.layout()
+        before = self.engine.formations()
         motion.append({"t": 0.0, "pieces": sorted(
             [[k, round(pc.x, 4), round(pc.y, 4)] for k, pc in self.table.items()]
             + [[piece_id, action.x, action.y]])})
@@ -211,8 +211,7 @@ class StarDiceState(StarDiceMenu):
                                 + (" and is eliminated." if k in self.eliminated else "."),
                                 {"piece": k}))
         self._finish_frames(result.time)
-        after = self.engine.layout()
-        events.extend(_shape_events(before, after))
+        events.extend(_shape_events(before, self.engine.formations()))
         # the Borg die of the opening roll
         if self.phase == "borg":
             return events + self._borg_landed(seat)
@@ -363,15 +362,16 @@ class StarDiceState(StarDiceMenu):
         return state_to_json(self)
 
 
-def _shape_events(before: Layout, after: Layout) -> list[Event]:
+def _shape_events(before: Formations, after: Formations) -> list[Event]:
+    """The formations closed and broken between two moments (`FormationEngine.formations`)."""
     events = []
-    old = {frozenset(f) for f in before.formations}
-    for f in after.formations:
+    old = {frozenset(f) for f in before}
+    for f in after:
         if frozenset(f) not in old:
             events.append(Event("formation_closed", f"A formation of {len(f)} closes: "
                                 + ", ".join(f) + ".", {"objects": list(f)}))
-    new = {frozenset(f) for f in after.formations}
-    for f in before.formations:
+    new = {frozenset(f) for f in after}
+    for f in before:
         if frozenset(f) not in new:
             events.append(Event("formation_broken", f"The formation {', '.join(f)} breaks.",
                                 {"objects": list(f)}))

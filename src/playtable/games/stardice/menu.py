@@ -167,10 +167,13 @@ class StarDiceMenu(StarDiceTable):
                  for mode, name in choices]
         factors = [2.0 * PIECE_TYPES[kind].mu * G for kind in kinds]
         allowed = [self._throw_piece_legal(mode, name) is None for mode, name in choices]
-        below, random, uniform = rng.below, rng.random, rng.uniform
+        # rng.uniform(lo, hi) is lo + (hi - lo) * rng.random(): written out below with the
+        # same operands in the same order (a call fewer for each of the draws)
+        below, unit = rng.below, rng.random
         cos, sin, hypot, atan2, degrees, sqrt = (math.cos, math.sin, math.hypot, math.atan2,
                                                  math.degrees, math.sqrt)
         width, depth_, frame = geo.width, geo.depth, geo.frame
+        x_hi, y_hi = width - 0.05, depth_ - 0.05
         reach = self.params.connect_range
         max_speed = self.params.max_speed
         make, place_legal = Throw.make, self._throw_place_legal
@@ -182,19 +185,20 @@ class StarDiceMenu(StarDiceTable):
             attempts -= 1
             c = below(n_choices)
             mode, name = choices[c]
-            if targets and random() < 0.5:
+            if targets and unit() < 0.5:
                 t = targets[below(n_targets)]
-                r = reach * uniform(0.3, 0.95)
-                a = uniform(0, 2 * math.pi)
+                r = reach * (0.3 + (0.95 - 0.3) * unit())  # uniform(0.3, 0.95)
+                a = 0 + (2 * math.pi - 0) * unit()  # uniform(0, 2 * math.pi)
                 tx = min(max(t.x + r * cos(a), 0.03), width - 0.03)
                 ty = min(max(t.y + r * sin(a), 0.03), depth_ - 0.03)
                 if mode == "torpedo":
                     tx, ty = t.x, t.y
             else:
-                tx, ty = uniform(0.05, width - 0.05), uniform(0.05, depth_ - 0.05)
+                tx = 0.05 + (x_hi - 0.05) * unit()  # uniform(0.05, width - 0.05)
+                ty = 0.05 + (y_hi - 0.05) * unit()  # uniform(0.05, depth - 0.05)
             side = below(4)
-            along = uniform(0.0, 1.0)
-            depth = frame * uniform(0.2, 0.8)
+            along = 0.0 + (1.0 - 0.0) * unit()  # uniform(0.0, 1.0)
+            depth = frame * (0.2 + (0.8 - 0.2) * unit())  # uniform(0.2, 0.8)
             if side == 0:
                 sx, sy = along * width, -depth
             elif side == 1:
@@ -208,7 +212,7 @@ class StarDiceMenu(StarDiceTable):
             # speed_for_distance(kind, dist), written out
             speed = min(max_speed, max(0.01, sqrt(max(0.0, factors[c] * dist)) * boost))
             heading = degrees(atan2(ty - sy, tx - sx))
-            spin = uniform(-8, 8) if mode == "roll" else 0.0
+            spin = -8 + (8 - -8) * unit() if mode == "roll" else 0.0  # uniform(-8, 8)
             action = make(mode, name, sx, sy, heading, speed, spin)
             if allowed[c] and place_legal(action) is None:
                 out.append(action)

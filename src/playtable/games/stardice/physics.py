@@ -140,7 +140,7 @@ _TOUCH_EPS = 1e-6
 """Resting pieces closer than the sum of their radii plus this are woken together."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Body:
     """One piece in a throw's space: its chipmunk body and shape, and its friction joints (made
     and added when the piece is woken)."""
@@ -237,10 +237,13 @@ def _simulate(pieces: list[Piece], launch: Launch, params: PhysicsParams,
             handler.beginFunc = _BEGIN
             handler.userData = handle
         thrown = launch.piece
+        geo = params.geometry
+        f = geo.frame
+        x_lo, x_hi, y_lo, y_hi = -f, geo.width + f, -f, geo.depth + f
         for piece in [*pieces, thrown]:
             t = PIECE_TYPES[piece.kind]
-            body = cp.cpBodyNew(t.mass, cp.cpMomentForCircle(t.mass, 0, t.radius, (0.0, 0.0)))
-            cp.cpBodySetUserData(body, _ffi.cast("void *", len(items) + 1))
+            body = cp.cpBodyNew(t.mass, _moment(t))
+            cp.cpBodySetUserData(body, _pointer(len(items) + 1))
             cp.cpBodySetPosition(body, (piece.x, piece.y))
             cp.cpBodySetAngle(body, piece.angle)
             shape = cp.cpCircleShapeNew(body, t.radius, (0.0, 0.0))
@@ -254,8 +257,10 @@ def _simulate(pieces: list[Piece], launch: Launch, params: PhysicsParams,
                 static = cp.cpBodyNewStatic()
                 cp.cpSpaceAddBody(space, static)
             p = cp.cpBodyGetPosition(body)
-            item.x, item.y = p.x, p.y
-            if not lazy or piece is thrown or not params.geometry.on_table(item.x, item.y):
+            item.x = x = p.x
+            item.y = y = p.y
+            # (geo.on_table(x, y), written out)
+            if not lazy or piece is thrown or not (x_lo <= x <= x_hi and y_lo <= y <= y_hi):
                 _add_joints(space, static, item)
         last = items[-1]
         cp.cpBodySetVelocity(last.body, (launch.vx, launch.vy))
@@ -271,6 +276,39 @@ def _simulate(pieces: list[Piece], launch: Launch, params: PhysicsParams,
             cp.cpBodyFree(item.body)
         if static is not None:
             cp.cpBodyFree(static)
+
+
+_MOMENTS: dict[str, float] = {}
+_POINTERS: list[Any] = []
+
+
+def _moment(t: PieceType) -> float:
+    """pymunk.moment_for_circle(t.mass, 0, t.radius), once per piece type."""
+    moment = _MOMENTS.get(t.name)
+    if moment is None:
+        moment = _MOMENTS[t.name] = _cp.cpMomentForCircle(t.mass, 0, t.radius, (0.0, 0.0))
+    return moment
+
+
+def _pointer(n: int) -> Any:
+    """The number n as a chipmunk user-data pointer (a body's index + 1)."""
+    while len(_POINTERS) <= n:
+        _POINTERS.append(_ffi.cast("void *", len(_POINTERS)))
+    return _POINTERS[n]
+
+
+class _Groups:
+    """`_clusters` of a throw's pieces, found when first asked for (most throws wake nobody
+    who touches another piece, and many wake nobody)."""
+
+    def __init__(self, items: list[_Body]) -> None:
+        self.items = items
+        self.of: dict[int, list[_Body]] | None = None
+
+    def __getitem__(self, index: int) -> list[_Body]:
+        if self.of is None:
+            self.of = _clusters(self.items)
+        return self.of[index]
 
 
 def _clusters(items: list[_Body]) -> dict[int, list[_Body]]:
@@ -315,7 +353,7 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
     off: list[str] = []
     detected = geo.on_surface(launch.piece.x, launch.piece.y)
     awake = [it for it in items if it.joints is not None]
-    groups = _clusters(items)
+    groups = _Groups(items)
     asleep = {it.index: it for it in items if it.joints is None}
     m_min = min((it.kind.mass for it in items), default=1.0)
     last_snap: dict[str, tuple[float, float, float, float]] = {}
@@ -432,7 +470,7 @@ def _same(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 
 def _wake(space: Any, static: Any, awake: list[_Body], asleep: dict[int, _Body],
-          groups: dict[int, list[_Body]], m_min: float, dt: float) -> int:
+          groups: _Groups, m_min: float, dt: float) -> int:
     """Wake every sleeping piece a moving piece could touch within `WAKE_EVERY` steps (with
     the pieces it touches), and the pieces those could touch, and so on; return how many
     steps may pass before the next look (no sleeping piece can be reached sooner).
@@ -444,7 +482,7 @@ def _wake(space: Any, static: Any, awake: list[_Body], asleep: dict[int, _Body],
     for it in awake:
         v = cp.cpBodyGetVelocity(it.body)
         w = cp.cpBodyGetAngularVelocity(it.body)
-        energy += it.kind.mass * (v.x * v.x + v.y * v.y) + cp.cpBodyGetMoment(it.body) * w * w
+        energy += it.kind.mass * (v.x * v.x + v.y * v.y) + _moment(it.kind) * w * w
     per_step = WAKE_SLACK * math.sqrt(energy / m_min) * dt
     reach = per_step * WAKE_EVERY + _TOUCH_EPS
     todo = list(awake)
@@ -453,10 +491,11 @@ def _wake(space: Any, static: Any, awake: list[_Body], asleep: dict[int, _Body],
     hypot = math.hypot
     while todo:
         a = todo.pop()
+        ax, ay, ar = a.x, a.y, a.kind.radius
         for r in list(asleep.values()):
             if r.index not in asleep:
                 continue
-            gap = hypot(a.x - r.x, a.y - r.y) - a.kind.radius - r.kind.radius
+            gap = hypot(ax - r.x, ay - r.y) - ar - r.kind.radius
             if gap < reach:
                 for g in groups[r.index]:
                     del asleep[g.index]

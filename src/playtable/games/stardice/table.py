@@ -8,6 +8,7 @@ base of the playable `StarDiceState` (match.py); nothing here changes the state.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from playtable.core.chance import Chance
@@ -242,9 +243,10 @@ class StarDiceTable(State):
             info[k] = DieInfo(owner_of(k), v, self.borg_pips() if k == BORG else 0)
         return zeroed(info, forfeiter) if forfeiter is not None else info
 
-    def current_score(self, forfeiter: int | None = None) -> TableScore:
-        """The score the table shows now."""
-        layout = self.engine.layout()
+    def current_score(self, forfeiter: int | None = None, layout: Layout | None = None
+                      ) -> TableScore:
+        """The score the table shows now (`layout`: the engine's layout, if already read)."""
+        layout = layout or self.engine.layout()
         members = self.members()
         dice = self._dice_info(forfeiter)
         for obj in layout.positions:
@@ -254,8 +256,18 @@ class StarDiceTable(State):
         return score_table(layout, members, dice, self.params.scoring_rules())
 
     def members(self) -> dict[str, tuple[str, ...]]:
-        pos = {k: (pc.x, pc.y, 0.0, 0.0) for k, pc in self.table.items()}
-        return {g[0]: g[3] for g in self._groups(pos)}
+        """The dice of each object the touch surface sees (dice lying together are one). Kept
+        while the table holds the very same pieces (pieces are immutable)."""
+        items = list(self.table.items())
+        memo = self.__dict__.get("_members")
+        if memo is not None and memo[0] is self.params and len(memo[1]) == len(items) and all(
+                k == mk and pc is mpc for (k, pc), (mk, mpc) in zip(items, memo[1],
+                                                                    strict=True)):
+            return dict(memo[2])
+        pos = {k: (pc.x, pc.y, 0.0, 0.0) for k, pc in items}
+        members = {g[0]: g[3] for g in self._groups(pos)}
+        self.__dict__["_members"] = (self.params, items, members)
+        return dict(members)
 
     def layout(self) -> Layout:
         return self.engine.layout()
@@ -309,7 +321,7 @@ class StarDiceTable(State):
     def observation(self, seat: int) -> dict[str, Any]:
         """Everything on and around the table is public; only the future is hidden."""
         layout = self.engine.layout()
-        score = self.current_score()
+        score = self.current_score(layout=layout)
         return {
             "seat": seat,
             "phase": self.phase,
@@ -385,19 +397,24 @@ class FrameReader:
                  if pair[0] not in moved_set and pair[1] not in moved_set
                  and pair[0] in pos and pair[1] in pos}
         hypot = math.hypot
-        for k in moved:
-            a = alone[k]
-            if a is None:
+        if len(moved) <= 2:
+            pairs: Any = ((k, other) for k in moved if alone[k] is not None
+                          for other, b in alone.items()
+                          if b is not None and other != k
+                          and not (other in moved_set and other < k))
+        else:  # many moved (the first frame): the pairs within reach along x, by a sweep
+            by_x = sorted((pos[k][0], k) for k, a in alone.items() if a is not None)
+            pairs = ((ka, kb) for i, (xa, ka) in enumerate(by_x)
+                     for xb, kb in _within(by_x, i, merge)
+                     if ka in moved_set or kb in moved_set)
+        for k, other in pairs:
+            lo, hi = (k, other) if k < other else (other, k)
+            (lx, ly, _, _), (hx, hy, _, _) = pos[lo], pos[hi]
+            dx, dy = lx - hx, ly - hy
+            if dx >= merge or -dx >= merge or dy >= merge or -dy >= merge:
                 continue
-            for other, b in alone.items():
-                if b is None or other == k or (other in moved_set and other < k):
-                    continue
-                lo, hi = (a, b) if k < other else (b, a)
-                dx, dy = lo[1] - hi[1], lo[2] - hi[2]
-                if dx >= merge or -dx >= merge or dy >= merge or -dy >= merge:
-                    continue
-                if hypot(pos[lo[0]][0] - pos[hi[0]][0], pos[lo[0]][1] - pos[hi[0]][1]) < merge:
-                    close.add((lo[0], hi[0]))
+            if hypot(dx, dy) < merge:
+                close.add((lo, hi))
         if not close:
             self.close = close
             return [a for a in (alone[k] for k in sorted(pos)) if a is not None]
@@ -459,3 +476,13 @@ class FrameReader:
 
 def _first_seen(seen: SeenTuple) -> str:
     return seen[0]
+
+
+def _within(by_x: list[tuple[float, str]], i: int, reach: float) -> Iterator[tuple[float, str]]:
+    """The entries after `by_x[i]` (sorted by x) less than `reach` further along x."""
+    xa = by_x[i][0]
+    for j in range(i + 1, len(by_x)):
+        entry = by_x[j]
+        if entry[0] - xa >= reach:
+            return
+        yield entry
