@@ -131,7 +131,8 @@ those took longer than stepping a throw)."""
 _ffi = pymunk.ffi
 
 WAKE_EVERY = 4
-"""Steps between two looks for resting pieces a moving piece might reach (see `simulate`)."""
+"""A look for resting pieces a moving piece might reach wakes those it could reach within this
+many steps (see `simulate`)."""
 
 WAKE_SLACK = 1.5
 """Margin on the fastest speed the moving pieces' energy allows, in that look."""
@@ -176,8 +177,9 @@ _BEGIN = _ffi.callback("void(cpArbiter *, cpSpace *, void *)", _begin)
 
 
 def _add_joints(space: Any, static: Any, item: _Body) -> None:
-    """The friction joints of `_add_piece` (pymunk.PivotJoint and GearJoint with no bias and
-    Coulomb maximum forces), made and added to the space."""
+    """A piece's friction joints, as pymunk.PivotJoint(static, body, (0, 0), (0, 0)) and
+    GearJoint(static, body, 0, 1) made them (no bias, Coulomb maximum forces), added to the
+    space."""
     t = item.kind
     pivot = _cp.cpPivotJointNew2(static, item.body, (0.0, 0.0), (0.0, 0.0))
     _cp.cpConstraintSetMaxBias(pivot, 0.0)
@@ -207,14 +209,17 @@ def simulate(
     out of the space, which makes a step several times cheaper. This changes no number: a piece
     at rest has exactly zero velocity, so its joints apply exactly zero impulses and touch no
     other piece, and chipmunk's collision detection (which finds the contacts, in an order that
-    decides the result) sees the same shapes either way. Every `WAKE_EVERY` steps, each resting
-    piece that a moving piece could reach within the next `WAKE_EVERY` steps (at the fastest
-    speed the moving pieces' kinetic energy allows, times `WAKE_SLACK`) is woken with the
-    resting pieces it touches; waking adds its joints, whose accumulated impulse is exactly
-    zero as it would have been. Chipmunk reports the first step of every contact; should a
-    moving piece ever touch a piece still asleep, the throw is run again from the start with
-    every piece awake, so the result is always that of a table where every piece has its
-    joints from the first step."""
+    decides the result) sees the same shapes either way. Each resting piece that a moving piece
+    could reach within the next `WAKE_EVERY` steps (at the fastest speed the moving pieces'
+    kinetic energy allows, times `WAKE_SLACK`) is woken with the resting pieces it touches,
+    and the next look comes when the nearest one still asleep could first be reached (`_wake`);
+    waking adds its joints, whose accumulated impulse is exactly zero as it would have been.
+    Chipmunk reports the first step of every contact; should a moving piece ever touch a piece
+    still asleep, the throw is run again from the start with every piece awake, so the result
+    is always that of a table where every piece has its joints from the first step.
+
+    `on_frame` is called for every frame, in order, once the run is over (a run may be started
+    again as above)."""
     pieces = sorted(table, key=lambda p: p.id)
     try:
         return _simulate(pieces, launch, params, on_frame, lazy=True)
