@@ -55,8 +55,9 @@ class StarDiceMenu(StarDiceTable):
         # exactly when their canonical texts are (`Throw.make` writes every field canonically)
         seen = set(out)
         for a in self._fresh_throws(Chance(self._public_seed()), self.POOL, center):
-            if a not in seen:
-                seen.add(a)
+            n = len(seen)
+            seen.add(a)
+            if len(seen) > n:  # not seen before
                 out.append(a)
         return out + self.fouls()
 

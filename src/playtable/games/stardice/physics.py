@@ -362,7 +362,7 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
     asleep = {it.index: it for it in items if it.joints is None}
     m_min = min((it.kind.mass for it in items), default=1.0)
     last_snap: dict[str, tuple[float, float, float, float]] = {}
-    present = list(items)
+    present = sorted(items, key=_id_of)
     steps = 0
     t = 0.0
     frame_every = max(1, round(params.frame_dt / dt))
@@ -444,11 +444,12 @@ def _read(present: list[_Body], asleep: dict[int, _Body]) -> list[_Body]:
 def _snapshot(present: list[_Body], asleep: dict[int, _Body],
               last: dict[str, tuple[float, float, float, float]]
               ) -> dict[str, tuple[float, float, float, float]]:
-    """The frame: {id: (x, y, vx, vy)} in id order. A piece whose numbers are those of the last
+    """The frame: {id: (x, y, vx, vy)} in id order (`present` is in id order). A piece whose
+    numbers are those of the last
     frame (bit for bit) is given the very same tuple, which tells the reader of the frames
     that it has not moved (`table.FrameReader`)."""
     out = {}
-    for it in sorted(present, key=_id_of):
+    for it in present:
         snap = last.get(it.id)
         if it.index in asleep:
             if snap is None:
