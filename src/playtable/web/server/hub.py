@@ -48,8 +48,10 @@ log = logging.getLogger("playtable.web")
 MAX_LISTED = 100
 MAX_PLAYER_TABLES = 100
 """Tables "Yours" lists: every one in play, then the ones that ended last."""
-CREATIONS_WAITING = 8
-"""Jobs waiting for the public worker past which a new table is refused (503)."""
+CREATIONS_WAITING = 256
+"""Jobs waiting for the public worker past which a new table is refused (503). Generous: a
+waiting creation costs nothing but its place, each address may create only a few a minute,
+and a burst of honest players (web_load.py opens 50 tables at once) must not be refused."""
 HINTS_WAITING = 8
 """Jobs waiting for the bots' workers past which a hint is refused (bots' moves come first)."""
 
