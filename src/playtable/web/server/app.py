@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
 from playtable.web.server.api import catalogue, record_response, rules_markdown
+from playtable.web.server.board_routes import board_routes
 from playtable.web.server.bots import BOT_SECONDS, JobFailed, Workers
 from playtable.web.server.guard import MAX_BODY, BodyTooLarge, Guard, Policy
 from playtable.web.server.hub import Hub, Limits
@@ -282,6 +283,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         Route("/api/tables/{table_id}/position", position),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *live_routes(live_tables, _page("live.html"), rate),
+        *board_routes(lambda: hub().workers, _body, _client, _page("editor.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
