@@ -57,6 +57,7 @@ def test_no_foul_without_a_finger_and_none_for_a_still_table() -> None:
     table, events = watched()
     now = settle(table)
     table.feed(bundle("2Dobj", sorted(SIDS.values()), [obj_set(101, 0, 0.35, 0.4)], 2), "t:1", now)
+    table.tick(now + 0.2)  # the listener's quiet-time tick: the move is confirmed (confirm_move)
     table.feed(bundle("2Dcur", [900], [cur_set(900, 0.9, 0.7)], 1), "t:1", now + 0.5)
     table.feed(bundle("2Dobj", sorted(SIDS.values()), [], 3), "t:1", now + 0.55)
     assert events == []

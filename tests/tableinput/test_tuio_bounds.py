@@ -92,9 +92,11 @@ def test_one_garbage_frame_never_moves_a_resting_die() -> None:
     after = t.last_report
     assert after is not None
     assert after["formations"] == before["formations"] and after["points"] == before["points"]
-    # A real move is confirmed by the next frame, and then followed.
+    # A real move is confirmed by the next frame, and followed once the die has stayed away for
+    # confirm_move (0.1 s; tracking.py: connections are decided on settled positions).
     t.feed(bundle("2Dobj", [100, 107, 114], [obj_set(114, 14, 0.95, 0.05)], 9, source="tracker"), "a", 3.1)
     t.feed(bundle("2Dobj", [100, 107, 114], [obj_set(114, 14, 0.95, 0.05)], 10, source="tracker"), "a", 3.15)
+    t.tick(3.3)
     assert t.tracks["borg"].x == pytest.approx(0.95)
 
 

@@ -12,6 +12,11 @@
   the tracker's grace time, so a hand passing over it is not a departure). Announced, not
   judged: who hit it off is the players' call.
 
+* **The Surface's touch limit** (It. 9: more dice "broke the surface table's 15 touch limit"):
+  when a report counts as many contacts as the table's `touch_limit` (dice, fingers, blobs), a
+  `touch_limit` warning says that any further die or finger goes unseen; one warning until the
+  count drops below the limit again. Not a foul: a warning to the players.
+
 `FoulWatch.see(report)` returns the events of one report; it keeps only the previous report.
 """
 
@@ -56,6 +61,8 @@ class FoulWatch:
         self.previous: dict[str, Any] | None = None
         self.flagged = False
         """A foul was flagged for the fingers now on the table (one flag per touch)."""
+        self.at_limit = False
+        """The touch-limit warning was given for the contacts now on the table."""
 
     def see(self, report: dict[str, Any]) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
@@ -75,5 +82,16 @@ class FoulWatch:
             events.append({"kind": "borg_left", "frame": report.get("frame"), "t": report.get("t"),
                            "text": "The Borg die left the table: whoever hit it off forfeits "
                                    "the battle (if it was the opening roll, roll it again)."})
+        limit = int(report.get("touch_limit", 0))
+        contacts = int(report.get("contacts", 0))
+        if limit > 0 and contacts >= limit and not self.at_limit:
+            self.at_limit = True
+            events.append({"kind": "touch_limit", "frame": report.get("frame"), "t": report.get("t"),
+                           "contacts": contacts, "limit": limit,
+                           "text": f"The table sees {contacts} contacts, its limit of {limit} "
+                                   "(the Surface's, It. 9): another die or finger will not be "
+                                   "seen."})
+        elif contacts < limit:
+            self.at_limit = False
         self.previous = report
         return events

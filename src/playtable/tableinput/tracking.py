@@ -18,6 +18,19 @@ What real trackers send, and what we do about it (research notes, anchors-stardi
   fiducial, a reflection) would otherwise break and re-form its formations, changing the score
   for good, since a tracker sends nothing more for a die that lies still. A real move starts
   small or is confirmed by the very next frame.
+* **connections are decided on settled positions**: a die the formation engine has at rest moves
+  on the table only once the tracker has kept it away from its resting place (farther than the
+  engine's jitter) for `confirm_move` seconds (0.1 s: 3 frames of a 30 fps tracker, 6 at 60
+  fps); a frame that puts it back within the jitter cancels the move. One glitched frame (a
+  die read 0.05 away and back the next frame) would otherwise disconnect the die (It. 7
+  auto-disconnect), let its neighbours take its places, and change the formations for good.
+  A real knock is seen 0.1 s late; a tracker that falls silent after the move confirms it
+  when the time is up (it believes the die lies there).
+
+The Surface tracks at most 15 contacts (It. 9: two more dice a player "broke the surface
+table's 15 touch limit"); every report counts the contacts alive (`contacts`: dice, fingers and
+blobs of every source) beside the table's `touch_limit`, so a page can warn that a 16th die or
+finger would go unseen (`fouls.FoulWatch`).
 
 Coordinates: TUIO's x, y in 0..1 (origin top-left) map to table units as x * width, y * depth.
 The dice positions go to the game's `LiveDice` (formations and score).
@@ -44,6 +57,10 @@ from playtable.games.stardice.live import DieSpec, LiveDice
 from playtable.games.stardice.scoring import DieInfo, ScoringRules, TableScore
 from playtable.tableinput.tuio import PROFILES, TuioObject, TuioReceiver
 
+SURFACE_TOUCH_LIMIT = 15
+"""Contacts the Microsoft Surface tracks at once (seed It. 9); 7 dice a side and the Borg die
+fill it exactly."""
+
 
 @dataclass
 class _Track:
@@ -59,6 +76,9 @@ class _Track:
     anonymous: bool = False
     jump: tuple[float, float] | None = None
     """An unconfirmed far place one frame gave this die while it lay at rest."""
+    away: tuple[float, float, float, float, float] | None = None
+    """(since, x, y, tracker vx, tracker vy): the newest place away from the die's resting
+    place, waiting for `confirm_move` seconds of frames that agree it has left."""
 
 
 class TuioTable:
@@ -74,6 +94,8 @@ class TuioTable:
         grace: float = 0.25,
         retain_distance: float = 0.03,
         jump: float = 0.25,
+        confirm_move: float = 0.1,
+        touch_limit: int = SURFACE_TOUCH_LIMIT,
         borg_faces: tuple[int, ...] = (8, 16, 16, 24, 24, 32),
         borg_pips: tuple[int, ...] = (3, 4, 4, 5, 5, 6),
         on_frame: Callable[[dict[str, Any]], None] | None = None,
@@ -87,6 +109,8 @@ class TuioTable:
         self.grace = grace
         self.retain_distance = retain_distance
         self.jump = jump
+        self.confirm_move = confirm_move
+        self.touch_limit = touch_limit
         self.on_frame = on_frame
         self.stale_velocity = 0.1
         self.receiver = TuioReceiver(self._commit)
@@ -150,19 +174,12 @@ class TuioTable:
                     self.tracks[key] = tr
                 elif obj.fresh and self._held_back(tr, x, y):
                     pass  # one frame's far place for a resting die: wait for a second frame
+                elif obj.fresh and self._unconfirmed(key, tr, x, y, obj.vx, obj.vy, now):
+                    pass  # a resting die's first frames away: wait for confirm_move seconds
                 elif obj.fresh or tr.lost_at is not None:
-                    dt = now - tr.t
-                    if dt > 0:
-                        d = math.hypot(x - tr.x, y - tr.y)
-                        if d <= self.params.jitter:
-                            tr.vx = tr.vy = 0.0
-                        else:
-                            tr.vx, tr.vy = (x - tr.x) / dt, (y - tr.y) / dt
-                        tr.x, tr.y, tr.t = x, y, now
-                    elif (x, y) != (tr.x, tr.y):
-                        tr.x, tr.y = x, y
-                    if obj.fresh and (obj.vx or obj.vy):  # the tracker's velocity, if any
-                        tr.vx, tr.vy = obj.vx * TABLE_WIDTH, obj.vy * TABLE_DEPTH
+                    tr.away = None
+                    self._place(tr, x, y, obj.vx if obj.fresh else 0.0,
+                                obj.vy if obj.fresh else 0.0, now)
                 tr.lost_at = None
         # forget bindings of session ids no longer alive
         alive_binds = {(src, prof, sid) for (src, prof), f in self.sources.items()
@@ -193,11 +210,59 @@ class TuioTable:
         tr.jump = (x, y)
         return True
 
+    def _place(self, tr: _Track, x: float, y: float, tvx: float, tvy: float, now: float) -> None:
+        """Move `tr` to (x, y) at `now`: our velocity estimate, or the tracker's (`tvx`, `tvy`
+        in TUIO units a second) when it sends one."""
+        dt = now - tr.t
+        if dt > 0:
+            d = math.hypot(x - tr.x, y - tr.y)
+            if d <= self.params.jitter:
+                tr.vx = tr.vy = 0.0
+            else:
+                tr.vx, tr.vy = (x - tr.x) / dt, (y - tr.y) / dt
+            tr.x, tr.y, tr.t = x, y, now
+        elif (x, y) != (tr.x, tr.y):
+            tr.x, tr.y = x, y
+        if tvx or tvy:  # the tracker's velocity, if any
+            tr.vx, tr.vy = tvx * TABLE_WIDTH, tvy * TABLE_DEPTH
+
+    def _unconfirmed(self, key: str, tr: _Track, x: float, y: float, tvx: float, tvy: float,
+                     now: float) -> bool:
+        """Whether a fresh place (x, y) of a die the engine has at rest is held back until the
+        die has been away from its resting place for `confirm_move` seconds (module doc)."""
+        engine_track = self.engine.tracks.get(key)
+        rest = engine_track.anchor if engine_track is not None else None
+        if (rest is None or self.confirm_move <= 0
+                or math.hypot(x - rest[0], y - rest[1]) <= self.params.jitter):
+            tr.away = None
+            return False
+        since = tr.away[0] if tr.away is not None else now
+        if now - since >= self.confirm_move - 1e-9:  # frame times are sums of floats
+            tr.away = None
+            return False
+        tr.away = (since, x, y, tvx, tvy)
+        return True
+
+    def _confirm_due(self, now: float) -> None:
+        """Moves whose confirm_move time is up while the tracker said nothing more: the die
+        lies where the tracker last put it."""
+        for tr in self.tracks.values():
+            if (tr.away is not None and tr.lost_at is None
+                    and now - tr.away[0] >= self.confirm_move - 1e-9):
+                _, x, y, tvx, tvy = tr.away
+                tr.away = None
+                self._place(tr, x, y, tvx, tvy, now)
+
+    def contacts(self) -> int:
+        """Contacts alive now, of every profile and source (what the touch limit counts)."""
+        return sum(len(f.objects) for f in self.sources.values())
+
     def _touches(self) -> int:
         return sum(len(f.objects) for (_, prof), f in self.sources.items()
                    if prof == "2Dcur" and prof not in self.dice_profiles)
 
     def _update_engine(self, now: float) -> Layout:
+        self._confirm_due(now)
         for tr in self.tracks.values():
             if now - tr.t >= self.stale_velocity:
                 tr.vx = tr.vy = 0.0  # nothing heard for a while: the die lies still
@@ -250,6 +315,7 @@ class TuioTable:
         return {
             "frame": self.stats.frames, "source": source, "profile": profile, "fseq": fseq,
             "t": round(now, 6), **self.live.describe(layout, velocities),
-            "touches": touches, "malformed": self.stats.malformed,
+            "touches": touches, "contacts": self.contacts(), "touch_limit": self.touch_limit,
+            "malformed": self.stats.malformed,
             "late_frames": self.stats.late_frames,
         }
