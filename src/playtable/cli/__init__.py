@@ -49,6 +49,7 @@ from playtable.cli.games import games  # noqa: E402
 from playtable.cli.lab import claims, query, report  # noqa: E402
 from playtable.cli.play import play  # noqa: E402
 from playtable.cli.playtest import playtest  # noqa: E402
+from playtable.cli.playtest_online import playtest_online  # noqa: E402
 from playtable.cli.replay import replay  # noqa: E402
 from playtable.cli.rotator import play_rotator  # noqa: E402
 from playtable.cli.serve import serve  # noqa: E402
@@ -94,6 +95,7 @@ cli.add_command(replay)
 cli.add_command(tune)
 cli.add_command(tournament)
 cli.add_command(playtest)
+cli.add_command(playtest_online)
 solve.add_command(solve_troll)
 cli.add_command(stardice)
 cli.add_command(serve)

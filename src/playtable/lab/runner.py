@@ -104,8 +104,12 @@ def _params(game_ref: str, params_json: str) -> Any:
     return params_from_dict(game.params_type, json.loads(params_json))
 
 
-def play_game(arm: Arm, seed: int) -> dict[str, Any]:
-    """Play one game and describe it as a result row (see `storage` for the columns)."""
+def play_game(arm: Arm, seed: int, record: Sequence[str] | None = None) -> dict[str, Any]:
+    """Play one game and describe it as a result row (see `storage` for the columns).
+
+    `record`: the game's action texts, played in order instead of asking the agents (a game
+    people played on the web, issue 31: its row is computed by the very code of `sim`'s, so the
+    two can stand side by side; `arm.agents` then only labels the seats, e.g. "person")."""
     game = resolve_game(arm.game)
     params_json = json.dumps(arm.params, sort_keys=True)
     params = _params(arm.game, params_json)
@@ -130,19 +134,21 @@ def play_game(arm: Arm, seed: int) -> dict[str, Any]:
     trace = QualityTrace(game, players) if arm.quality else None
     try:
         state = game.new_state(params, seed)
-        agents = [make_agent(game, spec) for spec in arm.agents]
+        agents = [make_agent(game, spec) for spec in arm.agents] if record is None else []
+        limit = arm.max_steps if record is None else min(arm.max_steps, len(record))
         probe = _load(arm.probe)() if arm.probe else None
         actions: list[str] | None = row.setdefault("actions", []) if arm.keep_records else None
         rngs = [agent_rng(seed, s) for s in range(players)]
         length = 0
-        while not state.is_terminal and length < arm.max_steps:
+        while not state.is_terminal and length < limit:
             seat = state.current_player
             width = len(state.legal_actions())
             branching_sum += width
             branching_max = max(branching_max, width)
             if trace is not None:
                 trace.step(state)
-            action = agents[seat].choose(state, rngs[seat])
+            action = (agents[seat].choose(state, rngs[seat]) if record is None
+                      else state.parse_action(record[length]))
             if actions is not None:
                 actions.append(str(action))
             applied = state.apply(action)

@@ -32,6 +32,8 @@ from playtable.web.server.hub import Hub, Limits
 from playtable.web.server.live import LiveSpec, LiveTables
 from playtable.web.server.live_routes import live_routes
 from playtable.web.server.past import Busy, PastCache
+from playtable.web.server.playtest_routes import playtest_routes
+from playtable.web.server.playtests import Playtests, PlaytestStore
 from playtable.web.server.socket_pump import pump
 from playtable.web.server.store import SqliteStore
 from playtable.web.server.table_request import BadRequest, parse_seat
@@ -86,6 +88,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     `bot_seconds`: the longest a bot move or hint may take."""
     state: dict[str, Hub] = {}
     lives: dict[str, LiveTables] = {}
+    tests: dict[str, Playtests] = {}
     past = PastCache()
     base = (public_url or "").rstrip("/")
     policy = policy or Policy.of(public_url=public_url)
@@ -102,6 +105,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         the_hub.restore()
         the_hub.start()
         state["hub"] = the_hub
+        tests["playtests"] = Playtests(the_hub, PlaytestStore(db))
         lives["live"] = LiveTables(record_dir)
         try:
             for k, spec in enumerate(live):
@@ -113,6 +117,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                 task.cancel()
             the_hub.workers.close()
             the_hub.store.close()
+            tests["playtests"].store.close()
 
     async def games(request: Request) -> Response:
         return JSONResponse({"games": catalogue()})
@@ -283,6 +288,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         Route("/api/tables/{table_id}/position", position),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *live_routes(live_tables, _page("live.html"), rate),
+        *playtest_routes(lambda: tests["playtests"], _page("playtest.html"), _body, _client),
         *board_routes(lambda: hub().workers, _body, _client, _page("editor.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

@@ -22,6 +22,15 @@ async function main() {
   const frame = new TableFrame(root, { tableId, seat, token, gameModule: module });
   window.playtable = frame; // for the browser tests and for curious players' consoles
   frame.start();
+  playtestBar();
+}
+
+/** A playtest's table (`&playtest=ID`, issue 31): the way back to the playtest's questions. */
+function playtestBar() {
+  const id = new URLSearchParams(window.location.search).get("playtest");
+  if (!id || !/^[A-Za-z0-9_-]{12}$/.test(id)) return;
+  document.body.prepend(h("p", { class: "playtest-bar" }, "A playtest game. When it is over, ",
+    h("a", { href: `/p/${id}`, id: "playtest-back" }, "answer the playtest's questions"), "."));
 }
 
 main();

@@ -1,0 +1,163 @@
+"""`playtable playtest-online`: playtests with people on the web server (issue 31).
+
+    playtable playtest-online create troll --variant default --variant easier-ends --games 20
+    playtable playtest-online status ID
+    playtable playtest-online export ID --out people.parquet
+
+The designer is the server's operator: these commands work on the server's own database (`--db`,
+the same default as `playtable serve`), so no web route creates a playtest. `export` replays
+every finished game's record through the lab's runner (`lab.people`): the rows are `sim` rows
+(agent `person` on the tester's seat) plus `tester` and the answers (`q_<id>`).
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from pathlib import Path
+from typing import Any
+
+import click
+
+from playtable.cli.common import OUT_FILE, SEED, complete_agent, complete_game, log
+from playtable.core.errors import BadParameter
+
+DB_OPTION = click.option(
+    "--db", type=click.Path(dir_okay=False, path_type=Path), default=None, envvar="PLAYTABLE_DB",
+    help="The server's SQLite file [default: that of `playtable serve`].")
+
+
+def _store(db: Path | None, must_exist: bool = True) -> Any:
+    from playtable.cli.serve import default_db
+    from playtable.web.server.playtests import PlaytestStore
+
+    path = db or default_db()
+    if must_exist and not path.is_file():
+        raise BadParameter(f"no server database at {path} (give the server's --db)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return PlaytestStore(path), path
+
+
+def bots_command(playtest_id: str, spec: Any, agent: str) -> str:
+    """The `compare` command that plays bots on the playtest's deals and variants, `agent` on the
+    person's seat and the playtest's bots on the others, labelled as the people's rows are."""
+    words = ["playtable", "compare", spec.game]
+    words += [arg for v in spec.variants for arg in ("--variant", f"{v}:")]
+    words += ["--agent", f"0={agent}"]
+    words += [arg for k, bot in enumerate(spec.bots, 1) for arg in ("--agent", f"{k}={bot}")]
+    words += ["-n", str(spec.deals), "--seed", str(spec.first_seed), "--out", f"bots-{playtest_id}.parquet"]
+    return shlex.join(words)
+
+
+@click.group("playtest-online")
+def playtest_online() -> None:
+    """Playtests with people on the web server: create one (a link to share), follow it, and
+    export its games as lab rows for query, report and compare."""
+
+
+@playtest_online.command()
+@click.argument("game", shell_complete=complete_game)
+@click.option("--variant", "variants", multiple=True, required=True,
+              help="A named variant to compare (repeat, 1-4; 'default' is the default rules).")
+@click.option("--games", type=int, default=20, show_default=True,
+              help="Games in all (a multiple of the variants: each deal is played under each).")
+@click.option("--seed", type=SEED, default=None, help="The first deal's seed [default: random].")
+@click.option("--bot", "bots", multiple=True, shell_complete=complete_agent,
+              help="The agent of each seat after the person's (repeat, in seat order).")
+@click.option("--question", "questions", multiple=True, metavar="ID:scale:PROMPT[:LOW:HIGH]|ID:text:PROMPT",
+              help="A question after each game (repeat) [default: fun, hard, long (1-5), confused (text)].")
+@click.option("--title", default="", help="What testers read at the top of the page.")
+@click.option("--url", default="http://127.0.0.1:8000", show_default=True, envvar="PLAYTABLE_PUBLIC_URL",
+              help="The server's address as people open it (the link is printed with it).")
+@DB_OPTION
+def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, bots: tuple[str, ...],
+           questions: tuple[str, ...], title: str, url: str, db: Path | None) -> None:
+    """Make a playtest of GAME and print the link to share with testers."""
+    from playtable.web.server.playtest_spec import DEFAULT_QUESTIONS, check_spec, parse_question
+
+    asked = [parse_question(q) for q in questions] or list(DEFAULT_QUESTIONS)
+    first = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    spec = check_spec(game, list(variants), games, first, list(bots), asked, title)
+    store, path = _store(db, must_exist=False)
+    try:
+        playtest_id = store.create(spec)
+    finally:
+        store.close()
+    click.echo(f"{url.rstrip('/')}/p/{playtest_id}")
+    log.info("playtest %s in %s: %d games, %d deals (seeds %d-%d) under %s", playtest_id, path,
+             spec.games, spec.deals, spec.first_seed, spec.first_seed + spec.deals - 1,
+             ", ".join(spec.variants))
+    log.info("bots on the same deals: %s", bots_command(playtest_id, spec, "heuristic"))
+
+
+@playtest_online.command()
+@click.argument("playtest_id", required=False)
+@DB_OPTION
+def status(playtest_id: str | None, db: Path | None) -> None:
+    """How far a playtest is (every playtest without PLAYTEST_ID)."""
+    store, _ = _store(db)
+    try:
+        ids = [playtest_id] if playtest_id else [pid for pid, _ in store.ids()]
+        for pid in ids:
+            spec = store.spec(pid)
+            if spec is None:
+                raise BadParameter(f"there is no playtest '{pid[:20]}'")
+            total, taken, answered = store.counts(pid)
+            click.echo(f"{pid}  {spec.game}  {', '.join(spec.variants)}  games {taken}/{total} taken, "
+                       f"{answered} answered")
+    finally:
+        store.close()
+
+
+@playtest_online.command()
+@click.argument("playtest_id")
+@click.option("--out", type=OUT_FILE, required=True, help="The Parquet file to write.")
+@click.option("--force", is_flag=True, help="Replace --out if it exists.")
+@click.option("--anonymous", is_flag=True, help="Testers as tester-1, tester-2, ... instead of their names.")
+@DB_OPTION
+def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | None) -> None:
+    """Write every finished game of a playtest as a lab row (the sim columns, agent `person`,
+    plus `tester` and the answers as q_<id>)."""
+    from playtable.core.extras import require
+    from playtable.core.files import check_new_output
+
+    require("lab", "playtest-online export")
+    check_new_output(out, force)
+    from playtable.lab.people import PERSON, people_table, person_row, write_people
+    from playtable.web.server.store import SqliteStore
+
+    store, path = _store(db)
+    tables = SqliteStore(path)
+    try:
+        spec = store.spec(playtest_id)
+        if spec is None:
+            raise BadParameter(f"there is no playtest '{playtest_id[:20]}'")
+        rows, testers, answers = [], [], []
+        names: dict[str, str] = {}
+        unfinished = 0
+        for slot in store.slots(playtest_id):
+            table = tables.load(slot.table_id) if slot.table_id else None
+            if table is None:
+                continue
+            agents = [PERSON, *spec.bots]
+            row = person_row(table.game, table.params, table.seed, [t for _, t in table.actions],
+                             agents, slot.variant)
+            if not row["completed"]:
+                unfinished += 1
+                continue
+            seat = table.seats[0]
+            key = seat.player or slot.player_id or ""
+            names.setdefault(key, f"tester-{len(names) + 1}" if anonymous else (seat.player_name or key))
+            rows.append(row)
+            testers.append(names[key])
+            answers.append(slot.answers or {})
+    finally:
+        tables.close()
+        store.close()
+    if not rows:
+        raise BadParameter(f"playtest {playtest_id} has no finished game yet")
+    questions = [(q.id, q.kind) for q in spec.questions]
+    write_people(people_table(rows, testers, answers, questions), out,
+                 f"playtable playtest-online export {playtest_id}")
+    click.echo(f"{len(rows)} games written to {out}"
+               + (f" ({unfinished} not finished, left out)" if unfinished else ""))

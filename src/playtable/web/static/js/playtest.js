@@ -1,0 +1,176 @@
+// The playtest page (/p/ID, issue 31): a tester chooses a name, is seated at the next game of
+// the playtest (its variant and deal assigned by the server), plays it on the table page, and
+// comes back here to answer the designer's questions about it.
+
+import { playerKey, playerName, saveName } from "./player.js";
+import { ApiError, getJson, h, postJson } from "./util.js";
+
+const root = document.getElementById("app");
+const playtestId = decodeURIComponent(window.location.pathname.split("/")[2] || "");
+const api = `/api/playtests/${encodeURIComponent(playtestId)}`;
+const POLL_MS = 4000;
+let info = null;
+let poll = null;
+
+function problemLine() {
+  return h("p", { class: "error", role: "alert" });
+}
+
+function headSection() {
+  const bots = info.bots ? ` against ${info.bots} bot${info.bots > 1 ? "s" : ""}` : "";
+  return h("section", { "aria-labelledby": "playtest-title" },
+    h("h1", { id: "playtest-title" }, info.title),
+    h("p", {}, `You play ${info.game_name}${bots}. The server picks which version of the rules you play, `
+      + "and after the game you answer a few short questions."),
+    h("p", { class: "progress" }, `${info.answered} of ${info.games} games played and answered so far.`));
+}
+
+function nameSection() {
+  const input = h("input", { id: "player-name", name: "name", type: "text", maxlength: 30, required: true,
+    autocomplete: "nickname", placeholder: "e.g. Alice", value: playerName() ?? "" });
+  const problem = problemLine();
+  const form = h("form", { class: "player-form", "aria-label": "Your name" },
+    h("label", { for: "player-name" }, "Choose a name (the designer sees it beside your answers)"),
+    h("div", { class: "inline" }, input, h("button", { type: "submit", class: "primary" }, "Save")),
+    problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    try {
+      await saveName(input.value);
+      draw();
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  });
+  return h("section", {}, form);
+}
+
+async function mine() {
+  const key = playerKey();
+  try {
+    return await postJson(`${api}/me`, { key });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 403) throw err;
+    await saveName(playerName()); // a server that lost the key is told the name again
+    return postJson(`${api}/me`, { key });
+  }
+}
+
+function playSection(me) {
+  const problem = problemLine();
+  const button = h("button", { type: "button", class: "primary", id: "play" },
+    me.played ? "Play another game" : "Play a game");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    problem.textContent = "";
+    try {
+      const seat = await postJson(`${api}/play`, { key: playerKey() });
+      window.location.assign(seat.path);
+    } catch (err) {
+      problem.textContent = err.message;
+      button.disabled = false;
+    }
+  });
+  const done = me.played ? h("p", { class: "thanks" }, `Thank you, ${me.player}: your answers are saved.`) : null;
+  return h("section", {}, done, h("p", {}, `Playing as ${me.player}.`), button, problem);
+}
+
+function scaleQuestion(q) {
+  const choices = [1, 2, 3, 4, 5].map((n) => h("label", {},
+    h("input", { type: "radio", name: q.id, value: String(n), "aria-label": `${n}${n === 1 && q.low ? ` (${q.low})` : ""}${n === 5 && q.high ? ` (${q.high})` : ""}` }),
+    String(n)));
+  return h("fieldset", { "data-question": q.id },
+    h("legend", {}, q.prompt),
+    h("div", { class: "scale" }, h("span", { class: "end low" }, q.low), ...choices, h("span", { class: "end high" }, q.high)));
+}
+
+function textQuestion(q) {
+  return h("fieldset", { "data-question": q.id },
+    h("label", { class: "prompt", for: `q-${q.id}` }, q.prompt),
+    h("textarea", { id: `q-${q.id}`, name: q.id, maxlength: 500, rows: 3 }));
+}
+
+function questionsSection(me) {
+  const problem = problemLine();
+  const form = h("form", { class: "questionnaire", "aria-label": "Questions about your game" },
+    h("h2", {}, "Your game is over: how was it?"),
+    ...info.questions.map((q) => (q.kind === "scale" ? scaleQuestion(q) : textQuestion(q))),
+    h("div", { class: "inline" }, h("button", { type: "submit", class: "primary" }, "Send the answers"),
+      h("a", { href: `/t/${encodeURIComponent(me.last.table_id)}/replay` }, "See the game again")),
+    problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    const answers = {};
+    for (const q of info.questions) {
+      if (q.kind === "scale") {
+        const picked = form.querySelector(`input[name="${q.id}"]:checked`);
+        answers[q.id] = picked ? Number(picked.value) : null;
+      } else {
+        answers[q.id] = form.querySelector(`textarea[name="${q.id}"]`).value;
+      }
+    }
+    try {
+      await postJson(`${api}/answers`, { key: playerKey(), table_id: me.last.table_id, answers });
+      info = await getJson(api);
+      draw();
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  });
+  return h("section", {}, form);
+}
+
+function waitingSection(me) {
+  const path = `/t/${encodeURIComponent(me.last.table_id)}?seat=0&playtest=${encodeURIComponent(playtestId)}`;
+  return h("section", {}, h("p", {}, "Your game is not over yet."),
+    h("a", { class: "button primary", href: path, id: "continue" }, "Continue your game"),
+    h("p", { class: "progress" }, "This page shows the questions once the game is over."));
+}
+
+async function draw() {
+  clearTimeout(poll);
+  const parts = [headSection()];
+  if (!playerName() || !playerKey()) {
+    parts.push(nameSection());
+    root.replaceChildren(...parts);
+    document.body.dataset.state = "name";
+    return;
+  }
+  let me;
+  try {
+    me = await mine();
+  } catch (err) {
+    parts.push(h("section", {}, h("p", { class: "error" }, err.message)));
+    root.replaceChildren(...parts);
+    return;
+  }
+  if (me.last && !me.last.over) {
+    parts.push(waitingSection(me));
+    poll = setTimeout(draw, POLL_MS);
+  } else if (me.last && !me.last.answered) {
+    parts.push(questionsSection(me));
+  } else if (me.more) {
+    parts.push(playSection(me));
+  } else {
+    parts.push(h("section", {}, h("p", { class: "thanks" }, `Thank you, ${me.player}: you have played every `
+      + "game this playtest has for you.")));
+  }
+  root.replaceChildren(...parts);
+  document.body.dataset.state = me.last && !me.last.over ? "playing" : me.last && !me.last.answered ? "questions" : "ready";
+}
+
+async function main() {
+  try {
+    info = await getJson(api);
+  } catch (err) {
+    root.replaceChildren(h("section", { class: "page-error" }, h("h1", {}, "No such playtest"),
+      h("p", {}, err.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    return;
+  }
+  document.title = `${info.title} · playtable`;
+  draw();
+}
+
+main();

@@ -1,0 +1,309 @@
+"""Playtests with people (issue 31; docs/lab.md "Playtests with people"): a designer's playtest,
+testers seated at tables of variants assigned in paired, balanced blocks, the questionnaire after
+the game, every parameter and answer bounded, and the export in the sim schema that the lab's
+report reads beside bot rows."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+from tests.web.conftest import in_process_app
+
+from playtable.cli import cli
+from playtable.core.errors import BadParameter
+from playtable.core.params import resolve_params
+from playtable.core.registry import get_game
+from playtable.lab.columns import schema_for
+from playtable.lab.people import PERSON, people_schema, person_row
+from playtable.lab.runner import Arm, play_game
+from playtable.web.server.playtest_spec import (
+    DEFAULT_QUESTIONS,
+    MAX_GAMES,
+    MAX_TEXT_ANSWER,
+    PlaytestSpec,
+    Question,
+    check_answers,
+    check_spec,
+    parse_question,
+    schedule,
+)
+from playtable.web.server.playtests import PlaytestStore
+
+ROTATOR = ("rotator", ["easy", "medium"])
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def spec(**changes: Any) -> PlaytestSpec:
+    values: dict[str, Any] = {"game": "rotator", "variants": ["easy", "medium"], "games": 6,
+                              "first_seed": 10, "bots": [], "questions": list(DEFAULT_QUESTIONS)}
+    values.update(changes)
+    return check_spec(values["game"], values["variants"], values["games"], values["first_seed"],
+                      values["bots"], values["questions"], values.get("title", ""))
+
+
+# -- the schedule: random, paired, balanced --------------------------------------------------------
+
+def test_the_schedule_pairs_every_deal_across_variants_and_stays_balanced() -> None:
+    the_spec = spec(game="troll", variants=["default", "easier-ends", "plus-one"], games=300, first_seed=7)
+    orders = set()
+    for trial in range(5):
+        slots = schedule(the_spec, random.Random(trial))
+        assert len(slots) == 300
+        by_seed: dict[int, list[str]] = {}
+        for variant, seed in slots:
+            by_seed.setdefault(seed, []).append(variant)
+        # paired: every deal is played once under each variant (the same seeds under each)
+        assert sorted(by_seed) == list(range(7, 107))
+        assert all(sorted(v) == sorted(the_spec.variants) for v in by_seed.values())
+        # balanced: after any number of slots taken in order, counts differ by at most one
+        counts: Counter[str] = Counter()
+        for taken, (variant, _) in enumerate(slots, 1):
+            counts[variant] += 1
+            if taken % 3 == 0:
+                assert len(set(counts.values())) == 1
+            assert max(counts.values()) - min(counts.values(), default=0) <= 1
+        orders.add(tuple(v for v, _ in slots[:30]))
+        # random: which variant comes first in a block is not fixed
+        firsts = Counter(slots[3 * k][0] for k in range(100))
+        assert len(firsts) == 3 and min(firsts.values()) > 15
+    assert len(orders) == 5
+
+
+# -- bounds on every parameter ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("changes", "says"), [
+    ({"game": "chess"}, "unknown game"),
+    ({"game": 3}, "unknown game"),
+    ({"variants": []}, "1 to 4 different variants"),
+    ({"variants": ["easy", "easy"]}, "1 to 4 different variants"),
+    ({"variants": ["easy", "medium", "hard", "no-limit", "default"]}, "1 to 4"),
+    ({"variants": ["../../etc/passwd"]}, "no variant"),
+    ({"games": 0}, "the number of games"),
+    ({"games": 7}, "multiple of the number of variants"),
+    ({"games": MAX_GAMES + 2}, "the number of games"),
+    ({"games": True}, "the number of games"),
+    ({"first_seed": -1}, "first seed"),
+    ({"first_seed": 2**63}, "first seed"),
+    ({"bots": ["random"]}, "has 1 seats"),
+    ({"game": "stardice", "variants": ["battle"], "bots": []}, "give 1 bot"),
+    ({"game": "stardice", "variants": ["battle"], "bots": ["nobody"]}, "nobody"),
+    ({"game": "troll", "variants": ["default"], "games": 2,
+      "bots": []} | {"questions": []}, "1 to 8 questions"),
+    ({"questions": [Question("fun", "scale", "Fun?")] * 9}, "1 to 8 questions"),
+    ({"questions": [Question("Fun", "scale", "Fun?")]}, "question id"),
+    ({"questions": [Question("fun", "stars", "Fun?")]}, "scale or text"),
+    ({"questions": [Question("fun", "scale", "")]}, "prompt"),
+    ({"questions": [Question("fun", "scale", "x" * 201)]}, "prompt"),
+    ({"questions": [Question("fun", "scale", "Fun?\nReally?")]}, "prompt"),
+    ({"questions": [Question("fun", "scale", "Fun?", "l" * 41)]}, "low label"),
+    ({"questions": [Question("a", "text", "A?"), Question("a", "text", "B?")]}, "same id"),
+    ({"title": "t" * 101}, "title"),
+])
+def test_every_setting_is_bounded(changes: dict[str, Any], says: str) -> None:
+    with pytest.raises(BadParameter, match=says):
+        spec(**changes)
+
+
+def test_bots_are_bounded_like_a_strangers() -> None:
+    with pytest.raises(BadParameter):
+        spec(game="stardice", variants=["battle"], games=2, bots=["search:samples=100000000"])
+    ok = spec(game="stardice", variants=["battle"], games=2, bots=["random-thrower"])
+    assert ok.table_request("battle", 3)["seats"][1] == {"kind": "bot", "agent": "random-thrower"}
+
+
+def test_questions_parse_from_the_command_line() -> None:
+    assert parse_question("fun:scale:Was it fun?:dull:great") == Question("fun", "scale", "Was it fun?",
+                                                                          "dull", "great")
+    assert parse_question("why:text:Why?") == Question("why", "text", "Why?")
+    for bad in ("fun:scale", "fun:text:Why?:a:b", "fun:stars:Why?"):
+        with pytest.raises(BadParameter):
+            parse_question(bad)
+
+
+# -- answers -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("answers", [
+    [], "fun=5", {"fun": 0}, {"fun": 6}, {"fun": 2.5}, {"fun": True}, {"fun": "5"},
+    {"confused": 3}, {"confused": "x" * (MAX_TEXT_ANSWER + 1)}, {"confused": "bell\x07"},
+    {"colour": "blue"},
+])
+def test_bad_answers_are_refused(answers: Any) -> None:
+    from playtable.web.server.playtest_spec import BadAnswers
+
+    with pytest.raises(BadAnswers):
+        check_answers(DEFAULT_QUESTIONS, answers)
+
+
+def test_answers_are_kept_whole_with_skipped_ones_empty() -> None:
+    got = check_answers(DEFAULT_QUESTIONS, {"fun": 4, "confused": " the drill\nand the boost ", "long": None})
+    assert got == {"fun": 4, "hard": None, "long": None, "confused": "the drill\nand the boost"}
+
+
+# -- a person's row is a sim row -----------------------------------------------------------------------
+
+def test_a_replayed_record_gives_the_row_sim_gives() -> None:
+    game = get_game("rotator")
+    params = resolve_params(game.params_type, game.variants, "easy")
+    arm = Arm.build("rotator", params, ["random"], label="easy")
+    arm = Arm(arm.game, arm.params, arm.agents, arm.label, keep_records=True)
+    bot = play_game(arm, 4)
+    person = person_row("rotator", arm.params, 4, bot["actions"], ["random"], "easy")
+    bot.pop("actions")
+    assert person == bot
+    labelled = person_row("rotator", arm.params, 4, person_actions(arm, 4), [PERSON], "easy")
+    assert labelled["agents"] == [PERSON] and labelled["completed"]
+
+
+def person_actions(arm: Arm, seed: int) -> list[str]:
+    row = play_game(Arm(arm.game, arm.params, arm.agents, arm.label, keep_records=True), seed)
+    return list(row["actions"])
+
+
+# -- the whole flow through the app -----------------------------------------------------------------------
+
+def play_out(client: TestClient, path: str, rng: random.Random) -> None:
+    """Play the table at `path` (a join path) to its end with random legal moves, as a page would."""
+    table_id, query = path.split("/t/", 1)[1].split("?", 1)
+    query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
+    with client.websocket_connect(f"/ws/tables/{table_id}?{query}") as ws:
+        state: dict[str, Any] = {}
+        for _ in range(400):
+            message = ws.receive_json()
+            if message["type"] != "state":
+                continue
+            state = message
+            if state["terminal"]:
+                return
+            if state["your_turn"]:
+                ws.send_json({"type": "act", "action": rng.choice(state["legal"])["action"],
+                              "step": state["step"]})
+        raise AssertionError(f"the game did not end: {state.get('step')}")
+
+
+@pytest.fixture
+def playtest(tmp_path: Path) -> tuple[Path, str]:
+    db = tmp_path / "tables.sqlite3"
+    store = PlaytestStore(db)
+    playtest_id = store.create(spec(games=4), random.Random(1))
+    store.close()
+    return db, playtest_id
+
+
+def register(client: TestClient, name: str) -> str:
+    key = new_key()
+    assert client.post("/api/players", json={"name": name, "key": key}).status_code == 201
+    return key
+
+
+def test_three_testers_play_answer_and_export(playtest: tuple[Path, str], tmp_path: Path) -> None:
+    db, pid = playtest
+    rng = random.Random(5)
+    with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
+        info = client.get(f"/api/playtests/{pid}").json()
+        assert info["games"] == 4 and info["game"] == "rotator" and "variants" not in info
+        assert [q["id"] for q in info["questions"]] == ["fun", "hard", "long", "confused"]
+        keys = [register(client, name) for name in ("Ann", "Bo", "Cy")]
+        seen_tables = []
+        for n, key in enumerate(keys):
+            assert client.post(f"/api/playtests/{pid}/me", json={"key": key}).json()["last"] is None
+            seated = client.post(f"/api/playtests/{pid}/play", json={"key": key})
+            assert seated.status_code == 201, seated.text
+            path = seated.json()["path"]
+            # again before the game is over: the same table, not a second one
+            again = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()
+            assert again["resumed"] and again["table_id"] == seated.json()["table_id"]
+            early = client.post(f"/api/playtests/{pid}/answers",
+                                json={"key": key, "table_id": again["table_id"], "answers": {}})
+            assert early.status_code == 409
+            play_out(client, path, rng)
+            me = client.post(f"/api/playtests/{pid}/me", json={"key": key}).json()
+            assert me["last"]["over"] and not me["last"]["answered"]
+            # no new game before the questions are answered
+            assert client.post(f"/api/playtests/{pid}/play", json={"key": key}).status_code == 409
+            # someone else cannot answer for this table
+            other = keys[(n + 1) % 3]
+            stolen = client.post(f"/api/playtests/{pid}/answers", json={
+                "key": other, "table_id": me["last"]["table_id"], "answers": {"fun": 1}})
+            assert stolen.status_code == 403
+            bad = client.post(f"/api/playtests/{pid}/answers",
+                              json={"key": key, "table_id": me["last"]["table_id"], "answers": {"fun": 9}})
+            assert bad.status_code == 400
+            answered = client.post(f"/api/playtests/{pid}/answers", json={
+                "key": key, "table_id": me["last"]["table_id"],
+                "answers": {"fun": n + 2, "hard": 3, "confused": f"tester {n}"}})
+            assert answered.status_code == 200, answered.text
+            twice = client.post(f"/api/playtests/{pid}/answers", json={
+                "key": key, "table_id": me["last"]["table_id"], "answers": {"fun": 1}})
+            assert twice.status_code == 409
+            seen_tables.append(me["last"]["table_id"])
+        # Ann plays slot 0 (deal 10); her next game is never deal 10 again: slot 3, deal 11
+        second = client.post(f"/api/playtests/{pid}/play", json={"key": keys[0]})
+        assert second.status_code == 201
+        table = client.get(f"/api/tables/{second.json()['table_id']}").json()
+        # Bo already played deal 10's other variant and Cy took deal 11's first slot: none left for Bo
+        assert client.post(f"/api/playtests/{pid}/play", json={"key": keys[1]}).status_code == 409
+        assert table["game"] == "rotator"
+    out = tmp_path / "people.parquet"
+    result = CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "3 games written" in result.output and "1 not finished" in result.output
+    file = pq.read_table(out)
+    rows = file.to_pylist()
+    slots = schedule(spec(games=4), random.Random(1))
+    assert [(r["variant"], r["seed"]) for r in rows] == slots[:3]
+    assert [r["tester"] for r in rows] == ["Ann", "Bo", "Cy"]
+    assert [r["q_fun"] for r in rows] == [2, 3, 4] and [r["q_long"] for r in rows] == [None] * 3
+    assert all(r["agents"] == [PERSON] and r["completed"] for r in rows)
+    # the sim schema exactly, then the tester and the answers
+    sim_schema = schema_for([{**r, "metrics": {k[2:]: v for k, v in r.items() if k.startswith("m_")}}
+                             for r in rows[:1]])
+    assert file.schema.remove_metadata().names[:len(sim_schema)] == sim_schema.names
+    assert list(file.schema.remove_metadata())[:len(sim_schema)] == list(sim_schema)
+    assert file.schema.names[len(sim_schema):] == ["tester", "q_fun", "q_hard", "q_long", "q_confused"]
+    assert pq.read_metadata(out).metadata[b"playtable.schema"] == b"2"
+    anonymous = tmp_path / "anon.parquet"
+    CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(anonymous),
+                             "--anonymous"])
+    assert pq.read_table(anonymous).column("tester").to_pylist() == ["tester-1", "tester-2", "tester-3"]
+
+
+def test_the_export_schema_is_the_labs_own(tmp_path: Path) -> None:
+    troll = get_game("troll")
+    rows = [play_game(Arm.build("troll", troll.default_params(), ["random"]), seed) for seed in range(3)]
+    schema = people_schema(rows, [("fun", "scale"), ("why", "text")])
+    sim = schema_for(rows)
+    assert list(schema)[:len(sim)] == list(sim)
+    assert [(f.name, str(f.type)) for f in list(schema)[len(sim):]] == [
+        ("tester", "string"), ("q_fun", "int64"), ("q_why", "string")]
+
+
+# -- hostile testers -------------------------------------------------------------------------------------
+
+def test_the_api_refuses_what_it_does_not_know(playtest: tuple[Path, str]) -> None:
+    db, pid = playtest
+    with TestClient(in_process_app(db, workers=1)) as client:
+        assert client.get("/api/playtests/nope").status_code == 404
+        assert client.get("/api/playtests/" + "x" * 200).status_code == 404
+        assert client.get(f"/api/playtests/{pid[:-1]}A").status_code == 404
+        assert client.post(f"/api/playtests/{pid}/play", json={"key": new_key()}).status_code == 403
+        assert client.post(f"/api/playtests/{pid}/play", json={"key": "short"}).status_code == 400
+        extra = {"key": new_key(), "variant": "easy"}
+        assert client.post(f"/api/playtests/{pid}/play", json=extra).status_code == 400
+        assert client.post(f"/api/playtests/{pid}/play", json=[1]).status_code == 400
+        key = register(client, "Dee")
+        assert client.post(f"/api/playtests/{pid}/answers", json={
+            "key": key, "table_id": "nope", "answers": {}}).status_code == 403
+        assert client.post(f"/api/playtests/{pid}/answers", json={
+            "key": key, "table_id": ["x"], "answers": {}}).status_code == 403
+        assert client.get(f"/p/{pid}").status_code == 200
