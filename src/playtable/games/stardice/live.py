@@ -18,7 +18,14 @@ from typing import Any
 
 from playtable.core.errors import BadParameter
 from playtable.games.stardice.formation import FormationEngine, FormationParams, Layout, Sighting
-from playtable.games.stardice.scoring import DieInfo, ScoringRules, ShapeScore, TableScore, score_table
+from playtable.games.stardice.scoring import (
+    DieInfo,
+    ScoringRules,
+    ShapeScore,
+    TableScore,
+    score_table,
+    zeroed,
+)
 
 
 @dataclass(frozen=True)
@@ -96,9 +103,11 @@ class LiveDice:
                                f"{', '.join(map(str, faces))})")
         self.values[die] = value
 
-    def missing_values(self, dice: tuple[str, ...]) -> list[str]:
-        """The named dice among `dice` whose rolled value nobody has entered."""
-        return [d for d in dice if d in self.by_name and d not in self.values]
+    def missing_values(self, dice: tuple[str, ...], forfeiter: int | None = None) -> list[str]:
+        """The named dice among `dice` whose rolled value nobody has entered (a forfeiter's dice
+        count as zeroes whatever they show, FR Other rules, so none of theirs is missing)."""
+        return [d for d in dice if d in self.by_name and d not in self.values
+                and (forfeiter is None or self.by_name[d].owner != forfeiter)]
 
     def update(self, sightings: list[Sighting], now: float) -> Layout:
         """The engine's layout after seeing the dice where `sightings` put them at time `now`."""
@@ -114,10 +123,15 @@ class LiveDice:
             pips = self.borg_pips[self.borg_faces.index(value)]
         return DieInfo(spec.owner, value, pips)
 
-    def score(self, layout: Layout) -> TableScore:
+    def score(self, layout: Layout, forfeiter: int | None = None) -> TableScore:
+        """The table's score; with a `forfeiter`, as if all their dice rolled zeroes (FR Other
+        rules, `scoring.zeroed`; their own points are the match's to zero)."""
         dice = {k: self.die_info(k) for k in layout.positions}
+        if forfeiter is not None:
+            dice = zeroed(dice, forfeiter)
         scored = score_table(layout, {}, dice, self.rules)
-        shapes = tuple(self._undecided(s) if s.kind != "single" and self.missing_values(s.dice)
+        shapes = tuple(self._undecided(s, forfeiter)
+                       if s.kind != "single" and self.missing_values(s.dice, forfeiter)
                        else s for s in scored.shapes)
         if shapes == scored.shapes:
             return scored
@@ -131,9 +145,9 @@ class LiveDice:
                 points[s.owner] += s.points + s.bonus
         return TableScore(tuple(points), shapes)
 
-    def _undecided(self, shape: ShapeScore) -> ShapeScore:
+    def _undecided(self, shape: ShapeScore, forfeiter: int | None = None) -> ShapeScore:
         """A shape waiting for values: its size's points stand, its owner is unknown."""
-        missing = self.missing_values(shape.dice)
+        missing = self.missing_values(shape.dice, forfeiter)
         totals = (0,) * len(shape.totals) if self.rules.system == "multiplier" else shape.totals
         return replace(shape, owner=None, bonus=0, totals=totals,
                        note=f"waiting for the value of {', '.join(missing)}")

@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from playtable.core.errors import BadParameter
 from playtable.games.stardice.live import DieSpec
+from playtable.games.stardice.live_match import LiveMatch
 from playtable.games.stardice.params import StarDiceParams
 from playtable.tableinput.fouls import FoulWatch
 from playtable.tableinput.listener import (
@@ -110,6 +111,13 @@ class LiveTable:
                               grace=spec.grace, borg_faces=p.borg_faces, borg_pips=p.borg_pips,
                               on_frame=self._on_frame)
         self.watch = FoulWatch()
+        self.match: LiveMatch | None = None
+        self.match_note = ""
+        try:
+            self.match = LiveMatch(p, self.tuio.live)
+        except BadParameter as err:  # a variant the real table cannot referee: shapes only
+            self.match_note = str(err)
+        self.match_sent: dict[str, Any] | None = None
         self.connections: set[LiveConnection] = set()
         self.events: deque[dict[str, Any]] = deque(maxlen=EVENTS_KEPT)
         self.seq = 0
@@ -224,6 +232,41 @@ class LiveTable:
             event["seq"] = self.seq
             self.events.append(event)
             self.broadcast({"type": "live_event", **event})
+        if self.match is not None:
+            self.match.see(self.tuio.engine.layout())
+            self.send_match()
+
+    def match_view(self) -> dict[str, Any]:
+        if self.match is None:
+            return {"type": "match", "phase": "unavailable", "prompt": self.match_note, "log": []}
+        return self.match.view()
+
+    def send_match(self, force: bool = False) -> None:
+        """The match to every page, when it changed (a frame that changes nothing sends none)."""
+        view = self.match_view()
+        if force or view != self.match_sent:
+            self.match_sent = view
+            self.broadcast(view)
+
+    def act(self, do: str, seat: int = 0, parity: str = "", die: str = "", why: str = "") -> None:
+        """A player's confirmation (live_routes checks the message); BadParameter, nothing
+        changed, when the match cannot take it now."""
+        match = self.match
+        if match is None:
+            raise BadParameter(f"this table keeps no match: {self.match_note}")
+        if do == "start":
+            match.start()
+        elif do == "call":
+            match.call(seat, parity)
+        elif do == "borg_off":
+            match.borg_off()
+        elif do == "unseen":
+            match.unseen(die)
+        elif do == "forfeit":
+            match.forfeit(seat, why)
+        else:
+            match.score_battle()
+        self.send_match()
 
     def broadcast(self, message: dict[str, Any]) -> None:
         for conn in list(self.connections):
@@ -248,7 +291,8 @@ class LiveTable:
         return {"type": "welcome", "table": self.summary(), "dice": dice,
                 "borg_faces": list(self.spec.params.borg_faces),
                 "connect_range": self.tuio.params.connect_range,
-                "events": list(self.events), "recording": self.recording_status()}
+                "events": list(self.events), "recording": self.recording_status(),
+                "match": self.match_view()}
 
     def connect(self) -> LiveConnection:
         conn = LiveConnection()

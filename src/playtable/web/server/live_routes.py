@@ -26,7 +26,11 @@ from playtable.web.server.live import LiveConnection, LiveSpec, LiveTable, LiveT
 from playtable.web.server.socket_pump import pump
 from playtable.web.server.wire import MAX_FRAME, error
 
-LIVE_TYPES = ("set_value", "record", "sync")
+LIVE_TYPES = ("set_value", "record", "sync", "match")
+MATCH_DOS = ("start", "call", "borg_off", "unseen", "forfeit", "score")
+FORFEIT_WHY = {"borg": "knocked the Borg die off the table", "touch": "touched the table",
+               "concede": "concedes"}
+"""Why a player forfeits (FR Other rules), as the page's buttons say it."""
 MAX_DICE_MAP = 4096
 
 
@@ -42,6 +46,10 @@ class LiveMessage:
     die: str = ""
     value: int = 0
     on: bool = False
+    do: str = ""
+    seat: int = 0
+    parity: str = ""
+    why: str = ""
 
 
 def parse_live_message(raw: str | bytes | None) -> LiveMessage:
@@ -64,6 +72,8 @@ def parse_live_message(raw: str | bytes | None) -> LiveMessage:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1000:
             raise BadLive("'value' must be a whole number, one of the die's faces")
         return LiveMessage("set_value", die, value)
+    if kind == "match":
+        return _match_message(data)
     if kind == "record":
         if not isinstance(data.get("on"), bool):
             raise BadLive("'on' must be true (start recording) or false (stop)")
@@ -71,9 +81,34 @@ def parse_live_message(raw: str | bytes | None) -> LiveMessage:
     return LiveMessage("sync")
 
 
+def _match_message(data: dict[str, Any]) -> LiveMessage:
+    """A player's confirmation for the match: match {do, seat?, parity?, die?, why?}."""
+    do = data.get("do")
+    if do not in MATCH_DOS:
+        raise BadLive(f"'do' must be one of {', '.join(MATCH_DOS)}")
+    seat, parity, die, why = data.get("seat", 0), data.get("parity", ""), data.get("die", ""), ""
+    if do in ("call", "forfeit") and (not isinstance(seat, int) or isinstance(seat, bool)
+                                      or seat not in (0, 1)):
+        raise BadLive("'seat' must be 0 (Federation) or 1 (Klingon)")
+    if do == "call" and parity not in ("odd", "even"):
+        raise BadLive("'parity' must be 'odd' or 'even'")
+    if do == "unseen" and (not isinstance(die, str) or not 0 < len(die) <= 20
+                           or not die.isprintable()):
+        raise BadLive("'die' must name a die in the hand of the player to move, like F.d6a")
+    if do == "forfeit":
+        if data.get("why") not in FORFEIT_WHY:
+            raise BadLive(f"'why' must be one of {', '.join(FORFEIT_WHY)}")
+        why = FORFEIT_WHY[data["why"]]
+    return LiveMessage("match", die=die if do == "unseen" else "", do=do,
+                       seat=seat if do in ("call", "forfeit") else 0,
+                       parity=parity if do == "call" else "", why=why)
+
+
 def handle(table: LiveTable, conn: LiveConnection, msg: LiveMessage) -> None:
     try:
-        if msg.type == "set_value":
+        if msg.type == "match":
+            table.act(msg.do, msg.seat, msg.parity, msg.die, msg.why)
+        elif msg.type == "set_value":
             table.enter_value(msg.die, msg.value)
         elif msg.type == "record":
             if msg.on:
