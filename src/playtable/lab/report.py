@@ -31,6 +31,7 @@ from playtable.core.files import write_atomic
 from playtable.core.registry import get_game
 from playtable.lab.metrics import Histogram
 from playtable.lab.report_data import Group, ReportData, from_files
+from playtable.lab.report_people import people_section
 from playtable.lab.storage import ResultsError
 
 _CSS = """
@@ -380,7 +381,9 @@ def _metrics_table(summaries: dict[str, dict[str, Any]], key: str) -> str:
     return _table(["mean per game"] + [_short(g, 30) for g in summaries], rows)
 
 
-def render_report(data: ReportData, title: str, sources: Sequence[str]) -> str:
+def render_report(data: ReportData, title: str, sources: Sequence[str], people: str = "") -> str:
+    """The page; `people`: the "People and bots" section (`report_people.py`), empty without
+    people's rows."""
     groups = data.groups
     summaries = {g: group.result() for g, group in groups.items()}
     figures = _plots(groups, summaries)
@@ -398,6 +401,7 @@ def render_report(data: ReportData, title: str, sources: Sequence[str]) -> str:
         "</div>",
         "<h2>Paired comparison (common random numbers)</h2>",
         _paired_table(data) if len(groups) > 1 else "<p class='note'>Only one group.</p>",
+        people,
         "<h2>Game analysis (Ludii / TAG style)</h2>",
         "<p class='note'>Duration in actions and in the game's own turns; branching is the number of legal "
         "actions at each decision"
@@ -423,7 +427,7 @@ def write_report(files: Sequence[Path], out: Path, title: str | None = None) -> 
         if not data.rows:
             raise ResultsError("the result files hold no games")
         page = render_report(data, title or f"playtable report: {', '.join(data.games)}",
-                             [f.name for f in files])
+                             [f.name for f in files], people_section(files))
     finally:
         data.close()
     write_atomic(out, page)  # never through a symlink planted at a temporary name

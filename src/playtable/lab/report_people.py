@@ -1,0 +1,183 @@
+"""The report's "People and bots" section (issue 31): rows of people (`agents` holding `person`,
+from `playtable playtest-online export`) beside bot rows of the same variants, in the same
+files or others.
+
+Per variant, one line for the people and one per set of bot agents: games, win rate with its
+Wilson 95 % interval, mean length; and for each bot line against the people:
+
+* on the deals both played (common random numbers: the same seed is the same deal), the mean
+  paired difference in wins with its 95 % interval, the deals only one side won, and the exact
+  sign (McNemar) test on them (`stats.paired_counts`, as the report's paired table);
+* over all their games, Fisher's exact test on won/not won (SciPy), which needs no common deal.
+
+"Differ" says where the paired test (or, with no common deal, Fisher's) is below 0.05. Then the
+questionnaire per variant: each scale's mean with a 95 % normal interval and its count, and the
+free-text answers. Everything is grouped in DuckDB; only counts and sums reach Python.
+
+Win is seat 0's, as everywhere in the lab: a playtest seats its person at seat 0.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from playtable.lab.people import PERSON, QUESTION_PREFIX, TESTER_COLUMN
+from playtable.lab.stats import Z95, paired_counts, wilson
+from playtable.lab.storage import connect
+
+TEXTS_SHOWN = 30
+"""Free-text answers listed per variant and question (the newest rows are in the file)."""
+WIN = "(CASE WHEN win THEN 1.0 WHEN draw THEN 0.5 ELSE 0.0 END)::DOUBLE"
+PEOPLE = f"list_contains(agents, '{PERSON}')"
+
+
+def _pct(x: float) -> str:
+    return "–" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _p(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.3g}"
+
+
+def fisher_p(won_a: int, n_a: int, won_b: int, n_b: int) -> float:
+    """Fisher's exact two-sided test on two groups' won / not won (NaN without games)."""
+    if not n_a or not n_b:
+        return math.nan
+    from scipy.stats import fisher_exact
+
+    return float(fisher_exact([[won_a, n_a - won_a], [won_b, n_b - won_b]]).pvalue)
+
+
+def people_vs_bots(con: Any) -> list[dict[str, Any]]:
+    """One dict per (variant, side): side is "people" or the bots' agents joined by commas."""
+    tester = TESTER_COLUMN if _has(con, TESTER_COLUMN) else "NULL"
+    found = con.execute(
+        f"WITH r AS (SELECT variant, CASE WHEN {PEOPLE} THEN 'people' ELSE array_to_string(agents, ', ') "
+        f"END side, {WIN} w, win, length, {tester} tester FROM games) "
+        "SELECT variant, side, count(*) n, sum(w) won, sum(CASE WHEN win THEN 1 ELSE 0 END) wins, "
+        "avg(length), count(DISTINCT tester) FROM r GROUP BY variant, side "
+        "ORDER BY variant, side <> 'people', side").fetchall()
+    people = {v: (n, wins) for v, side, n, _, wins, *_ in found if side == "people"}
+    out = []
+    for variant, side, n, won, wins, length, testers in found:
+        if variant not in people:
+            continue  # a variant no person played: the report's other sections show it
+        line: dict[str, Any] = {"variant": variant, "side": side, "n": n, "rate": won / n,
+                                "interval": wilson(won, n), "length": length, "testers": testers}
+        if side != "people":
+            counts = Counter({(a, b): c for a, b, c in con.execute(
+                f"WITH p AS (SELECT seed, avg({WIN}) w FROM games WHERE {PEOPLE} AND variant = ? "
+                "GROUP BY seed), "
+                f"b AS (SELECT seed, avg({WIN}) w FROM games WHERE NOT {PEOPLE} AND variant = ? "
+                "AND array_to_string(agents, ', ') = ? GROUP BY seed) "
+                "SELECT p.w, b.w, count(*) FROM p JOIN b USING (seed) GROUP BY ALL",
+                [variant, variant, side]).fetchall()})
+            line["paired"] = paired_counts(counts)
+            people_n, people_wins = people[variant]
+            line["fisher"] = fisher_p(people_wins, people_n, wins, n)
+        out.append(line)
+    return out
+
+
+def _has(con: Any, column: str) -> bool:
+    return column in {row[0] for row in con.execute("DESCRIBE games").fetchall()}
+
+
+def _comparison_table(lines: Sequence[dict[str, Any]]) -> str:
+    head = ["variant", "who", "games", "testers", "win rate", "95% CI", "mean length", "common deals",
+            "bots − people", "95% CI", "won only by people", "won only by bots", "sign test p",
+            "Fisher p (all games)", "differ (p < 0.05)"]
+    rows = []
+    for line in lines:
+        low, high = line["interval"]
+        cells = [html.escape(str(line["variant"])), html.escape(line["side"]), str(line["n"]),
+                 str(line["testers"]) if line["side"] == "people" else "",
+                 _pct(line["rate"]), f"[{_pct(low)}, {_pct(high)}]", f"{line['length']:.1f}"]
+        if "paired" in line:
+            d = line["paired"]
+            paired_cells = ([str(d.n), f"{100 * d.diff:+.1f} pp",
+                             "–" if math.isinf(d.high) else f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}] pp",
+                             str(d.a_only), str(d.b_only), _p(d.p_value)]
+                            if d.n else ["0", "–", "–", "–", "–", "–"])
+            test = d.p_value if d.n else line["fisher"]
+            cells += paired_cells + [_p(line["fisher"]),
+                                     "–" if math.isnan(test) else "yes" if test < 0.05 else "no"]
+        else:
+            cells += [""] * 8
+        rows.append(cells)
+    return ("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
+            + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows) + "</table>")
+
+
+def _questionnaire(con: Any) -> str:
+    columns = [(name, kind) for name, kind, *_ in con.execute("DESCRIBE games").fetchall()
+               if name.startswith(QUESTION_PREFIX)]
+    if not columns:
+        return "<p class='note'>No questionnaire answers in these files.</p>"
+    scales = [name for name, kind in columns if kind != "VARCHAR"]
+    texts = [name for name, kind in columns if kind == "VARCHAR"]
+    parts = []
+    if scales:
+        select = ", ".join(f'count("{c}"), avg("{c}"), stddev_samp("{c}")' for c in scales)
+        found = con.execute(f"SELECT variant, count(*), {select} FROM games WHERE {PEOPLE} "
+                            "GROUP BY variant ORDER BY variant").fetchall()
+        head = ["variant", "games"] + [html.escape(c[len(QUESTION_PREFIX):]) + " (1-5)" for c in scales]
+        rows = []
+        for variant, games, *values in found:
+            cells = [html.escape(str(variant)), str(games)]
+            for k in range(len(scales)):
+                n, mean, sd = values[3 * k: 3 * k + 3]
+                if not n:
+                    cells.append("–")
+                    continue
+                half = Z95 * sd / math.sqrt(n) if n > 1 and sd is not None else math.inf
+                shown = "" if math.isinf(half) else f" [{mean - half:.2f}, {mean + half:.2f}]"
+                cells.append(f"{mean:.2f}{shown} (n={n})")
+            rows.append(cells)
+        parts.append("<p class='note'>Mean answer with its 95% normal interval and the number of "
+                     "answers (a skipped question is not counted).</p><table><tr>"
+                     + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
+                     + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+                     + "</table>")
+    for column in texts:
+        found = con.execute(f'SELECT variant, "{column}" FROM games WHERE {PEOPLE} '
+                            f'AND "{column}" IS NOT NULL ORDER BY variant').fetchall()
+        by_variant: dict[str, list[str]] = {}
+        for variant, text in found:
+            by_variant.setdefault(str(variant), []).append(text)
+        items = "".join(
+            f"<li><b>{html.escape(v)}</b> ({len(answers)}): "
+            + " · ".join(f"“{html.escape(a)}”" for a in answers[:TEXTS_SHOWN])
+            + (" …" if len(answers) > TEXTS_SHOWN else "") + "</li>"
+            for v, answers in by_variant.items())
+        parts.append(f"<p><b>{html.escape(column[len(QUESTION_PREFIX):])}</b></p>"
+                     + (f"<ul>{items}</ul>" if items else "<p class='note'>No answer.</p>"))
+    return "\n".join(parts)
+
+
+def people_section(files: Sequence[str | Path]) -> str:
+    """The section's HTML, or "" when no row of the files is a person's."""
+    con = connect(files)
+    try:
+        if not _has(con, "agents"):
+            return ""
+        if not con.execute(f"SELECT count(*) FROM games WHERE {PEOPLE}").fetchone()[0]:
+            return ""
+        lines = people_vs_bots(con)
+        return "\n".join([
+            "<h2>People and bots</h2>",
+            "<p class='note'>Games people played (agent <code>person</code>) beside bots' games of the same "
+            "variant: on the deals both played, the paired difference in wins with its 95% interval and the "
+            "exact sign test on the deals only one side won; over all games, Fisher's exact test (a draw "
+            "counts as not won there, as half a win in the win rate).</p>",
+            _comparison_table(lines),
+            "<h3>Questionnaire</h3>",
+            _questionnaire(con),
+        ])
+    finally:
+        con.close()

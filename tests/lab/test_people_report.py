@@ -1,0 +1,115 @@
+"""People's rows in the lab (issue 31): a playtest's export is read by `query` and `report` like
+any result file, alone or beside bot rows of the same deals, and the report's "People and bots"
+section gives the numbers the rows hold (win rates with Wilson intervals, the paired difference on
+common deals with the exact sign test, Fisher's exact test, the questionnaire's means)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scipy.stats import fisher_exact
+
+from playtable.core.params import resolve_params
+from playtable.core.registry import get_game
+from playtable.lab.columns import schema_for
+from playtable.lab.people import PERSON, people_table, person_row, write_people
+from playtable.lab.report import write_report
+from playtable.lab.runner import Arm, play_game
+from playtable.lab.stats import binom_two_sided, wilson
+from playtable.lab.storage import ResultWriter, query
+
+SEEDS = range(10, 16)
+VARIANTS = ("default", "no-limit")
+QUESTIONS = [("fun", "scale"), ("confused", "text")]
+Files = tuple[Path, Path, list[dict[str, Any]]]
+
+
+def arm(variant: str, agent: str) -> Arm:
+    game = get_game("rotator")
+    params = resolve_params(game.params_type, game.variants, None if variant == "default" else variant)
+    built = Arm.build("rotator", params, [agent], label=variant)
+    return Arm(built.game, built.params, built.agents, built.label, keep_records=True)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
+    """people.parquet: each deal of each variant "played by a person" (the solver's record, but
+    the last deal a random player's), with answers; bots.parquet: random bots on the same deals."""
+    folder = tmp_path_factory.mktemp("people")
+    rows, testers, answers = [], [], []
+    for variant in VARIANTS:
+        for k, seed in enumerate(SEEDS):
+            record = play_game(arm(variant, "random" if seed == SEEDS[-1] else "solver"), seed)["actions"]
+            rows.append(person_row("rotator", arm(variant, "solver").params, seed, record, [PERSON], variant))
+            testers.append(f"tester-{k % 3 + 1}")
+            answers.append({"fun": 2 + k % 4 if variant == "default" else 5, "confused": f"deal {seed}"})
+    people = folder / "people.parquet"
+    write_people(people_table(rows, testers, answers, QUESTIONS), people, "test")
+    bots = folder / "bots.parquet"
+    writer = ResultWriter(bots, "test")
+    bot_rows = []
+    for variant in VARIANTS:
+        bot_arm = arm(variant, "random")
+        bot_rows += [play_game(Arm(bot_arm.game, bot_arm.params, bot_arm.agents, variant), s) for s in SEEDS]
+    writer.write(bot_rows)
+    writer.close()
+    return people, bots, rows
+
+
+def test_people_rows_have_the_sim_columns_and_read_in_query(files: Files) -> None:
+    people, bots, rows = files
+    columns, found = query("SELECT variant, agents[1], tester, q_fun, q_confused, win, m_turns "
+                           "FROM games WHERE list_contains(agents, 'person') ORDER BY variant, seed",
+                           [people, bots])
+    assert len(found) == len(rows) == 12
+    assert {r[1] for r in found} == {PERSON}
+    assert [r[5] for r in found] == [r["win"] for r in sorted(rows, key=lambda r: (r["variant"], r["seed"]))]
+    columns, both = query("SELECT count(*), count(tester) FROM games", [people, bots])
+    assert both == [(24, 12)]  # bot rows have no tester: NULL under the united columns
+    names = schema_for(rows).names
+    assert query("SELECT * FROM games LIMIT 1", [people])[0][:len(names)] == names
+
+
+def _row(page: str, variant: str, side: str) -> list[str]:
+    found = re.search(rf"<tr><td>{re.escape(variant)}</td><td>{re.escape(side)}</td>(.*?)</tr>", page)
+    assert found, (variant, side)
+    return re.findall(r"<td>(.*?)</td>", found.group(1))
+
+
+def test_the_report_shows_people_and_bots_side_by_side(files: Files,
+                                                       tmp_path: Path) -> None:
+    people, bots, rows = files
+    out = write_report([people, bots], tmp_path / "report.html")
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>People and bots</h2>" in page
+    for variant in VARIANTS:
+        mine = [r for r in rows if r["variant"] == variant]
+        won = sum(r["win"] for r in mine)
+        assert won == 5  # the solver wins every deal, the random player on the last one does not
+        person = _row(page, variant, "people")
+        low, high = wilson(won, len(mine))
+        assert person[:5] == ["6", "3", f"{100 * won / 6:.1f}%", f"[{100 * low:.1f}%, {100 * high:.1f}%]",
+                              f"{sum(r['length'] for r in mine) / 6:.1f}"]
+        bot = _row(page, variant, "random")
+        assert bot[0] == "6" and bot[2] == "0.0%"
+        # on the 6 common deals: people won 5 the bots lost; the bots won none
+        assert bot[5:11] == ["6", f"{-100 * 5 / 6:+.1f} pp", bot[7], "5", "0", f"{binom_two_sided(0, 5):.3g}"]
+        fisher = fisher_exact([[5, 1], [0, 6]]).pvalue
+        assert bot[11] == f"{fisher:.3g}" and bot[12] == "no"  # the paired test decides: p = 0.0625
+    # the questionnaire: each variant's mean fun with its count
+    assert "fun (1-5)" in page and "5.00 [5.00, 5.00] (n=6)" in page  # every answer 5
+    fun = [2 + k % 4 for k in range(6)]
+    assert f"{sum(fun) / 6:.2f} [" in page
+    assert "“deal 10”" in page
+
+
+def test_a_report_of_bots_alone_has_no_people_section(files: Files,
+                                                      tmp_path: Path) -> None:
+    _, bots, _ = files
+    page = write_report([bots], tmp_path / "bots.html").read_text(encoding="utf-8")
+    assert "People and bots" not in page
+    alone = write_report([files[0]], tmp_path / "people.html").read_text(encoding="utf-8")
+    assert "<h2>People and bots</h2>" in alone and "won only by people" in alone
