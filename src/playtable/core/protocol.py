@@ -181,6 +181,22 @@ class State(ABC):
         """Why the game ended, in plain words (None while it goes on)."""
         return None
 
+    story_kinds: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of events an end screen's story lists as the game's key moments
+    (`core.story.tell`); the game names them, since only it knows which events matter."""
+
+    def revealed(self) -> list[dict[str, Any]]:
+        """Once the game is over, everything that stayed hidden from some seat, for every seat
+        and watcher to see on the end screen (the record and seed are public by then too):
+        sections `{"heading": str, "lines": [str, ...]}` in plain words. Empty while the game
+        goes on, whatever the game says: `hidden_parts` is only ever read after the end."""
+        return self.hidden_parts() if self.is_terminal else []
+
+    def hidden_parts(self) -> list[dict[str, Any]]:
+        """What `revealed` shows at the end; games with secrets override it (the default:
+        nothing was hidden). Called only on a finished game."""
+        return []
+
     def motion(self) -> list[dict[str, Any]]:
         """The continuous motion the last `apply` produced, as frames in time order for a front
         end to animate (Star Dice: dice positions while a throw runs, `{"t", ...}`). Not part of
@@ -216,6 +232,9 @@ class Game(ABC, Generic[P, S]):
     """Named presets of parameter values (earlier rules, the seed's optional rules)."""
     variant_descriptions: ClassVar[Mapping[str, str]] = {}
     """One line per named variant, for a newcomer choosing one."""
+    variant_titles: ClassVar[Mapping[str, str]] = {}
+    """A name a player understands for each named variant (the lobby's and the tables' menus
+    show it; the variant's id, the key of `variants`, stays in the lab and the command line)."""
     pitch: ClassVar[str] = ""
     """One paragraph telling a newcomer what the game is and why to play it."""
     score_name: ClassVar[str] = ""
@@ -228,6 +247,11 @@ class Game(ABC, Generic[P, S]):
 
     def seat_names(self, params: P) -> list[str]:
         return [f"seat {i}" for i in range(self.num_players(params))]
+
+    def sides(self, params: P) -> list[list[int]]:
+        """The seats that win or lose together, side by side (ratings rate sides, not seats):
+        by default every seat alone; the wizard game's heroes are one side."""
+        return [[seat] for seat in range(self.num_players(params))]
 
     def default_params(self) -> P:
         params: P = self.params_type()

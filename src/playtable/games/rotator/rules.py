@@ -266,6 +266,9 @@ class RotatorState(State):
     def returns(self) -> list[float]:
         return [1.0 if self.core.phase == WON else 0.0]
 
+    story_kinds = frozenset({"capture", "win", "loss"})
+    """The end screen's key moments (RULES.md, "Front ends"); Rotator hides nothing to reveal."""
+
     def metrics(self) -> dict[str, float | int | str | bool]:
         s = self.core
         return {

@@ -50,6 +50,9 @@ from playtable.games.stardice.state_json import state_to_json
 
 class StarDiceState(StarDiceMenu):
     game_id = "stardice"
+    story_kinds = frozenset({"battle_scored", "round_scored", "forfeit", "foul", "war_over",
+                             "game_over"})
+    """The end screen's key moments (RULES.md, "The end screen"); Star Dice hides nothing."""
 
     # -- setup -----------------------------------------------------------------------------------
     def clear_table(self, hands: list[list[str]], torpedoes: int) -> None:

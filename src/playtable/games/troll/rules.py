@@ -559,3 +559,10 @@ class TrollState(TrollPosition):
 
     def can_take_back(self, before: State) -> bool:
         return isinstance(before, TrollState) and views.can_take_back(self, before)
+
+    story_kinds = frozenset({"stomped", "clubbed", "shovelled", "flew_away", "fell", "fled",
+                             "won", "lost"})
+    """The end screen's key moments (RULES.md F4)."""
+
+    def hidden_parts(self) -> list[dict[str, Any]]:
+        return views.hidden_parts(self)

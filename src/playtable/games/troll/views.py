@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from playtable.games.troll import bridge as geo
+from playtable.games.troll.cards import card_pretty
 from playtable.games.troll.serialize import observation
 from playtable.games.troll.state import TrollPosition
 
@@ -25,6 +26,22 @@ def public_observation(state: TrollPosition) -> dict[str, Any]:
     on the table at some moment, so the spectator sees what the player sees, and nothing more
     (never the deck order, an unseen face-down brick, or a future die)."""
     return observation(state)
+
+
+def hidden_parts(state: TrollPosition) -> list[dict[str, Any]]:
+    """What stayed face down at the end (RULES.md F4): each brick the player never saw, slot by
+    slot from the bottom of its stack, and the deck of awakening's cards left, top first."""
+    bricks = []
+    for slot, stack in enumerate(state.stacks):
+        unseen = [card_pretty(c) for c in stack if c not in state.seen]
+        if unseen:
+            bricks.append(f"{geo.slot_name(slot)}: {', '.join(unseen)} (bottom to top)")
+    deck = [card_pretty(c) for c in reversed(state.deck)]
+    return [
+        {"heading": "Bricks never turned up", "lines": bricks or ["none: you saw every brick"]},
+        {"heading": "The deck of awakening, top first", "lines": [", ".join(deck)] if deck
+         else ["empty"]},
+    ]
 
 
 def end_text(state: TrollPosition) -> str | None:

@@ -455,7 +455,9 @@ def pick_up(st: WizardPosition, sq: Square, here: list[Hero] | None = None) -> N
                hero=first.seat, found=st.keys_found)
         if st.params.rage and st.keys_found >= st.params.keys_needed and not st.rage:
             st.rage = True
-            st.say("rage", "The wizard's rage makes the whole labyrinth shake and crumble!")
+            st.say("rage", "The wizard's rage makes the whole labyrinth shake and crumble: at "
+                   f"the start of each of his turns he tears {st.num_players} tiles out of it, one "
+                   "for each player.", tiles=st.num_players)
     if cell.keys:
         first.keys += cell.keys
         st.say("keys_picked", f"Hero {first.seat} picks up {plural(cell.keys, 'dropped key')}.",

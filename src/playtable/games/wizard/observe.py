@@ -114,6 +114,61 @@ def public_observation(st: WizardPosition) -> dict[str, Any]:
     return obs
 
 
+def token_words(kind: str) -> str:
+    """A token as players name it: 'a level 3 monster', 'a trap', 'a blank'."""
+    if kind in ("trap", "blank"):
+        return f"a {kind}"
+    return f"a level {kind[1:]} monster"
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def hidden_parts(st: WizardPosition) -> list[dict[str, Any]]:
+    """Everything that stayed hidden, for the end screen (RULES.md section 7, "At the end"): the
+    wizard's hand, where the keys nobody found lay, what each face-down token was, the faces of
+    the tiles nobody turned up, and the tokens torn out with their tiles unseen. Card and tile
+    names, never instance ids."""
+    content = st.content
+    names = content.names()
+    keys: list[str] = []
+    tokens: list[str] = []
+    tiles: list[str] = []
+    for sq, c in sorted(st.cells.items()):
+        if sq == st.tower:
+            hidden = [t for t in c.tokens if not t.up]
+            if hidden:
+                tokens.append(f"the tower: {', '.join(token_words(t.kind) for t in hidden)}")
+            continue
+        where = board.name(sq)
+        if c.key and not c.flipped and not c.removed:
+            keys.append(f"{where}: a key nobody found")
+        hidden = [t for t in c.tokens if not t.up]
+        if hidden and not c.removed:
+            tokens.append(f"{where}: {', '.join(token_words(t.kind) for t in hidden)}")
+        if not c.flipped and c.tile:
+            tile = content.tile(c.tile)
+            gone = " (torn out by the rage)" if c.removed else ""
+            tiles.append(f"{where}{gone}: {tile.name}, card draw {_signed(tile.draw)}, "
+                         f"mana {_signed(tile.mana)}{', a key tile' if tile.key else ''}")
+    counted: dict[str, int] = {}
+    for card in st.hand:
+        name = names.get(kind_of(card), kind_of(card))
+        counted[name] = counted.get(name, 0) + 1
+    hand = [name if n == 1 else f"{name} x{n}" for name, n in sorted(counted.items())]
+    lost = [token_words(t.kind) for t in st.lost]
+    sections = [
+        {"heading": "The wizard's hand", "lines": hand or ["no cards"]},
+        {"heading": "Keys never found", "lines": keys or ["none: every hidden key was found"]},
+        {"heading": "Face-down tokens", "lines": tokens or ["none left face down"]},
+        {"heading": "Tiles never turned up", "lines": tiles or ["none: every tile was turned up"]},
+    ]
+    if lost:
+        sections.append({"heading": "Tokens torn out with their tiles, unseen", "lines": lost})
+    return sections
+
+
 _SECRET_VERBS = {"move", "stay", "sprint", "key", "return"}
 
 

@@ -47,6 +47,13 @@ class WizardState(WizardPosition):
     def end_text(self) -> str | None:
         return observe.end_text(self)
 
+    story_kinds = frozenset({"key_found", "keys_picked", "give_key", "rage", "death", "frost_bolt",
+                             "fireball", "whirlwind", "switcheroo", "game_over"})
+    """The end screen's key moments (RULES.md section 7, "At the end")."""
+
+    def hidden_parts(self) -> list[dict[str, Any]]:
+        return observe.hidden_parts(self)
+
     def waiting_for(self) -> list[int]:
         return observe.waiting_for(self)
 
