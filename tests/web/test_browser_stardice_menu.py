@@ -71,7 +71,8 @@ def test_variants_are_started_from_the_table_menu(web_server: ServerProcess, chr
     summary = page.evaluate("window.playtable.table")
     assert summary["id"] == borg2 and summary["variant"] == "iteration7_borg2"
     assert list(summary["params"]["borg_faces"]) == [2, 4, 8, 16, 32, 64]
-    assert "iteration7_borg2" in page.locator("h1").inner_text()
+    # The title names the variant as players read it (issue 29); its id stays in the summary.
+    assert get_game("stardice").variant_titles["iteration7_borg2"] in page.locator("h1").inner_text()
     state = _throw_once(page, rng)
     assert any(pc["id"].startswith("F.") for pc in state["observation"]["table"]) or \
         state["observation"]["eliminated"], "the player's die was thrown in the new variant"

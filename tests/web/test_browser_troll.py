@@ -25,15 +25,20 @@ def create_troll_table(page: Any, url: str) -> None:
     page.locator('[data-game="troll"] button', has_text="New table").click()
     variant = page.locator("#variant")
     # The designer's default rules are the hardest: newcomers are pointed at the easier ones.
-    assert variant.locator('option[value="plus-one"]').inner_text() == "plus-one (easier)"
-    assert variant.locator('option[value="tutorial"]').inner_text() == "tutorial (easier)"
+    # Each variant shows a name a player understands (issue 29); its id only behind "more".
+    assert variant.locator('option[value="plus-one"]').inner_text() == "Sturdier bridge (easier)"
+    assert variant.locator('option[value="tutorial"]').inner_text() == "Learning bridge (easier)"
     variant.select_option("plus-one")
-    assert "easier" in page.locator("#variant-description").inner_text()
+    description = page.locator("#variant-description")
+    assert "easier" in description.inner_text() and not description.locator("code").is_visible()
+    description.locator("summary", has_text="more").click()
+    assert description.locator("code").inner_text() == "plus-one"
     page.locator("#seed").fill(str(SEED))
     page.get_by_role("button", name="Create the table").click()
     page.get_by_role("link", name="Join as troll").wait_for()
     # The lobby remembers the new table under "Yours", with its join link.
-    page.locator(".table-list tbody tr", has_text="plus-one").get_by_role("link", name="Join").wait_for()
+    row = page.locator(".table-list tbody tr", has_text="Sturdier bridge")  # plus-one, by its name
+    row.get_by_role("link", name="Join").wait_for()
     page.get_by_role("link", name="Join as troll").click()
     wait_connected(page)
 

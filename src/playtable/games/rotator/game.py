@@ -86,11 +86,20 @@ class RotatorGame(Game[RotatorParams, RotatorState]):
         "no-limit": {"turn_limit": 0},
     }
     variant_descriptions: ClassVar[Mapping[str, str]] = {
-        "territory-buffer": "Control nodes are placed by territory, with a buffer; trivial boards allowed.",
+        "territory-buffer": ("Another reading of the placement rule: each node's whole diamond keeps a "
+                             "row of air from its grid's edge and diamonds may overlap; some boards "
+                             "fall open at once."),
         "easy": "A board the solver wins by turn 5.",
         "medium": "A board the solver wins on turns 6-9 using at most 5 boost spaces.",
         "hard": "A board that needs 10 or more turns, or most of the boost spaces.",
         "no-limit": "No turn limit: take as long as you like.",
+    }
+    variant_titles: ClassVar[Mapping[str, str]] = {  # RULES.md I1 and the generator's levels
+        "territory-buffer": "Nodes kept off the edge",
+        "easy": "Easy board",
+        "medium": "Medium board",
+        "hard": "Hard board",
+        "no-limit": "No turn limit",
     }
     pitch = (
         "A one-player puzzle from a business card by Doug Lynn. You drill through a rock that "

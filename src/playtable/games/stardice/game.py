@@ -35,6 +35,22 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         "iteration1_multipliers": "The first multipliers, singles at face value, no motion filters.",
         "objective1": "Solitaire rounds: beat 10 points, then 20, then 30...",
     }
+    variant_titles = {  # seed 002: the Final Rules, and the iterations of its playtests
+        "final": "Final rules: a war to 50",
+        "battle": "A single battle",
+        "torpedoes_iter9": "Torpedoes after a d6",
+        "torpedoes_iter8": "Torpedoes instead of a ship",
+        "iteration8": "Version 8 of the rules",
+        "iteration7_borg1": "Version 7: doubling Borg die",
+        "iteration7_borg2": "Version 7: Borg die with pips bonus",
+        "iteration5": "Version 5: a d20 to beat",
+        "iteration4": "Version 4: highest die times shapes",
+        "iteration3_scoring1": "Version 3, first scoring",
+        "iteration3_scoring2": "Version 3, second scoring",
+        "iteration2_multipliers": "Version 2: multipliers",
+        "iteration1_multipliers": "Version 1: first multipliers",
+        "objective1": "Solitaire: beat 10, 20, 30",
+    }
     pitch = (
         "Two fleets of polyhedral dice on a multitouch table: Federation against Klingon, with "
         "the neutral Borg die between them. Roll your ships onto the table one by one; dice that "

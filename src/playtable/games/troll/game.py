@@ -29,9 +29,12 @@ class TrollGame(Game[TrollParams, TrollState]):
         "club-start": "The troll starts holding THE CLUB (the ace of clubs).",
         "toys": "The troll starts with both aces, and the ace of diamonds is reusable.",
         "owed-awakenings": "A win also waits until every set-aside card has awakened a brick.",
-        "row-roll": "A Test #7 idea: a first roll picks the troll's row (1-3 bottom, 4-6 top).",
-        "same-start": "A Test #7 idea: the troll always starts on the same brick (lower 3).",
-        "black-lower": "A Test #7 idea: black cards always go to the bottom stack and red to the top.",
+        "row-roll": ("From the last playtest (Test #7): a first roll picks the troll's row "
+                     "(1-3 bottom, 4-6 top)."),
+        "same-start": ("From the last playtest (Test #7): the troll always starts on the same brick "
+                       "(lower 3)."),
+        "black-lower": ("From the last playtest (Test #7): black cards always go to the bottom stack "
+                        "and red to the top."),
         "ladder-10": "Difficulty ladder, hard: the game's bot wins about 1 deal in 10.",
         "ladder-30": "Difficulty ladder: the game's bot wins about 3 deals in 10.",
         "ladder-50": "Difficulty ladder, even: the game's bot wins about half the deals.",
@@ -44,6 +47,30 @@ class TrollGame(Game[TrollParams, TrollState]):
                      "about half the deals.",
         "expert-70": "Expert ladder, easy: the bridge 6,3,1,1,2,5 and a card for the troll at the "
                      "start; the strongest bot wins about 7 deals in 10.",
+    }
+    # Seed 000 §4.1 (the variations, the Day-5 draft), §8.1 (Test #7's setup ideas), and the
+    # lab's difficulty ladders (RULES.md "Variants").
+    variant_titles = {
+        "draft": "Day-5 draft rules",
+        "easier-ends": "Sturdier ends",
+        "plus-one": "Sturdier bridge",
+        "tutorial": "Learning bridge",
+        "troll-card": "Troll starts with a card",
+        "reusable-diamond": "Ace of diamonds returns",
+        "club-start": "Troll starts with the club",
+        "toys": "Troll starts with both aces",
+        "owed-awakenings": "Every set-aside card must wake",
+        "row-roll": "Roll for the troll's row",
+        "same-start": "Same starting brick",
+        "black-lower": "Black cards low, red high",
+        "ladder-10": "Challenge: hard",
+        "ladder-30": "Challenge: tough",
+        "ladder-50": "Challenge: even",
+        "ladder-70": "Challenge: gentle",
+        "expert-10": "Expert challenge: hardest",
+        "expert-30": "Expert challenge: hard",
+        "expert-50": "Expert challenge: even",
+        "expert-70": "Expert challenge: gentle",
     }
     pitch = (
         "A solitaire game for a deck of cards and a die. An angry troll lives under a magic "

@@ -23,6 +23,12 @@ class WizardGame(Game[WizardParams, WizardState]):
         "balanced": ("The final rules with the wheel's start and the number of empty rooms tuned so the "
                      "bots' wizard wins about half the games."),
     }
+    variant_titles = {  # seed 003: final rules (8 Nov), beta (23 Oct), alpha (17 Oct)
+        "final": "Final rules",
+        "beta": "Beta rules",
+        "alpha": "Alpha rules",
+        "balanced": "Balanced final rules",
+    }
     pitch = (
         "One wizard against two to four heroes. The heroes explore the wizard's labyrinth, "
         "fight his traps and monsters, loot items and hunt for the keys to his tower; their moves "

@@ -55,7 +55,8 @@ def game_entry(game_id: str) -> dict[str, Any]:
         "players": player_counts(game),
         "pitch": game.pitch,
         "picture": f"/static/img/{game.id}.svg",
-        "variants": [{"name": name, "description": game.variant_descriptions.get(name, "")}
+        "variants": [{"name": name, "title": game.variant_titles.get(name, name),
+                      "description": game.variant_descriptions.get(name, "")}
                      for name in game.variants],
         "agents": list(available_agents(game)),
         "params": params,
@@ -88,7 +89,7 @@ def record_response(table: Table) -> Response:
     """The record as a download; only once the game is over (403 before)."""
     if not table.state.is_terminal:
         return JSONResponse({"error": "the record and positions are available once the game is over: "
-                                      "they hold the seed, hence every future card and die"},
+                                      "they hold the deal number, hence every future card and die"},
                             status_code=403)
     row = table.row
     record = Record(row.game, row.params, row.seed, [text for _, text in row.actions])

@@ -64,11 +64,13 @@ def row_summary(row: TableRow, step: int, status: str = "finished",
     result = result if result is not None else row.result
     if public_seed is None:  # an ended table's seed is public once its game reached its end
         public_seed = bool(result and result.get("returns") is not None)
+    game = get_game(row.game)
     out: dict[str, Any] = {
         "id": row.id,
         "game": row.game,
-        "game_name": get_game(row.game).name,
-        "variant": row.variant,
+        "game_name": game.name,
+        "variant": row.variant,  # the id, for the lab; people read the title
+        "variant_title": game.variant_titles.get(row.variant, row.variant) if row.variant else None,
         "params": row.params,
         "seats": [seat_summary(i, s, connected) for i, s in enumerate(row.seats)],
         "status": status,

@@ -214,7 +214,7 @@ export class TableFrame {
     this.seat = message.seat;
     this.seatNames = message.seat_names || [];
     this.players = message.players || [];
-    const variant = this.table.variant ? ` · ${this.table.variant}` : "";
+    const variant = this.table.variant ? ` · ${this.table.variant_title ?? this.table.variant}` : "";
     this.titleEl.textContent = `${this.table.game_name}${variant}`;
     this.drawSeatBadge();
     this.replayLink.href = `/t/${this.tableId}/replay${this.role === "player" ? this.seatQuery(this.seat) : ""}`;

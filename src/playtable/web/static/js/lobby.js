@@ -6,6 +6,7 @@
 // say when it is your move somewhere.
 
 import { askToNotify, canAskToNotify, myTables, notify, playerKey, playerName, saveName } from "./player.js";
+import { learnButtons } from "./tutorial.js";
 import { ago, getJson, h, postJson } from "./util.js";
 
 // Variants a newcomer should start on: the designer's default rules are the hardest (seed 000
@@ -55,7 +56,8 @@ function gameCard(game) {
       h("p", { class: "players" }, players),
       h("p", { class: "pitch" }, game.pitch),
       h("div", { class: "buttons" },
-        h("button", { class: "primary", onClick: () => showForm(game) }, "New table"))));
+        h("button", { class: "primary", onClick: () => showForm(game) }, "New table"),
+        learnButtons(game.id))));
 }
 
 function variantSelect(game) {

@@ -20,7 +20,7 @@ class ReplayViewer {
   }
 
   build() {
-    const variant = this.table.variant ? ` · ${this.table.variant}` : "";
+    const variant = this.table.variant ? ` · ${this.table.variant_title ?? this.table.variant}` : "";
     const query = seatQuery(this.seat, this.token);
     this.stepEl = h("span", { class: "replay-step", role: "status", "aria-live": "polite" });
     this.slider = h("input", { type: "range", min: 0, max: this.steps.length - 1, value: 0, step: 1,

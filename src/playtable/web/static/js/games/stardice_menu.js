@@ -17,7 +17,7 @@ export class VariantMenu {
     this.start = h("button", { type: "button", class: "primary stardice-start", hidden: true,
       onClick: () => this.begin() });
     this.panel = h("div", { class: "stardice-menu-panel", hidden: true },
-      h("p", {}, "Start a new game in one of the seed's named variants (everyone at this table moves to it; Objective 1, the solitaire, is yours alone):"),
+      h("p", {}, "Start a new game in one of the designer's named variants (everyone at this table moves to it; Objective 1, the solitaire, is yours alone):"),
       this.list, this.start, this.note);
     this.toggle = h("button", { type: "button", class: "stardice-menu-button", "aria-expanded": "false",
       onClick: () => this.open(this.panel.hidden) }, "Table menu");
@@ -44,6 +44,11 @@ export class VariantMenu {
     }
   }
 
+  /** The variant's name for players (issue 29); its id stays in data-variant. */
+  titleOf(name) {
+    return this.variants.find((v) => v.name === name)?.title ?? name;
+  }
+
   draw() {
     const current = this.ctx.table()?.variant ?? null;
     this.list.replaceChildren(...this.variants.map(({ name, description }) => h("li", {},
@@ -53,15 +58,15 @@ export class VariantMenu {
         "aria-pressed": name === this.chosen ? "true" : "false",
         dataset: { variant: name },
         onClick: () => { this.chosen = name; this.draw(); },
-      }, h("b", {}, name), name === current ? " (playing now)" : "", h("br"), description))));
+      }, h("b", {}, this.titleOf(name)), name === current ? " (playing now)" : "", h("br"), description))));
     this.start.hidden = this.chosen === null;
-    this.start.textContent = this.chosen ? `Start: ${this.chosen}` : "";
+    this.start.textContent = this.chosen ? `Start: ${this.titleOf(this.chosen)}` : "";
   }
 
   async begin() {
     if (!this.chosen) return;
     this.start.disabled = true;
-    this.note.textContent = `Starting ${this.chosen}…`;
+    this.note.textContent = `Starting ${this.titleOf(this.chosen)}…`;
     await this.ctx.rematch(this.chosen);
     this.start.disabled = false;
   }
