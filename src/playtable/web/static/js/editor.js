@@ -18,7 +18,7 @@ const HALF = 10;
 const LETTERS = "ABCDEFGHIJ";
 const CHECK_DELAY_MS = 400;
 const SAVED = "playtable.rotatorEditorBoard";
-const HEADER = "; Rotator board made in playtable's board editor: the ten control nodes (@); the land is each node's diamond";
+const HEADER = "; Rotator board from playtable's editor: @ a control node; the land is each node's diamond";
 
 const nodes = new Set();
 const cells = [];
@@ -116,7 +116,7 @@ function drawCells() {
 // -- the panel ----------------------------------------------------------------------------------
 const panel = {};
 
-function buildPanel(host) {
+function buildPanel(statusHost, host) {
   panel.counts = h("p", { class: "counts" });
   panel.verdict = h("p", { class: "editor-verdict", role: "status", "aria-live": "polite" });
   panel.level = h("p", { class: "editor-level" });
@@ -138,7 +138,8 @@ function buildPanel(host) {
       copy.textContent = "Select and copy the text";
     }
   });
-  host.replaceChildren(panel.counts, panel.verdict, panel.level, panel.problems, panel.lineBox,
+  statusHost.replaceChildren(panel.counts, panel.verdict);
+  host.replaceChildren(panel.level, panel.problems, panel.lineBox,
     h("div", { class: "buttons" }, panel.play,
       h("button", { type: "button", onClick: () => { nodes.clear(); changed(); } }, "Clear the board")),
     panel.playProblem,
@@ -262,6 +263,6 @@ function restore() {
 }
 
 buildGrid(document.getElementById("editor-board"));
-buildPanel(document.getElementById("editor-panel"));
+buildPanel(document.getElementById("editor-status"), document.getElementById("editor-panel"));
 restore();
 changed();
