@@ -256,6 +256,7 @@ export class TableFrame {
     this.passDevice();
     this.drawTitle();
     if (state.your_turn && !state.terminal && !(previous?.your_turn && previous.step === state.step)
+    window.dispatchEvent(new CustomEvent("playtable:state")); // a tutorial's guide follows the game
       && (document.hidden || !document.hasFocus())) {
       notify(`Your turn: ${this.table?.game_name ?? "playtable"}`, `${this.who(this.seat)}, it is your move.`,
         this.tableId, window.location.href);
@@ -490,6 +491,7 @@ export class TableFrame {
     const list = actions.filter((a) => this.legal?.has(a));
     if (!list.length) return;
     el.classList.add("offered");
+    if (this.gate && !this.gate(action)) return; // a tutorial's script (tutorial.js) says what to play
     el.dataset.actions = list.join("|");
     if (list.includes(this.hinted)) el.classList.add("hinted");
     if (list.some((a) => this.legal.get(a).warning)) el.classList.add("warn");
@@ -500,6 +502,7 @@ export class TableFrame {
       if (list.length === 1) this.act(list[0]);
       else showChooser(el, list.map((a) => ({ action: a, label: this.label(a) })), (a) => this.act(a));
     };
+    if (this.gate && !this.gate(action)) return false;
     el.addEventListener("click", go);
     el.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); go(); }
