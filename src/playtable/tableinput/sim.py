@@ -206,3 +206,7 @@ class TuioSim:
     def keep_alive(self) -> bytes:
         """A frame with nothing new (a tracker's frame while the dice lie still)."""
         return self._bundle(dict(self.sent))
+
+    def lift(self, *dice: str) -> bytes:
+        """A frame without `dice` (picked up, or knocked off the table); the rest lie still."""
+        return self._bundle({k: p for k, p in self.sent.items() if k not in dice})

@@ -271,7 +271,7 @@ class LiveMatch:
         self.last_thrower = seat
         who = SEAT_NAMES[seat]
         if seen:
-            text = f"The {who} warps in a {_kind(die)} ({die}): enter the face it shows."
+            text = f"The {who} warps in a {_kind(die)} ({die})."
         else:
             text = f"The {who}'s {_kind(die)} ({die}) was not seen by the table: it is out."
         on_turn = seat == state.to_move
@@ -296,7 +296,8 @@ class LiveMatch:
         if phase == "call":
             ships = self._ships_on_table()
             if ships:
-                return f"Battle {state.battle}: take every ship off the table ({', '.join(ships)})."
+                which = ", ".join(ships) if len(ships) <= 3 else f"{len(ships)} ships"
+                return f"Battle {state.battle}: take every ship off the table ({which})."
             return (f"Battle {state.battle}: the {roller} rolls the Borg die, "
                     f"the {caller} calls odd or even.")
         if phase == "borg":
