@@ -2,7 +2,8 @@
 through a real server's WebSocket, and every message a seat or a watcher receives is checked
 against the hidden parts of the full state at that step, derived from `to_json()` of the
 game rebuilt from its record: the troll's face-down cards nobody has seen and the deck (their
-order), the seed, and the random stream."""
+order), the seed, and the random stream. Once the game is over, and only then, the end screen's
+`end` (issue 29) reveals them: every card still hidden is in it, and nowhere else."""
 
 from __future__ import annotations
 
@@ -48,6 +49,12 @@ def _hidden_troll_cards(position: dict[str, Any]) -> set[int]:
 
 
 def _check(message: dict[str, Any], hidden_cards: set[int], seed: int, finished: bool) -> None:
+    if message.get("type") == "state":
+        assert ("end" in message) == (finished and message["terminal"]), message
+        if "end" in message:  # the end screen reveals every card still hidden, and only there
+            shown = set(WORD.findall(json.dumps(message["end"]["revealed"], ensure_ascii=False)))
+            assert all(card_pretty(card) in shown for card in hidden_cards), (hidden_cards, shown)
+            message = {k: v for k, v in message.items() if k != "end"}
     words = set(WORD.findall(json.dumps(message, ensure_ascii=False)))
     for card in hidden_cards:
         assert not {card_text(card), card_pretty(card)} & words, (card_text(card), message)
@@ -123,3 +130,7 @@ def test_the_check_finds_a_hidden_card(server: ServerProcess) -> None:
         _check({"type": "state", "events": [{"data": {"card": card}}]}, hidden, 5, False)
     with pytest.raises(AssertionError):
         _check({"type": "state", "x": "seed 123456789"}, set(), 123456789, False)
+    with pytest.raises(AssertionError):  # an end screen before the end
+        _check({"type": "state", "terminal": False, "end": {"revealed": []}}, set(), 5, False)
+    with pytest.raises(AssertionError):  # an end screen that keeps a card hidden
+        _check({"type": "state", "terminal": True, "end": {"revealed": []}}, hidden, 5, True)

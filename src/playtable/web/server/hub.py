@@ -36,12 +36,13 @@ from playtable.core.errors import PlaytableError
 from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
+from playtable.web.server.bots import JobFailed, JobTimedOut, Workers
 from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.seating import plan_seats, stand_in_agent
 from playtable.web.server.store import PlayerRow, SeatRow, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
 from playtable.web.server.tables import Connection, Table, TurnClock, hash_token, row_summary
+from playtable.web.server.votes import SqliteVoteStore, Votes
 from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
 
 log = logging.getLogger("playtable.web")
@@ -105,6 +106,7 @@ class Hub:
         self.takes: dict[str, RateLimit] = {}
         self.registrations: dict[str, RateLimit] = {}
         self.people = People(store)
+        self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
         self.connections_by_address: dict[str, int] = {}
         self._last_failure: dict[str, Exception] = {}
 
@@ -265,7 +267,8 @@ class Hub:
         old = table.row.seats
         if variant is None:
             # The variant's name is kept for the lobby; the full parameters fix every value anyway.
-            plan = plan_seats(len(old), len(old), asker)
+            # The wizard game's vote may seat its most evil player as the wizard (votes.py).
+            plan = self.votes.rematch_plan(table) or plan_seats(len(old), len(old), asker)
             request: dict[str, Any] = {"game": table.row.game, "variant": table.row.variant,
                                        "params": table.row.params}
         else:
@@ -286,7 +289,7 @@ class Hub:
         if table.left_unfinished:
             self._mark_ended(table)
         message: dict[str, Any] = {"type": "rematch", "table_id": new.id}
-        if variant is not None:
+        if variant is not None or plan.new_from_old != list(range(len(old))):
             message["seats"] = plan.old_to_new(len(old))
         table.broadcast(message)
         return new, plan.old_to_new(len(old))[seat]
@@ -467,6 +470,7 @@ class Hub:
     def greet(self, table: Table, conn: Connection) -> None:
         conn.push(table.welcome(conn.seat))
         conn.push(table.state_message(conn.seat, []))
+        self.votes.send(table, conn)
 
     def sync(self, table: Table, conn: Connection) -> None:
         """A fresh welcome and state. A welcome is the whole log (hundreds of kilobytes in a long
@@ -509,6 +513,9 @@ class Hub:
         if msg.type == "chat" and conn.seat is not None:
             table.chat(conn.seat, msg.action or "")
             return
+        if msg.type == "vote":
+            self.votes.cast(table, conn, msg.seat)
+            return
         if conn.seat is None:
             conn.push(error("forbidden", "you are watching this table; only a seated player with "
                                          "its token can act"))
@@ -520,7 +527,7 @@ class Hub:
         if msg.type == "act":
             self.act(table, conn.seat, msg.action or "", conn)
         elif msg.type == "undo":
-            self.undo(table, conn)
+            await self.undo(table, conn)
         elif msg.type == "hint":
             await self.hint(table, conn)
 
@@ -579,18 +586,32 @@ class Hub:
         if table.step == step:
             self.after_change(table, events)
 
-    def undo(self, table: Table, conn: Connection) -> None:
+    async def undo(self, table: Table, conn: Connection) -> None:
+        """Take the last action back (the game's `can_take_back` decides): the record minus it is
+        replayed in a thread, off the event loop, then stored and made current, unless the table
+        moved meanwhile (the player is then told it is stale)."""
         if not table.can_undo(conn.seat):
             conn.push(error("no_undo", "the last action cannot be taken back (it was not yours, or "
                                        "it drew a card, rolled a die or revealed something)"))
             return
+        step = table.step
         try:
-            self.store.drop_last_action(table.id, table.step)
+            rebuilt = await asyncio.to_thread(table.replay_without_last)
+        except PlaytableError as err:
+            log.error("table %s: undo could not replay the record: %s", table.id, err)
+            conn.push(error("unavailable", "the server could not take the move back; nothing changed"))
+            return
+        if table.step != rebuilt.of_step or not table.can_undo(conn.seat):
+            conn.push(error("stale", f"the table moved on to step {table.step}; nothing was taken back"))
+            conn.push(table.state_message(conn.seat, []))
+            return
+        try:
+            self.store.drop_last_action(table.id, step)
         except StoreError as err:
             log.error("table %s: undo not saved: %s", table.id, err)
             conn.push(error("unavailable", "the server could not save the undo; nothing changed"))
             return
-        table.rebuild_without_last()
+        table.adopt(rebuilt)
         self.after_change(table, [Event("undo", "The last action was taken back.")])
 
     async def hint(self, table: Table, conn: Connection) -> None:
@@ -618,6 +639,7 @@ class Hub:
         self.arm_timer(table)
         table.broadcast_state(events)
         if table.is_over:
+            self.votes.send(table)
             self._mark_ended(table)
 
     # -- the end of tables ----------------------------------------------------------------------
@@ -719,7 +741,7 @@ class Hub:
         legal move chosen here; the table is told each time, so it never waits silently."""
         step = table.step
         spec = stand_in or table.row.seats[seat].agent or "random"
-        seed = bot_seed(table.row.seed, step)
+        seed = (table.row.seed * 1_000_003 + step) % 2**62
         fallback = stand_in_agent(table.game)
         tries = [spec, spec] + ([fallback] if fallback != spec else [])
         played = False

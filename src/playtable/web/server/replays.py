@@ -11,8 +11,9 @@ from typing import Any
 
 from playtable.core.params import params_from_dict
 from playtable.core.position import position_to_json
-from playtable.core.protocol import State
+from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
+from playtable.core.story import tell
 
 
 def _start(game_id: str, params: dict[str, Any], seed: int) -> State:
@@ -33,8 +34,10 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
     steps = [{"step": 0, "seat": None, "action": None,
               "events": [e.to_json() for e in state.events_for(list(state.setup_events), seat)],
               "observation": view(state)}]
+    story_events: list[list[Event]] = []
     for k, (who, text) in enumerate(actions, start=1):
-        events = state.apply(state.parse_action(text))
+        events = list(state.apply(state.parse_action(text)))
+        story_events.append(events)
         steps.append({"step": k, "seat": who, "action": text,
                       "events": [e.to_json() for e in state.events_for(events, seat)],
                       "observation": view(state)})
@@ -43,6 +46,10 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
     if hidden_texts:
         for entry in steps[1:]:
             entry["action"] = state.action_for(entry["action"], entry["seat"], seat)
+    if state.is_terminal:  # the last step shows the end screen's reveal and story (issue 29)
+        log: list[tuple[int | None, str | None, list[Event]]] = [(None, None, list(start.setup_events))]
+        log += [(who, text, story_events[k]) for k, (who, text) in enumerate(actions)]
+        steps[-1]["end"] = {"revealed": state.revealed(), "story": tell(state, log)}
     return steps
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
+from playtable.core.story import tell
 from playtable.web.server.store import SeatRow, TableRow
 from playtable.web.server.wire import RateLimit
 
@@ -99,6 +100,16 @@ class Step:
     events: list[Event]
     stand_in: str | None = None
     """The bot that played this step for the seat's person (their turn timer ran out)."""
+
+
+@dataclass
+class Rebuilt:
+    """A table's position rebuilt without its last action (an undo), made from `of_step`."""
+
+    of_step: int
+    state: State
+    before: State | None
+    steps: list[Step]
 
 
 @dataclass
@@ -192,6 +203,7 @@ class Table:
         self.clock: TurnClock | None = None
         """The turn timer of the seat to act, when the table has one (set by the hub)."""
         self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
+        self._end: tuple[int, dict[str, Any]] | None = None
         for k, (seat, text) in enumerate(row.actions, start=1):
             self._play(seat, text, row.stand_ins.get(k))
         if row.ended is not None and row.result is not None and row.result.get("abandoned"):
@@ -235,16 +247,24 @@ class Table:
         self.last_activity = _now()
         self.version += 1
 
-    def rebuild_without_last(self) -> None:
-        """Undo: replay the record minus its last action from the start."""
+    def replay_without_last(self) -> Rebuilt:
+        """Undo's work: the record minus its last action replayed from the start, leaving this
+        table unchanged (so it can run in a thread, off the event loop: `adopt` makes it current)."""
         actions = self.row.actions[:-1]
-        self.row.stand_ins.pop(len(self.row.actions), None)
-        self.row.actions = []
-        self.state, self.before = self.start.clone(), None
-        self.steps = self.steps[:1]
+        state, before = self.start.clone(), None
+        steps = self.steps[:1]
         for k, (seat, text) in enumerate(actions, start=1):
-            self._play(seat, text, self.row.stand_ins.get(k))
-        self.row.actions = actions
+            after = state.clone()
+            events = list(after.apply(after.parse_action(text)))
+            before, state = state, after
+            steps.append(Step(seat, text, events, self.row.stand_ins.get(k)))
+        return Rebuilt(len(self.row.actions), state, before, steps)
+
+    def adopt(self, rebuilt: Rebuilt) -> None:
+        """Make an undo's replay current (the caller checked the table had not moved since)."""
+        self.row.stand_ins.pop(len(self.row.actions), None)
+        self.row.actions = self.row.actions[:-1]
+        self.state, self.before, self.steps = rebuilt.state, rebuilt.before, rebuilt.steps
         self.version += 1
 
     def can_undo(self, seat: int | None) -> bool:
@@ -398,7 +418,18 @@ class Table:
             "waiting_for": state.waiting_for(),
             "bot_thinking": self.bot_busy,
             "timer": self.clock_message(),
+            **({"end": self.end_story()} if state.is_terminal else {}),
         }
+
+    def end_story(self) -> dict[str, Any]:
+        """What a finished game shows every seat and watcher alike (issue 29): what stayed hidden
+        (`State.revealed`, empty before the end) and the story told from the log
+        (`core.story.tell`). Built once per change of the table."""
+        if self._end is None or self._end[0] != self.version:
+            log = [(s.seat, s.action, s.events) for s in self.steps]
+            self._end = (self.version, {"revealed": self.state.revealed(),
+                                        "story": tell(self.state, log)})
+        return self._end[1]
 
     def clock_message(self) -> dict[str, Any] | None:
         """The turn timer of the seat to act (None: no timer runs or waits for this step)."""

@@ -24,7 +24,7 @@ STRIKES_BEFORE_CLOSE = 20
 """A client over the rate gets a `rate_limited` error per dropped message; after this many
 dropped messages in a row it is closed with code 1008 (policy violation)."""
 
-CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello")
+CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello", "vote")
 MAX_CHAT_TEXT = 300
 KEY_LENGTH = 43
 KEY_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -107,6 +107,11 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 1000):
             raise BadMessage("bad_message", "'seat' must be a seat number, or absent")
         return ClientMessage("hello", key=key, seat=seat)
+    if kind == "vote":  # the wizard game's end-screen vote: the seat voted for (votes.py)
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 1000:
+            raise BadMessage("bad_message", "'seat' must be the seat number voted for")
+        return ClientMessage("vote", seat=seat)
     return ClientMessage(kind, _step(data, True))
 
 

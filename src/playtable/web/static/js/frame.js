@@ -26,6 +26,7 @@
 
 import { ChatPanel } from "./chat.js";
 import { Connection, tableSocketUrl } from "./connection.js";
+import { andList, endDetails, voteBox } from "./end_story.js";
 import { closeChooser, confirmWarning, endScreen, GameLog, RulesPanel, showChooser } from "./frame_parts.js";
 import { askToNotify, canAskToNotify, notify, playerKey, playerName, saveName } from "./player.js";
 import { h, postJson, seatQuery } from "./util.js";
@@ -58,6 +59,7 @@ export class TableFrame {
     this.hinted = null;
     this.keys = new Map();
     this.endDismissed = false;
+    this.vote = null; // the wizard game's end-screen vote, as the server last told it (votes.py)
     this.following = false;
     this.noHintStep = null;
     this.players = [];
@@ -204,6 +206,7 @@ export class TableFrame {
       case "notice": return this.chat.notice(message);
       case "seats": return this.onSeats(message);
       case "timer": return this.onTimer(message);
+      case "vote": this.vote = message; return this.state && this.drawEnd();
       default: return this.board.onStream?.(message);
     }
   }
@@ -256,7 +259,6 @@ export class TableFrame {
     this.passDevice();
     this.drawTitle();
     if (state.your_turn && !state.terminal && !(previous?.your_turn && previous.step === state.step)
-    window.dispatchEvent(new CustomEvent("playtable:state")); // a tutorial's guide follows the game
       && (document.hidden || !document.hasFocus())) {
       notify(`Your turn: ${this.table?.game_name ?? "playtable"}`, `${this.who(this.seat)}, it is your move.`,
         this.tableId, window.location.href);
@@ -443,10 +445,10 @@ export class TableFrame {
     else if (st.your_turn) {
       // Simultaneous moves: others may still have to commit too.
       const others = (st.waiting_for || []).filter((s) => s !== this.seat).map((s) => this.who(s));
-      text = others.length ? `Your turn (${others.join(", ")} too)` : "Your turn";
+      text = others.length ? `Your turn (${andList(others)} too)` : "Your turn";
     }
-    else if (st.bot_thinking) text = `${names.join(", ") || "The bot"} is thinking…`;
-    else text = names.length ? `Waiting for ${names.join(", ")}` : "Waiting";
+    else if (st.bot_thinking) text = names.length > 1 ? `${andList(names)} are thinking…` : `${names[0] ?? "The bot"} is thinking…`;
+    else text = names.length ? `Waiting for ${andList(names)}` : "Waiting";
     this.turnEl.textContent = text;
     this.turnEl.dataset.mine = String(Boolean(st.your_turn));
     if (st.terminal) this.waitingEl.textContent = "The game is over: see the end screen, or watch the replay.";
@@ -465,8 +467,12 @@ export class TableFrame {
     const draw = (result.returns?.length ?? 0) > 1 && result.returns.every((r) => r === result.returns[0]);
     const won = mine !== undefined && mine > 0 && !draw;
     const title = mine === undefined ? "The game is over" : draw ? "A draw" : won ? "You win!" : "You lose";
+    const who = (seat) => this.who(seat);
     this.endHost.append(endScreen({
       title, text: result.text, won,
+      details: endDetails(st.end, who),
+      vote: voteBox(this.vote, { seat: this.role === "player" ? this.seat : null, seats: this.seatNames, who,
+        onVote: (seat) => this.connection.send({ type: "vote", seat }) }),
       replayUrl: this.replayLink.href,
       onRematch: this.role === "player" ? () => this.rematch() : null,
       onClose: () => { this.endDismissed = true; this.drawEnd(); },
@@ -491,7 +497,6 @@ export class TableFrame {
     const list = actions.filter((a) => this.legal?.has(a));
     if (!list.length) return;
     el.classList.add("offered");
-    if (this.gate && !this.gate(action)) return; // a tutorial's script (tutorial.js) says what to play
     el.dataset.actions = list.join("|");
     if (list.includes(this.hinted)) el.classList.add("hinted");
     if (list.some((a) => this.legal.get(a).warning)) el.classList.add("warn");
@@ -502,7 +507,6 @@ export class TableFrame {
       if (list.length === 1) this.act(list[0]);
       else showChooser(el, list.map((a) => ({ action: a, label: this.label(a) })), (a) => this.act(a));
     };
-    if (this.gate && !this.gate(action)) return false;
     el.addEventListener("click", go);
     el.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); go(); }

@@ -3,7 +3,6 @@
 // rules panel and the end screen. frame.js puts them together.
 
 import { renderMarkdown } from "./markdown.js";
-import { learnButtons } from "./tutorial.js";
 import { getJson, h } from "./util.js";
 
 /** Ask the player to confirm `warning`; resolves true (do it) or false (cancel). */
@@ -111,7 +110,7 @@ export class RulesPanel {
       h("div", { class: "rules-head" },
         h("h2", {}, "How to play"),
         h("button", { class: "quiet close", "aria-label": "Close the rules", onClick: () => this.toggle(false) }, "✕")),
-      h("p", { class: "rules-learn" }, learnButtons(gameId)), this.body);
+      this.body);
     document.body.append(this.panel);
   }
 
@@ -135,17 +134,20 @@ export class RulesPanel {
   }
 }
 
-/** The end screen over the board: who won, why the game ended, and what to do next. */
-export function endScreen({ title, text, won, replayUrl, onRematch, onClose }) {
+/** The end screen over the board: who won, why the game ended, what was hidden and the game's
+ * story (`details`, end_story.js), the wizard game's vote, and what to do next. */
+export function endScreen({ title, text, won, details = null, vote = null, replayUrl, onRematch, onClose }) {
   const rematch = onRematch
     ? h("button", { class: "primary", onClick: onRematch, "data-key": "n" }, "Rematch (n)") : null;
   return h("section", { class: `end-screen ${won ? "won" : "lost"}`, role: "dialog", "aria-live": "polite",
     "aria-labelledby": "end-title" },
   h("h2", { id: "end-title" }, title),
   h("p", { class: "end-reason" }, text),
+  vote,
   h("div", { class: "buttons" },
     rematch,
     h("a", { class: "button", href: replayUrl }, "Watch the replay"),
     h("a", { class: "button", href: "/" }, "Back to the lobby"),
-    h("button", { class: "quiet", onClick: onClose }, "Look at the board")));
+    h("button", { class: "quiet", onClick: onClose }, "Look at the board")),
+  details);
 }

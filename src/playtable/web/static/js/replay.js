@@ -4,6 +4,7 @@
 // game's own board module; the record and the position at any step download once the game is
 // finished (before that the server refuses with a sentence saying why, shown here).
 
+import { endDetails } from "./end_story.js";
 import { playerKey } from "./player.js";
 import { download, gameModule, getJson, h, seatQuery, tableAddress } from "./util.js";
 
@@ -39,6 +40,7 @@ class ReplayViewer {
       this.stepEl);
     this.boardHost = h("div", { class: "board-host" });
     this.statusEl = h("p", { class: "board-status" });
+    this.endEl = h("section", { class: "replay-end", "aria-label": "The end", hidden: true });
     const tableSeats = this.table.seats.map((seat) => seat.name);
     // People by their names (issue 29): the seat's player, else its name in the game.
     this.who = (seat) => this.table.seats[seat]?.player || this.table.seats[seat]?.name || "";
@@ -64,7 +66,8 @@ class ReplayViewer {
           h("button", { class: "quiet", onClick: () => window.location.reload() }, "Reload"))),
       h("main", { class: "table-layout" },
         h("section", { class: "board-area", "aria-label": "Board" }, this.statusEl, this.boardHost, controls,
-          finished && this.table.result ? h("p", { class: "end-reason" }, h("strong", {}, "How it ended: "), this.table.result.text) : null),
+          finished && this.table.result ? h("p", { class: "end-reason" }, h("strong", {}, "How it ended: "), this.table.result.text) : null,
+          this.endEl),
         h("aside", { class: "side" },
           h("section", { class: "actions-panel replay-downloads", "aria-label": "Downloads" }, h("h2", {}, "Downloads"), this.downloads),
           h("section", { class: "log-panel", "aria-label": "Steps" }, h("h2", {}, "Steps"), this.logScroll))));
@@ -122,6 +125,9 @@ class ReplayViewer {
       animate: forwardByOne || (animate && event !== null),
       yourTurn: false, waitingFor: [], role: "watcher" });
     this.statusEl.textContent = this.board.status?.(step.observation) ?? "";
+    // The last step of a finished game: what was hidden and the game's story (end_story.js).
+    this.endEl.hidden = !step.end;
+    this.endEl.replaceChildren(...(step.end ? [endDetails(step.end, this.who)] : []));
     this.slider.value = String(i);
     const eventWords = event === null ? "" : ` · event ${event + 1} of ${step.events.length}`;
     this.stepEl.textContent = `Step ${step.step} of ${this.steps[this.steps.length - 1].step}${eventWords}`;

@@ -17,6 +17,8 @@ const DIR_WORDS = { N: "north", E: "east", S: "south", W: "west" };
 const CORNERS = { NW: "north-west", NE: "north-east", SW: "south-west", SE: "south-east" };
 let names = {};
 let seatNames = [];
+let who = null; // the frame's names for seats: the player's name, else the seat's name in the game
+let seen = null; // the observation and legal actions last drawn: some labels depend on the position
 
 function parseSquare(name) {
   return { col: name.charCodeAt(0) - 97, row: Number(name.slice(1)) - 1 };
@@ -31,8 +33,36 @@ function nameOf(id) {
 }
 
 function heroName(arg) {
+  // People by their names (issue 29); a seat nobody named is "hero 2", as the rules say it.
   const seat = Number(String(arg).replace("hero", ""));
-  return seatNames[seat] && seatNames[seat] !== `hero${seat}` ? seatNames[seat] : `hero ${seat}`;
+  const name = who?.(seat) ?? seatNames[seat];
+  return name && name !== `hero${seat}` ? name : `hero ${seat}`;
+}
+
+/** Whether `action` is one this page offers now (the labels that depend on the position are
+ * given only to the actions of the list: the log's past actions keep their plain words). */
+function offeredNow(action) {
+  return (seen?.legal || []).some((e) => e.action === action);
+}
+
+/** Whether `move D` takes this seat's hero from the entrance square into the tower (8 Nov "Keys":
+ * with the keys the heroes "can enter the central wizard tower"). */
+function entersTower(dir) {
+  const obs = seen?.observation;
+  const me = obs?.heroes?.find((x) => x.seat === obs.seat);
+  if (!me || !DIRS[dir] || !offeredNow(`move ${dir}`)) return false;
+  const { col, row } = parseSquare(me.square);
+  return squareName(col + DIRS[dir][0], row + DIRS[dir][1]) === obs.tower;
+}
+
+/** Whether `boost K` plays this hero's last combat bonus: the fight then starts at once, since
+ * "Fight!" would be the only choice left (RULES.md section 8, "The fight's steps"). */
+function lastBonus(kind) {
+  const obs = seen?.observation;
+  const me = obs?.heroes?.find((x) => x.seat === obs.seat);
+  if (!me || !offeredNow(`boost ${kind}`)) return false;
+  const kinds = new Set((seen.legal || []).map((e) => e.action.split(" ")).filter(([v]) => v === "boost").map(([, k]) => k));
+  return kinds.size === 1 && me.hand.filter((k) => k === kind).length === 1;
 }
 
 export function tokenWords(kind) {
@@ -52,7 +82,10 @@ export function label(action) {
     case "hide": return "Hides a key tile (where is secret)";
     case "return": return a === "card" ? "Sends a card back (secret)" : `Send ${nameOf(a)} back into the deck`;
     case "start": return `Enter the labyrinth at the ${CORNERS[a] ?? a} corner`;
-    case "remove": return `Tear ${a} out of the labyrinth`;
+    case "remove": {
+      const left = offeredNow(action) ? seen.observation.decision?.left : null;
+      return `Tear ${a} out of the labyrinth${left ? ` (${left} ${left === 1 ? "tile" : "tiles"} to tear out this turn)` : ""}`;
+    }
     case "play": return `Play ${nameOf(a)}`;
     case "end": return "End the wizard's turn";
     case "place": return a === "token" ? `Places a face-down token on ${b}` : `Place ${tokenWords(a)} on ${b}`;
@@ -60,14 +93,14 @@ export function label(action) {
     case "switch": return `Swap ${heroName(a)} with a token on ${b}`;
     case "send": return `Blow the hero to ${a}`;
     case "discard": return `Discard ${nameOf(a)}`;
-    case "move": return `Move ${DIR_WORDS[a] ?? a}`;
+    case "move": return entersTower(a) ? `Enter the wizard's tower (move ${DIR_WORDS[a] ?? a})` : `Move ${DIR_WORDS[a] ?? a}`;
     case "stay": return "Stay where you are";
     case "sprint": return `Sprint ${[a, b].filter(Boolean).map((d) => DIR_WORDS[d] ?? d).join(", then ")}`;
     case "secret": return "Chooses a move (secret until all have chosen)";
     case "use": return `Drink ${nameOf(a)}`;
     case "give": return `Give ${nameOf(a)} to ${heroName(b)}`;
     case "givekey": return `Hand a key to ${heroName(a)}`;
-    case "boost": return `Play ${nameOf(a)} in this fight`;
+    case "boost": return lastBonus(a) ? `Play ${nameOf(a)}, then fight (your last bonus)` : `Play ${nameOf(a)} in this fight`;
     case "fight": return "Fight!";
     case "retreat": return `Drive the hero back to ${a}`;
     case "keep": return `Keep ${nameOf(a)}`;
@@ -82,21 +115,25 @@ export function keyFor(action) {
   return null;
 }
 
+// What the one deciding does, each a verb agreeing with its subject ("The wizard raises",
+// "Alice prepares", "The heroes choose").
 const DECISIONS = {
   tower: "raises his tower", entrance: "turns the tower's entrance", key: "hides the keys (heroes: eyes closed!)",
-  opening: "chooses the cards to keep", start: "choose where to enter", main: "plays cards",
+  opening: "chooses the cards to keep", start: "chooses where to enter", main: "plays cards",
   place: "places tokens", spell: "aims a spell", send: "blows the heroes away", discard: "discards",
-  remove: "tears tiles out (rage)", commit: "choose their moves in secret", boost: "prepare for the fight",
-  retreat: "chooses where the hero retreats", keep: "chooses the loot to keep", give: "trade",
+  rage: (d) => `rages: tears ${d.left} more ${d.left === 1 ? "tile" : "tiles"} out of the labyrinth this turn`,
+  commit: "choose their moves in secret", boost: "prepares for the fight: a combat bonus, or Fight!",
+  retreat: "chooses where the hero retreats", keep: "chooses the loot to keep", give: "trades",
 };
 
 export function status(obs) {
   if (obs.end) return `Round ${obs.round} · the game is over`;
   const d = obs.decision || {};
-  const who = d.seat === 0 ? "The wizard" : d.kind === "commit" ? "The heroes" : heroName(d.seat ?? 1);
-  const doing = DECISIONS[d.kind] ?? d.kind ?? "";
+  const subject = d.seat === 0 ? "The wizard" : d.kind === "commit" ? "The heroes" : heroName(d.seat ?? 1);
+  const verb = DECISIONS[d.kind];
+  const doing = typeof verb === "function" ? verb(d) : verb ?? d.kind ?? "";
   const rage = obs.rage ? " · RAGE" : "";
-  return `Round ${obs.round} · ${who} ${doing} · keys found ${obs.keys_found} of ${obs.keys_needed}` +
+  return `Round ${obs.round} · ${subject} ${doing} · keys found ${obs.keys_found} of ${obs.keys_needed}` +
     `${obs.door_open ? " · the tower door is open" : ""}${rage}`;
 }
 
@@ -179,6 +216,8 @@ export function createBoard(host, ctx) {
       const obs = view.observation;
       names = obs.names || {};
       seatNames = ctx.seatNames?.() ?? [];
+      who = ctx.who ?? null;
+      seen = { observation: obs, legal: view.legal };
       const faces = obs.faces || {};
       const legal = view.legal;
       const onSquare = squareActions(legal, obs);
