@@ -76,8 +76,10 @@ def variant_options(game_id: str) -> list[Option]:
     described: dict[str, str] = dict(getattr(game, "variant_descriptions", {}) or {})
     suggested = [v for v in FIRST_GAME.get(game_id, ()) if v in game.variants]
     options = []
+    titles = game.variant_titles  # a player's name for each (issue 29); the id, dim, for the CLI
     for name in suggested:
-        line = Text.assemble(("★ ", "bold yellow"), (name, "bold"), ("  good for a first game", "yellow"))
+        line = Text.assemble(("★ ", "bold yellow"), (titles.get(name, name), "bold"), (f"  {name}", "dim"),
+                             ("  good for a first game", "yellow"))
         if described.get(name):
             line.append(f"\n    {described[name]}", style="dim")
         options.append(Option(line, id=name))
@@ -88,7 +90,7 @@ def variant_options(game_id: str) -> list[Option]:
         same = resolve_params(game.params_type, game.variants, name) == game.default_params()
         if name in suggested or same:
             continue  # a variant that names the standard rules ('final') is not listed twice
-        line = Text(name)
+        line = Text.assemble(titles.get(name, name), (f"  {name}", "dim"))
         if described.get(name):
             line.append(f"\n    {described[name]}", style="dim")
         options.append(Option(line, id=name))
