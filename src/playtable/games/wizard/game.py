@@ -42,6 +42,10 @@ class WizardGame(Game[WizardParams, WizardState]):
     def seat_names(self, params: WizardParams) -> list[str]:
         return ["wizard"] + [f"hero{i}" for i in range(1, params.players)]
 
+    def sides(self, params: WizardParams) -> list[list[int]]:
+        """The wizard against the heroes, who share one result (RULES.md, "Returns")."""
+        return [[0], list(range(1, params.players))]
+
     def new_state(
         self, params: WizardParams | None = None, seed: int = 0,
         rigged: Mapping[str, list[Any]] | None = None,

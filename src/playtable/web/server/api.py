@@ -61,6 +61,7 @@ def game_entry(game_id: str) -> dict[str, Any]:
         "agents": list(available_agents(game)),
         "params": params,
         "seat_names_default": game.seat_names(defaults),
+        "sides": len(game.sides(defaults)),
     }
 
 

@@ -34,6 +34,7 @@ from playtable.web.server.live_routes import live_routes
 from playtable.web.server.past import Busy, PastCache
 from playtable.web.server.playtest_routes import playtest_routes
 from playtable.web.server.playtests import Playtests, PlaytestStore
+from playtable.web.server.rating_routes import rating_routes
 from playtable.web.server.socket_pump import pump
 from playtable.web.server.store import SqliteStore
 from playtable.web.server.table_request import BadRequest, parse_seat
@@ -288,6 +289,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         Route("/api/tables/{table_id}/position", position),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *live_routes(live_tables, _page("live.html"), rate),
+        *rating_routes(hub, _body),
         *playtest_routes(lambda: tests["playtests"], _page("playtest.html"), _body, _client),
         *board_routes(lambda: hub().workers, _body, _client, _page("editor.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

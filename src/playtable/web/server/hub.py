@@ -38,6 +38,7 @@ from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers
 from playtable.web.server.people import People, check_key, valid_key
+from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
 from playtable.web.server.store import PlayerRow, SeatRow, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
@@ -106,6 +107,7 @@ class Hub:
         self.takes: dict[str, RateLimit] = {}
         self.registrations: dict[str, RateLimit] = {}
         self.people = People(store)
+        self.ratings = Ratings(store)
         self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
         self.connections_by_address: dict[str, int] = {}
         self._last_failure: dict[str, Exception] = {}
@@ -191,6 +193,9 @@ class Hub:
         token and player over (`carried`: the old seat each new seat continues, None for an
         added bot; by default the old table's seat by seat)."""
         row, tokens, mine = row_from_request(body, trusted=rematch_of is not None)
+        rated = body.get("rated")
+        if rated is not None and not isinstance(rated, bool):
+            raise BadRequest("'rated' must be true or false (default: true where ratings apply)")
         creator = self.people.known(body.get("key")) if mine else None
         if body.get("key") is not None and not mine:
             check_key(body.get("key"))
@@ -233,6 +238,10 @@ class Hub:
             log.error("table %s not created: %s", row.id, err)
             raise BadRequest("the server could not save the new table (its disk may be full); "
                              "nothing was created", 503) from None
+        try:
+            self.ratings.choose(row.id, rated)
+        except StoreError as err:  # the table is made; only its "not rated" choice is lost
+            log.error("table %s: its rated choice not saved: %s", row.id, err)
         self.tables[row.id] = table
         self.schedule_bot(table)
         self.arm_timer(table)
@@ -278,6 +287,7 @@ class Hub:
         request["seats"] = [{"kind": "bot", "agent": stand_in_agent(table.game)} if o is None
                             else {"kind": old[o].kind, "agent": old[o].agent} for o in plan.new_from_old]
         request["turn_timer"] = table.turn_timer()
+        request["rated"] = self.ratings.choice(table.id)
         new, _ = await self.create(request, client, rematch_of=table, carried=plan.new_from_old)
         try:
             self.store.link_rematch(table.id, new.id)
@@ -649,6 +659,7 @@ class Hub:
             return
         table.row.ended = now()
         table.row.result = result or table.result()
+        self.ratings.settle(table)  # before the end is stored: a crash between them rates it at the restart
         try:
             self.store.mark_ended(table.id, table.row.ended, table.row.result)
         except StoreError as err:  # it is rebuilt at the next start and marked then

@@ -19,7 +19,8 @@ from playtable.core.registry import game_ids, get_game
 from playtable.web.server.store import SeatRow, TableRow
 from playtable.web.server.tables import hash_token
 
-REQUEST_FIELDS = frozenset({"game", "variant", "params", "seed", "seats", "players", "turn_timer", "key"})
+REQUEST_FIELDS = frozenset({"game", "variant", "params", "seed", "seats", "players", "turn_timer", "key",
+                            "rated"})
 SEAT_FIELDS = frozenset({"kind", "agent", "reserved", "mine"})
 MAX_SEAT_NUMBER_DIGITS = 3
 
