@@ -71,6 +71,9 @@ def test_an_illegal_board_names_every_rule_it_breaks(checker: TestClient) -> Non
     assert not verdict["legal"] and "winnable" not in verdict
     assert any(p.startswith("edge: node B1") for p in verdict["problems"])
     assert any(p.startswith("overlap: the territories of nodes H7 and H9") for p in verdict["problems"])
+    # The one sentence names the first rule broken and counts the rest (a phone shows only it).
+    assert verdict["summary"].startswith("Not a legal board: node B1 is on an edge space")
+    assert "(and 1 more rule broken)" in verdict["summary"]
     # Only nine nodes: the count rule (seed: "five on each half").
     nine = check(checker, board_text(NODES_ONLY[:1] + ["." * 10] + NODES_ONLY[2:]))
     assert nine["problems"][0].startswith("node count:")

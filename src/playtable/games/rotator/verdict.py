@@ -38,7 +38,8 @@ def board_verdict(text: str, params: RotatorParams, max_states: int) -> dict[str
     verdict: dict[str, Any] = {"legal": not problems, "problems": problems,
                                "nodes": [cell_name(n) for n in board.nodes], "board": board.rows_text()}
     if problems:
-        verdict["summary"] = f"Not a legal board: {plural(len(problems), 'rule')} broken."
+        more = f" (and {plural(len(problems) - 1, 'more rule')} broken)" if len(problems) > 1 else ""
+        verdict["summary"] = f"Not a legal board: {problems[0].split(': ', 1)[-1]}{more}."
         return verdict
     engine = Engine(board, params.boost_total, params.max_drill, params.turn_limit)
     solution = solve_core(engine, engine.initial(), max_states)
