@@ -27,6 +27,7 @@
 import { ChatPanel } from "./chat.js";
 import { Connection, tableSocketUrl } from "./connection.js";
 import { andList, endDetails, voteBox } from "./end_story.js";
+import { endRating } from "./ratings.js";
 import { closeChooser, confirmWarning, endScreen, GameLog, RulesPanel, showChooser } from "./frame_parts.js";
 import { askToNotify, canAskToNotify, notify, playerKey, playerName, saveName } from "./player.js";
 import { h, postJson, seatQuery } from "./util.js";
@@ -477,6 +478,7 @@ export class TableFrame {
       onRematch: this.role === "player" ? () => this.rematch() : null,
       onClose: () => { this.endDismissed = true; this.drawEnd(); },
     }));
+    endRating(this.endHost.querySelector(".end-screen"), this.tableId, document.body.dataset.game); // ratings.js
   }
 
   describeStep(entry) {

@@ -6,6 +6,7 @@
 // say when it is your move somewhere.
 
 import { askToNotify, canAskToNotify, myTables, notify, playerKey, playerName, saveName } from "./player.js";
+import { drawLeaderboard, labelBots, ratedField } from "./ratings.js";
 import { learnButtons } from "./tutorial.js";
 import { ago, getJson, h, postJson } from "./util.js";
 
@@ -98,6 +99,7 @@ function seatRows(game, count, host) {
     select.value = i === 0 ? "me" : "open";
     host.append(h("div", { class: "seat-row" }, h("span", { class: "seat-name" }, name), select));
   }
+  labelBots(game.id, host); // each bot's rating, so people know how strong it is
 }
 
 // "you" without a name yet: the seat is kept for the link this lobby shows (never offered under
@@ -133,6 +135,7 @@ function showForm(game) {
   const timer = h("input", { id: "turn-timer", name: "turn_timer", type: "number", min: 1, max: 3600, step: 1, inputmode: "numeric", placeholder: "off" });
   const params = h("input", { id: "params", name: "params", type: "text", placeholder: "e.g. extra_end_bricks=1", autocomplete: "off" });
   const problem = h("p", { class: "error", role: "alert" });
+  const rated = ratedField(game);
   const update = () => {
     description.textContent = describeVariant(game, variant.value);
     seatRows(game, players ? Number(players.value) : usual, seats);
@@ -144,6 +147,7 @@ function showForm(game) {
     h("div", { class: "field" }, h("label", { for: "variant" }, "Rules"), variant, description),
     players ? h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players) : null,
     seats,
+    rated.field,
     h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional)"), seed,
       h("p", { class: "note" }, "The same seed deals the same game; leave it empty for a random one.")),
     h("div", { class: "field" }, h("label", { for: "turn-timer" }, "Turn timer in seconds (optional)"), timer,
@@ -164,6 +168,7 @@ function showForm(game) {
         turn_timer: timer.value === "" ? null : Number(timer.value),
         players: players && Number(players.value) !== usual ? Number(players.value) : null,
         seats: [...seats.querySelectorAll("select")].map((sel) => seatRequest(sel.value)),
+        rated: rated.value(),
       };
       if (body.seats.some((seat) => seat.mine)) body.key = playerKey();
     } catch (err) {
@@ -349,6 +354,10 @@ async function refreshMine() {
 async function loadTables() {
   const host = document.getElementById("table-list");
   const saved = new Map(mine().map((t) => [t.table_id, t]));
+  if (currentTab === "leaderboard") {
+    await Promise.all([drawLeaderboard(host, games), refreshMine()]);
+    return;
+  }
   let tables;
   try {
     if (currentTab === "mine" || currentTab === "turn") {
