@@ -222,3 +222,19 @@ def test_rotator_takes_back_every_move_then_reveals_nothing_but_tells_its_story(
         assert not state["can_undo"]
         replay = client.get(f"/api/tables/{created['table_id']}/replay").json()["steps"]
         assert replay[-1]["end"] == state["end"] and all("end" not in s for s in replay[:-1])
+
+
+def test_the_rage_says_how_many_tiles_and_the_result_is_nobodys_moment() -> None:
+    """8 Nov "Rage of the wizard!": "a number of tiles equal to the number of players"; and the
+    game's result is told as a moment of nobody's (wizard RULES.md section 8, item 22)."""
+    rage = []
+    for seed in range(3, 40):  # bounded: random games reach the rage within a few seeds
+        state, log = _finished("wizard", seed, players=3)
+        rage = [e for _, _, events in log for e in events if e.kind == "rage"]
+        if rage:
+            break
+    assert rage and "tears 3 tiles" in rage[0].text and rage[0].data["tiles"] == 3
+    short, log = _finished("wizard", 3, players=3, max_rounds=1)
+    assert short.end_text() == "1 round passed with no winner: the game is a draw."
+    moments = tell(short, log)["moments"]
+    assert moments[-1]["kind"] == "game_over" and moments[-1]["seat"] is None

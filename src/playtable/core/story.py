@@ -18,8 +18,10 @@ MAX_FIGURES = 16
 
 
 def _actor(event: Event, seat: int | None) -> int | None:
-    """Whom a moment is about: the seat its data names (a hero hurt on another's move), else
-    the seat whose action it followed."""
+    """Whom a moment is about: the seat its data names (a hero hurt on another's move), nobody
+    for the result (its data names a winner), else the seat whose action it followed."""
+    if "winner" in event.data:
+        return None
     for key in ("hero", "seat", "player"):
         value = event.data.get(key)
         if isinstance(value, int) and not isinstance(value, bool):

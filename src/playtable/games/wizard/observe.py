@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from playtable.core.chance import Chance
+from playtable.core.words import plural
 from playtable.games.wizard import board
 from playtable.games.wizard.board import Square
 from playtable.games.wizard.content import kind_of
@@ -150,8 +151,8 @@ def hidden_parts(st: WizardPosition) -> list[dict[str, Any]]:
         if not c.flipped and c.tile:
             tile = content.tile(c.tile)
             gone = " (torn out by the rage)" if c.removed else ""
-            tiles.append(f"{where}{gone}: {tile.name}, card draw {_signed(tile.draw)}, "
-                         f"mana {_signed(tile.mana)}{', a key tile' if tile.key else ''}")
+            tiles.append(f"{where}{gone}: {tile.name} (card draw {_signed(tile.draw)}, "
+                         f"mana {_signed(tile.mana)}){', a key tile' if tile.key else ''}")
     counted: dict[str, int] = {}
     for card in st.hand:
         name = names.get(kind_of(card), kind_of(card))
@@ -198,7 +199,7 @@ def end_text(st: WizardPosition) -> str | None:
     if not st.winner:
         return None
     if st.end == "turn_limit":
-        return f"{st.params.max_rounds} rounds passed with no winner: the game is a draw."
+        return f"{plural(st.params.max_rounds, 'round')} passed with no winner: the game is a draw."
     return _END_TEXT.get(st.end, f"The game is over: {st.winner} win.")
 
 

@@ -17,7 +17,8 @@ from playtable.games.wizard.position import Token, WizardPosition
 def step_wizard_turn(st: WizardPosition, step: dict[str, Any]) -> None:
     if st.round >= st.params.max_rounds:
         st.finish("draw", "turn_limit",
-                  f"{st.params.max_rounds} rounds have passed with no winner: the game is a draw.")
+                  f"{plural(st.params.max_rounds, 'round')} {'has' if st.params.max_rounds == 1 else 'have'} "
+                  "passed with no winner: the game is a draw.")
         return
     st.round += 1
     st.say("wizard_turn", f"Round {st.round}: the wizard's turn.", round=st.round)

@@ -16,9 +16,11 @@ const words = (kind) => kind.replaceAll("_", " ");
 
 function revealedPart(revealed) {
   if (!revealed?.length) return h("p", { class: "end-none" }, "Nothing was hidden in this game: everyone saw the whole table.");
-  return h("div", { class: "end-revealed" }, revealed.map((section) => h("div", { class: "end-section" },
+  // A long list (the wizard's unturned tiles) takes the whole width, in columns.
+  const long = (section) => (section.lines.length > 6 ? " long" : "");
+  return h("div", { class: "end-revealed" }, revealed.map((section) => h("div", { class: `end-section${long(section)}` },
     h("h4", {}, section.heading),
-    h("ul", {}, section.lines.map((line) => h("li", {}, line))))));
+    h("ul", { class: long(section).trim() || null }, section.lines.map((line) => h("li", {}, line))))));
 }
 
 function storyPart(story, who) {
@@ -29,23 +31,29 @@ function storyPart(story, who) {
     h("td", {}, Object.entries(s.moments).map(([kind, n]) => `${words(kind)} ${n}`).join(", ") || "–")));
   const figures = Object.entries(story.figures || {}).map(([k, v]) => `${words(k)} ${v}`).join(" · ");
   const moments = story.moments.map((m) => h("li", {},
-    h("span", { class: "end-step" }, `${m.step}.`), " ", m.text));
+    h("span", { class: "end-step", title: "the step in the log and the replay" }, `step ${m.step}`), " ", m.text));
   return h("div", { class: "end-story" },
     h("table", { class: "end-tallies" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Who"), h("th", { scope: "col" }, "Actions"), h("th", { scope: "col" }, "Key moments"))),
       h("tbody", {}, rows)),
     figures ? h("p", { class: "end-figures" }, figures) : null,
     moments.length ? h("h4", {}, "Key moments") : null,
-    moments.length ? h("ol", { class: "end-moments" }, moments) : null,
+    moments.length ? h("ul", { class: "end-moments" }, moments) : null,
     story.moments_left_out ? h("p", { class: "note" }, `…and ${story.moments_left_out} more in the middle of the game (see the replay).`) : null);
 }
 
-/** The reveal and the story, as two foldable parts. `who(seat)` names a seat (its player). */
+/** The reveal and the story, as two foldable parts (the story open at once when nothing was
+ * hidden). `who(seat)` names a seat (its player). */
 export function endDetails(end, who) {
   if (!end) return null;
+  const hidden = Boolean(end.revealed?.length);
+  const story = h("details", { class: "end-part", open: !hidden }, h("summary", {}, "The game's story"), storyPart(end.story, who));
+  // Opened by a click, the story comes into view (the end screen scrolls inside itself).
+  story.addEventListener("toggle", () => { if (story.open && hidden) story.scrollIntoView({ block: "nearest" }); });
   return h("div", { class: "end-details" },
-    h("details", { class: "end-part", open: true }, h("summary", {}, "What was hidden"), revealedPart(end.revealed)),
-    h("details", { class: "end-part" }, h("summary", {}, "The game's story"), storyPart(end.story, who)));
+    hidden ? h("details", { class: "end-part", open: true }, h("summary", {}, "What was hidden"), revealedPart(end.revealed))
+      : revealedPart(end.revealed),
+    story);
 }
 
 /** The vote for the most evil player: buttons for a person who has not voted, then where the

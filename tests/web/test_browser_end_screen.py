@@ -1,0 +1,109 @@
+"""The end screen in a real browser (issue 29): three people at a finished wizard game see what
+was hidden and the game's story, and vote for the most evil player (seed 003, 8 Nov
+"Preparation") by clicking, each once; the tally shows on every page when all have voted. A
+Rotator player takes moves back with the Undo button, then sees the end screen. The wizard
+game is played to its end over the socket (a test client), so the browser time goes to what a
+person does at the end. Screenshots go to the test's temporary directory."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from tests.web.browser_support import click_action, create_table, new_page, table_state, wait_connected
+from tests.web.server_process import ServerProcess
+from tests.web.wire_client import Client, join_query
+
+
+def _finish_over_the_socket(server: ServerProcess, created: dict[str, Any], seats: int) -> None:
+    clients = [Client(server.ws_url, created["table_id"], join_query(created, s)) for s in range(seats)]
+    try:
+        states = [c.greet()[1] for c in clients]
+        rng = random.Random(3)
+        for _ in range(500):  # bounded: a one-round game is a dozen actions
+            if states[0]["terminal"]:
+                return
+            mover = states[0]["current_player"]
+            clients[mover].send({"type": "act", "action": rng.choice(states[mover]["legal"])["action"],
+                                 "step": states[mover]["step"]})
+            states = [c.recv_type("state") for c in clients]
+        raise AssertionError("the game did not end")
+    finally:
+        for c in clients:
+            c.close()
+
+
+def test_a_finished_wizard_game_reveals_its_secrets_and_its_people_vote(
+        web_server: ServerProcess, chromium: Any, tmp_path: Path) -> None:
+    created = create_table(web_server.url, game="wizard", seed=44, players=3, params={"max_rounds": 1})
+    _finish_over_the_socket(web_server, created, 3)
+    sizes = [(1280, 800), (390, 844), (1280, 800)]
+    pages = []
+    for seat, (width, height) in enumerate(sizes):
+        page = new_page(chromium, width, height, touch=width < 600)
+        page.goto(web_server.url + created["seats"][seat]["join_url"])
+        wait_connected(page)
+        pages.append(page)
+    for page in pages:
+        end = page.locator(".end-screen")
+        end.locator(".vote-box").wait_for()
+        assert "The wizard's hand" in end.locator(".end-revealed").inner_text()
+        assert end.locator(".vote-choices button").count() == 2  # never oneself
+    pages[0].screenshot(path=str(tmp_path / "wizard-end-1280.png"))
+    pages[1].screenshot(path=str(tmp_path / "wizard-end-390.png"), full_page=True)
+    end = pages[0].locator(".end-screen")
+    end.locator("summary", has_text="The game's story").click()
+    assert end.locator(".end-tallies tbody tr").count() == 3
+    pages[0].screenshot(path=str(tmp_path / "wizard-story-1280.png"))
+    # Alice (the wizard) and hero 2 vote for hero 1; hero 1 for the wizard.
+    for page, choice in ((pages[0], "1"), (pages[2], "1"), (pages[1], "0")):
+        page.locator(f'.vote-choices button[data-vote="{choice}"]').click()
+        page.locator(".vote-box", has_text="You voted for").or_(page.locator(".vote-result")).wait_for()
+    for page in pages:
+        result = page.locator(".vote-result")
+        result.wait_for()
+        assert "The most evil player is hero1" in result.inner_text()
+    pages[0].screenshot(path=str(tmp_path / "wizard-vote-1280.png"))
+    # The wizard's words: the rage says how many tiles, verbs agree, lists read as English.
+    words = pages[0].evaluate("""async () => {
+        const wizard = await import('/static/js/games/wizard.js');
+        const story = await import('/static/js/end_story.js');
+        return [wizard.status({ round: 4, decision: { kind: 'rage', seat: 0, left: 3 }, keys_found: 2,
+                                keys_needed: 2, rage: true }),
+                wizard.status({ round: 4, decision: { kind: 'boost', seat: 1 }, keys_found: 0,
+                                keys_needed: 2 }),
+                story.andList(['Alice', 'Bob', 'Carol'])];
+    }""")
+    assert "The wizard rages: tears 3 more tiles out" in words[0]
+    assert "hero 1 prepares for the fight" in words[1]
+    assert words[2] == "Alice, Bob and Carol"
+    for page in pages:
+        assert not page.script_errors and not page.foreign_requests
+
+
+def test_rotator_moves_are_taken_back_then_the_end_tells_the_story(
+        web_server: ServerProcess, chromium: Any, tmp_path: Path) -> None:
+    created = create_table(web_server.url, game="rotator", variant="easy", seed=2, seats=[{"kind": "human"}])
+    page = new_page(chromium)
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    first = table_state(page)["observation"]
+    for _ in range(2):
+        click_action(page, table_state(page)["legal"][0]["action"])
+    for step in (1, 0):
+        page.get_by_role("button", name="Undo (u)").click()
+        page.wait_for_function(f"window.playtable.state.step === {step}")
+    assert table_state(page)["observation"] == first
+    assert page.locator(".log-list > li").count() == 1  # only the setup is left in the log
+    rng = random.Random(5)
+    for _ in range(200):
+        state = table_state(page)
+        if state["terminal"]:
+            break
+        click_action(page, rng.choice(state["legal"])["action"], prefer_board=False)
+    end = page.locator(".end-screen")
+    assert "Nothing was hidden" in end.locator(".end-details").inner_text()
+    assert not page.get_by_role("button", name="Undo (u)").is_visible()
+    page.screenshot(path=str(tmp_path / "rotator-end-1280.png"))
+    assert not page.script_errors and not page.foreign_requests
