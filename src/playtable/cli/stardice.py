@@ -21,6 +21,7 @@ from playtable.cli.common import (
     quiet_option,
     variant_option,
 )
+from playtable.cli.stardice_sim import tuio_sim
 from playtable.cli.stardice_table import table as live_table
 
 
@@ -230,3 +231,4 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
 
 
 stardice.add_command(live_table)
+stardice.add_command(tuio_sim)

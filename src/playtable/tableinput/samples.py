@@ -3,7 +3,8 @@ recording (`sample_data/session.jsonl`) of a real-table session, so `playtable s
 sample --replay sample` works on a fresh install (issue 14). `--dice sample` and `--replay
 sample` name them; a file called `sample` in the working directory still wins.
 
-The recording is made by `build_session` (python-osc, as a tracker would send it) and written by
+The dice map names both fleets of the Final Rules and the Borg die (`FIDUCIALS`); the
+recording is made by `build_session` (python-osc, as a tracker would send it) and written by
 `python -m playtable.tableinput.samples`: seven dice slide onto the table one after another and
 stop; four of them close a square formation (Federation 17 + 9 against Klingon 12 + 5: the
 Federation owns it, 6 points), the Borg die and a Klingon d6 lie side by side as a string, and a
@@ -39,6 +40,16 @@ DICE: dict[int, tuple[str, int, tuple[float, float]]] = {
 }
 
 
+FIDUCIALS: dict[str, int] = {
+    "F.d20a": 0, "F.d20b": 1, "F.d8a": 2, "F.d12a": 3, "F.d6a": 4, "F.d6b": 5, "F.d6c": 6,
+    "K.d20a": 7, "K.d20b": 8, "K.d12a": 9, "K.d8a": 10, "K.d6a": 11, "K.d6b": 12, "K.d6c": 13,
+    "borg": 14,
+}
+"""The shipped map's fiducials for both fleets of the Final Rules and the Borg die (the dice of
+the recording keep their ids; the others have no value until the players enter one): the
+15 contacts of the Surface's limit (It. 9), what `tuio-sim` sends and `--dice sample` reads."""
+
+
 def sample_file(kind: str) -> Path:
     """The shipped file of `kind` ('dice' or 'session')."""
     return Path(str(resources.files("playtable.tableinput").joinpath("sample_data", FILES[kind])))
@@ -50,7 +61,13 @@ def resolve(arg: str, kind: str) -> str:
 
 
 def dice_map() -> dict[str, Any]:
-    return {str(fid): {"die": die, "value": value} for fid, (die, value, _) in DICE.items()}
+    """The recording's dice with their values, then the rest of both fleets without one."""
+    out: dict[str, Any] = {str(fid): {"die": die, "value": value}
+                           for fid, (die, value, _) in DICE.items()}
+    for die, fid in FIDUCIALS.items():
+        assert fid not in DICE or DICE[fid][0] == die  # the recording's dice keep their ids
+        out.setdefault(str(fid), die)
+    return out
 
 
 def _msg(*args: Any) -> Any:

@@ -12,8 +12,8 @@ first, the war's total to 50, the war's end, the next battle's roller are decide
 
 What the table decides from the dice it sees (`see(layout)`, after every report):
 
-* the Borg opening: once the call is made and the Borg die lies still on the table with its face
-  entered, its pips decide who goes first (FR Battle 1);
+* the Borg opening: once the call is made and the Borg die's face is entered (and the die, if
+  the surface sees it, lies still), its pips decide who goes first (FR Battle 1);
 * a turn: a die of the player to move that appears on the table is that player's throw; it
   leaves the hand, its face is to be entered, and the turn passes (FR Battle 2; when one player
   is out of dice the other keeps throwing, It. 3, It. 9);
@@ -251,9 +251,11 @@ class LiveMatch:
         if state is None or state.phase != "borg" or layout is None:
             return []
         value = self.live.values.get(BORG)
-        if BORG not in layout.settled or value is None:
+        if value is None or (BORG in layout.positions and BORG not in layout.settled):
             return []
-        x, y = layout.positions[BORG]
+        # a Borg die on the frame is on the table but unseen (interpretation 10): its face,
+        # entered by the players, is their word that it landed
+        x, y = layout.positions.get(BORG, (0.5, -0.03))
         state.table[BORG] = Piece(BORG, "borg", x, y, 0.0)
         state.values[BORG] = value
         state._borg_face_index = self.params.borg_faces.index(value)
@@ -269,7 +271,7 @@ class LiveMatch:
         self.last_thrower = seat
         who = SEAT_NAMES[seat]
         if seen:
-            text = f"The {who} warps in a {_kind(die)} ({die}): enter the face it shows."
+            text = f"The {who} warps in a {_kind(die)} ({die})."
         else:
             text = f"The {who}'s {_kind(die)} ({die}) was not seen by the table: it is out."
         on_turn = seat == state.to_move
@@ -294,7 +296,8 @@ class LiveMatch:
         if phase == "call":
             ships = self._ships_on_table()
             if ships:
-                return f"Battle {state.battle}: take every ship off the table ({', '.join(ships)})."
+                which = ", ".join(ships) if len(ships) <= 3 else f"{len(ships)} ships"
+                return f"Battle {state.battle}: take every ship off the table ({which})."
             return (f"Battle {state.battle}: the {roller} rolls the Borg die, "
                     f"the {caller} calls odd or even.")
         if phase == "borg":
@@ -307,9 +310,12 @@ class LiveMatch:
         if phase == "throw":
             return f"The {SEAT_NAMES[state.to_move]}'s turn: warp in a ship."
         if phase == "count":
-            missing = self.live.missing_values(tuple(self.layout.positions) if self.layout else ())
+            layout = self.layout
+            missing = self.live.missing_values(tuple(layout.positions) if layout else ())
             if missing:
                 return f"Both fleets are in. Enter the faces of {', '.join(missing)}."
+            if layout is not None and set(layout.positions) - layout.settled:
+                return "Both fleets are in; the dice are still moving…"
             return "Both fleets are in: score the battle."
         return state.end_text() or "The war is over."
 
@@ -332,6 +338,7 @@ class LiveMatch:
             "forfeits": list(state.forfeits), "winner": state.winner, "draw": state.draw,
             "missing": self.live.missing_values(on_table) if phase != "call" else [],
             "ships_on_table": self._ships_on_table() if phase == "call" else [],
+            "moving": sorted(k for k in on_table if layout is not None and k not in layout.settled),
             "borg_off": borg_off, "last_thrower": self.last_thrower,
             "last_score": state.last_score.to_json() if state.last_score else None,
         })

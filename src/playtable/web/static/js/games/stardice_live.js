@@ -6,11 +6,14 @@
 // filled, strings white, fading point values, range rings round moving dice, the Borg die, the
 // logo on an empty table) and its sounds (stardice_sound.js). A tap near a die opens a picker of
 // its faces (the seed's "hotkey the rolled dice values"); fouls and the Borg die leaving are
-// announced until dismissed; the bar pauses, mutes, records and goes full screen.
+// announced until dismissed; the bar pauses, mutes, records and goes full screen. Beside the
+// table the match (stardice_live_match.js): the call, whose turn, the faces to enter, the end of
+// a battle, the war's total, forfeits; the bar counts the contacts against the Surface's limit.
 // `window.playtableLive.drawn` logs what was drawn per frame (tests and benchmarks read it).
 
 import { h } from "../util.js";
 import { drawBackground, drawBanner, drawLayout, drawLogo, drawPieces, drawPoints, fit } from "./stardice_draw.js";
+import { matchPanel } from "./stardice_live_match.js";
 import { Sounds } from "./stardice_sound.js";
 
 const FADE_MS = 450;
@@ -19,7 +22,8 @@ const TAP_PX = 12; // a press that moves less than this is a tap
 const SIDE = ["Federation", "Klingon"];
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const record = { drawn: [], events: [], errors: [], welcome: null, connected: false, seq: 0, paused: false, heldSeq: 0 };
+const record = { drawn: [], events: [], errors: [], welcome: null, connected: false, seq: 0, paused: false, heldSeq: 0,
+  match: null };
 window.playtableLive = record;
 
 const sounds = new Sounds();
@@ -37,10 +41,12 @@ const fullButton = h("button", { type: "button", onClick: () => fullScreen() }, 
 const alerts = h("div", { class: "live-alerts", "aria-live": "assertive" });
 const stageBox = h("div", { class: "live-stage" }, canvas, alerts);
 const scorePanel = h("section", { class: "live-score", "aria-label": "Scoring" });
+const contactsBox = h("span", { class: "live-contacts", title: "Contacts the table sees, and its limit (the Surface: 15, It. 9)" });
+const panel = matchPanel((message) => send(message), (id) => openPicker(id));
 document.getElementById("app").replaceChildren(h("div", { class: "live" },
-  h("div", { class: "live-bar" }, h("strong", {}, "Star Dice · live table"), pointsBox, sourceBox,
+  h("div", { class: "live-bar" }, h("strong", {}, "Star Dice · live table"), pointsBox, contactsBox, sourceBox,
     fullButton, pauseButton, recordButton, h("label", {}, mute, " Mute"), statusBox, errorBox),
-  stageBox, scorePanel));
+  h("div", { class: "live-main" }, h("div", { class: "live-left" }, stageBox, scorePanel), panel.el)));
 
 const stage = { width: 0, height: 0, fit: fit(1, 1) };
 let socket = null;
@@ -199,7 +205,16 @@ function show(message) {
   if (record.drawn.length > DRAWN_KEPT) record.drawn.splice(0, record.drawn.length - DRAWN_KEPT);
   canvas.dataset.seq = String(message.seq);
   drawScore(r);
+  drawContacts(r);
   if (picker) placePicker();
+}
+
+function drawContacts(r) {
+  if (r.touch_limit === undefined) return;
+  const full = r.touch_limit > 0 && r.contacts >= r.touch_limit;
+  contactsBox.textContent = r.touch_limit > 0 ? `Contacts ${r.contacts}/${r.touch_limit}` : `Contacts ${r.contacts}`;
+  contactsBox.classList.toggle("full", full);
+  contactsBox.dataset.full = String(full);
 }
 
 function drawScore(r) {
@@ -237,6 +252,11 @@ function closePicker() {
 
 function placePicker() {
   const at = scene?.pos.get(picker.id);
+  if (!at && picker.unseen) { // a die the surface does not see (the Borg die on the frame)
+    picker.el.style.left = "8px";
+    picker.el.style.top = "8px";
+    return;
+  }
   if (!at) { closePicker(); return; }
   const [px, py] = stage.fit.toPx(...at);
   const w = picker.el.offsetWidth;
@@ -261,7 +281,7 @@ function openPicker(id) {
     h("h4", {}, `${id}: rolled?`), ...buttons,
     h("button", { type: "button", class: "close", onClick: closePicker }, "Cancel"));
   stageBox.append(el);
-  picker = { id, el };
+  picker = { id, el, unseen: !scene?.pos.has(id) };
   placePicker();
   el.querySelector("button")?.focus();
 }
@@ -288,10 +308,10 @@ document.addEventListener("keydown", (event) => { if (event.key === "Escape") cl
 function announce(event) {
   record.events.push(event);
   const item = h("div", { class: `live-alert ${event.kind}`, dataset: { kind: event.kind, seq: String(event.seq) } },
-    h("span", {}, event.kind === "foul" ? `Foul? ${event.text}` : event.text),
+    h("span", {}, event.kind === "foul" ? `Foul? ${event.text}` : event.kind === "touch_limit" ? `Touch limit: ${event.text}` : event.text),
     h("button", { type: "button", "aria-label": "Dismiss", onClick: () => item.remove() }, "Dismiss"));
   alerts.append(item);
-  if (event.kind === "foul") sounds.broken();
+  if (event.kind === "foul" || event.kind === "touch_limit") sounds.broken();
   else sounds.won();
 }
 
@@ -301,6 +321,12 @@ function showRecording(m) {
   recordButton.textContent = m.on ? "Stop recording" : "Record";
   if (m.on) statusBox.textContent = `Recording to ${m.file}`;
   else if (m.file) statusBox.textContent = `Recorded ${m.file}${m.note ? ` (${m.note})` : ""}`;
+}
+
+function showMatch(view) {
+  if (!view) return;
+  record.match = view;
+  panel.show(view);
 }
 
 // -- the connection ------------------------------------------------------------------------
@@ -320,8 +346,11 @@ function onMessage(message) {
     record.events = [];
     message.events.forEach(announce);
     showRecording(message.recording);
+    showMatch(message.match);
   } else if (message.type === "frame") {
     if (paused) { held = message; record.heldSeq = message.seq; } else show(message);
+  } else if (message.type === "match") {
+    showMatch(message);
   } else if (message.type === "live_event") {
     announce(message);
   } else if (message.type === "recording") {
