@@ -93,9 +93,10 @@ def test_a_legal_board_that_cannot_be_won_in_the_turns_allowed(checker: TestClie
     ({"board": "x" * (BOARD_TEXT_MAX + 1)}, 413, "at most 4096"),
     ({"board": 12}, 400, "board's text"),
     ({"board": MEDIUM, "seed": 3}, 400, "request body must be"),
-    ({"board": MEDIUM, "params": {"board": "easy"}}, 400, "other than board"),
-    ({"board": MEDIUM, "params": {"boost_total": 999}}, 400, "boost_total"),
-    ({"board": MEDIUM, "params": {"colour": "red"}}, 400, "unknown parameter"),
+    ({"board": MEDIUM, "params": {"board": "easy"}}, 400, "may set only placement and turn_limit"),
+    ({"board": MEDIUM, "params": {"boost_total": 20}}, 400, "may set only"),  # the dearest dial
+    ({"board": MEDIUM, "params": {"turn_limit": 5000}}, 400, "turn_limit"),
+    ({"board": MEDIUM, "params": {"placement": "anywhere"}}, 400, "placement"),
     ([MEDIUM], 400, "request body must be"),
 ])
 def test_every_field_is_bounded(checker: TestClient, body: Any, status: int, words: str) -> None:

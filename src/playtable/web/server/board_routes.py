@@ -28,9 +28,16 @@ from playtable.web.server.bots import JobFailed, Workers
 from playtable.web.server.past import Busy, PastCache
 from playtable.web.server.table_request import BadRequest
 
-CHECKS_PER_MINUTE = 60.0
+CHECKS_PER_MINUTE = 30.0
 """Checks one address may ask for a minute (bursts of as many): the editor asks once a pause in
-editing (it waits 400 ms after the last change), so a person placing nodes stays well inside."""
+editing (it waits 400 ms after the last change), so a person placing ten nodes stays inside. A
+legal board's check costs about 14 ms of CPU at the median and 0.6 s at worst
+(benchmarks/rotator_board_check.py), so an address asking its most keeps the public worker busy
+a third of the time at worst."""
+CHECK_PARAMS = frozenset({"turn_limit", "placement"})
+"""The parameters a check may set. The auger's dials (boost_total, max_drill) are left out: at
+their bounds one check searches for 2.2 s of CPU (100,000 positions, then gives up), and the
+editor never sends them."""
 CHECKS_WAITING = 4
 """Checks that may wait for the public worker at once; past that a check gets 503."""
 CHECKS_KEPT_BYTES = 2 * 1024 * 1024
@@ -49,14 +56,14 @@ def read_check_request(body: Any) -> tuple[str, dict[str, Any]]:
     (BadRequest names the first thing wrong; 413 for a board's text past BOARD_TEXT_MAX)."""
     if not isinstance(body, dict) or not set(body) <= CHECK_FIELDS:
         raise BadRequest('the request body must be {"board": TEXT} with optional "params": '
-                         "{name: value} (Rotator's parameters other than board)")
+                         '{"turn_limit": N, "placement": "node"|"territory"}')
     text, values = body.get("board"), body.get("params") or {}
     if not isinstance(text, str):
         raise BadRequest("'board' must be the board's text (docs/boards-rotator.md)")
     if len(text) > BOARD_TEXT_MAX:
         raise BadRequest(f"a board's text is at most {BOARD_TEXT_MAX} characters, not {len(text)}", 413)
-    if not isinstance(values, dict) or "board" in values:
-        raise BadRequest("'params' must be an object of Rotator's parameters other than board")
+    if not isinstance(values, dict) or not set(values) <= CHECK_PARAMS:
+        raise BadRequest(f"'params' may set only {' and '.join(sorted(CHECK_PARAMS))}")
     try:
         check_remote_values(RotatorParams, values)
         params_from_dict(RotatorParams, {**values, "board": text})
