@@ -329,10 +329,14 @@ class RotatorState(State):
         if not (solution.winnable and solution.actions):
             return None
         first = solution.actions[0]
-        return self.parse_action(first), (
-            f"{first}: the best line from here wins on turn {solution.turns}, "
-            f"spending {plural(solution.boosts, 'boost space')} "
-            f"({plural(len(solution.actions), 'move')} to go).")
+        action = self.parse_action(first)
+        # Why (issue 29: a hint lit a button without saying why): what this move does, told
+        # by the very events it makes, and the win it leads to.
+        done = [e.text for e in self.clone().apply(action) if e.kind != "collapse"]
+        return action, (
+            f"{first}: {'; '.join(done) or 'nothing moves'}. Why: it is the first move of the best "
+            f"line from here, which wins on turn {solution.turns}, spending "
+            f"{plural(solution.boosts, 'boost space')} ({plural(len(solution.actions), 'move')} to go).")
 
     def determinize(self, seat: int, rng: Chance) -> RotatorState:
         return self.clone()

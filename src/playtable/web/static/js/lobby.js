@@ -14,6 +14,9 @@ import { ago, getJson, h, postJson } from "./util.js";
 // §4.1 "Destructive variations": one brick more per slot is "much easier", two is "tutorial
 // mode"), so the picker offers these first, marked "easier".
 const EASIER = { troll: ["tutorial", "plus-one"] };
+// Games whose board a player may draw (seed 004 "Getting Started": Rotator's players choose
+// where the ten Control Nodes go), and the editor page that does it.
+const EDITORS = { rotator: "/rotator/editor" };
 const MINE_KEY = "playtable.myTables";
 const MINE_LIMIT = 30;
 const POLL_MS = 15000;
@@ -58,14 +61,15 @@ function gameCard(game) {
       h("p", { class: "pitch" }, game.pitch),
       h("div", { class: "buttons" },
         h("button", { class: "primary", onClick: () => showForm(game) }, "New table"),
-        learnButtons(game.id))));
+        learnButtons(game.id),
+        EDITORS[game.id] ? h("a", { class: "button", href: EDITORS[game.id] }, "Make your own board") : null)));
 }
 
 function variantSelect(game) {
   const select = h("select", { id: "variant", name: "variant" });
   const easier = EASIER[game.id] || [];
   const byName = new Map(game.variants.map((v) => [v.name, v]));
-  const option = (v, suffix = "") => h("option", { value: v.name }, `${v.name}${suffix}`);
+  const option = (v, suffix = "") => h("option", { value: v.name }, `${v.title ?? v.name}${suffix}`);
   if (easier.length) {
     select.append(h("optgroup", { label: "Easier: for a first game" },
       easier.filter((n) => byName.has(n)).map((n) => option(byName.get(n), " (easier)"))));
@@ -77,11 +81,16 @@ function variantSelect(game) {
   return select;
 }
 
-function describeVariant(game, name) {
+// The chosen variant's one line; its designer id (what the lab and the command line call it)
+// only behind "more".
+function describeVariant(game, name, host) {
   if (!name) {
-    return EASIER[game.id] ? "The designer's own rules, as written in the seed: a hard game." : "The game's standard rules.";
+    host.replaceChildren(EASIER[game.id] ? "The designer's own rules, as first written: a hard game." : "The game's standard rules.");
+    return;
   }
-  return game.variants.find((v) => v.name === name)?.description ?? "";
+  const variant = game.variants.find((v) => v.name === name);
+  host.replaceChildren(variant?.description ?? "", " ",
+    h("details", { class: "variant-id" }, h("summary", {}, "more"), "In the lab and on the command line: ", h("code", {}, name)));
 }
 
 // Who may sit at a person's seat: you, anyone (listed under Open), or someone you send its
@@ -124,7 +133,7 @@ function parseParams(text) {
 function showForm(game) {
   const host = document.getElementById("created");
   const [min, max] = game.players;
-  const description = h("p", { class: "note", id: "variant-description" });
+  const description = h("div", { class: "note", id: "variant-description" });
   const variant = variantSelect(game);
   const seats = h("fieldset", { class: "seats" });
   // The game's usual count is preselected and sent as `players: null`; only a different choice is sent.
@@ -137,10 +146,10 @@ function showForm(game) {
   const problem = h("p", { class: "error", role: "alert" });
   const rated = ratedField(game);
   const update = () => {
-    description.textContent = describeVariant(game, variant.value);
+    describeVariant(game, variant.value, description);
     seatRows(game, players ? Number(players.value) : usual, seats);
   };
-  variant.addEventListener("change", () => { description.textContent = describeVariant(game, variant.value); });
+  variant.addEventListener("change", () => { describeVariant(game, variant.value, description); });
   players?.addEventListener("change", update);
   const form = h("form", { class: "create-form", "aria-label": `New ${game.name} table` },
     h("h2", {}, `New table: ${game.name}`),
@@ -148,8 +157,8 @@ function showForm(game) {
     players ? h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players) : null,
     seats,
     rated.field,
-    h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional)"), seed,
-      h("p", { class: "note" }, "The same seed deals the same game; leave it empty for a random one.")),
+    h("div", { class: "field" }, h("label", { for: "seed" }, "Deal number (optional)"), seed,
+      h("p", { class: "note" }, "The same deal number deals the same game; leave it empty for a random one.")),
     h("div", { class: "field" }, h("label", { for: "turn-timer" }, "Turn timer in seconds (optional)"), timer,
       h("p", { class: "note" }, "When a person's turn waits this long, a bot plays that one turn for them. Empty: no timer.")),
     h("details", {}, h("summary", {}, "More parameters"),
@@ -317,7 +326,7 @@ function tableRow(table, saved, yours) {
   const free = !finished && !join ? table.seats.filter((seat) => seat.free) : [];
   const query = join && join.includes("token=") ? join.slice(join.indexOf("?")) : "";
   return h("tr", { dataset: { table: table.id } },
-    h("td", { "data-label": "Game" }, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant}` : ""),
+    h("td", { "data-label": "Game" }, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant_title ?? table.variant}` : ""),
     h("td", { "data-label": "Seats" }, seatsCell(table.seats)),
     h("td", { "data-label": "State" }, status),
     h("td", { "data-label": "Made" }, ago(table.created)),
