@@ -15,6 +15,10 @@ from tests.web.browser_support import click_action, create_table, new_page, tabl
 from tests.web.server_process import ServerProcess
 from tests.web.wire_client import Client, join_query
 
+from playtable.agents import make_agent
+from playtable.core.chance import Chance
+from playtable.core.registry import get_game
+
 
 def _finish_over_the_socket(server: ServerProcess, created: dict[str, Any], seats: int) -> None:
     clients = [Client(server.ws_url, created["table_id"], join_query(created, s)) for s in range(seats)]
@@ -32,6 +36,19 @@ def _finish_over_the_socket(server: ServerProcess, created: dict[str, Any], seat
     finally:
         for c in clients:
             c.close()
+
+
+def _at_the_tower_door() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A hero's view at his move, standing on the tower's entrance square with the door open."""
+    state = get_game("wizard").new_state(seed=3)
+    agent, rng = make_agent(get_game("wizard"), "random"), Chance(1)
+    while state.decision.get("kind") != "commit":
+        state.apply(agent.choose(state, rng))
+    hero = state.hero(state.current_player)
+    hero.pos, hero.keys = state.entrance_square(), 2
+    assert state.door_open()
+    return (state.observation(hero.seat),
+            [{"action": str(a), "warning": None} for a in state.legal_actions()])
 
 
 def test_a_finished_wizard_game_reveals_its_secrets_and_its_people_vote(
@@ -78,6 +95,17 @@ def test_a_finished_wizard_game_reveals_its_secrets_and_its_people_vote(
     assert "The wizard rages: tears 3 more tiles out" in words[0]
     assert "hero 1 prepares for the fight" in words[1]
     assert words[2] == "Alice, Bob and Carol"
+    # A hero on the entrance square with the door open: the move into the tower is named so.
+    observation, legal = _at_the_tower_door()
+    labels = pages[0].evaluate("""async ([observation, legal]) => {
+        const wizard = await import('/static/js/games/wizard.js');
+        const board = wizard.createBoard(document.createElement('div'),
+            { offer: () => {}, seatNames: () => [], who: (s) => `seat ${s}` });
+        board.render({ observation, legal, events: [], step: 1, terminal: false, hinted: null,
+                       animate: false, yourTurn: true, waitingFor: [], role: 'player' });
+        return legal.map((e) => wizard.label(e.action));
+    }""", [observation, legal])
+    assert "Enter the wizard's tower (move north)" in labels and "Move east" in labels
     for page in pages:
         assert not page.script_errors and not page.foreign_requests
 
