@@ -206,6 +206,11 @@ def test_a_solitaire_game_keeps_each_score_and_the_best(store: SqliteStore) -> N
     ratings.settle(table_of(easier))
     kept = {b["variant"] for b in ratings.personal("alice", {"troll": True}, "troll")["bests"]}
     assert kept == {"standard", "plus-one"}
+    # A table its creator made unrated (a tutorial's guided game) keeps no score either.
+    guided = finished_row("troll", 4, [person("alice")], "troll-guided")
+    ratings.choose(guided.id, False)
+    assert ratings.settle(table_of(guided)) is not None
+    assert len(ratings.personal("alice", {"troll": True}, "troll")["history"]) == 4
     assert ratings.store is not None and ratings.store.board("troll", None, 0, 10) == (0, [])
 
 

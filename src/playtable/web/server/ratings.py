@@ -129,10 +129,10 @@ def why_unrated(table: Table, choice: bool | None) -> str | None:
     row = table.row
     if not table.state.is_terminal:
         return "the game did not reach its end"
+    if choice is False:  # a tutorial's too: it counts for no rating and no personal best
+        return "its creator chose a game that is not rated"
     if len(table.game.sides(params_from_dict(table.game.params_type, row.params))) < 2:
         return "a solitaire game keeps a personal best instead"
-    if choice is False:
-        return "its creator chose a game that is not rated"
     if not standard_rules(table.game, row.params):
         return "it was played with other rules than the standard ones"
     people = [s for s in row.seats if s.kind == "human"]
@@ -246,7 +246,7 @@ class Ratings:
                         changes.append({"kind": s.kind, "who": s.who,
                                         "before": shown(old[(s.kind, s.who)].mu, old[(s.kind, s.who)].sigma),
                                         "after": shown(s.mu, s.sigma)})
-        elif table.state.is_terminal and len(row.seats) == 1 and row.seats[0].player:
+        elif "solitaire" in why and row.seats[0].player:
             player = row.seats[0].player
             score = SoloScore(table.id, row.game, variant_key(table), solo_score(table),
                               table.state.returns()[0] >= 1.0, row.ended or now())

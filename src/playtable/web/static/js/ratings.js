@@ -78,18 +78,21 @@ async function personalPanel(games) {
     return h("p", { class: "error" }, err.message);
   }
   const name = (id) => games.find((g) => g.id === id)?.name ?? id;
+  // A variant as players read it (its title), "standard rules", or "other settings".
+  const rules = (id, variant) => (variant === "standard" ? "standard rules" : variant === "custom" ? "other settings"
+    : games.find((g) => g.id === id)?.variants.find((v) => v.name === variant)?.title ?? variant);
   if (!mine.bests.length) return h("p", { class: "note" }, "You have finished no solitaire game yet (Angry Troll, Rotator, Star Dice alone).");
   return h("div", { class: "personal" },
     h("table", { class: "bests" },
       h("thead", {}, h("tr", {}, ["Game", "Rules", "Your best", "Games", "Won", "Last"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, mine.bests.map((b) => h("tr", {},
-        h("td", { "data-label": "Game" }, name(b.game)), h("td", { "data-label": "Rules" }, b.variant),
+        h("td", { "data-label": "Game" }, name(b.game)), h("td", { "data-label": "Rules" }, rules(b.game, b.variant)),
         h("td", { "data-label": "Your best", class: "best" }, scoreWords(b.best, b.game)),
         h("td", { "data-label": "Games" }, String(b.games)), h("td", { "data-label": "Won" }, String(b.wins)),
         h("td", { "data-label": "Last" }, ago(b.last)))))),
     h("p", { class: "history-title" }, "Your last games"),
     h("ol", { class: "history" }, mine.history.slice(0, 10).map((s) => h("li", {},
-      `${name(s.game)} (${s.variant}): ${s.won ? "won" : "lost"}, ${scoreWords(s.score, s.game)} · `,
+      `${name(s.game)} (${rules(s.game, s.variant)}): ${s.won ? "won" : "lost"}, ${scoreWords(s.score, s.game)} · `,
       h("a", { href: `/t/${encodeURIComponent(s.table_id)}/replay` }, "replay"), ` · ${ago(s.ended)}`))));
 }
 
