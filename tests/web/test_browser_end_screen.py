@@ -106,6 +106,21 @@ def test_a_finished_wizard_game_reveals_its_secrets_and_its_people_vote(
         return legal.map((e) => wizard.label(e.action));
     }""", [observation, legal])
     assert "Enter the wizard's tower (move north)" in labels and "Move east" in labels
+    # The same hero in a fight, holding one combat bonus or two (wizard RULES.md section 8, 21).
+    seat = observation["seat"]
+    for hand, expected in ((["battle_cry"], "Play Battle Cry, then fight (your last bonus)"),
+                           (["battle_cry", "battle_cry"], "Play Battle Cry in this fight")):
+        fight = {**observation, "decision": {"kind": "boost", "seat": seat},
+                 "heroes": [{**h, "hand": hand} if h["seat"] == seat else h for h in observation["heroes"]]}
+        fight_legal = [{"action": "boost battle_cry", "warning": None}, {"action": "fight", "warning": None}]
+        said = pages[0].evaluate("""async ([observation, legal]) => {
+            const wizard = await import('/static/js/games/wizard.js');
+            wizard.createBoard(document.createElement('div'), { offer: () => {}, seatNames: () => [] })
+              .render({ observation, legal, events: [], step: 1, terminal: false, hinted: null,
+                        animate: false, yourTurn: true, waitingFor: [], role: 'player' });
+            return [wizard.label('boost battle_cry'), wizard.status(observation)];
+        }""", [fight, fight_legal])
+        assert said[0] == expected and "prepares for the fight" in said[1]
     for page in pages:
         assert not page.script_errors and not page.foreign_requests
 
