@@ -133,14 +133,13 @@ def test_the_check_runs_in_the_public_worker_under_its_time_limit(
         return await original(self, job, *args)
 
     monkeypatch.setattr(bots.Pool, "run", recording)
-    with TestClient(in_process_app(tmp_path / "t.sqlite3", bot_seconds=7.0)) as client:
-        assert check(client, MEDIUM)["legal"]
-        assert jobs == [(bots.REPLAY_SECONDS, check_board)]  # the public pool, not the bots'
-    # A check past the pool's time has its worker killed and gets 503, not a hung request.
+    # A public pool whose time limit no check can meet, and bots' workers with another limit.
     monkeypatch.setattr(bots, "REPLAY_SECONDS", 0.001)
-    with TestClient(in_process_app(tmp_path / "t2.sqlite3")) as client:
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", bot_seconds=7.0)) as client:
         answer = client.post(CHECK, json={"board": MEDIUM})
+        # The check past the pool's time has its worker killed and gets 503, not a hung request.
         assert answer.status_code == 503 and "in time" in answer.json()["error"]
+    assert jobs == [(0.001, check_board)]  # the public pool (not the bots' 7 s one)
 
 
 def test_the_editor_page_is_served(checker: TestClient) -> None:
