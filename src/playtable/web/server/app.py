@@ -39,6 +39,7 @@ from playtable.web.server.socket_pump import pump
 from playtable.web.server.store import SqliteStore
 from playtable.web.server.table_request import BadRequest, parse_seat
 from playtable.web.server.tables import Table
+from playtable.web.server.tutorials import shipped, tutorial_request
 from playtable.web.server.wire import RATE_PER_SECOND, BadMessage, error, parse_client_message
 
 log = logging.getLogger("playtable.web")
@@ -143,6 +144,19 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             seats.append(entry)
         return JSONResponse({"table_id": table.id, "watch_url": f"{base}/t/{table.id}", "seats": seats},
                             status_code=201)
+
+    async def tutorials(request: Request) -> Response:
+        return JSONResponse({"tutorials": [t.listing() for t in shipped().values()]})
+
+    async def start_tutorial(request: Request) -> Response:
+        # Only a shipped tutorial's name: its game, deal and seats come from the script, and
+        # its table counts against the address's tables a minute like any other.
+        tutorial, body = tutorial_request(await _body(request))
+        table, tokens = await hub().create(body, _client(request))
+        seat = tutorial.seat
+        return JSONResponse({"table_id": table.id, "seat": seat, "tutorial": tutorial.name,
+                             "join_url": f"{base}/t/{table.id}?seat={seat}&token={tokens[seat]}"
+                                         f"&tutorial={tutorial.name}"}, status_code=201)
 
     async def register(request: Request) -> Response:
         player, new = hub().register(await _body(request), _client(request))
@@ -282,6 +296,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         Route("/api/tables/{table_id}", one_table),
         Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/api/tables/{table_id}/take", take, methods=["POST"]),
+        Route("/api/tutorials", tutorials, methods=["GET"]),
+        Route("/api/tutorials", start_tutorial, methods=["POST"]),
         Route("/api/players", register, methods=["POST"]),
         Route("/api/players/me", me, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", replay),

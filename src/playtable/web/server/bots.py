@@ -42,6 +42,12 @@ def _state(game_id: str, position: dict[str, Any]) -> State:
     return state
 
 
+def bot_seed(table_seed: int, step: int) -> int:
+    """The chance a table's bot draws from at `step`: fixed by the table's seed, so a table's
+    bots choose the same again on the same position (a replay, a tutorial's fixed deal)."""
+    return (table_seed * 1_000_003 + step) % 2**62
+
+
 def bot_move(game_id: str, spec: str, position: dict[str, Any], rng_seed: int) -> str:
     """The action text the agent `spec` plays in `position` (runs in a worker)."""
     state = _state(game_id, position)

@@ -36,7 +36,7 @@ from playtable.core.errors import PlaytableError
 from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.bots import JobFailed, JobTimedOut, Workers
+from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
@@ -752,7 +752,7 @@ class Hub:
         legal move chosen here; the table is told each time, so it never waits silently."""
         step = table.step
         spec = stand_in or table.row.seats[seat].agent or "random"
-        seed = (table.row.seed * 1_000_003 + step) % 2**62
+        seed = bot_seed(table.row.seed, step)
         fallback = stand_in_agent(table.game)
         tries = [spec, spec] + ([fallback] if fallback != spec else [])
         played = False

@@ -257,6 +257,7 @@ export class TableFrame {
     if (previous && state.step < previous.step) this.hintEl.textContent = "The last action was taken back.";
     if (!state.terminal) this.endDismissed = false;
     this.draw(Boolean(previous) && state.step === previous.step + 1);
+    window.dispatchEvent(new CustomEvent("playtable:state")); // a tutorial's guide follows the game
     this.passDevice();
     this.drawTitle();
     if (state.your_turn && !state.terminal && !(previous?.your_turn && previous.step === state.step)
@@ -518,6 +519,7 @@ export class TableFrame {
   async act(action) {
     const entry = this.legal?.get(action);
     if (!entry || this.pending || !this.state?.your_turn) return;
+    if (this.gate && !this.gate(action)) return; // a tutorial's script (tutorial.js) says what to play
     if (entry.warning && !(await confirmWarning(this.label(action), entry.warning))) return;
     const step = this.state.step;
     if (this.connection.send({ type: "act", action, step })) this.pending = true;
@@ -528,6 +530,7 @@ export class TableFrame {
    *  drag): the server checks it like any other. False when it cannot be sent now. */
   play(action) {
     if (this.pending || !this.state?.your_turn) return false;
+    if (this.gate && !this.gate(action)) return false;
     if (!this.connection.send({ type: "act", action, step: this.state.step })) return false;
     this.pending = true;
     return true;

@@ -3,6 +3,7 @@
 // rules panel and the end screen. frame.js puts them together.
 
 import { renderMarkdown } from "./markdown.js";
+import { learnButtons } from "./tutorial.js";
 import { getJson, h } from "./util.js";
 
 /** Ask the player to confirm `warning`; resolves true (do it) or false (cancel). */
@@ -110,7 +111,7 @@ export class RulesPanel {
       h("div", { class: "rules-head" },
         h("h2", {}, "How to play"),
         h("button", { class: "quiet close", "aria-label": "Close the rules", onClick: () => this.toggle(false) }, "✕")),
-      this.body);
+      h("p", { class: "rules-learn" }, learnButtons(gameId)), this.body);
     document.body.append(this.panel);
   }
 

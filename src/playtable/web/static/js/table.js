@@ -3,6 +3,7 @@
 // the shared frame on it.
 
 import { TableFrame } from "./frame.js";
+import { guide, tutorialName } from "./tutorial.js";
 import { gameModule, getJson, h, tableAddress } from "./util.js";
 
 async function main() {
@@ -22,6 +23,7 @@ async function main() {
   const frame = new TableFrame(root, { tableId, seat, token, gameModule: module });
   window.playtable = frame; // for the browser tests and for curious players' consoles
   frame.start();
+  if (tutorialName()) guide(frame, tutorialName()); // a tutorial's table (&tutorial=NAME)
   playtestBar();
 }
 
