@@ -69,11 +69,13 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
     from playtable.games.stardice.render import render_table, table_summary
 
     game, the_params = game_and_params("stardice", variant, params)
-    if the_params.mode == "objective1":
+    if the_params.mode != "versus":
         from playtable.core.errors import BadParameter
 
-        raise BadParameter("battle is the two-player match; objective1 is solitaire: try "
-                           "'playtable sim stardice --variant objective1'")
+        named = {"objective1": "objective1", "objective2": "objective2",
+                 "solo": "solo_iteration1"}[the_params.mode]
+        raise BadParameter(f"battle is the two-player match; {the_params.mode} is solitaire: "
+                           f"try 'playtable sim stardice --variant {named}'")
     if not war and the_params.war_target != 0:
         the_params = params_from_dict(game.params_type, {"war_target": 0}, the_params)
     agents = [make_agent(game, federation), make_agent(game, klingon)]

@@ -31,7 +31,7 @@ def evaluate(state: StarDiceState, seat: int) -> float:
 
 class RandomThrower:
     """Throws a random die in hand at a random spot (`fresh_throws`, one sample; in the
-    torpedo phase that may be `hold`)."""
+    torpedo phase, or after a die under many_per_turn, that may be `hold`)."""
 
     name = "random-thrower"
 
@@ -39,7 +39,7 @@ class RandomThrower:
         assert isinstance(state, StarDiceState)
         if state.phase == "call":
             return Call("odd" if rng.below(2) else "even")
-        if state.phase == "torpedo":  # fire or hold, evenly
+        if state.phase in ("torpedo", "more"):  # fire (or throw another die) or hold, evenly
             return rng.choice(state.fresh_throws(rng, 2))
         return state.fresh_throws(rng, 1)[0]
 

@@ -34,6 +34,13 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         "iteration2_multipliers": "Multipliers: singles count 1, closed shapes multiply; no neutral die.",
         "iteration1_multipliers": "The first multipliers, singles at face value, no motion filters.",
         "objective1": "Solitaire rounds: beat 10 points, then 20, then 30...",
+        "objective2": "Solitaire: a red set is rolled onto the table at once; outscore it.",
+        "solo_iteration1": "Solitaire: throw one die of each kind for the highest score.",
+        "blank_dice": "Seven blank d6 a side: a shape goes to whoever has more dice in it.",
+        "rounds_iter4": "Five battles; only each battle's winner adds their points.",
+        "best_of_iter7": "Best of five battles: the first to win three wins the war.",
+        "any_dice_iter9": "Throw as many dice as you like in a turn, then end it.",
+        "borg_enemy": "The Borg takes every shape it holds unbeaten and wipes out whoever it outscores.",
     }
     variant_titles = {  # seed 002: the Final Rules, and the iterations of its playtests
         "final": "Final rules: a war to 50",
@@ -50,6 +57,13 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         "iteration2_multipliers": "Version 2: multipliers",
         "iteration1_multipliers": "Version 1: first multipliers",
         "objective1": "Solitaire: beat 10, 20, 30",
+        "objective2": "Solitaire: beat the red dice",
+        "solo_iteration1": "Solitaire: highest score",
+        "blank_dice": "Blank dice: count the ships",
+        "rounds_iter4": "Five rounds, winner scores",
+        "best_of_iter7": "Best of five battles",
+        "any_dice_iter9": "Many dice a turn",
+        "borg_enemy": "The Borg as the enemy",
     }
     pitch = (
         "Two fleets of polyhedral dice on a multitouch table: Federation against Klingon, with "
@@ -59,7 +73,7 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
     )
 
     def num_players(self, params: StarDiceParams) -> int:
-        return 1 if params.mode == "objective1" else 2
+        return 1 if params.mode != "versus" else 2
 
     def seat_names(self, params: StarDiceParams) -> list[str]:
         return list(SEAT_NAMES[:self.num_players(params)])
@@ -69,10 +83,10 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         params = params or StarDiceParams()
         params.validate()
         chance = Chance(seed, rigged=dict(rigged or {}))
-        if params.mode == "objective1":
-            from playtable.games.stardice.solitaire import SolitaireState
+        if params.mode != "versus":
+            from playtable.games.stardice.solitaire import MODES
 
-            solo = SolitaireState(params, chance)
+            solo = MODES[params.mode](params, chance)
             solo.setup_events = solo.start_round()
             return solo
         state = StarDiceState(params, chance)
@@ -86,7 +100,7 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         from playtable.games.stardice.solitaire import solitaire_from_json
 
         params = data.get("params") if isinstance(data, Mapping) else None
-        if isinstance(params, Mapping) and params.get("mode") == "objective1":
+        if isinstance(params, Mapping) and params.get("mode", "versus") != "versus":
             solo = solitaire_from_json(dict(data))
             check_position(solo, dict(data), solitaire=True)
             return solo

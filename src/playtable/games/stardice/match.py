@@ -107,13 +107,17 @@ class StarDiceState(StarDiceMenu):
             self.eliminated.append(die)
             events = [Event("foul", f"{SEAT_NAMES[seat]} fouls and discards {action.die}.",
                             {"seat": seat, "die": die})]
-            if self.phase == "torpedo" or not self._has_stock(seat):
+            if self.phase in ("torpedo", "more") or not self._has_stock(seat):
                 self.phase = "throw"
                 return events + self._next_turn(seat)
             return events
         if isinstance(action, Hold):
-            events = [Event("held_fire", f"{SEAT_NAMES[seat]} holds the torpedo.",
-                            {"seat": seat})]
+            if self.phase == "more":  # It. 9 idea: the player ends a turn of several dice
+                events = [Event("turn_ended", f"{SEAT_NAMES[seat]} ends the turn.",
+                                {"seat": seat})]
+            else:
+                events = [Event("held_fire", f"{SEAT_NAMES[seat]} holds the torpedo.",
+                                {"seat": seat})]
             self.phase = "throw"
             return events + self._next_turn(seat)
         assert isinstance(action, Throw)
@@ -227,6 +231,12 @@ class StarDiceState(StarDiceMenu):
             return events
         if self.phase == "torpedo":
             self.phase = "throw"
+        if p.many_per_turn and self.hands[seat] and self._has_stock(1 - seat):
+            # It. 9: "roll as many dice as he wishes in a turn": another die, or end the turn
+            self.phase = "more"
+            self.rethrows = 0
+            return events
+        self.phase = "throw"
         return events + self._next_turn(seat)
 
     def _roll_face(self, die: str) -> int:
@@ -297,7 +307,7 @@ class StarDiceState(StarDiceMenu):
         pts = list(score.points)
         if forfeiter is not None:
             pts[forfeiter] = 0
-        self.last_score = TableScore(tuple(pts), score.shapes)
+        self.last_score = TableScore(tuple(pts), score.shapes, score.borg)
         self.battle_points.append(pts)
         p = self.params
         if p.war_scoring == "both":
@@ -308,6 +318,8 @@ class StarDiceState(StarDiceMenu):
         events = [Event("battle_scored", f"Battle {self.battle}: Federation {pts[0]}, "
                         f"Klingon {pts[1]}.", {"battle": self.battle, "points": pts,
                                                "war": list(self.war)})]
+        if p.war_format != "target":
+            return events + self._rounds_over()
         if p.war_target == 0:
             self.phase = "over"
             if pts[0] != pts[1]:
@@ -329,9 +341,51 @@ class StarDiceState(StarDiceMenu):
                 f"{SEAT_NAMES[self.winner or 0]} wins the war {self.war[0]}-{self.war[1]}."
             return events + [Event("war_over", text, {"winner": self.winner,
                                                       "war": list(self.war)})]
+        return events + self._next_battle()
+
+    def _next_battle(self) -> list[Event]:
         self.battle += 1
         self.borg_roller = 1 - self.borg_roller
-        return events + self.start_battle()
+        return self.start_battle()
+
+    def battles_won(self) -> list[int]:
+        """Battles each player won outright (more battle points; a tie is nobody's)."""
+        won = [0, 0]
+        for a, b in self.battle_points:
+            if a != b:
+                won[0 if a > b else 1] += 1
+        return won
+
+    def _rounds_over(self) -> list[Event]:
+        """War formats of earlier iterations. rounds (It. 4 "Play to X number of rounds"): after
+        `war_rounds` battles the higher war total wins, equal is a draw. best_of (It. 7 "In
+        rounds, best of X"): the first to win more than half of `war_rounds` battles wins; tied
+        battles win nothing, so past `max_battles` the one with more battles won wins (equal:
+        a draw)."""
+        p = self.params
+        if p.war_format == "rounds":
+            if self.battle >= min(p.war_rounds, p.max_battles):
+                if self.war[0] != self.war[1]:
+                    self.winner = 0 if self.war[0] > self.war[1] else 1
+                else:
+                    self.draw = True
+            detail = f"{self.war[0]}-{self.war[1]}"
+        else:
+            won = self.battles_won()
+            need = p.war_rounds // 2 + 1
+            if max(won) >= need or self.battle >= p.max_battles:
+                if won[0] != won[1]:
+                    self.winner = 0 if won[0] > won[1] else 1
+                else:
+                    self.draw = True
+            detail = f"{won[0]} battles to {won[1]}"
+        if self.winner is None and not self.draw:
+            return self._next_battle()
+        self.phase = "over"
+        text = "The war ends in a draw." if self.draw else \
+            f"{SEAT_NAMES[self.winner or 0]} wins the war {detail}."
+        return [Event("war_over", text, {"winner": self.winner, "war": list(self.war)})]
+
     def determinize(self, seat: int, rng: Chance) -> StarDiceState:
         clone = self.clone()
         clone.chance = Chance(rng.next_u64())

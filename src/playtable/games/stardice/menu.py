@@ -84,7 +84,7 @@ class StarDiceMenu(StarDiceTable):
     def fouls(self) -> list[Touch]:
         """The fouls that may be declared now: `touch` (Final Rules: the battle is forfeited),
         or under foul_rule=discard `touch DIE` for each die in hand (`touch` with none left)."""
-        if self.phase not in ("throw", "torpedo"):
+        if self.phase not in ("throw", "torpedo", "more"):
             return []
         if self.params.foul_rule == "forfeit":
             return [Touch()]
@@ -107,6 +107,8 @@ class StarDiceMenu(StarDiceTable):
             out.append(Hold())
             pieces.append(("torpedo", "torpedo"))
         else:
+            if self.phase == "more":  # It. 9 idea: end the turn, or throw another die
+                out.append(Hold())
             seen = set()
             for name in self.hand_names(self.to_move):
                 kind = kind_of(f"X.{name}")
@@ -159,7 +161,7 @@ class StarDiceMenu(StarDiceTable):
         menu = [a for a in center if isinstance(a, Throw)]
         choices = sorted({(a.mode, a.piece) for a in menu})
         geo = self.physics().geometry
-        out: list[Any] = [Hold()] if self.phase == "torpedo" else []
+        out: list[Any] = [Hold()] if self.phase in ("torpedo", "more") else []
         targets = sorted(self.table.values(), key=lambda pc: pc.id)
         # Per choice: its piece type, its `speed_for_distance` factor (2 mu G, multiplied in
         # the same order) and whether that piece may be thrown that way now (the rest of a

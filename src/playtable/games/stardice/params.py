@@ -60,6 +60,15 @@ class StarDiceParams:
         "range": (0, 1000), "min_items": 2, "max_items": 2 * MAX_DICE + 1})
     borg_must_be_beaten: bool = True
     borg_bonus: bool = True
+    ignore_values: bool = False
+    """Blank dice (It. 2 "Ignore numbers on the dice"; It. 6, Craig: "Make all dice blank d6.
+    (Ignore rolled values.)"): every die counts 1, whatever it shows, so a shape goes to the
+    player with more dice in it (the Borg die counts 1 too)."""
+    borg_enemy: bool = False
+    """The Borg die as the enemy (It. 6, Craig: "Borg die is the enemy; must be defeated"; Brent:
+    "Secondary goal of not getting wiped out by Borg"): a shape holding the Borg that no player
+    beats is the Borg's, and a player who ends the battle with fewer points than the Borg holds
+    is wiped out and scores 0 for it."""
     # -- war -------------------------------------------------------------------------------
     war_target: int = field(default=50, metadata={"space": (20, 100), "range": (0, 500)})
     """The first player to exceed this many points wins the war; 0: a single battle."""
@@ -67,11 +76,26 @@ class StarDiceParams:
     """both: each player adds their battle points (Final Rules); winner_only: only the battle's
     winner adds theirs (iteration 3/4)."""
     max_battles: int = field(default=40, metadata={"range": (1, 100)})
+    war_format: Literal["target", "rounds", "best_of"] = "target"
+    """target: the first to exceed `war_target` wins (Final Rules). rounds: play `war_rounds`
+    battles, the higher total wins (It. 4 "Play to X number of rounds"). best_of: the first to
+    win more than half of `war_rounds` battles wins the war (It. 7 "In rounds, best of X")."""
+    war_rounds: int = field(default=5, metadata={"range": (1, 25)})
+    """X of `war_format` rounds or best_of."""
+    # -- turns -------------------------------------------------------------------------------
+    many_per_turn: bool = False
+    """Ninth iteration's idea, untested in the seed: "allowing the player to roll as many dice
+    as he wishes in a turn". After each die the same player throws another or ends the turn
+    (`hold`); a player out of dice passes the table to the other, who keeps throwing."""
     # -- the solitaire objective of iteration 2 ---------------------------------------------
-    mode: Literal["versus", "objective1"] = "versus"
+    mode: Literal["versus", "objective1", "objective2", "solo"] = "versus"
     """versus: the two-player match. objective1 (Second Iteration, Objective 1): one player
     (seat 0, the white dice) plus a blank d6 dropped on the table; round n must score more than
-    10n; the game ends at the first failed round (`solitaire.py`). `max_battles` caps rounds."""
+    10n; the game ends at the first failed round (`solitaire.py`). `max_battles` caps rounds.
+    objective2 (Second Iteration, Objective 2): one player; a matching set of red dice is rolled
+    onto the table at once, then the player throws theirs; the player wins if their score
+    exceeds the red dice's. solo (First Iteration): one player throws their dice for the
+    highest score."""
     # -- the formation engine: FormationParams' fields and defaults (table units), repeated
     # flat so that `--param connect_range=0.3` reaches them ------------------------------------
     connect_range: float = field(default=FormationParams.connect_range,
@@ -111,11 +135,18 @@ class StarDiceParams:
             raise BadParameter("formation_points needs at least two values")
         if self.torpedoes < 0 or self.max_rethrows < 0 or self.war_target < 0:
             raise BadParameter("torpedoes, max_rethrows and war_target must not be negative")
-        if self.mode not in ("versus", "objective1"):
-            raise BadParameter("mode must be 'versus' or 'objective1'")
-        if self.mode == "objective1" and (self.use_borg or self.torpedoes):
-            raise BadParameter("mode=objective1 is solitaire: it needs use_borg=false and "
-                               "torpedoes=0")
+        if self.mode not in ("versus", "objective1", "objective2", "solo"):
+            raise BadParameter("mode must be 'versus', 'objective1', 'objective2' or 'solo'")
+        if self.mode != "versus" and (self.use_borg or self.torpedoes or self.many_per_turn):
+            raise BadParameter(f"mode={self.mode} is solitaire: it needs use_borg=false, "
+                               "torpedoes=0 and many_per_turn=false")
+        if self.borg_enemy and not self.use_borg:
+            raise BadParameter("borg_enemy needs the Borg die (use_borg=true)")
+        if self.many_per_turn and self.torpedoes:
+            raise BadParameter("many_per_turn is played without torpedoes (the ninth iteration "
+                               "cut them)")
+        if self.war_format not in ("target", "rounds", "best_of") or self.war_rounds < 1:
+            raise BadParameter("war_format must be target, rounds or best_of; war_rounds >= 1")
         if self.max_battles < 1:
             raise BadParameter("max_battles must be at least 1")
         if not 0 < self.connect_range < 2 or self.hysteresis < 0 or self.jitter < 0:
@@ -136,7 +167,8 @@ class StarDiceParams:
         return ScoringRules(
             system=self.scoring, formation_points=self.formation_points,
             borg_must_be_beaten=self.borg_must_be_beaten, borg_bonus=self.borg_bonus,
-            single_value=self.single_value,
+            single_value=self.single_value, ignore_values=self.ignore_values,
+            borg_enemy=self.borg_enemy,
         )
 
     def physics_params(self) -> PhysicsParams:
@@ -176,6 +208,16 @@ VARIANTS: dict[str, dict[str, Any]] = {
                                "single_value": "face", "hysteresis": 0.0, "jitter": 0.0},
 }
 VARIANTS["objective1"] = {**VARIANTS["iteration2_multipliers"], "mode": "objective1"}
+# The seed's other modes (issue 30); appended, so that every earlier variant keeps its place
+# (the differential test seeds each variant by its position).
+VARIANTS["objective2"] = {**VARIANTS["iteration2_multipliers"], "mode": "objective2"}
+VARIANTS["solo_iteration1"] = {**VARIANTS["iteration1_multipliers"], "mode": "solo"}
+VARIANTS["blank_dice"] = {"dice": ("d6",) * 7, "ignore_values": True}
+VARIANTS["rounds_iter4"] = {"war_format": "rounds", "war_rounds": 5,
+                            "war_scoring": "winner_only"}
+VARIANTS["best_of_iter7"] = {"war_format": "best_of", "war_rounds": 5}
+VARIANTS["any_dice_iter9"] = {"many_per_turn": True}
+VARIANTS["borg_enemy"] = {"borg_enemy": True}
 """Named presets. `objective1`: iteration 2's solitaire Objective 1 (RULES.md). `battle`: one
 battle of the final rules. The iteration presets put the
 two-player match under that iteration's materials, engine and scoring (iterations 1 and 2 were

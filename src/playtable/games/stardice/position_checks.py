@@ -97,7 +97,7 @@ def _check_counters(state: StarDiceTable, solitaire: bool) -> None:
 def _check_pieces(state: StarDiceTable, solitaire: bool) -> None:
     p = state.params
     names = die_names(p)
-    seats = (0,) if solitaire else (0, 1)
+    seats = (0, 1) if p.mode in ("versus", "objective2") else (0,)  # objective2: the red dice
     dice = [f"{SEATS[s]}.{n}" for s in seats for n in names]
     found = [d for hand in state.hands for d in hand]
     found += [k for k in state.table if k not in (BORG, BLANK) and kind_of(k) != "stone"]
@@ -110,8 +110,10 @@ def _check_pieces(state: StarDiceTable, solitaire: bool) -> None:
             raise BadPosition(f"'{k}' cannot be eliminated")
     if BORG in state.table and not p.use_borg:
         raise BadPosition("the Borg die is on the table, but use_borg is false")
-    if (BLANK in state.table) != solitaire:
+    if (BLANK in state.table) != (p.mode == "objective1"):
         raise BadPosition("the blank d6 lies on the table in objective1 and only there")
+    if p.mode == "objective2" and state.hands[1]:
+        raise BadPosition("objective2: the red dice are rolled at setup, never held")
     geo = p.physics_params().geometry
     for k, piece in state.table.items():
         for axis, value in (("x", piece.x), ("y", piece.y), ("angle", piece.angle)):
@@ -159,6 +161,8 @@ def _check_phase(state: StarDiceTable, data: dict[str, Any], solitaire: bool) ->
                                      state.torpedoes_left[state.to_move] <= 0):
         raise BadPosition("phase 'torpedo' follows a d6 under torpedo_rule=iter9 with a torpedo "
                           "left")
+    if state.phase == "more" and (not p.many_per_turn or not state.hands[state.to_move]):
+        raise BadPosition("phase 'more' follows a die under many_per_turn, with dice in hand")
     ended = state.winner is not None or state.draw
     if state.winner is not None and state.draw:
         raise BadPosition("a war has a winner or is a draw, not both")

@@ -52,6 +52,10 @@ def render_table(state: StarDiceState, path: str | Path, title: str | None = Non
     if params.mode == "objective1":  # the solitaire rounds game (solitaire.py)
         title = title or (f"Star Dice, objective 1, round {state.battle}: {score.points[0]} "
                           f"points against {10 * state.battle}")
+    elif params.mode == "objective2":
+        title = title or f"Star Dice, objective 2: white {score.points[0]}, red {score.points[1]}"
+    elif params.mode == "solo":
+        title = title or f"Star Dice, solo: {score.points[0]} points"
     pts_text = f"Federation {score.points[0]}  -  Klingon {score.points[-1]}"
     war = f"   (war {state.war[0]}-{state.war[1]})" if params.war_target else ""
     return render_scene(pieces, state.layout(), score, params.connect_range,

@@ -58,6 +58,10 @@ class ScoringRules:
     borg_bonus: bool = True
     single_value: Literal["face", "one"] = "face"
     """multiplier system: iteration 1 scores a single die at its face, iteration 2 at 1."""
+    ignore_values: bool = False
+    """Blank dice (It. 2, It. 6): every die counts 1 whatever it shows."""
+    borg_enemy: bool = False
+    """The Borg as the enemy (It. 6): final system only; see `borg_takes`."""
 
 
 def formation_points(size: int, table: Sequence[int] = FINAL_POINTS) -> int:
@@ -97,12 +101,30 @@ class ShapeScore:
 
 
 @dataclass(frozen=True)
+class BorgTake:
+    """The Borg as the enemy (It. 6): the points of the shapes it holds unbeaten, and the seats
+    it wiped out (fewer points than that: they score 0)."""
+
+    points: int
+    wiped: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"points": self.points, "wiped": list(self.wiped)}
+
+
+@dataclass(frozen=True)
 class TableScore:
     points: tuple[int, ...]
     shapes: tuple[ShapeScore, ...] = field(default_factory=tuple)
+    borg: BorgTake | None = None
+    """Only under `ScoringRules.borg_enemy`."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"points": list(self.points), "shapes": [s.to_json() for s in self.shapes]}
+        out: dict[str, Any] = {"points": list(self.points),
+                               "shapes": [s.to_json() for s in self.shapes]}
+        if self.borg is not None:
+            out["borg"] = self.borg.to_json()
+        return out
 
 
 def _shapes(layout: Layout) -> list[tuple[Literal["formation", "string", "single"],
@@ -123,6 +145,8 @@ def score_table(
 ) -> TableScore:
     """Score every shape of `layout`. `members[obj]` lists the dice of a detected object (an
     object missing from it is the die of the same id)."""
+    if rules.ignore_values:  # blank dice: each die counts one, whatever it shows
+        dice = {k: DieInfo(d.owner, 1, d.pips) for k, d in dice.items()}
     scored: list[ShapeScore] = []
     for kind, objects in _shapes(layout):
         ids = tuple(d for o in objects for d in members.get(o, (o,)))
@@ -146,7 +170,28 @@ def score_table(
         for s in scored:
             if s.owner is not None:
                 points[s.owner] += s.points + s.bonus
+    if rules.borg_enemy and rules.system == "final":
+        return borg_takes(points, scored, {k for k, d in dice.items() if d.owner is None})
     return TableScore(tuple(points), tuple(scored))
+
+
+def borg_takes(points: list[int], scored: list[ShapeScore], borg: set[str]) -> TableScore:
+    """The Borg as the enemy (It. 6, Craig: "Borg die is the enemy; must be defeated"; Brent:
+    "Secondary goal of not getting wiped out by Borg"). A shape holding the Borg and a player's
+    die that no player beats (the Borg is not beaten, or the players tie) is the Borg's: it
+    holds those points. A player with fewer points than the Borg holds is wiped out and scores
+    0 for the battle. `borg`: the ids of the neutral dice."""
+    held = 0
+    shapes = []
+    for s in scored:
+        if borg & set(s.dice) and len(s.dice) > 1 and s.owner is None and s.points > 0:
+            held += s.points
+            s = ShapeScore(s.kind, s.objects, s.dice, s.points, s.owner, s.bonus, s.totals,
+                           "the Borg holds it")
+        shapes.append(s)
+    wiped = tuple(seat for seat, p in enumerate(points) if p < held)
+    final = tuple(0 if seat in wiped else p for seat, p in enumerate(points))
+    return TableScore(final, tuple(shapes), BorgTake(held, wiped))
 
 
 def _final(kind: Literal["formation", "string", "single"], objects: tuple[str, ...],

@@ -184,18 +184,155 @@ class SolitaireState(StarDiceState):
         return twin
 
 
+class SoloState(SolitaireState):
+    """First Iteration (seed 002, "Objective: Achieve the highest score possible at the end of
+    the match"): one player throws their dice once; the score is the result. No blank die
+    (that came with the Second Iteration's Objective 1) and no rounds."""
+
+    def start_round(self) -> list[Event]:
+        p = self.params
+        self.clear_table([[f"{SEATS[0]}.{n}" for n in die_names(p)], []], 0)
+        self.phase = "throw"
+        self.to_move = 0
+        return [Event("round_started", "Throw every die for the highest score.", {"round": 1})]
+
+    def _score_round(self, forfeiter: int | None) -> list[Event]:
+        score = self.current_score()
+        pts = 0 if forfeiter is not None else score.points[0]
+        self.last_score = TableScore((pts,), score.shapes)
+        self.battle_points.append([pts])
+        self.war = [pts, 0]
+        self.phase = "over"
+        return [Event("game_over", f"The match ends with {pts} points.", {"points": pts})]
+
+    def end_text(self) -> str | None:
+        return f"The match ends with {self.war[0]} points." if self.is_terminal else None
+
+    def returns(self) -> list[float]:
+        """The score itself: the First Iteration's objective is the highest score."""
+        return [float(self.war[0])] if self.is_terminal else [0.0]
+
+    def metrics(self) -> dict[str, float | int | str | bool]:
+        layout = self.engine.layout()
+        return {"points": self.war[0], "throws": self.throws, "eliminated": len(self.eliminated),
+                "formations": len(layout.formations), "forfeits": len(self.forfeits)}
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)
+        for key in ("round", "target", "round_points", "rounds_cleared"):
+            obs.pop(key, None)
+        obs["mode"] = self.params.mode
+        return obs
+
+    def clone(self) -> SoloState:
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(SolitaireState.clone(self).__dict__)
+        return twin
+
+
+class Objective2State(SoloState):
+    """Second Iteration, Objective 2 (seed 002): "A set of red dice matching the player's set of
+    white dice"; setup: "Roll all the red dice at once onto the table"; "The white and red dice
+    may mix within the same shape"; "After calculating the score of your own white dice,
+    calculate the score of the red dice in exactly the same manner"; objective: "You win if your
+    total score exceeds the total score of the red dice". The red dice are seat 1's ids (`K.`),
+    owned by nobody who plays; `war` keeps [white, red] once scored."""
+
+    def start_round(self) -> list[Event]:
+        p = self.params
+        self.clear_table([[f"{SEATS[0]}.{n}" for n in die_names(p)], []], 0)
+        self.phase = "throw"
+        self.to_move = 0
+        events = [Event("round_started", "The red dice are rolled onto the table: beat their "
+                        "score.", {"round": 1})]
+        return events + self._roll_red()
+
+    def _roll_red(self) -> list[Event]:
+        """"Roll all the red dice at once": each red die lands at a random point of the touch
+        surface and bounces like the blank d6 of Objective 1 (DROP_BOUNCE), one after another
+        in hand order, so a later one may knock an earlier one; each shows a random face."""
+        geo = self.params.physics_params().geometry
+        events = []
+        for name in die_names(self.params):
+            die = f"{SEATS[1]}.{name}"
+            kind = name.rstrip("abcdefghijklmnopqrstuvwxyz")
+            x = self.chance.uniform(0.1, geo.width - 0.1)
+            y = self.chance.uniform(0.1, geo.depth - 0.1)
+            heading = self.chance.uniform(0.0, 2 * math.pi)
+            speed = self.chance.uniform(0.0, DROP_BOUNCE)
+            spin = self.chance.uniform(-6.0, 6.0)
+            launch = Launch(Piece(die, kind, x, y, 0.0), speed * math.cos(heading),
+                            speed * math.sin(heading), spin)
+            result = simulate(list(self.table.values()), launch, self.physics())
+            self.table = dict(result.pieces)
+            for gone in result.off_table:
+                self.values.pop(gone, None)
+                self.eliminated.append(gone)
+            if die in self.table:
+                self.values[die] = self._roll_face(die)
+            self._finish_frames(result.time)
+        shown = ", ".join(f"{d.split('.', 1)[1]} {self.values[d]}" for d in sorted(self.values)
+                          if d.startswith(SEATS[1] + "."))
+        events.append(Event("red_rolled", f"The red dice show {shown}.",
+                            {"values": {d: v for d, v in sorted(self.values.items())}}))
+        return events
+
+    def _score_round(self, forfeiter: int | None) -> list[Event]:
+        score = self.current_score()
+        white = 0 if forfeiter is not None else score.points[0]
+        red = score.points[1]
+        self.last_score = TableScore((white, red), score.shapes)
+        self.battle_points.append([white])
+        self.war = [white, red]
+        self.phase = "over"
+        verdict = "you win" if white > red else "the red dice win"
+        return [Event("game_over", f"White {white}, red {red}: {verdict}.",
+                      {"white": white, "red": red, "won": white > red})]
+
+    def end_text(self) -> str | None:
+        if not self.is_terminal:
+            return None
+        white, red = self.war
+        return f"White {white} against red {red}: " + (
+            "the player wins." if white > red else "the red dice win.")
+
+    def returns(self) -> list[float]:
+        """1 when the white dice scored more than the red (It. 2: "exceeds"), else 0."""
+        return [1.0 if self.is_terminal and self.war[0] > self.war[1] else 0.0]
+
+    def metrics(self) -> dict[str, float | int | str | bool]:
+        out = super().metrics()
+        white, red = self.war if self.is_terminal else self.current_score().points[:2]
+        out.update({"points": white, "red_points": red, "won": bool(self.is_terminal and white > red),
+                    "margin": white - red})
+        return out
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)
+        points = obs["score"]["points"]
+        obs.update({"white_points": points[0], "red_points": points[1]})
+        return obs
+
+
+MODES: dict[str, type[SolitaireState]] = {
+    "objective1": SolitaireState, "objective2": Objective2State, "solo": SoloState}
+"""The one-player modes (params.mode) and their state classes."""
+
+
 def solitaire_from_json(data: Any) -> SolitaireState:
-    """A SolitaireState from its JSON form (the match's form, checked by `state_from_json`)."""
+    """A one-player state (objective1, objective2, solo) from its JSON form (the match's form,
+    checked by `state_from_json`)."""
     from playtable.core.errors import BadPosition
 
     base = state_from_json(data, StarDiceState)
-    if base.params.mode != "objective1":
-        raise BadPosition("not an objective1 position (params.mode)")
+    if base.params.mode not in MODES:
+        raise BadPosition("not a one-player position (params.mode)")
     if base.hands[1] or any(len(b) != 1 for b in base.battle_points):
         raise BadPosition("an objective1 position has one hand and one score per round")
     if base.to_move != 0:
         raise BadPosition("in objective1 the player is seat 0")
-    state = SolitaireState.__new__(SolitaireState)
+    cls = MODES[base.params.mode]
+    state = cls.__new__(cls)
     state.__dict__.update(base.__dict__)
     return state
 

@@ -22,7 +22,7 @@ from playtable.games.stardice.actions import BLANK, BORG, SEAT_NAMES, SEATS, die
 from playtable.games.stardice.formation import FormationEngine
 from playtable.games.stardice.params import StarDiceParams
 from playtable.games.stardice.physics import PIECE_TYPES, Piece
-from playtable.games.stardice.scoring import ShapeScore, TableScore
+from playtable.games.stardice.scoring import BorgTake, ShapeScore, TableScore
 from playtable.games.stardice.table import StarDiceTable
 
 S = TypeVar("S", bound=StarDiceTable)
@@ -67,7 +67,7 @@ def state_from_json(data: Any, cls: type[S]) -> S:
         params.validate()
         state = cls(params, Chance.from_json(data["chance"]))
         phase = data["phase"]
-        if phase not in ("call", "borg", "throw", "torpedo", "over"):
+        if phase not in ("call", "borg", "throw", "torpedo", "more", "over"):
             raise BadPosition(f"unknown phase {phase!r}")
         state.phase = phase
         state.battle = int(data["battle"])
@@ -131,7 +131,10 @@ def state_from_json(data: Any, cls: type[S]) -> S:
                 tuple(int(v) for v in last["points"]),
                 tuple(ShapeScore(s["kind"], tuple(s["objects"]), tuple(s["dice"]),
                                  int(s["points"]), s["owner"], int(s["bonus"]),
-                                 tuple(s["totals"]), s["note"]) for s in last["shapes"]))
+                                 tuple(s["totals"]), s["note"]) for s in last["shapes"]),
+                BorgTake(int(last["borg"]["points"]),
+                         tuple(int(v) for v in last["borg"]["wiped"])) if last.get("borg")
+                else None)
         w = data.get("winner")
         state.winner = None if w is None else int(w)
         state.draw = bool(data.get("draw", False))

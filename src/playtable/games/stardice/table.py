@@ -37,7 +37,9 @@ from playtable.games.stardice.params import StarDiceParams
 from playtable.games.stardice.physics import PhysicsParams, Piece
 from playtable.games.stardice.scoring import DieInfo, TableScore, score_table, zeroed
 
-Phase = Literal["call", "borg", "throw", "torpedo", "over"]
+Phase = Literal["call", "borg", "throw", "torpedo", "more", "over"]
+"""more: under many_per_turn (It. 9), the player who just threw may throw another die or end
+the turn (`hold`)."""
 
 _STONES: dict[str, bool] = {}
 
@@ -117,9 +119,10 @@ class StarDiceTable(State):
         if isinstance(action, Call):
             return None if self.phase == "call" else "no odd/even call is due now"
         if isinstance(action, Hold):
-            return None if self.phase == "torpedo" else "'hold' answers the torpedo choice only"
+            return None if self.phase in ("torpedo", "more") else \
+                "'hold' answers the torpedo choice, or ends a turn of several dice"
         if isinstance(action, Touch):
-            if self.phase not in ("throw", "torpedo"):
+            if self.phase not in ("throw", "torpedo", "more"):
                 return "no battle turn is under way"
             if self.params.foul_rule == "forfeit":
                 return None if not action.die else "a foul forfeits the battle: just 'touch'"
@@ -302,7 +305,10 @@ class StarDiceTable(State):
         """Why the game ended: the war's or the single battle's points (FR "War", "Battle")."""
         if not self.is_terminal:
             return None
-        if self.params.war_target == 0:
+        if self.params.war_format == "best_of":
+            won = [sum(1 for b in self.battle_points if b[s] > b[1 - s]) for s in (0, 1)]
+            what = f"The war ends {won[0]} battles to {won[1]} after {self.battle} battle(s)"
+        elif self.params.war_target == 0 and self.params.war_format == "target":
             points = self.battle_points[-1] if self.battle_points else [0, 0]
             what = f"The battle ends {points[0]} to {points[1]}"
         else:
