@@ -41,7 +41,8 @@ def test_a_variant_rematch_moves_both_players_and_watchers(client: TestClient) -
         assert proposal.status_code == 202 and proposal.json()["waiting_for"] == [0], proposal.text
         for ws in (fed, kli, watcher):
             assert ws.receive_json() == {"type": "rematch_proposed", "seat": 1, "name": "Klingon",
-                                         "variant": "iteration4", "waiting_for": [0]}
+                                         "variant": "iteration4", "waiting_for": [0],
+                                         "variant_title": "Version 4: highest die times shapes"}
         assert client.get(f"/api/tables/{table}").json()["rematch"] is None
         # ... that starts the new game once the other agrees to the same
         answer = client.post(f"/api/tables/{table}/rematch",

@@ -352,8 +352,9 @@ class Table:
                    and (i not in self.proposals or self.proposals[i] != variant)]
         self.awaiting_agreement = missing
         if missing:
+            title = self.game.variant_titles.get(variant, variant) if variant else None
             self.broadcast({"type": "rematch_proposed", "seat": seat, "name": self.label(seat),
-                            "variant": variant, "waiting_for": missing})
+                            "variant": variant, "variant_title": title, "waiting_for": missing})
         return missing
 
     def notice(self, text: str) -> None:

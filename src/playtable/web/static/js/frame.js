@@ -600,7 +600,7 @@ export class TableFrame {
   /** Another player asks for a new game mid-game: this player may agree (the same request). */
   onProposal(message) {
     if (this.role !== "player" || message.seat === this.seat || !message.waiting_for.includes(this.seat)) return;
-    const what = message.variant ? `a new game of ${message.variant}` : "a new game";
+    const what = message.variant ? `a new game of ${message.variant_title ?? message.variant}` : "a new game";
     this.banner.replaceChildren(`${message.name} asks to leave this game for ${what}. `,
       h("button", { type: "button", class: "primary", onClick: () => { this.banner.hidden = true; this.rematch(message.variant ?? undefined); } }, "Agree"),
       " ", h("button", { type: "button", class: "quiet", onClick: () => { this.banner.hidden = true; } }, "Keep playing"));
