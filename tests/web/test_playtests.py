@@ -307,3 +307,24 @@ def test_the_api_refuses_what_it_does_not_know(playtest: tuple[Path, str]) -> No
         assert client.post(f"/api/playtests/{pid}/answers", json={
             "key": key, "table_id": ["x"], "answers": {}}).status_code == 403
         assert client.get(f"/p/{pid}").status_code == 200
+
+
+def test_a_slot_whose_table_was_abandoned_goes_back_to_the_schedule(playtest: tuple[Path, str]) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from tests.web.test_hostile import _hub
+
+    db, pid = playtest
+    with TestClient(in_process_app(db, workers=1)) as client:
+        key = register(client, "Eve")
+        first = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()
+        hub = _hub(client)
+        # nobody plays it: the server ends it as abandoned (docs/web.md, idle tables)
+        assert hub.reap_idle(datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)) \
+            == [first["table_id"]]
+        assert client.post(f"/api/playtests/{pid}/me", json={"key": key}).json()["last"] is None
+        again = client.post(f"/api/playtests/{pid}/play", json={"key": key})
+        assert again.status_code == 201 and again.json()["table_id"] != first["table_id"]
+        slots = PlaytestStore(db).slots(pid)
+        # the abandoned deal's slot is free again (slot 0), Eve plays slot 0 again on a new table
+        assert [(s.slot, s.table_id) for s in slots if s.table_id] == [(0, again.json()["table_id"])]

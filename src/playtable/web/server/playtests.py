@@ -142,6 +142,11 @@ class PlaytestStore:
                         "WHERE playtest_id = ? AND slot = ?",
                         (table_id, player_id, now(), slot.playtest_id, slot.slot))
 
+    def release(self, slot: Slot) -> None:
+        """Give a slot back to the schedule (its table ended unfinished)."""
+        self.db.execute("UPDATE playtest_slots SET table_id = NULL, player_id = NULL, assigned = NULL "
+                        "WHERE playtest_id = ? AND slot = ?", (slot.playtest_id, slot.slot))
+
     def answer(self, slot: Slot, answers: dict[str, Any]) -> None:
         self.db.execute("UPDATE playtest_slots SET answers = ?, answered = ? WHERE playtest_id = ? "
                         "AND slot = ?", (json.dumps(answers), now(), slot.playtest_id, slot.slot))
@@ -183,10 +188,22 @@ class Playtests:
         table = await self.hub.fetch(table_id)
         return bool(table.state.is_terminal)
 
+    async def _slots(self, playtest_id: str, player_id: str) -> list[Slot]:
+        """The player's slots; a last one whose table ended unfinished (the server ended it as
+        abandoned, or the tester left it for a rematch from the table menu) is given back to
+        the schedule first, so the deal is played by someone and this tester moves on."""
+        slots = self.store.slots(playtest_id, player_id)
+        if slots and slots[-1].table_id is not None:
+            table = await self.hub.fetch(slots[-1].table_id)
+            if table.is_over and not table.state.is_terminal:
+                self.store.release(slots[-1])
+                slots.pop()
+        return slots
+
     async def mine(self, playtest_id: str, body: Any) -> dict[str, Any]:
         self._spec(playtest_id)
         player = self.hub.people.known(_fields(body, {"key"}).get("key"))
-        slots = self.store.slots(playtest_id, player.id)
+        slots = await self._slots(playtest_id, player.id)
         last = None
         if slots:
             slot = slots[-1]
@@ -204,7 +221,7 @@ class Playtests:
         player = self.hub.people.known(key)
         lock = self._locks.setdefault(playtest_id, asyncio.Lock())
         async with lock:  # two testers never get the same slot
-            slots = self.store.slots(playtest_id, player.id)
+            slots = await self._slots(playtest_id, player.id)
             if slots:
                 last = slots[-1]
                 assert last.table_id is not None
