@@ -161,3 +161,36 @@ def test_the_command_sends_tuio_bundles_to_loopback_only(capsys: pytest.CaptureF
     assert "Enter: borg shows" in out and out.rstrip().endswith("stops after 1 battle(s).")
     code, out, err = run_captured(capsys, "stardice", "tuio-sim", "--host", "192.0.2.1")
     assert code == 2 and "--any-host" in err
+
+
+def test_bad_match_messages_change_nothing(tmp_path: Path) -> None:
+    """Every malformed confirmation, and one the match cannot take now (no war, the roller's
+    call, a score in the middle of the opening), gets one error; the match stays as it was."""
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000)) as client:
+        created = client.post("/api/live", json={"tuio_port": 0, "dice": "sample"}).json()
+        with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
+            page = Page(ws)
+            page.read_until_welcome()
+            bad: list[Any] = [
+                {"type": "match"}, {"type": "match", "do": "win"},
+                {"type": "match", "do": "call", "seat": 2, "parity": "odd"},
+                {"type": "match", "do": "call", "seat": True, "parity": "odd"},
+                {"type": "match", "do": "call", "seat": 0, "parity": "three"},
+                {"type": "match", "do": "forfeit", "seat": 0, "why": "bored"},
+                {"type": "match", "do": "unseen", "die": "x" * 200},
+                {"type": "match", "do": "score"},  # no war yet
+            ]
+            started = [{"type": "match", "do": "call", "seat": 1, "parity": "odd"},  # the roller
+                       {"type": "match", "do": "score"}, {"type": "match", "do": "borg_off"},
+                       {"type": "match", "do": "unseen", "die": "F.d6a"},
+                       {"type": "match", "do": "forfeit", "seat": 0, "why": "touch"}]
+            for i, message in enumerate(bad + [{"type": "match", "do": "start"}] + started):
+                before = page.match()
+                ws.send_json(message)
+                if message.get("do") == "start":
+                    continue
+                answer = ws.receive_json()
+                while answer["type"] != "error":  # a frame or a view may come first
+                    answer = ws.receive_json()
+                assert answer["code"] == "bad_message" and "\n" not in answer["message"], i
+                assert page.match() == before, message
