@@ -9,6 +9,7 @@
 // The squares drawn as land here are each node's diamond, only to show the person what they
 // make; whether the board is legal is always the server's answer.
 
+import { cellName, parseCell } from "./games/rotator.js";
 import { playerKey, playerName } from "./player.js";
 import { h, postJson } from "./util.js";
 
@@ -27,11 +28,8 @@ let checkTimer = null;
 let asked = 0; // the last check sent: an older answer arriving late is dropped
 let verdict = null;
 
-const cellName = (i) => `${LETTERS[i % COLS]}${Math.floor(i / COLS) + 1}`;
-
 function cellIndex(name) {
-  const col = LETTERS.indexOf(name[0]);
-  const row = Number(name.slice(1)) - 1;
+  const { col, row } = parseCell(name);
   return col < 0 || !(row >= 0 && row < ROWS) ? null : row * COLS + col;
 }
 
