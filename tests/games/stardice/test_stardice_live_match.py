@@ -209,7 +209,20 @@ def test_the_war_goes_to_the_first_past_50() -> None:
         table.match.call(0, "odd")
 
 
+def test_blank_dice_need_only_the_borg_face() -> None:
+    """It. 2/It. 6 blank dice (`ignore_values`): each die counts one, so only the Borg die's
+    face (its pips decide who goes first, FR Battle 1) is asked for."""
+    table = opened(StarDiceParams(dice=("d20",), ignore_values=True))
+    table.put("F.d20a")
+    table.put("K.d20a")
+    view = table.match.view()
+    assert view["phase"] == "count" and view["missing"] == []
+    table.match.score_battle()
+    assert table.match.view()["battle"] == 2
+
+
 def test_variants_the_real_table_cannot_referee_are_refused() -> None:
-    for params in (StarDiceParams(torpedoes=3), StarDiceParams(foul_rule="discard")):
+    for params in (StarDiceParams(torpedoes=3), StarDiceParams(foul_rule="discard"),
+                   StarDiceParams(many_per_turn=True)):
         with pytest.raises(BadParameter):
             LiveMatch(params, LiveDice({}))

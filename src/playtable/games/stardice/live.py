@@ -105,9 +105,12 @@ class LiveDice:
 
     def missing_values(self, dice: tuple[str, ...], forfeiter: int | None = None) -> list[str]:
         """The named dice among `dice` whose rolled value nobody has entered (a forfeiter's dice
-        count as zeroes whatever they show, FR Other rules, so none of theirs is missing)."""
+        count as zeroes whatever they show, FR Other rules, so none of theirs is missing; with
+        blank dice, `ignore_values`, only the Borg die's face counts: its pips)."""
+        blank = self.rules.ignore_values  # blank dice: faces never count
         return [d for d in dice if d in self.by_name and d not in self.values
-                and (forfeiter is None or self.by_name[d].owner != forfeiter)]
+                and (forfeiter is None or self.by_name[d].owner != forfeiter)
+                and not (blank and d != "borg")]
 
     def update(self, sightings: list[Sighting], now: float) -> Layout:
         """The engine's layout after seeing the dice where `sightings` put them at time `now`."""

@@ -59,9 +59,10 @@ class _RealTableState(StarDiceState):
 
 
 def check_live_params(params: StarDiceParams) -> None:
-    """The rules a live match can keep: the two-player game without torpedoes, fouls forfeiting.
-    Torpedo stones are not dice the table names, and a torpedo turn (It. 8/9) cannot be told from
-    a throw; the discard foul (It. 2-4) predates the Surface table."""
+    """The rules a live match can keep: the two-player game without torpedoes, fouls forfeiting,
+    one ship a turn. Torpedo stones are not dice the table names, and a torpedo turn (It. 8/9)
+    cannot be told from a throw; the discard foul (It. 2-4) predates the Surface table; with
+    several ships a turn (It. 9's idea) the table could not see where a turn ends."""
     params.validate()
     if params.mode != "versus":
         raise BadParameter("a live match is the two-player game (mode=versus)")
@@ -69,6 +70,9 @@ def check_live_params(params: StarDiceParams) -> None:
         raise BadParameter("a live match plays without torpedoes (torpedoes=0, as the Final Rules)")
     if params.foul_rule != "forfeit":
         raise BadParameter("a live match forfeits on a foul (foul_rule=forfeit, the Final Rules)")
+    if params.many_per_turn:
+        raise BadParameter("a live match passes the turn with each ship (many_per_turn: the table "
+                           "cannot see a player end a turn)")
 
 
 class LiveMatch:
