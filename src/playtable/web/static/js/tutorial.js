@@ -281,12 +281,17 @@ class Guide {
       if (box && box.bottom > top && box.top > 8 + height) top = 8;
     } else {
       left = Math.min(vw - width - 8, Math.max(8, box.left + box.width / 2 - width / 2));
-      const beside = Math.max(8, Math.min(vh - height - 8, box.top));
-      if (box.bottom + 12 + height <= vh) top = box.bottom + 12;
-      else if (box.top - 12 - height >= 0) top = box.top - 12 - height;
-      else if (box.right + 12 + width <= vw - 8) [left, top] = [box.right + 12, beside];
-      else if (box.left - 12 - width >= 8) [left, top] = [box.left - 12 - width, beside];
-      else top = Math.max(8, Math.min(vh - height - 8, box.top + 8));
+      // A spot on a board: beside it, so the board round it (what the text talks about) stays
+      // in view; anything else (a panel, a button, the whole board): below or above it.
+      const beside = Math.max(8, Math.min(vh - height - 8, box.top + box.height / 2 - height / 2));
+      const places = [
+        ["right", box.right + 12 + width <= vw - 8, [box.right + 12, beside]],
+        ["left", box.left - 12 - width >= 8, [box.left - 12 - width, beside]],
+        ["below", box.bottom + 12 + height <= vh, [left, box.bottom + 12]],
+        ["above", box.top - 12 - height >= 0, [left, box.top - 12 - height]],
+      ];
+      const spot = target.closest(".board-host") && box.width < 200 ? places : [places[2], places[3], places[0], places[1]];
+      [left, top] = spot.find(([, fits]) => fits)?.[2] ?? [left, Math.max(8, Math.min(vh - height - 8, box.top + 8))];
     }
     this.bubble.style.left = `${sx + left}px`;
     this.bubble.style.top = `${sy + top}px`;
