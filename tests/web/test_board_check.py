@@ -142,6 +142,14 @@ def test_the_check_runs_in_the_public_worker_under_its_time_limit(
     assert jobs == [(0.001, check_board)]  # the public pool (not the bots' 7 s one)
 
 
+def test_the_samples_to_start_from(checker: TestClient) -> None:
+    # Seed 004: "you can choose from one of the example boards provided".
+    samples = checker.get("/api/rotator/boards/samples").json()["samples"]
+    assert [s["name"] for s in samples] == ["easy", "medium", "hard"]
+    assert samples[1]["nodes"] == check(checker, MEDIUM)["nodes"]
+    assert all(len(s["nodes"]) == 10 for s in samples)
+
+
 def test_the_editor_page_is_served(checker: TestClient) -> None:
     page = checker.get("/rotator/editor")
     assert page.status_code == 200 and "/static/js/editor.js" in page.text

@@ -93,6 +93,9 @@ def test_a_pasted_board_is_read_onto_the_grid_on_a_phone(web_server: ServerProce
     done = wait_verdict(page, "v.legal")
     assert done["level"] == "medium"
     assert page.locator(".editor-grid .cell.node").count() == 10
+    # Or one of the shipped samples (seed: "you can choose from one of the example boards").
+    page.locator('[data-sample="hard"]').tap()
+    assert wait_verdict(page, "v.legal && v.level === 'hard'")["winnable"]
     if SHOTS:
         page.locator("summary", has_text="The board as text").tap()
         page.locator('[data-cell="E11"]').scroll_into_view_if_needed()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from starlette.requests import Request
@@ -21,7 +22,7 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.core.errors import BadParameter
 from playtable.core.params import check_remote_values, params_from_dict
-from playtable.games.rotator.board import BOARD_TEXT_MAX
+from playtable.games.rotator.board import BOARD_TEXT_MAX, SAMPLE_NAMES, cell_name, load_board
 from playtable.games.rotator.rules import HINT_MAX_STATES, RotatorParams
 from playtable.games.rotator.verdict import board_verdict
 from playtable.web.server.bots import JobFailed, Workers
@@ -49,6 +50,13 @@ def check_board(text: str, values: dict[str, Any]) -> bytes:
     """The verdict on a board, encoded as JSON (runs in the public worker)."""
     params = params_from_dict(RotatorParams, {**values, "board": text})
     return json.dumps(board_verdict(text, params, HINT_MAX_STATES)).encode("utf-8")
+
+
+@cache
+def sample_boards() -> list[dict[str, Any]]:
+    """The shipped sample boards' nodes (seed 004, "Getting Started": "If you prefer, you can
+    choose from one of the example boards provided"), for the editor to start from."""
+    return [{"name": name, "nodes": [cell_name(n) for n in load_board(name).nodes]} for name in SAMPLE_NAMES]
 
 
 def read_check_request(body: Any) -> tuple[str, dict[str, Any]]:
@@ -94,5 +102,9 @@ def board_routes(workers: Callable[[], Workers], body_of: Callable[[Request], An
             return JSONResponse({"error": "the board could not be checked in time"}, status_code=503)
         return Response(data, media_type="application/json")
 
+    async def samples(request: Request) -> Response:
+        return JSONResponse({"samples": sample_boards()})
+
     return [Route("/rotator/editor", page),
+            Route("/api/rotator/boards/samples", samples),
             Route("/api/rotator/boards/check", check, methods=["POST"])]

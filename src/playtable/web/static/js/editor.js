@@ -11,7 +11,7 @@
 
 import { cellName, parseCell } from "./games/rotator.js";
 import { playerKey, playerName } from "./player.js";
-import { h, postJson } from "./util.js";
+import { getJson, h, postJson } from "./util.js";
 
 const COLS = 10;
 const ROWS = 20;
@@ -137,10 +137,11 @@ function buildPanel(statusHost, host) {
     }
   });
   statusHost.replaceChildren(panel.counts, panel.verdict);
+  panel.samples = h("div", { class: "buttons samples" });
   host.replaceChildren(panel.level, panel.problems, panel.lineBox,
     h("div", { class: "buttons" }, panel.play,
       h("button", { type: "button", onClick: () => { nodes.clear(); changed(); } }, "Clear the board")),
-    panel.playProblem,
+    panel.playProblem, panel.samples,
     h("details", { class: "board-text" }, h("summary", {}, "The board as text: copy it out, or paste one in"),
       h("p", { class: "note" }, "20 lines of 10 characters: @ a control node, . air (# land may be written too, as ",
         h("code", {}, "playtable solve rotator"), " prints a board)."),
@@ -176,7 +177,7 @@ function drawPanel(state) {
   panel.problems.replaceChildren(...verdict.problems.map((p) => h("li", {}, p)));
   if (verdict.legal) {
     panel.play.disabled = false;
-    if (verdict.level_words) panel.level.textContent = `How hard: ${verdict.level} (${verdict.level_words}).`;
+    if (verdict.level_words) panel.level.textContent = `How hard: ${verdict.level}, ${verdict.level_words}.`;
     if (verdict.winnable) {
       panel.line.replaceChildren(...verdict.moves.map((move) => h("li", {}, move)));
       panel.lineBox.hidden = false;
@@ -223,9 +224,7 @@ async function importText() {
       panel.textProblem.textContent = answer.problems[0];
       return;
     }
-    nodes.clear();
-    for (const name of answer.nodes) nodes.add(cellIndex(name));
-    changed();
+    setNodes(answer.nodes);
   } catch (err) {
     panel.textProblem.textContent = err.message;
   }
@@ -247,6 +246,24 @@ async function play() {
   }
 }
 
+/** "Start from a sample": the shipped boards (seed: "you can choose from one of the example boards provided"). */
+async function offerSamples() {
+  try {
+    const { samples } = await getJson("/api/rotator/boards/samples");
+    panel.samples.replaceChildren(h("span", { class: "note" }, "Or start from a sample board:"),
+      ...samples.map((sample) => h("button", { type: "button", dataset: { sample: sample.name },
+        onClick: () => setNodes(sample.nodes) }, sample.name)));
+  } catch {
+    panel.samples.replaceChildren(); // the editor works without them
+  }
+}
+
+function setNodes(names) {
+  nodes.clear();
+  for (const name of names) nodes.add(cellIndex(name));
+  changed();
+}
+
 function restore() {
   let saved = "";
   try {
@@ -264,3 +281,4 @@ buildGrid(document.getElementById("editor-board"));
 buildPanel(document.getElementById("editor-status"), document.getElementById("editor-panel"));
 restore();
 changed();
+offerSamples();
