@@ -87,14 +87,17 @@ def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, b
     log.info("playtest %s in %s: %d games, %d deals (seeds %d-%d) under %s", playtest_id, path,
              spec.games, spec.deals, spec.first_seed, spec.first_seed + spec.deals - 1,
              ", ".join(spec.variants))
-    log.info("bots on the same deals: %s", bots_command(playtest_id, spec, "heuristic"))
+    log.info("bots on the same deals: %s", bots_command(playtest_id, spec, "random"))
 
 
 @playtest_online.command()
 @click.argument("playtest_id", required=False)
+@click.option("--agent", default="random", show_default=True, shell_complete=complete_agent,
+              help="The bot on the person's seat in the printed `compare` command.")
 @DB_OPTION
-def status(playtest_id: str | None, db: Path | None) -> None:
-    """How far a playtest is (every playtest without PLAYTEST_ID)."""
+def status(playtest_id: str | None, agent: str, db: Path | None) -> None:
+    """How far a playtest is (every playtest without PLAYTEST_ID), and the `compare` command
+    that plays bots on its deals and variants (--agent on the person's seat)."""
     store, _ = _store(db)
     try:
         ids = [playtest_id] if playtest_id else [pid for pid, _ in store.ids()]
@@ -105,6 +108,7 @@ def status(playtest_id: str | None, db: Path | None) -> None:
             total, taken, answered = store.counts(pid)
             click.echo(f"{pid}  {spec.game}  {', '.join(spec.variants)}  games {taken}/{total} taken, "
                        f"{answered} answered")
+            click.echo(f"  bots on the same deals: {bots_command(pid, spec, agent)}")
     finally:
         store.close()
 
