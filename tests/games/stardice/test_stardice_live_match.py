@@ -74,7 +74,7 @@ def test_the_opening_call_and_borg_roll_decide_who_goes_first() -> None:
     with pytest.raises(BadParameter, match="Federation calls"):
         table.match.call(1, "odd")  # the roller does not call
     table.match.call(0, "even")
-    assert table.match.phase() == "borg"
+    assert table.match.phase() == "borg" and table.match.view()["missing"] == ["borg"]
     table.put("borg")
     assert table.match.phase() == "borg" and "face" in table.match.prompt()  # no face yet
     events = table.face("borg", 16)  # 4 pips: even, the call was right
@@ -94,6 +94,17 @@ def test_the_borg_die_off_the_table_at_the_opening_is_rolled_again() -> None:
     assert events[0]["kind"] == "borg_reroll" and table.match.phase() == "call"
     table.match.call(0, "even")
     assert table.match.phase() == "borg"
+
+
+def test_a_borg_die_on_the_frame_lands_on_the_players_word() -> None:
+    """Interpretation 10: a Borg die on the frame is on the table, unseen by the surface; the
+    face the players enter decides who goes first."""
+    table = RealTable(ONE_EACH)
+    table.match.start()
+    table.match.call(0, "odd")
+    events = table.face("borg", 8)  # 3 pips: odd, the caller goes first
+    assert table.match.phase() == "throw" and table.match.view()["to_move"] == 0
+    assert events[-1]["kind"] == "first_player"
 
 
 def test_a_battle_starts_on_a_clear_table() -> None:

@@ -307,7 +307,8 @@ class LiveMatch:
         if phase == "borg":
             layout = self.layout
             if layout is None or BORG not in layout.positions:
-                return f"The {caller} called {state.call}: the {roller} rolls the Borg die."
+                return (f"The {caller} called {state.call}: the {roller} rolls the Borg die "
+                        "(on the frame, the table cannot see it: enter its face).")
             if BORG not in layout.settled:
                 return "The Borg die is rolling…"
             return "Enter the Borg die's face."
@@ -322,6 +323,16 @@ class LiveMatch:
                 return "Both fleets are in; the dice are still moving…"
             return "Both fleets are in: score the battle."
         return state.end_text() or "The war is over."
+
+    def _missing(self, phase: str, on_table: tuple[str, ...]) -> list[str]:
+        """The faces the players are asked for: the dice on the table without one, and during
+        the opening the Borg die's, which may lie on the frame where the table cannot see it."""
+        if phase == "call":
+            return []
+        missing = self.live.missing_values(on_table)
+        if phase == "borg" and BORG not in missing and BORG not in self.live.values:
+            missing.insert(0, BORG)
+        return missing
 
     def view(self) -> dict[str, Any]:
         state = self.state
@@ -340,7 +351,7 @@ class LiveMatch:
             "hands": [list(h) for h in state.hands], "war": list(state.war),
             "battle_points": [list(b) for b in state.battle_points],
             "forfeits": list(state.forfeits), "winner": state.winner, "draw": state.draw,
-            "missing": self.live.missing_values(on_table) if phase != "call" else [],
+            "missing": self._missing(phase, on_table),
             "ships_on_table": self._ships_on_table() if phase == "call" else [],
             "moving": sorted(k for k in on_table if layout is not None and k not in layout.settled),
             "borg_off": borg_off, "last_thrower": self.last_thrower,
