@@ -289,6 +289,7 @@ class LiveTable:
                  "pips": list(self.spec.params.borg_pips) if s.die == "borg" else None}
                 for s in sorted(live.specs.values(), key=lambda s: s.die)]
         return {"type": "welcome", "table": self.summary(), "dice": dice,
+                "touch_limit": self.tuio.touch_limit,
                 "borg_faces": list(self.spec.params.borg_faces),
                 "connect_range": self.tuio.params.connect_range,
                 "events": list(self.events), "recording": self.recording_status(),

@@ -345,6 +345,11 @@ function onMessage(message) {
     alerts.replaceChildren();
     record.events = [];
     message.events.forEach(announce);
+    if (message.touch_limit > 0 && message.dice.length > message.touch_limit) {
+      // the map names more dice than the table can see at once (It. 9): say so from the start
+      announce({ kind: "touch_limit", seq: 0, text: `The dice map names ${message.dice.length} dice, more than the `
+        + `table's limit of ${message.touch_limit} contacts (the Surface's, It. 9): not all of them can be seen at once.` });
+    }
     showRecording(message.recording);
     showMatch(message.match);
   } else if (message.type === "frame") {

@@ -97,6 +97,8 @@ export function matchPanel(send, pick) {
       more.push(h("p", {}, "A touch changed the table (FR: the toucher forfeits the battle):"),
         h("div", { class: "live-row" }, [0, 1].map((seat) => button(`${SIDE[seat]} forfeits`, { do: "forfeit", seat, why: "touch" },
           { class: SIDE_CLASS[seat], dataset: { act: `forfeit-touch-${seat}` } }))));
+      more.push(h("p", {}, "Or leave this war:"),
+        button("Start a new war", { do: "start" }, { dataset: { act: "restart" } }));
       out.push(h("details", { class: "live-more" }, h("summary", {}, "Something the table did not see…"), more));
     }
     return out;
