@@ -163,3 +163,20 @@ def test_the_stardice_first_battle_from_the_keyboard(web_server: ServerProcess, 
     assert page.evaluate("window.playtable.state.terminal")
     page.screenshot(path=str(shots / "tutorial-stardice-first-battle-end.png"))
     assert not page.script_errors and not page.foreign_requests
+
+
+def test_a_tutorial_under_the_real_content_security_policy(web_server: ServerProcess, chromium: Any) -> None:
+    """The guide's stylesheet, its bubble placed through the CSSOM and the lobby's and rules
+    panel's buttons break nothing the server's CSP forbids (no inline style or script); a reload
+    comes back to the step reached."""
+    page = new_page(chromium, 1280, 800, strict_csp=True)
+    page.goto(web_server.url + "/")
+    page.locator('.game-card[data-game="troll"] button.learn').click()
+    page.wait_for_selector(f"{BUBBLE}[data-index='0'][data-kind='next']")
+    page.locator(f"{BUBBLE} .tutorial-next").click()
+    page.wait_for_selector(f"{BUBBLE}[data-index='1'][data-kind='next']")
+    page.reload()
+    page.wait_for_selector(f"{BUBBLE}[data-index='1'][data-kind='next']")
+    page.locator(".rules-learn button.learn").wait_for(state="attached")
+    assert page.locator(".tutorial-ring").is_visible()
+    assert not page.script_errors and not page.foreign_requests

@@ -177,6 +177,11 @@ def test_only_a_shipped_tutorial_by_name_is_made_and_counts_like_any_table(tmp_p
             answer = client.post("/api/tutorials", json=body)
             assert answer.status_code == 400, (body, answer.text)
             assert answer.json()["error"]
+        # the guard's checks hold here as on every POST: JSON only, this server's pages only
+        plain = client.post("/api/tutorials", content=b'{"name": "troll-walkthrough"}',
+                            headers={"content-type": "text/plain"})
+        foreign = client.post("/api/tutorials", json={"name": NAMES[0]}, headers={"origin": "https://evil.example"})
+        assert (plain.status_code, foreign.status_code) == (415, 403)
         assert client.get("/api/tables").json()["tables"] == []
         codes = [client.post("/api/tutorials", json={"name": NAMES[0]}).status_code for _ in range(5)]
     assert codes == [201, 201, 201, 429, 429]
