@@ -1,7 +1,7 @@
 """The Rotator board editor in a real browser (issue 29; seed 004 "Getting Started": "choose the
 location of ten Control Nodes on the game grid, five on each half"): a person comes from the
 lobby, places the nodes with the mouse and the keyboard, sees the server's verdict change from
-illegal to legal, winnable and how hard, copies the board out as text, and plays it; on a phone
+illegal to legal, winnable and how hard, saves the board as a text file, and plays it; on a phone
 a board pasted in as text is read back onto the grid."""
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from tests.web.server_process import ServerProcess
 
 from playtable.games.rotator.board import SAMPLES_DIR
 
-MEDIUM = (SAMPLES_DIR / "medium.txt").read_text(encoding="utf-8")
 NODES = ["B2", "H4", "D5", "B9", "H9", "F12", "B14", "H15", "F18", "B19"]
 """The nodes of the shipped sample 'medium' (won on turn 9 at best: a 'medium' board)."""
 WAIT_SECONDS = 15.0
@@ -73,6 +72,9 @@ def test_a_board_is_made_in_the_editor_and_played(web_server: ServerProcess, chr
     text = page.locator("#board-text").input_value()
     assert [line for line in text.splitlines() if not line.startswith(";")] == \
         ["".join("@" if c == "@" else "." for c in row) for row in done["board"]]
+    with page.expect_download() as saved:
+        page.get_by_role("button", name="Save as a file").click()
+    assert Path(saved.value.path()).read_text(encoding="utf-8") == text
 
     page.get_by_role("button", name="Play this board").click()
     wait_connected(page)
@@ -84,12 +86,12 @@ def test_a_board_is_made_in_the_editor_and_played(web_server: ServerProcess, chr
     assert not page.script_errors and not page.foreign_requests
 
 
-def test_a_pasted_board_is_read_onto_the_grid_on_a_phone(web_server: ServerProcess, chromium: Any) -> None:
+def test_a_board_file_is_read_onto_the_grid_on_a_phone(web_server: ServerProcess, chromium: Any) -> None:
     page = new_page(chromium, 390, 844, touch=True, strict_csp=True)  # under the server's real CSP
     page.goto(web_server.url + "/rotator/editor")
     page.locator("summary", has_text="The board as text").tap()
-    page.locator("#board-text").fill(MEDIUM)  # row numbers, header and land: as the sample ships
-    page.get_by_role("button", name="Use this text").tap()
+    # The sample's own file, opened (row numbers, header and land: as it ships).
+    page.locator("#board-file").set_input_files(str(SAMPLES_DIR / "medium.txt"))
     done = wait_verdict(page, "v.legal")
     assert done["level"] == "medium"
     assert page.locator(".editor-grid .cell.node").count() == 10

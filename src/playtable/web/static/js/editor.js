@@ -4,7 +4,8 @@
 // removes); each pause in editing asks the server's check (POST /api/rotator/boards/check: the
 // game's own validator and solver, in a worker) whether the board is legal, winnable and how
 // hard. The board travels as the text of docs/boards-rotator.md (nodes only: the land is drawn
-// from them), to copy out or paste in, and "Play this board" makes a table with it.
+// from them), to copy or save as a file, to paste or open, and "Play this board" makes a table
+// with it.
 //
 // The squares drawn as land here are each node's diamond, only to show the person what they
 // make; whether the board is legal is always the server's answer.
@@ -142,12 +143,15 @@ function buildPanel(statusHost, host) {
     h("div", { class: "buttons" }, panel.play,
       h("button", { type: "button", onClick: () => { nodes.clear(); changed(); } }, "Clear the board")),
     panel.playProblem, panel.samples,
-    h("details", { class: "board-text" }, h("summary", {}, "The board as text: copy it out, or paste one in"),
+    h("details", { class: "board-text" }, h("summary", {}, "The board as text: copy or save it, paste or open one"),
       h("p", { class: "note" }, "20 lines of 10 characters: @ a control node, . air (# land may be written too, as ",
         h("code", {}, "playtable solve rotator"), " prints a board)."),
       panel.text, panel.textProblem,
       h("div", { class: "buttons" }, copy,
-        h("button", { type: "button", onClick: importText }, "Use this text"))));
+        h("button", { type: "button", onClick: saveFile }, "Save as a file"),
+        h("button", { type: "button", onClick: importText }, "Use this text"),
+        h("label", { class: "button" }, "Open a file…",
+          h("input", { type: "file", accept: ".txt,text/plain", class: "visually-hidden", id: "board-file", onChange: openFile })))));
 }
 
 function drawPanel(state) {
@@ -213,6 +217,28 @@ async function check() {
     if (mine === asked) drawPanel(err);
   }
   window.playtableEditor = { verdict, text: boardText() };
+}
+
+/** The board as a text file (docs/boards-rotator.md), for `playtable solve rotator FILE` or another editor. */
+function saveFile() {
+  const link = h("a", { href: URL.createObjectURL(new Blob([boardText()], { type: "text/plain" })), download: "rotator-board.txt" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
+/** A board file chosen by the person, read into the text box and then onto the grid. */
+async function openFile(event) {
+  const file = event.target.files?.[0];
+  event.target.value = "";
+  if (!file) return;
+  if (file.size > 4096) {
+    panel.textProblem.textContent = "A board file is at most 4096 characters (20 lines of 10 cells and a few comments).";
+    return;
+  }
+  panel.text.value = await file.text();
+  importText();
 }
 
 /** Read a pasted board: the server parses it (any form the text format allows) and names its nodes. */
