@@ -35,14 +35,18 @@ def _wait_for_step(page: Any, index: int) -> str:
     return str(page.locator(BUBBLE).get_attribute("data-kind"))
 
 
+READABLE = """(b) => {
+  const box = b.getBoundingClientRect();
+  const size = parseFloat(getComputedStyle(b.querySelector('.tutorial-text')).fontSize);
+  return { left: box.left, right: box.right, width: box.width, size };
+}"""
+
+
 def _readable(page: Any, width: int) -> None:
     """The bubble lies inside the window, wide enough to read, its text at a readable size."""
-    box = page.locator(BUBBLE).bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
-    assert box["width"] >= min(300, width - 20)
-    text = page.locator(f"{BUBBLE} .tutorial-text")
-    size = float(text.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)"))
-    assert size >= 15
+    box = page.locator(BUBBLE).evaluate(READABLE)
+    assert box["left"] >= 0 and box["right"] <= width + 0.5, box
+    assert box["width"] >= min(300, width - 20) and box["size"] >= 15, box
 
 
 def play_tutorial(page: Any, name: str, shots: Path, tag: str, width: int, tap: bool = False,
