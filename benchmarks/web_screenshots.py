@@ -8,8 +8,9 @@ troll game in the middle, at a warning and at its end screen, the rules panel, R
 moves, the replay viewer, and Star Dice's table (issue 15): empty (its logo), a battle paused
 mid-throw (range ring, formations, their points) and the end (scoring shape by shape); and
 people (issue 29): a named player's lobby on "Your turn" with open and invited seats
-(`lobby_tables`), and a table showing its player's name, the turn timer counting down and a
-stand-in's move in the log (`table_timer`). Prints a table of what it wrote.
+(`lobby_tables`, a come-back-later move's days left among them), and a wizard table with every
+person's seat's real-time clock, the wizard's counting down (`table_clocks`). Prints a table of
+what it wrote.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def lobby_tables(page: Any, url: str) -> None:
     create_table(url, game="wizard", players=4, seed=4, key=alice,
                  seats=[mine, {"kind": "human"}, {"kind": "human", "reserved": True},
                         {"kind": "bot", "agent": "heuristic"}])
-    create_table(url, **{**TROLL, "seats": [mine]}, key=alice)
+    create_table(url, **{**TROLL, "seats": [mine]}, key=alice,
+                 clock={"pace": "come-back-later", "days": 2})
     create_table(url, game="stardice", variant="battle", key=bob, seats=[mine, {"kind": "human"}])
     page.goto(url + "/")
     page.locator('.tabs [data-status="turn"][aria-selected="true"]').wait_for()
@@ -101,15 +103,16 @@ def lobby_tables(page: Any, url: str) -> None:
     page.evaluate("document.querySelector('.tables').scrollIntoView()")
 
 
-def table_timer(page: Any, url: str) -> None:
+def table_clocks(page: Any, url: str) -> None:
     key = as_player(page, url, "Alice")
-    created = create_table(url, **{**TROLL, "seats": [{"kind": "human", "mine": True}]}, key=key,
-                           turn_timer=3)
+    invited = {"kind": "human", "reserved": True}
+    created = create_table(url, game="wizard", players=3, seed=3, key=key,
+                           seats=[{"kind": "human", "mine": True}, invited, invited],
+                           clock={"pace": "real-time", "seconds": 600, "increment": 5})
     page.goto(url + created["seats"][0]["join_url"])
     wait_connected(page)
-    page.wait_for_function("window.playtable.state.step >= 1", timeout=20_000)
-    page.locator(".turn-clock", has_text="left").wait_for()
-    page.wait_for_timeout(300)
+    page.locator('.seat-clock[data-running="true"]').wait_for()
+    page.wait_for_timeout(1300)
 
 
 def troll(page: Any, url: str, steps: int) -> None:
@@ -222,7 +225,7 @@ PAGES: dict[str, Callable[[Any, str], None]] = {
     "stardice_battle": lambda page, url: stardice(page, url, 13),
     "stardice_end": lambda page, url: stardice(page, url, None),
     "lobby_tables": lobby_tables,
-    "table_timer": table_timer,
+    "table_clocks": table_clocks,
 }
 FULL_PAGE = {"stardice_end"}
 """Pages shot whole (scrolled): the Star Dice end screen's scoring is under its table."""

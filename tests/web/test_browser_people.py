@@ -1,10 +1,10 @@
 """People in real browsers (issue 29): names without accounts, open seats, "Yours" and "Your
-turn", the turn timer that waits for its person, and a phone's lobby and Rotator board.
+turn", a real-time clock that waits for its person, and a phone's lobby and Rotator board.
 
 Each person is a browser context of their own (their own localStorage, hence their own player
 key): two people meet through the lobby's Open tab and play a Star Dice battle to its end; one
 leaves and comes back later to the "Your turn" tab, told by the tab title and a notification,
-and plays on from a link that carries no token; a turn timer starts only when its player
+and plays on from a link that carries no token; a real-time clock starts only when its player
 arrives, counts down on the page and runs out into the stand-in, named as such in the log; a
 Rotator rematch shows in "Yours" and "Running" offers Join for it. Screenshots go to
 `$PLAYTABLE_SCREENSHOTS` (else the test's temporary folder).
@@ -76,8 +76,9 @@ def another_tab(context: Any) -> Any:
 
 
 def create_in_lobby(page: Any, game: str, seats: list[str], variant: str | None = None,
-                    seed: int | None = None, timer: int | None = None) -> None:
-    """The lobby's create form: `seats` are the seat menus' values (me, open, invite, bot:NAME)."""
+                    seed: int | None = None, minutes: str | None = None) -> None:
+    """The lobby's create form: `seats` are the seat menus' values (me, open, invite, bot:NAME);
+    `minutes`: a real-time clock of that many minutes each, whose timeout brings the stand-in."""
     page.locator(f'[data-game="{game}"] button', has_text="New table").click()
     if variant is not None:
         page.locator("#variant").select_option(variant)
@@ -85,8 +86,10 @@ def create_in_lobby(page: Any, game: str, seats: list[str], variant: str | None 
         page.locator(f'select[name="seat-{i}"]').select_option(value)
     if seed is not None:
         page.locator("#seed").fill(str(seed))
-    if timer is not None:
-        page.locator("#turn-timer").fill(str(timer))
+    if minutes is not None:
+        page.locator("#clock-pace").select_option("real-time")
+        page.locator("#clock-minutes").fill(minutes)
+        page.locator("#clock-timeout").select_option("stand-in")
     page.get_by_role("button", name="Create the table").click()
     page.locator(".created-links").wait_for()
 
@@ -243,40 +246,42 @@ def test_a_player_comes_back_later_to_the_your_turn_tab(web_server: ServerProces
         assert not page.script_errors
 
 
-def test_the_turn_timer_waits_for_its_player_shows_and_hands_over_to_the_stand_in(
+def test_a_real_time_clock_waits_for_its_player_and_runs_out_into_the_stand_in(
         web_server: ServerProcess, chromium: Any, shots: Path) -> None:
     alice = person(chromium, web_server.url, "Alice")
-    create_in_lobby(alice, "troll", ["me"], variant="plus-one", seed=13, timer=4)
+    create_in_lobby(alice, "troll", ["me"], variant="plus-one", seed=13, minutes="0.1")  # 6 s
     join = alice.get_by_role("link", name="Join as troll").get_attribute("href")
     table_id = join.split("/t/")[1].split("?")[0]
-    # A watcher sees the timer waiting for Alice; nothing plays while she is not there.
-    watcher = new_page(chromium)
+    # A watcher (on a phone) sees Alice's clock waiting for her: it runs only once she is here.
+    watcher = new_page(chromium, 390, 844)
     watcher.goto(f"{web_server.url}/t/{table_id}")
     wait_connected(watcher)
-    watcher.locator(".turn-clock", has_text="0:04 turn timer: starts when Alice arrives").wait_for()
-    watcher.wait_for_timeout(5000)  # longer than the timer
+    watcher.locator(".clock-pace", has_text="0:06 each").wait_for()
+    watcher.locator(".seat-clock", has_text="Alice 0:06 · starts when they arrive").wait_for()
     assert httpx.get(f"{web_server.url}/api/tables/{table_id}").json()["step"] == 0
 
     alice.get_by_role("link", name="Join as troll").click()
     wait_connected(alice)
-    clock = alice.locator(".turn-clock")
-    clock.wait_for()
-    words = clock.inner_text()
-    assert re.fullmatch(r"0:0[1-4] left, then a bot plays this turn for you", words), words
-    watcher.locator(".turn-clock", has_text=re.compile(r"^Alice: 0:0[0-4] left$")).wait_for()
-    alice.screenshot(path=str(shots / "people-timer-desktop.png"))
-    alice.wait_for_function("window.playtable.state.step >= 1", timeout=20_000)
-    alice.locator(".log-head", has_text="turn timer ran out").first.wait_for()
+    mine = alice.locator('.seat-clock[data-mine="true"][data-running="true"]')
+    words = mine.inner_text()
+    assert re.fullmatch(r"Alice \(you\) 0:0[1-6]", words), words
+    watcher.locator('.seat-clock[data-running="true"]', has_text=re.compile(r"^Alice 0:0[0-5]$")).wait_for()
+    alice.screenshot(path=str(shots / "clocks-real-time-desktop.png"))
+    watcher.screenshot(path=str(shots / "clocks-real-time-phone.png"))
+    alice.locator(".log-head", has_text="clock ran out").first.wait_for(timeout=20_000)
     head = log_heads(alice)[1]
-    assert re.fullmatch(r"1\. Alice's turn timer ran out: heuristic played .+", head), head
+    assert re.fullmatch(r"1\. Alice's clock ran out: heuristic played .+", head), head
     assert not any(h.startswith(("1. You", "1. Alice:")) for h in log_heads(alice))
-    assert "heuristic" in alice.locator(".chat-notice").first.inner_text()
+    assert alice.locator(".chat-notice").first.inner_text().endswith(
+        "Alice's clock ran out: the heuristic bot plays every later move for them.")
+    # Out of time for the game: the stand-in plays on, Alice's clock says so, she has no actions.
+    alice.locator('.seat-clock[data-out="true"]', has_text="out of time: a bot plays").wait_for()
+    alice.wait_for_function("window.playtable.state.step >= 3")
+    assert alice.locator(".action-list button").count() == 0
     watcher.wait_for_function("window.playtable.state.step >= 1")
     assert log_heads(watcher)[1] == head
-    # The timer runs on for Alice's next turn (she has arrived), and the replay says the same.
-    alice.locator(".turn-clock", has_text="left").wait_for()
     alice.goto(f"{web_server.url}/t/{table_id}/replay")
-    alice.locator(".log-head", has_text="turn timer ran out: heuristic played").first.wait_for()
+    alice.locator(".log-head", has_text="clock ran out: heuristic played").first.wait_for()
     for page in (alice, watcher):
         assert not page.script_errors
 

@@ -144,21 +144,3 @@ def check_warning_dialog(page: Any, action: str, warning: str) -> None:
     dialog.wait_for(state="detached")
     assert step_of(page) == before
 
-
-def test_a_turn_timer_set_in_the_lobby_lets_a_bot_play_a_late_turn(web_server: ServerProcess,
-                                                                     chromium: Any) -> None:
-    """Issue 16's optional turn timer, set from the create form: the person waits, and once the
-    timer runs out a bot plays that turn for them (the page sees the step move on by itself)."""
-    page = new_page(chromium)
-    page.goto(web_server.url + "/")
-    page.locator('[data-game="troll"] button', has_text="New table").click()
-    assert page.locator("#turn-timer").get_attribute("placeholder") == "off"
-    page.locator("#turn-timer").fill("1")
-    page.get_by_role("button", name="Create the table").click()
-    page.get_by_role("link", name="Join as troll").click()
-    wait_connected(page)
-    table_id = page.evaluate("window.playtable.tableId")
-    summary = page.evaluate(f"fetch('/api/tables/{table_id}').then((r) => r.json())")
-    assert summary["turn_timer"] == 1
-    assert step_of(page) == 0
-    page.wait_for_function("window.playtable.state.step >= 1", timeout=20_000)

@@ -1,12 +1,12 @@
-"""People without accounts, open seats, "Yours", "Your turn" and the turn timer that waits for
-its person (issue 29; docs/web.md "People"): every new route, message and field, with its
-bounds: bad names and keys, a taken or reserved seat, floods from one address."""
+"""People without accounts, open seats, "Yours" and "Your turn" (issue 29; docs/web.md
+"People"): every new route, message and field, with its bounds: bad names and keys, a taken or
+reserved seat, floods from one address. The clocks that wait for their person, and the
+stand-in a timeout brings, are tested in test_clocks.py."""
 
 from __future__ import annotations
 
 import secrets
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,6 @@ from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query, token_of
 
 from playtable.web.server.hub import Limits
-from playtable.web.server.store import SqliteStore
 
 
 def new_key() -> str:
@@ -329,40 +328,3 @@ def test_a_new_name_shows_on_the_seats_of_tables_in_play(client: TestClient) -> 
     assert client.get(f"/api/tables/{created['table_id']}").json()["seats"][0]["player"] == "Alicia"
 
 
-# -- the turn timer waits for its person, and the log says who played ----------------------------
-
-def test_the_turn_timer_starts_on_arrival_and_the_stand_in_is_marked(tmp_path: Path) -> None:
-    db = tmp_path / "t.sqlite3"
-    with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
-        alice = register(client, "Alice")
-        created = create(client, game="troll", seed=13, variant="plus-one", turn_timer=1, key=alice,
-                         seats=[{"kind": "human", "mine": True}])
-        table = created["table_id"]
-        with client.websocket_connect(f"/ws/tables/{table}") as watcher:
-            _, state = greet(watcher)
-            assert state["timer"] == {"seat": 0, "limit": 1.0, "left": None}  # waits for Alice
-            time.sleep(1.6)
-            assert client.get(f"/api/tables/{table}").json()["step"] == 0  # nothing played for her
-            with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created)}") as ws:
-                _, mine = greet(ws)
-                assert mine["timer"]["seat"] == 0 and 0 < mine["timer"]["left"] <= 1.0
-                started = receive_until(watcher, "timer")
-                assert started["step"] == 0 and started["timer"]["left"] is not None
-                notice = receive_until(ws, "notice")
-                assert notice["text"] == ("Alice's turn timer ran out: the heuristic bot plays this turn "
-                                          "for them.")
-                played = receive_until(ws, "state")
-                assert played["step"] == 1 and played["last_stand_in"] == "heuristic"
-                assert played["timer"]["seat"] == 0 and played["timer"]["left"] is not None
-        with client.websocket_connect(f"/ws/tables/{table}") as ws:
-            welcome, _ = greet(ws)
-            assert welcome["log"][1]["stand_in"] == "heuristic"
-            assert "stand_in" not in welcome["log"][0]
-        replay = client.get(f"/api/tables/{table}/replay").json()["steps"]
-        assert replay[1]["stand_in"] == "heuristic"
-    stored = SqliteStore(db)
-    try:
-        row = stored.load(table)
-        assert row is not None and row.stand_ins.get(1) == "heuristic"
-    finally:
-        stored.close()

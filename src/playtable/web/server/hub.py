@@ -14,8 +14,8 @@ a random legal move, and the table is told: no table waits for ever on a bot.
 
 People (issue 29, `people.py`): a seat remembers the player who sat there (taken from the Open
 list, chosen as "mine" by the creator, or named by the page's `hello` on arrival); a player's key
-opens their seats without a token, lists their tables ("Yours", "Your turn"), and a turn timer
-runs only once the seat's person has arrived.
+opens their seats without a token, lists their tables ("Yours", "Your turn"), and a seat's
+clock (`clocks.py`: real-time or come-back-later) runs only once the seat's person has arrived.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,12 +36,13 @@ from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
+from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
 from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
 from playtable.web.server.store import PlayerRow, SeatRow, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
-from playtable.web.server.tables import Connection, Table, TurnClock, hash_token, row_summary
+from playtable.web.server.tables import Connection, Table, hash_token, row_summary
 from playtable.web.server.votes import SqliteVoteStore, Votes
 from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
 
@@ -101,8 +101,8 @@ class Hub:
         """Every table in play, and the most recently used ended ones (`ended`)."""
         self.ended: OrderedDict[str, None] = OrderedDict()
         self.tasks: set[asyncio.Task[None]] = set()
-        self.timers: dict[str, asyncio.Task[None]] = {}
-        """Each table's running turn timer (at most one: the seat to move)."""
+        self.clocks = ClockKeeper(self._clock_ran_out, self._save_clock)
+        """Each table's timer at its running clock's deadline (at most one: the seat to act)."""
         self.creations: dict[str, RateLimit] = {}
         self.takes: dict[str, RateLimit] = {}
         self.registrations: dict[str, RateLimit] = {}
@@ -129,10 +129,10 @@ class Hub:
                 self._mark_ended(table)
 
     def start(self) -> None:
-        """Start every restored table's bots and timers, and the watch for abandoned tables."""
+        """Start every restored table's bots and clocks, and the watch for abandoned tables."""
         for table in list(self.tables.values()):
             self.schedule_bot(table)
-            self.arm_timer(table)
+            self.arm_timer(table, restarted=True)
         self._spawn(self._reap())
 
     def _spawn(self, coroutine: Any) -> None:
@@ -286,7 +286,7 @@ class Hub:
             request = {"game": table.row.game, "variant": variant, "params": {}}
         request["seats"] = [{"kind": "bot", "agent": stand_in_agent(table.game)} if o is None
                             else {"kind": old[o].kind, "agent": old[o].agent} for o in plan.new_from_old]
-        request["turn_timer"] = table.turn_timer()
+        request["clock"] = table.clock.settings.to_json() if table.clock is not None else None
         request["rated"] = self.ratings.choice(table.id)
         new, _ = await self.create(request, client, rematch_of=table, carried=plan.new_from_old)
         try:
@@ -295,7 +295,7 @@ class Hub:
             log.error("rematch %s of table %s not linked: %s", new.id, table.id, err)
             raise BadRequest("the server could not save the rematch (its disk may be full)", 503) from None
         table.row.rematch = new.id
-        self.arm_timer(table)  # a table left unfinished has no turn timer any more
+        self.arm_timer(table)  # a table left unfinished stops its clocks
         if table.left_unfinished:
             self._mark_ended(table)
         message: dict[str, Any] = {"type": "rematch", "table_id": new.id}
@@ -332,8 +332,8 @@ class Hub:
 
     def _arrive(self, table: Table, seat: int, conn: Connection) -> None:
         """A seat's person is here (through `conn`, greeted next): the first time, the seat is
-        marked joined (it leaves the Open list) and, if it is their turn, their turn timer
-        starts now and the table's other connections are told (`timer`)."""
+        marked joined (it leaves the Open list) and, if it is their turn, their clock starts
+        now and the table's other connections are told (`clock`)."""
         if table.row.seats[seat].joined:
             return
         try:
@@ -341,10 +341,9 @@ class Hub:
         except StoreError as err:  # the seat is still played; only the lobby's "open" lags
             log.error("table %s: seat %d joined but not saved: %s", table.id, seat, err)
         table.row.seats[seat].joined = True
-        clock = table.clock
-        if clock is not None and clock.seat == seat and clock.ends is None:
+        if table.clock is not None and table.clock.waiting == seat:
             self.arm_timer(table)
-            message = {"type": "timer", "step": table.step, "timer": table.clock_message()}
+            message = {"type": "clock", "step": table.step, "clock": table.clock_message()}
             for other in list(table.connections):
                 if other is not conn:
                     other.push(message)
@@ -553,6 +552,10 @@ class Hub:
             if conn:
                 conn.push(error("illegal", f"'{text[:60]}' cannot be played: {why}"))
             return False
+        if conn and table.clock is not None and seat in table.clock.out:
+            conn.push(error("illegal", f"'{text[:60]}' cannot be played: your clock ran out, and "
+                                       "the stand-in bot plays your moves"))
+            return False
         try:
             canonical, after, events = table.try_action(text)
         except PlaytableError as err:
@@ -657,6 +660,7 @@ class Hub:
         """Record that the table is over (so no restart rebuilds it) and let it leave memory."""
         if table.row.ended is not None:
             return
+        self.arm_timer(table)  # every clock stops
         table.row.ended = now()
         table.row.result = result or table.result()
         self.ratings.settle(table)  # before the end is stored: a crash between them rates it at the restart
@@ -698,43 +702,51 @@ class Hub:
                 reaped.append(table.id)
         return reaped
 
-    # -- the turn timer -------------------------------------------------------------------------
-    def arm_timer(self, table: Table) -> None:
-        """Start the turn timer of the person to move, if the table has one (off by default):
-        when it runs out with the game still at this step, a bot plays that one turn for them.
-        It starts only once that seat's person has arrived (first connected): until then the
-        table's clock waits (`TurnClock.ends` None) and nothing plays for them."""
-        old = self.timers.pop(table.id, None)
-        if old is not None:
-            old.cancel()
-        table.clock = None
-        state = table.state
-        if table.is_over or table.bot_to_move() is not None:
+    # -- the clocks (clocks.py) ------------------------------------------------------------------
+    def arm_timer(self, table: Table, restarted: bool = False) -> None:
+        """Bring the table's clocks up to date after any change (a move, an undo, an arrival, its
+        end) and set its timer: only the seat that must act counts down, once its person has
+        arrived; a bot's move or a finished table stops every clock. `restarted`: the first
+        arming after a restart (`TableClock.resume`)."""
+        clock = table.clock
+        if clock is None:
             return
-        seat = state.current_player
-        if not 0 <= seat < len(table.row.seats):
-            return
-        limit = table.row.seats[seat].stand_in_after
-        if not limit:
-            return
-        table.clock = TurnClock(seat, table.step, limit)
-        if not table.row.seats[seat].joined:
-            return
-        table.clock.ends = time.monotonic() + limit
-        task = asyncio.get_running_loop().create_task(self._stand_in(table, seat, table.step, limit))
-        self.timers[table.id] = task
+        to_act = table.state.current_player
+        timed = not table.is_over and table.bot_to_move() is None and 0 <= to_act < len(table.row.seats)
+        seat = to_act if timed else None
+        arrived = seat is not None and table.row.seats[seat].joined
+        self.clocks.arm(table.id, clock, seat, table.step, arrived, restarted)
 
-    async def _stand_in(self, table: Table, seat: int, step: int, limit: float) -> None:
-        await asyncio.sleep(limit)
-        if table.step != step or table.is_over or table.state.current_player != seat \
-                or table.bot_busy:
+    def _save_clock(self, table_id: str, clock: TableClock) -> None:
+        data = clock.to_json()
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.row.clock = data
+        try:
+            self.store.save_clock(table_id, data)
+        except StoreError as err:  # the clock runs on; a restart finds it as it was last saved
+            log.error("table %s: its clocks not saved: %s", table_id, err)
+
+    def _clock_ran_out(self, table_id: str, seat: int, step: int, first: bool) -> None:
+        """`seat`'s clock ran out at `step` (`first`: just now; else a real-time seat already out
+        of time whose move came round again): the table does what it was set to do, the seat
+        forfeits or the game's stand-in bot plays (the log names the bot, never the person)."""
+        table = self.tables.get(table_id)
+        if table is None or table.clock is None or table.step != step or table.is_over \
+                or table.state.current_player != seat or table.bot_busy:
             return
-        self.timers.pop(table.id, None)
-        table.bot_busy = True
+        who = table.label(seat)
+        if table.clock.settings.timeout == FORFEIT:
+            table.forfeited = seat
+            self._notice(table, f"{who}'s clock ran out: {who} forfeits the game.")
+            self.after_change(table, [])  # stops the clocks, tells everyone, ends the table
+            return
         agent = stand_in_agent(table.game)
-        self._notice(table, f"{table.label(seat)}'s turn timer ran out: the {agent} bot plays "
-                            "this turn for them.")
-        await self._bot_turn(table, seat, agent)
+        if first:
+            moves = "this move" if table.clock.per_move else "every later move"
+            self._notice(table, f"{who}'s clock ran out: the {agent} bot plays {moves} for them.")
+        table.bot_busy = True
+        self._spawn(self._bot_turn(table, seat, agent))
 
     # -- bots ---------------------------------------------------------------------------------
     def schedule_bot(self, table: Table) -> None:
@@ -745,7 +757,7 @@ class Hub:
         self._spawn(self._bot_turn(table, seat))
 
     async def _bot_turn(self, table: Table, seat: int, stand_in: str | None = None) -> None:
-        """A bot seat's move, or (`stand_in`: the agent) one turn of a person whose timer ran out.
+        """A bot seat's move, or (`stand_in`: the agent) a move of a person whose clock ran out.
 
         A bot that fails (raises, runs past its time, its worker dies, or it chooses an illegal
         action) is tried once more, then the game's stand-in bot plays that move, then a random

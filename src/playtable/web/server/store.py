@@ -9,9 +9,9 @@ the tables still being played (`load_running`), and an ended one is read back on
 asks for it (`load`), so starting the server does not grow with its history.
 
 The interface is deliberately small (create, append an action, drop the last action, mark a
-seat joined, link a rematch, mark ended, load): any store with atomic single-row writes and a per-table
-ordered list can replace SQLite (PostgreSQL, or a key-value store keyed by table id). See
-docs/web.md, "Beyond one process".
+seat joined, save the clocks, link a rematch, mark ended, load): any store with atomic
+single-row writes and a per-table ordered list can replace SQLite (PostgreSQL, or a key-value
+store keyed by table id). See docs/web.md, "Beyond one process".
 
 People (issue 29) are `players` rows: a player id, a display name, the SHA-256 of the private
 player key the browser keeps (never the key), and when it was made. A seat refers to its player
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from playtable.core.errors import PlaytableError
+from playtable.web.server.clocks import legacy_settings
 
 log = logging.getLogger("playtable.web")
 
@@ -48,8 +49,6 @@ class SeatRow:
     agent: str | None = None
     token_hash: str | None = None
     joined: bool = False
-    stand_in_after: float | None = None
-    """The turn timer (seconds): a bot plays this person's turn once it has waited this long."""
     reserved: bool = False
     """Kept for someone invited: offered only through its join link, never in the Open list."""
     player: str | None = None
@@ -92,7 +91,11 @@ class TableRow:
     result: dict[str, Any] | None = None
     """The table's result as its summary gives it, kept once it has ended."""
     stand_ins: dict[int, str] = field(default_factory=dict)
-    """Step -> the bot that played a person's turn there (their turn timer ran out)."""
+    """Step -> the bot that played a person's move there (their clock ran out)."""
+    clock: dict[str, Any] | None = None
+    """The table's clocks (`clocks.TableClock.to_json`: settings, each seat's time left, the
+    running one's start), None without a clock. A table stored by the earlier turn timer (the
+    seats' `stand_in_after`) reads back as a per-move clock of that many seconds."""
 
 
 class TableStore(Protocol):
@@ -103,12 +106,15 @@ class TableStore(Protocol):
     def append_action(self, table_id: str, step: int, seat: int | None, action: str,
                       stand_in: str | None = None) -> None:
         """Store the action that leads to position `step` (1 = the first action); `stand_in`:
-        the bot that played it for the seat's person (their turn timer ran out)."""
+        the bot that played it for the seat's person (their clock ran out)."""
 
     def drop_last_action(self, table_id: str, step: int) -> None:
         """Remove the action that led to position `step` (an undo)."""
 
     def mark_joined(self, table_id: str, seat: int) -> None: ...
+
+    def save_clock(self, table_id: str, clock: dict[str, Any]) -> None:
+        """The table's clocks now (after a move, an arrival, a timeout), for a restart."""
 
     def seat_player(self, table_id: str, seat: int, player: PlayerRow,
                     token_hash: str | None = None) -> None:
@@ -155,7 +161,8 @@ CREATE TABLE IF NOT EXISTS tables (
     rematch TEXT,
     rematch_of TEXT,
     ended TEXT,
-    result TEXT
+    result TEXT,
+    clock TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -178,7 +185,7 @@ CREATE TABLE IF NOT EXISTS seat_players (
 );
 CREATE INDEX IF NOT EXISTS seat_players_by_player ON seat_players(player_id, table_id);
 """
-_COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result"
+_COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result, clock"
 
 
 def _writes(method: Any) -> Any:
@@ -237,7 +244,7 @@ class SqliteStore:
         have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
         if {"id", "game", "seats"} - have:
             raise sqlite3.DatabaseError("its 'tables' table is not a playtable one")
-        for column in ("ended", "result"):
+        for column in ("ended", "result", "clock"):
             if column not in have:
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} TEXT")
         self.db.execute("CREATE INDEX IF NOT EXISTS tables_ended ON tables(ended)")
@@ -271,10 +278,11 @@ class SqliteStore:
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.variant, json.dumps(row.params), row.seed,
                  _seats_json(row.seats), row.created, row.rematch, row.rematch_of, row.ended,
-                 None if row.result is None else json.dumps(row.result)),
+                 None if row.result is None else json.dumps(row.result),
+                 None if row.clock is None else json.dumps(row.clock)),
             )
             self.db.executemany(
                 "INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
@@ -309,6 +317,10 @@ class SqliteStore:
             seats = json.loads(text)
             seats[seat]["joined"] = True
             self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
+
+    @_writes
+    def save_clock(self, table_id: str, clock: dict[str, Any]) -> None:
+        self.db.execute("UPDATE tables SET clock = ? WHERE id = ?", (json.dumps(clock), table_id))
 
     @_writes
     def seat_player(self, table_id: str, seat: int, player: PlayerRow,
@@ -358,10 +370,18 @@ class SqliteStore:
 
     @staticmethod
     def _row(values: tuple[Any, ...]) -> TableRow:
-        (tid, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result) = values
+        (tid, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result,
+         clock) = values
+        seat_dicts = json.loads(seats)
+        # The earlier turn timer kept its seconds on each person's seat: a per-move clock now.
+        timers = [s.pop("stand_in_after", None) for s in seat_dicts]
+        stored = json.loads(clock) if clock is not None else None
+        if stored is None and any(timers):
+            stored = {"settings": legacy_settings(next(t for t in timers if t)).to_json()}
         return TableRow(tid, game, variant, json.loads(params), seed,
-                        [SeatRow(**s) for s in json.loads(seats)], created, rematch, rematch_of,
-                        ended=ended, result=None if result is None else json.loads(result))
+                        [SeatRow(**s) for s in seat_dicts], created, rematch, rematch_of,
+                        ended=ended, result=None if result is None else json.loads(result),
+                        clock=stored)
 
     def load(self, table_id: str) -> TableRow | None:
         found = self.db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()

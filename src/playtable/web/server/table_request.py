@@ -16,10 +16,11 @@ from playtable.core.errors import BadParameter, PlaytableError
 from playtable.core.params import check_remote_values, params_from_dict, resolve_params
 from playtable.core.protocol import Game, params_as_dict
 from playtable.core.registry import game_ids, get_game
+from playtable.web.server.clocks import settings_from_request
 from playtable.web.server.store import SeatRow, TableRow
 from playtable.web.server.tables import hash_token
 
-REQUEST_FIELDS = frozenset({"game", "variant", "params", "seed", "seats", "players", "turn_timer", "key",
+REQUEST_FIELDS = frozenset({"game", "variant", "params", "seed", "seats", "players", "clock", "key",
                             "rated"})
 SEAT_FIELDS = frozenset({"kind", "agent", "reserved", "mine"})
 MAX_SEAT_NUMBER_DIGITS = 3
@@ -83,15 +84,12 @@ def row_from_request(body: Any, trusted: bool = False) -> tuple[TableRow, list[s
     elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         raise BadRequest("'seed' must be a whole number from 0 to 2^63-1, or null")
     seats, tokens, mine = _seats(game, body.get("seats"), game.seat_names(params), trusted)
-    timer = body.get("turn_timer")
-    if timer is not None:
-        if isinstance(timer, bool) or not isinstance(timer, int | float) or not 1 <= timer <= 3600:
-            raise BadRequest("'turn_timer' must be a number of seconds from 1 to 3600, or null (off)")
-        for seat in seats:
-            if seat.kind == "human":
-                seat.stand_in_after = float(timer)
+    try:
+        clock = settings_from_request(body.get("clock"), trusted)
+    except BadParameter as err:
+        raise BadRequest(f"'clock': {err}") from None
     row = TableRow(secrets.token_urlsafe(6), game_id, variant or None, params_as_dict(params), seed,
-                   seats, now())
+                   seats, now(), clock=None if clock is None else {"settings": clock.to_json()})
     return row, tokens, mine
 
 

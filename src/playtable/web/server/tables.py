@@ -18,15 +18,16 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import time
 from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from playtable.core.params import params_from_dict
 from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
 from playtable.core.story import tell
+from playtable.web.server.clocks import TableClock, forfeit_returns
 from playtable.web.server.store import SeatRow, TableRow
 from playtable.web.server.wire import RateLimit
 
@@ -80,11 +81,24 @@ def row_summary(row: TableRow, step: int, status: str = "finished",
         "result": result,
         "rematch": row.rematch,
         "rematch_of": row.rematch_of,
-        "turn_timer": next((s.stand_in_after for s in row.seats if s.stand_in_after), None),
+        "clock": clock_summary(row),
     }
     if public_seed:
         out["seed"] = row.seed
     return out
+
+
+def table_clock(row: TableRow) -> TableClock | None:
+    """The table's clocks as stored (None: a table without a clock)."""
+    if row.clock is None:
+        return None
+    return TableClock.from_json(row.clock, [s.kind == "human" for s in row.seats])
+
+
+def clock_summary(row: TableRow) -> dict[str, Any] | None:
+    """The clocks as pages and the lobby see them (`TableClock.message`), or None."""
+    clock = table_clock(row)
+    return None if clock is None else clock.message()
 
 
 def hash_token(token: str) -> str:
@@ -99,7 +113,7 @@ class Step:
     action: str | None
     events: list[Event]
     stand_in: str | None = None
-    """The bot that played this step for the seat's person (their turn timer ran out)."""
+    """The bot that played this step for the seat's person (their clock ran out)."""
 
 
 @dataclass
@@ -110,22 +124,6 @@ class Rebuilt:
     state: State
     before: State | None
     steps: list[Step]
-
-
-@dataclass
-class TurnClock:
-    """The turn timer of the seat that must act: it runs only once that seat's person has
-    arrived (first connected); until then `ends` is None and nothing plays for them."""
-
-    seat: int
-    step: int
-    limit: float
-    ends: float | None = None
-    """`time.monotonic()` when it runs out (None: waiting for the person to arrive)."""
-
-    def message(self) -> dict[str, Any]:
-        left = None if self.ends is None else max(0.0, round(self.ends - time.monotonic(), 1))
-        return {"seat": self.seat, "limit": self.limit, "left": left}
 
 
 class Connection:
@@ -200,14 +198,18 @@ class Table:
         """The seats whose people have not yet agreed to the last proposal."""
         self.version = 0
         """Counts every change of the record (an undo too), for the caches of views."""
-        self.clock: TurnClock | None = None
-        """The turn timer of the seat to act, when the table has one (set by the hub)."""
+        self.clock: TableClock | None = table_clock(row)
+        """Every seat's clock, when the table has them (kept up to date by the hub, clocks.py)."""
+        self.forfeited: int | None = None
+        """The seat that forfeited (its clock ran out at a table set to forfeit): the table is over."""
         self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
         self._end: tuple[int, dict[str, Any]] | None = None
         for k, (seat, text) in enumerate(row.actions, start=1):
             self._play(seat, text, row.stand_ins.get(k))
         if row.ended is not None and row.result is not None and row.result.get("abandoned"):
             self.abandoned = True
+        if row.ended is not None and row.result is not None and row.result.get("forfeit") is not None:
+            self.forfeited = int(row.result["forfeit"])
 
     # -- the record ----------------------------------------------------------------------------
     @property
@@ -238,7 +240,7 @@ class Table:
     def commit(self, seat: int | None, text: str, after: State, events: list[Event],
                stand_in: str | None = None) -> None:
         """Make a stored action current; `stand_in`: the bot that played it for the seat's
-        person (their turn timer ran out)."""
+        person (their clock ran out)."""
         self.before, self.state = self.state, after
         self.steps.append(Step(seat, text, events, stand_in))
         self.row.actions.append((seat, text))
@@ -281,14 +283,10 @@ class Table:
             return False
         return hmac.compare_digest(seats[seat].token_hash or "", hash_token(token))
 
-    def turn_timer(self) -> float | None:
-        """The table's turn timer in seconds (None: off, the default)."""
-        return next((s.stand_in_after for s in self.row.seats if s.stand_in_after), None)
-
     @property
     def hidden_texts(self) -> bool:
         """Whether action texts are still shown as each seat may read them (`action_for`)."""
-        return not self.state.is_terminal
+        return not self.decided
 
     @property
     def left_unfinished(self) -> bool:
@@ -298,7 +296,12 @@ class Table:
 
     @property
     def is_over(self) -> bool:
-        return self.state.is_terminal or self.left_unfinished or self.abandoned
+        return self.decided or self.left_unfinished or self.abandoned
+
+    @property
+    def decided(self) -> bool:
+        """The game has its result: played to its end, or forfeited by a seat."""
+        return self.state.is_terminal or self.forfeited is not None
 
     def bot_to_move(self) -> int | None:
         """The bot seat that must act now, if any: only the current player acts (a game of
@@ -326,6 +329,8 @@ class Table:
 
     # -- messages -----------------------------------------------------------------------------
     def result(self) -> dict[str, Any] | None:
+        if self.forfeited is not None:
+            return self.forfeit_result(self.forfeited)
         if self.state.is_terminal:
             return {"returns": self.state.returns(), "text": self.state.end_text() or "The game is over."}
         if self.left_unfinished:
@@ -336,10 +341,21 @@ class Table:
                             "bots could not move."}
         return None
 
+    def forfeit_result(self, seat: int) -> dict[str, Any]:
+        """`seat` ran out of time at a table set to forfeit: its side loses, every other side
+        wins (the game's `sides`; docs/web.md "Clocks")."""
+        sides = self.game.sides(params_from_dict(self.game.params_type, self.row.params))
+        returns = forfeit_returns(sides, len(self.row.seats), seat)
+        winners = [self.label(s) for s, r in enumerate(returns) if r > 0]
+        then = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}." if winners \
+            else "the game is lost."
+        return {"returns": returns, "forfeit": seat,
+                "text": f"{self.label(seat)} ran out of time and forfeits: {then}"}
+
     def summary(self) -> dict[str, Any]:
         connected = {c.seat for c in self.connections if c.seat is not None}
         return row_summary(self.row, self.step, self.status, self.result(), connected,
-                           self.state.is_terminal)
+                           self.decided)
 
     def propose(self, seat: int, variant: str | None) -> list[int]:
         """Seat `seat` asks for a new game mid-game: the seats of the other people who sat down
@@ -381,7 +397,7 @@ class Table:
     def action_for(self, action: str | None, actor: int | None, seat: int | None) -> str | None:
         """An action's text as `seat` may read it: the game hides secret moves (`State.action_for`)
         until the game is over, when the record is public anyway."""
-        if action is None or self.state.is_terminal:
+        if action is None or self.decided:
             return action
         return self.state.action_for(action, actor, seat)
 
@@ -400,7 +416,8 @@ class Table:
 
     def state_message(self, seat: int | None, events: list[Event]) -> dict[str, Any]:
         state = self.state
-        your_turn = seat is not None and not self.is_over and state.current_player == seat
+        your_turn = seat is not None and not self.is_over and state.current_player == seat \
+            and not (self.clock is not None and seat in self.clock.out)
         observation = state.public_observation() if seat is None else state.observation(seat)
         return {
             "type": "state",
@@ -413,12 +430,12 @@ class Table:
             "events": [e.to_json() for e in state.events_for(events, seat)],
             "last_action": self.action_for(self.steps[-1].action, self.steps[-1].seat, seat),
             "last_stand_in": self.steps[-1].stand_in,
-            "terminal": state.is_terminal,
+            "terminal": self.decided,
             "result": self.result(),
             "can_undo": self.can_undo(seat),
             "waiting_for": state.waiting_for(),
             "bot_thinking": self.bot_busy,
-            "timer": self.clock_message(),
+            "clock": self.clock_message(),
             **({"end": self.end_story()} if state.is_terminal else {}),
         }
 
@@ -433,11 +450,8 @@ class Table:
         return self._end[1]
 
     def clock_message(self) -> dict[str, Any] | None:
-        """The turn timer of the seat to act (None: no timer runs or waits for this step)."""
-        clock = self.clock
-        if clock is None or clock.step != self.step or self.is_over:
-            return None
-        return clock.message()
+        """Every seat's clock now (`TableClock.message`; None: the table has no clock)."""
+        return None if self.clock is None else self.clock.message()
 
     def seats_message(self) -> dict[str, Any]:
         """Who sits where, sent when a seat gets its player (taken, or named on arrival)."""

@@ -19,12 +19,13 @@
 // own observation, and `waiting_for` names everyone who still has to commit.
 //
 // People (issue 29): seats are shown by their players' names (the log says "Alice: Move left",
-// and "Alice's turn timer ran out: heuristic played Move left" for a stand-in); a page opened
+// and "Alice's clock ran out: heuristic played Move left" for a stand-in); a page opened
 // on its own seat without a token (`/t/ID?seat=N`, from the lobby's "Yours") asks for it with
-// the player key in a `hello` message; the turn timer counts down in the header; the tab title
+// the player key in a `hello` message; every seat's clock shows in the header (clocks.js); the tab title
 // and, once allowed, a notification say when it is this player's move.
 
 import { ChatPanel } from "./chat.js";
+import { SeatClocks } from "./clocks.js";
 import { Connection, tableSocketUrl } from "./connection.js";
 import { andList, endDetails, voteBox } from "./end_story.js";
 import { endRating } from "./ratings.js";
@@ -67,8 +68,6 @@ export class TableFrame {
     // A seat asked for without a token is this player's own: asked for with the key (hello).
     this.wantedSeat = token ? null : seat;
     this.helloSent = false;
-    this.timer = null;
-    this.clockTick = null;
     this.build(root);
     this.log = new GameLog(this.logList, (entry) => this.board.logLines?.(entry, this.role === "player" ? this.seat : null));
     this.hot = hotSeats(window.location.search);
@@ -84,7 +83,7 @@ export class TableFrame {
     this.seatEl = h("span", { class: "seat-badge" });
     this.turnEl = h("span", { class: "turn-indicator", role: "status", "aria-live": "polite" });
     this.connEl = h("span", { class: "conn", "data-status": "connecting", role: "status" }, "connecting…");
-    this.clockEl = h("span", { class: "turn-clock", role: "timer", "aria-live": "off", hidden: true });
+    this.clocks = new SeatClocks((seat) => this.who(seat));
     this.notifyButton = h("button", { class: "quiet", hidden: true, title: "A browser notification when it is your move and this tab is not in front",
       onClick: async () => { await askToNotify(); this.notifyButton.hidden = true; } }, "Notify me");
     this.replayLink = h("a", { class: "button quiet", href: `/t/${this.tableId}/replay${this.token ? seatQuery(this.seat, this.token) : ""}` }, "Replay");
@@ -92,7 +91,7 @@ export class TableFrame {
     const header = h("header", { class: "topbar" },
       h("a", { class: "home", href: "/", "aria-label": "Back to the lobby" }, "playtable"),
       h("div", { class: "title-block" }, this.titleEl, this.seatEl),
-      this.turnEl, this.clockEl, h("div", { class: "top-buttons" }, this.rulesButton, this.replayLink, this.notifyButton), this.connEl);
+      this.turnEl, this.clocks.element, h("div", { class: "top-buttons" }, this.rulesButton, this.replayLink, this.notifyButton), this.connEl);
     this.banner = h("div", { class: "banner", role: "alert", hidden: true });
     this.boardHost = h("div", { class: "board-host" });
     this.statusEl = h("p", { class: "board-status" });
@@ -203,10 +202,10 @@ export class TableFrame {
       case "rematch": return this.follow(message.table_id, message.seats ? message.seats[this.seat] ?? null : undefined);
       case "chat": return this.chat.add(message);
       case "rematch_proposed": return this.onProposal(message);
-      // What the server did at this table: a failing bot replaced, a turn timer run out.
+      // What the server did at this table: a failing bot replaced, a clock run out.
       case "notice": return this.chat.notice(message);
       case "seats": return this.onSeats(message);
-      case "timer": return this.onTimer(message);
+      case "clock": return this.onClock(message);
       case "vote": this.vote = message; return this.state && this.drawEnd();
       default: return this.board.onStream?.(message);
     }
@@ -253,7 +252,7 @@ export class TableFrame {
       }
     }
     this.state = state;
-    this.setTimer(state.timer, state.step);
+    this.showClocks(state.clock);
     if (previous && state.step < previous.step) this.hintEl.textContent = "The last action was taken back.";
     if (!state.terminal) this.endDismissed = false;
     this.draw(Boolean(previous) && state.step === previous.step + 1);
@@ -267,7 +266,7 @@ export class TableFrame {
     }
   }
 
-  // -- people: names, the player's own seat, the turn timer, the tab title ----------------------
+  // -- people: names, the player's own seat, the clocks, the tab title ---------------------------
   /** Tell the server whose page this is: ask for this player's own seat (a page opened without a
    * token), or put this player's name on the seat its token opened. `again`: after choosing a name. */
   sayHello(again) {
@@ -312,47 +311,20 @@ export class TableFrame {
     this.drawSeatBadge();
     this.nameForm.hidden = !(this.role === "player" && !this.players[this.seat] && !playerName());
     if (this.state) this.drawTurn();
+    this.clocks.draw(); // the clocks show the seats' new names
   }
 
-  onTimer(message) {
+  /** A clock started because its seat's person just arrived (the state's step is unchanged). */
+  onClock(message) {
     if (this.state && message.step === this.state.step) {
-      this.state.timer = message.timer;
-      this.setTimer(message.timer, message.step);
-      this.drawTurn();
+      this.state.clock = message.clock;
+      this.showClocks(message.clock);
     }
   }
 
-  /** The turn timer of the seat to act ({seat, limit, left}; left null: it waits for its
-   * person to arrive), counted down here from when the server sent it. */
-  setTimer(timer, step) {
-    this.timer = timer ? { ...timer, step, endsAt: timer.left === null ? null : performance.now() + timer.left * 1000 } : null;
-    clearInterval(this.clockTick);
-    this.clockTick = this.timer?.endsAt ? setInterval(() => this.drawClock(), 250) : null;
-    this.drawClock();
-  }
-
-  drawClock() {
-    const t = this.timer;
-    const st = this.state;
-    if (!t || !st || st.terminal || t.step !== st.step) {
-      this.clockEl.hidden = true;
-      clearInterval(this.clockTick);
-      return;
-    }
-    const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
-    const mine = this.role === "player" && t.seat === this.seat;
-    let text;
-    if (t.endsAt === null) {
-      text = `${clock(t.limit)} turn timer: starts when ${mine ? "you arrive" : `${this.who(t.seat)} arrives`}`;
-    } else {
-      const left = Math.max(0, Math.ceil((t.endsAt - performance.now()) / 1000));
-      text = mine ? `${clock(left)} left, then a bot plays this turn for you` : `${this.who(t.seat)}: ${clock(left)} left`;
-      this.clockEl.dataset.low = String(left <= Math.min(10, t.limit / 4));
-    }
-    this.clockEl.textContent = text;
-    this.clockEl.dataset.mine = String(mine);
-    this.clockEl.title = "Turn timer: when it runs out, a bot plays this one turn in the person's place";
-    this.clockEl.hidden = false;
+  showClocks(clock) {
+    const over = Boolean(this.state?.terminal || this.state?.result);
+    this.clocks.set(clock, { mine: this.role === "player" ? this.seat : null, over });
   }
 
   drawTitle() {
@@ -485,8 +457,8 @@ export class TableFrame {
   describeStep(entry) {
     if (entry.action === null || entry.action === undefined) return entry.step === 0 ? "Setup" : `Step ${entry.step}`;
     const who = entry.seat === null || entry.seat === undefined ? "Someone" : this.who(entry.seat);
-    // A bot that played for a person whose turn timer ran out says so: never as the person.
-    if (entry.stand_in) return `${entry.step}. ${who}'s turn timer ran out: ${entry.stand_in} played ${this.label(entry.action)}`;
+    // A bot that played for a person whose clock ran out says so: never as the person.
+    if (entry.stand_in) return `${entry.step}. ${who}'s clock ran out: ${entry.stand_in} played ${this.label(entry.action)}`;
     return `${entry.step}. ${who}: ${this.label(entry.action)}`;
   }
 

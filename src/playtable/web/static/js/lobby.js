@@ -5,6 +5,7 @@
 // anyone may take: Join), running and finished. The tab title and, once allowed, a notification
 // say when it is your move somewhere.
 
+import { clockField, moveLeftText } from "./clocks.js";
 import { askToNotify, canAskToNotify, myTables, notify, playerKey, playerName, saveName } from "./player.js";
 import { drawLeaderboard, labelBots, ratedField } from "./ratings.js";
 import { learnButtons } from "./tutorial.js";
@@ -141,7 +142,7 @@ function showForm(game) {
   const players = min === max ? null : h("select", { id: "players", name: "players" },
     Array.from({ length: max - min + 1 }, (_, k) => h("option", { value: min + k, selected: min + k === usual }, String(min + k))));
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, step: 1, inputmode: "numeric", placeholder: "random" });
-  const timer = h("input", { id: "turn-timer", name: "turn_timer", type: "number", min: 1, max: 3600, step: 1, inputmode: "numeric", placeholder: "off" });
+  const clock = clockField();
   const params = h("input", { id: "params", name: "params", type: "text", placeholder: "e.g. extra_end_bricks=1", autocomplete: "off" });
   const problem = h("p", { class: "error", role: "alert" });
   const rated = ratedField(game);
@@ -159,8 +160,7 @@ function showForm(game) {
     rated.field,
     h("div", { class: "field" }, h("label", { for: "seed" }, "Deal number (optional)"), seed,
       h("p", { class: "note" }, "The same deal number deals the same game; leave it empty for a random one.")),
-    h("div", { class: "field" }, h("label", { for: "turn-timer" }, "Turn timer in seconds (optional)"), timer,
-      h("p", { class: "note" }, "When a person's turn waits this long, a bot plays that one turn for them. Empty: no timer.")),
+    clock.field,
     h("details", {}, h("summary", {}, "More parameters"),
       h("div", { class: "field" }, h("label", { for: "params" }, "key=value, separated by spaces"), params)),
     problem,
@@ -174,7 +174,7 @@ function showForm(game) {
       body = {
         game: game.id, variant: variant.value || null, params: parseParams(params.value),
         seed: seed.value === "" ? null : Number(seed.value),
-        turn_timer: timer.value === "" ? null : Number(timer.value),
+        clock: clock.value(),
         players: players && Number(players.value) !== usual ? Number(players.value) : null,
         seats: [...seats.querySelectorAll("select")].map((sel) => seatRequest(sel.value)),
         rated: rated.value(),
@@ -324,11 +324,13 @@ function tableRow(table, saved, yours) {
   const status = finished ? (table.result?.text ?? "finished")
     : table.your_turn ? `your turn, step ${table.step}` : `${table.status}, step ${table.step}`;
   const free = !finished && !join ? table.seats.filter((seat) => seat.free) : [];
+  // A come-back-later move's time left ("You: 1 d 23 h left to move").
+  const moveLeft = finished ? "" : moveLeftText(table.clock, (s) => (yours.includes(s) ? "You" : table.seats[s].player ?? table.seats[s].name));
   const query = join && join.includes("token=") ? join.slice(join.indexOf("?")) : "";
   return h("tr", { dataset: { table: table.id } },
     h("td", { "data-label": "Game" }, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant_title ?? table.variant}` : ""),
     h("td", { "data-label": "Seats" }, seatsCell(table.seats)),
-    h("td", { "data-label": "State" }, status),
+    h("td", { "data-label": "State" }, status, moveLeft ? h("span", { class: "move-left" }, moveLeft) : null),
     h("td", { "data-label": "Made" }, ago(table.created)),
     h("td", { class: "row-buttons" }, h("div", { class: "buttons" },
       join ? h("a", { class: "button primary", href: join }, table.your_turn ? "Play" : "Join") : null,

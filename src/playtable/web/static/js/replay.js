@@ -108,7 +108,7 @@ class ReplayViewer {
     if (step.action === null || step.action === undefined) return step.step === 0 ? "Setup" : `Step ${step.step}`;
     const who = step.seat === null || step.seat === undefined ? "" : this.who(step.seat);
     const label = this.board?.label?.(step.action) ?? step.action;
-    if (step.stand_in) return `${step.step}. ${who}'s turn timer ran out: ${step.stand_in} played ${label}`;
+    if (step.stand_in) return `${step.step}. ${who}'s clock ran out: ${step.stand_in} played ${label}`;
     return `${step.step}. ${who ? `${who}: ` : ""}${label}`;
   }
 
