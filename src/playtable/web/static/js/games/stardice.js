@@ -51,10 +51,18 @@ export function label(action) {
   return actionWords(action);
 }
 
+/** The one-player modes (RULES.md): objective1 (rounds against 10, 20, 30...), objective2
+ *  (outscore the red dice rolled at setup), solo (the first iteration's highest score). */
+function soloMode(obs) {
+  return obs?.mode && obs.mode !== "versus" ? obs.mode : null;
+}
+
 export function status(obs) {
   if (obs.mode === "objective1") {
     return `Round ${obs.round} · beat ${obs.target} · ${obs.points_now} now · ${obs.rounds_cleared} cleared`;
   }
+  if (obs.mode === "objective2") return `White ${obs.score.points[0]} · red ${obs.score.points[1]} now`;
+  if (obs.mode === "solo") return `${obs.score.points[0]} points now`;
   if (!obs.war_target) return `One battle · Federation ${obs.score.points[0]}, Klingon ${obs.score.points[1]} now`;
   return `Battle ${obs.battle} · war: Federation ${obs.war[0]}, Klingon ${obs.war[1]} · to ${obs.war_target}`;
 }
@@ -513,7 +521,7 @@ export function createBoard(host, ctx) {
 
   function promptWords() {
     if (!obs || !view) return { text: "Loading the table…", seat: null };
-    const solo = obs.mode === "objective1";
+    const solo = soloMode(obs);
     if (frozen) {
       const d = frozen.event.data;
       if (frozen.event.kind === "round_scored") {
@@ -522,6 +530,11 @@ export function createBoard(host, ctx) {
       return { text: `Battle ${d.battle} is over: ${FLEETS[0]} ${d.points[0]}, ${FLEETS[1]} ${d.points[1]} (war ${d.war[0]}–${d.war[1]}, to ${obs.war_target}). Press “Next battle”.`, seat: null };
     }
     if (view.terminal) {
+      if (solo === "objective2") {
+        const [white, red] = obs.score.points;
+        return { text: `The game is over: white ${white}, red ${red}: ${white > red ? "you beat the red dice" : "the red dice win"}.`, seat: null };
+      }
+      if (solo === "solo") return { text: `The game is over: ${obs.score.points[0]} points.`, seat: null };
       if (solo) return { text: `The game is over: ${obs.rounds_cleared} round${obs.rounds_cleared === 1 ? "" : "s"} cleared.`, seat: null };
       const pts = obs.war_target ? obs.war : obs.last_score?.points ?? obs.score.points;
       const what = obs.war_target ? "war" : "battle";
@@ -533,6 +546,10 @@ export function createBoard(host, ctx) {
     const mine = view.yourTurn;
     const them = you(mover);
     const rolling = pending || Boolean(live && !live.done); // this page's throw is on its way
+    if (solo === "objective2" || solo === "solo") {
+      const goal = solo === "solo" ? "Throw for the highest score" : `Beat the red dice's ${obs.score.points[1]}`;
+      return { text: rolling ? "Your die is on its way…" : `${goal}: pick a die below, then drag from the grey frame onto the table.`, seat: 0 };
+    }
     if (solo) {
       if (!mine) return { text: `Round ${obs.round}: beat ${obs.target} points.`, seat: 0 };
       return { text: rolling ? "Your die is on its way…" : `Round ${obs.round}, beat ${obs.target}: pick a die below, then drag from the grey frame onto the table.`, seat: 0 };
@@ -639,8 +656,8 @@ export function createBoard(host, ctx) {
   function drawFleets() {
     const shownObs = frozen ? frozen.obs : obs;
     if (!shownObs) return;
-    const solo = shownObs.mode === "objective1";
-    const seats = solo ? [0] : [0, 1];
+    const solo = soloMode(shownObs);
+    const seats = solo && solo !== "objective2" ? [0] : [0, 1];
     fleets.replaceChildren(...seats.map((seat) => {
       const hand = shownObs.hands[seat] || [];
       const out = (shownObs.eliminated || []).filter((id) => id.startsWith(seat ? "K." : "F."));
@@ -711,7 +728,8 @@ export function createBoard(host, ctx) {
   }
 
   function drawScore() {
-    const solo = obs.mode === "objective1";
+    const mode = soloMode(obs);
+    const solo = Boolean(mode) && mode !== "objective2"; // objective2's shapes mix white and red
     const score = shownScore();
     const values = frozen ? frozen.values : new Map((obs.table || []).map((pc) => [pc.id, pc.value]));
     const fills = colours(frozen ? layoutOf(frozen.score) : obs.layout ?? { formations: [] });
@@ -723,15 +741,17 @@ export function createBoard(host, ctx) {
       : view.terminal ? "Final scoring" : "On the table now";
     scorePanel.replaceChildren(
       h("h3", {}, title),
-      h("p", { class: "stardice-points" }, solo ? `Points ${score.points[0]} (to beat: ${frozen ? frozen.event.data.target : obs.target})`
+      h("p", { class: "stardice-points" }, mode === "objective2" ? `White ${score.points[0]} · red ${score.points[1]}`
+        : mode === "solo" ? `Points ${score.points[0]}`
+        : solo ? `Points ${score.points[0]} (to beat: ${frozen ? frozen.event.data.target : obs.target})`
         : `${playerName(0, names())} ${score.points[0]} · ${playerName(1, names())} ${score.points[1]}`
         + (frozen || view.terminal ? "" : " if the battle ended now")),
       h("ol", { class: "stardice-shapes" }, rows.length ? rows
         : [h("li", { class: "stardice-none" }, "No shape yet: dice within reach of each other link up; a closed loop of three or more scores.")]),
       lone.length ? h("p", { class: "stardice-singles" }, `Lone dice score nothing: ${piecesWords(lone.flatMap((sh) => sh.objects), viewer)}.`) : "",
       shownObs.eliminated?.length ? h("p", { class: "stardice-eliminated" },
-        `Out of this ${solo ? "round" : "battle"} (knocked off the table or discarded): ${piecesWords(shownObs.eliminated, viewer)}.`) : "",
-      battles && !solo ? h("p", { class: "stardice-battles" }, `Battles so far: ${battles}`) : "",
+        `Out of this ${mode ? "round" : "battle"} (knocked off the table or discarded): ${piecesWords(shownObs.eliminated, viewer)}.`) : "",
+      battles && !mode ? h("p", { class: "stardice-battles" }, `Battles so far: ${battles}`) : "",
       obs.war_target ? h("p", { class: "stardice-war" }, `War: Federation ${obs.war[0]} · Klingon ${obs.war[1]} (to ${obs.war_target}): the first past ${obs.war_target} wins.`) : "");
   }
 
@@ -752,7 +772,7 @@ export function createBoard(host, ctx) {
       if (end >= 0) events = events.slice(0, end);
     }
     const lines = stepLines({ step: next.step, seat: null, action: null, events }, viewer,
-      { names: names(), warTarget: obs.war_target, solo: obs.mode === "objective1" });
+      { names: names(), warTarget: obs.war_target, solo: Boolean(soloMode(obs)) });
     const told = ["battle_scored", "war_over", "round_scored", "game_over"];
     return lines.filter((l) => !told.includes(l.kind)).map((l) => l.text).join(" ");
   }
@@ -829,7 +849,7 @@ export function createBoard(host, ctx) {
     },
     /** The log's lines for one step, in words, from `seat`'s side of the table (frame.js). */
     logLines(entry, seat) {
-      return stepLines(entry, seat, { names: names(), warTarget: params().war_target, solo: params().mode === "objective1" });
+      return stepLines(entry, seat, { names: names(), warTarget: params().war_target, solo: Boolean(soloMode(params())) });
     },
     status,
     label,
