@@ -16,18 +16,14 @@ from typing import Any
 
 from tests.web.browser_support import new_page
 from tests.web.live_support import live_server
+from tests.web.live_support import send as send_stream
 
 from playtable.tableinput.sim import TuioSim
 
 
 def send(port: int, frames: list[tuple[float, bytes]], speed: float = 10.0) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        start = time.monotonic()
-        for t, data in frames:
-            delay = t / speed - (time.monotonic() - start)
-            if delay > 0:
-                time.sleep(delay)
-            sock.sendto(data, ("127.0.0.1", port))
+    """A throw's datagrams, `speed` times faster than the dice moved."""
+    send_stream(port, [(t / speed, data) for t, data in frames])
 
 
 def match(page: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from tests.cli.cli_runner import run_captured
 from tests.web.conftest import in_process_app
+from tests.web.live_support import send
 
 from playtable.tableinput.sim import TuioSim
 from playtable.tableinput.tuio import TuioReceiver
@@ -78,13 +79,7 @@ class Page:
 
 def throw(port: int, frames: list[tuple[float, bytes]], speed: float = 25.0) -> None:
     """A throw's datagrams over loopback UDP, `speed` times faster than the table moved."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        start = time.monotonic()
-        for t, data in frames:
-            delay = t / speed - (time.monotonic() - start)
-            if delay > 0:
-                time.sleep(delay)
-            sock.sendto(data, ("127.0.0.1", port))
+    send(port, [(t / speed, data) for t, data in frames])
 
 
 def test_a_simulated_battle_over_udp_is_kept_by_the_live_match(tmp_path: Path) -> None:
