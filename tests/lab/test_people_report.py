@@ -17,6 +17,7 @@ from playtable.core.registry import get_game
 from playtable.lab.columns import schema_for
 from playtable.lab.people import PERSON, people_table, person_row, write_people
 from playtable.lab.report import write_report
+from playtable.lab.report_people import people_section
 from playtable.lab.runner import Arm, play_game
 from playtable.lab.stats import binom_two_sided, wilson
 from playtable.lab.storage import ResultWriter, query
@@ -106,10 +107,9 @@ def test_the_report_shows_people_and_bots_side_by_side(files: Files,
     assert "“deal 10”" in page
 
 
-def test_a_report_of_bots_alone_has_no_people_section(files: Files,
-                                                      tmp_path: Path) -> None:
-    _, bots, _ = files
-    page = write_report([bots], tmp_path / "bots.html").read_text(encoding="utf-8")
-    assert "People and bots" not in page
-    alone = write_report([files[0]], tmp_path / "people.html").read_text(encoding="utf-8")
-    assert "<h2>People and bots</h2>" in alone and "won only by people" in alone
+def test_a_report_of_bots_alone_has_no_people_section(files: Files) -> None:
+    people, bots, _ = files
+    assert people_section([bots]) == ""  # write_report then renders the page as before
+    alone = people_section([people])
+    assert alone.startswith("<h2>People and bots</h2>") and "won only by people" in alone
+    assert "<td>random</td>" not in alone  # no bot line without bot rows
