@@ -45,6 +45,52 @@ class BattleProbe:
 PROBE = "playtable.lab.playtest_stardice:BattleProbe"
 
 
+class QuestionProbe(BattleProbe):
+    """BattleProbe, plus per battle what `benchmarks/stardice_questions.py` asks of it: the Borg's
+    roller, the formations broken, the dice knocked and knocked off, and each throw's seat and
+    die type in order (which dice a player chooses early)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.roller: int | None = None
+        self.broken = self.knocked = self.knocked_off = 0
+        self.throws: list[tuple[int, str]] = []
+        self.per_battle: list[dict[str, Any]] = []
+
+    def step(self, state: Any, events: list[Any]) -> None:
+        if self.roller is None and not self.per_battle:  # the first battle's opening
+            self.roller = getattr(state, "borg_roller", None)
+        for e in events:
+            if e.kind == "battle_started":
+                self.roller = e.data.get("roller")
+            elif e.kind == "formation_broken":
+                self.broken += 1
+            elif e.kind == "knocked":
+                self.knocked += 1
+            elif e.kind == "knocked_off":
+                self.knocked_off += 1
+            elif e.kind == "landed" and e.data.get("seat") is not None:
+                piece = str(e.data["piece"])
+                self.throws.append((int(e.data["seat"]), _kind(piece)))
+            elif e.kind == "battle_scored":
+                self.per_battle.append({
+                    "first": self.first, "roller": self.roller, "points": list(e.data["points"]),
+                    "broken": self.broken, "knocked": self.knocked,
+                    "knocked_off": self.knocked_off, "throws": list(self.throws)})
+                self.broken = self.knocked = self.knocked_off = 0
+                self.throws = []
+        super().step(state, events)
+
+    def result(self, state: Any) -> dict[str, Any]:
+        out = super().result(state)
+        out["per_battle"] = self.per_battle
+        out["metrics"] = dict(state.metrics())
+        return out
+
+
+QUESTION_PROBE = "playtable.lab.playtest_stardice:QuestionProbe"
+
+
 def _owner(die: str) -> int:
     return 0 if die.startswith("F.") else 1
 
