@@ -272,3 +272,27 @@ def test_a_table_of_the_turn_timer_s_shape_loads_as_a_per_move_clock(tmp_path: P
         store.close()
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
         assert client.get(f"/api/tables/{table}").json()["clock"]["left"] == [30.0]
+
+
+def test_a_forfeit_is_rated_as_a_loss_for_its_side(tmp_path: Path, fake_time: FakeTime) -> None:
+    """The table's end reaches the ratings (docs/web.md "Ratings") with the forfeit's result."""
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000)) as client:
+        alice, bob = register(client, "Alice"), register(client, "Bob")
+        created = create(client, game="stardice", seed=5, key=alice,
+                         seats=[{"kind": "human", "mine": True}, {"kind": "human"}],
+                         clock={"pace": "real-time", "seconds": 30, "timeout": "forfeit"})
+        table = created["table_id"]
+        taken = client.post(f"/api/tables/{table}/take", json={"key": bob, "seat": 1}).json()
+        bob_query = taken["join_url"].split("?", 1)[1]
+        with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created)}") as first, \
+                client.websocket_connect(f"/ws/tables/{table}?{bob_query}") as second:
+            _, state = greet(first)
+            greet(second)
+            loser = state["current_player"]
+            fake_time.now += 31
+            client.portal.call(_hub().clocks.check)  # type: ignore[union-attr]
+            over = receive_until(first, "state")
+            assert over["result"]["forfeit"] == loser and over["result"]["returns"][loser] == 0.0
+        rating = client.get(f"/api/tables/{table}/rating").json()
+        assert rating["settled"] and rating["rated"], rating
+        assert sorted(seat["name"] for seat in rating["seats"]) == ["Alice", "Bob"]

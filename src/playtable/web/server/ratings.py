@@ -127,11 +127,14 @@ def _plain(values: dict[str, Any]) -> Any:
 def why_unrated(table: Table, choice: bool | None) -> str | None:
     """Why this table's end does not change ratings, or None if it does (a rated table)."""
     row = table.row
-    if not table.state.is_terminal:
+    if not table.decided:  # played to its end, or forfeited on the clock (clocks.py)
         return "the game did not reach its end"
     if choice is False:  # a tutorial's too: it counts for no rating and no personal best
         return "its creator chose a game that is not rated"
-    if len(table.game.sides(params_from_dict(table.game.params_type, row.params))) < 2:
+    solitaire = len(table.game.sides(params_from_dict(table.game.params_type, row.params))) < 2
+    if solitaire and table.forfeited is not None:
+        return "a game given up on the clock alone keeps no personal best"
+    if solitaire:
         return "a solitaire game keeps a personal best instead"
     if not standard_rules(table.game, row.params):
         return "it was played with other rules than the standard ones"
@@ -148,7 +151,7 @@ def sides_of(table: Table) -> tuple[list[list[tuple[str, str]]], list[float]]:
     return."""
     params = params_from_dict(table.game.params_type, table.row.params)
     sides = table.game.sides(params)
-    returns = table.state.returns()
+    returns = table.final_returns()
     who = [[identity(table.row.seats[s]) for s in side] for side in sides]
     owners: dict[tuple[str, str], set[int]] = {}
     for k, side in enumerate(who):

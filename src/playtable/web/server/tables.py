@@ -352,6 +352,14 @@ class Table:
         return {"returns": returns, "forfeit": seat,
                 "text": f"{self.label(seat)} ran out of time and forfeits: {then}"}
 
+    def final_returns(self) -> list[float]:
+        """Each seat's return once the game is decided (`decided`): the game's own at its end,
+        or the forfeit's when a seat's clock ran out."""
+        if self.forfeited is not None:
+            returns: list[float] = self.forfeit_result(self.forfeited)["returns"]
+            return returns
+        return self.state.returns()
+
     def summary(self) -> dict[str, Any]:
         connected = {c.seat for c in self.connections if c.seat is not None}
         return row_summary(self.row, self.step, self.status, self.result(), connected,
