@@ -32,7 +32,7 @@ def _greet(ws: WebSocketTestSession) -> dict[str, Any]:
 
 
 def _next(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(50):
+    for _ in range(5000):  # bounded: a Star Dice throw streams its frames first
         message: dict[str, Any] = ws.receive_json()
         if message["type"] == kind:
             return message
