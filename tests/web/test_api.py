@@ -80,7 +80,8 @@ def test_record_and_positions_are_refused_while_running(client: TestClient) -> N
     created = create(client, game="troll", seed=3)
     for path in ("record", "position?step=0"):
         answer = client.get(f"/api/tables/{created['table_id']}/{path}")
-        assert answer.status_code == 403 and "seed" in answer.json()["error"]
+        # The reason in a player's words (issue 29: "seed" is the designer's document there).
+        assert answer.status_code == 403 and "deal number" in answer.json()["error"]
 
 
 def test_pages_are_routed(client: TestClient) -> None:
