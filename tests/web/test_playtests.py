@@ -328,3 +328,24 @@ def test_a_slot_whose_table_was_abandoned_goes_back_to_the_schedule(playtest: tu
         slots = PlaytestStore(db).slots(pid)
         # the abandoned deal's slot is free again (slot 0), Eve plays slot 0 again on a new table
         assert [(s.slot, s.table_id) for s in slots if s.table_id] == [(0, again.json()["table_id"])]
+
+
+def test_a_person_plays_against_the_playtests_bots(tmp_path: Path) -> None:
+    """A game of two seats: the person at seat 0, the playtest's bot at seat 1, on the deal and
+    variant of the slot; the person's key holds the seat."""
+    db = tmp_path / "tables.sqlite3"
+    store = PlaytestStore(db)
+    pid = store.create(spec(game="stardice", variants=["battle"], games=2, first_seed=40,
+                            bots=["random-thrower"]), random.Random(2))
+    store.close()
+    with TestClient(in_process_app(db, workers=1)) as client:
+        key = register(client, "Gus")
+        seated = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()
+        table = client.get(f"/api/tables/{seated['table_id']}").json()
+        assert table["game"] == "stardice" and table["variant"] == "battle"
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
+        assert table["seats"][1]["agent"] == "random-thrower" and table["seats"][0]["player"] == "Gus"
+    result = CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db),
+                                      "--out", str(tmp_path / "none.parquet")])
+    # the command line's main turns this into one line and status 2
+    assert isinstance(result.exception, BadParameter) and "no finished game yet" in str(result.exception)
