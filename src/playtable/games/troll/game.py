@@ -76,7 +76,8 @@ class TrollGame(Game[TrollParams, TrollState]):
         "A solitaire game for a deck of cards and a die. An angry troll lives under a magic "
         "bridge that wants to fly away: each turn a card awakens a brick, and awake bricks flee. "
         "Stomp, carry and throw bricks to keep some kind of bridge standing until the deck runs "
-        "out. The designer's own rules are fiendishly hard; start on plus-one or tutorial."
+        "out. The designer's own rules are fiendishly hard; start on the Sturdier bridge or the "
+        "Learning bridge."
     )
     score_name = "score: cards left in the deck of awakening"  # §7.1 "Your score"
     lower_score_is_better = True

@@ -154,7 +154,8 @@ function showForm(game) {
   players?.addEventListener("change", update);
   const form = h("form", { class: "create-form", "aria-label": `New ${game.name} table` },
     h("h2", {}, `New table: ${game.name}`),
-    h("div", { class: "field" }, h("label", { for: "variant" }, "Rules"), variant, description),
+    h("div", { class: "field" }, h("label", { for: "variant" }, "Rules"), variant, description,
+      EDITORS[game.id] ? h("p", { class: "note" }, "Or ", h("a", { href: EDITORS[game.id] }, "make your own board"), " and play it.") : null),
     players ? h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players) : null,
     seats,
     rated.field,
