@@ -17,6 +17,8 @@ from tests.web.conftest import create, in_process_app, seat_query
 from tests.web.test_people import greet, receive_until, register
 
 from playtable.core.errors import BadParameter
+from playtable.core.registry import get_game
+from playtable.games.wizard.params import WizardParams
 from playtable.web.server import clocks
 from playtable.web.server.clocks import (
     COME_BACK_LATER,
@@ -106,7 +108,7 @@ def test_a_forfeit_loses_for_the_seat_s_side() -> None:
     "Keys", "Wizard victory": the heroes win or lose together): a hero's forfeit is the heroes'."""
     assert forfeit_returns([[0], [1]], 2, 1) == [1.0, 0.0]
     assert forfeit_returns([[0]], 1, 0) == [0.0]
-    wizard_sides = [[0], [1, 2, 3]]  # the wizard game's `sides` (RULES.md "Returns")
+    wizard_sides = get_game("wizard").sides(WizardParams(players=4))
     assert forfeit_returns(wizard_sides, 4, 2) == [1.0, 0.0, 0.0, 0.0]
     assert forfeit_returns(wizard_sides, 4, 0) == [0.0, 1.0, 1.0, 1.0]
 

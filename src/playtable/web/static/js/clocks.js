@@ -112,8 +112,8 @@ export function clockField() {
   const label = (id, words) => h("label", { for: id }, words);
   const pace = h("select", { id: "clock-pace", name: "clock_pace" },
     h("option", { value: "" }, "no clock"),
-    h("option", { value: "real-time" }, "real-time: minutes each for the whole game"),
-    h("option", { value: "come-back-later" }, "come back later: days for each move"));
+    h("option", { value: "real-time" }, "real-time (minutes each)"),
+    h("option", { value: "come-back-later" }, "come back later (days a move)"));
   const minutes = h("input", { id: "clock-minutes", type: "number", min: 0.1, max: 180, step: "any", value: 10, inputmode: "decimal" });
   const increment = h("input", { id: "clock-increment", type: "number", min: 0, max: 60, step: 1, value: 0, inputmode: "numeric" });
   const days = h("select", { id: "clock-days" }, [1, 2, 3, 5, 7, 14].map((d) => h("option", { value: d }, `${d} ${d === 1 ? "day" : "days"}`)));
@@ -131,7 +131,7 @@ export function clockField() {
     ends.hidden = !pace.value;
     note.textContent = {
       "": "No clock: take all the time you like.",
-      "real-time": "Like a chess clock: only the clock of the seat to move runs, once its person is here (0.5 is 30 seconds).",
+      "real-time": "Like a chess clock, each person's minutes last the whole game; only the clock of the seat to move runs, once its person is here. Minutes may be a fraction: 0.5 is 30 seconds.",
       "come-back-later": "Play a move, close the page, come back: the lobby's \"Your turn\" shows how long each move has left.",
     }[pace.value];
   };
