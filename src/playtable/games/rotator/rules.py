@@ -332,7 +332,7 @@ class RotatorState(State):
         action = self.parse_action(first)
         # Why (issue 29: a hint lit a button without saying why): what this move does, told
         # by the very events it makes, and the win it leads to.
-        done = [e.text for e in self.clone().apply(action) if e.kind != "collapse"]
+        done = [e.text for e in self.clone().apply(action) if e.kind not in ("start", "collapse")]
         return action, (
             f"{first}: {'; '.join(done) or 'nothing moves'}. Why: it is the first move of the best "
             f"line from here, which wins on turn {solution.turns}, spending "
