@@ -8,6 +8,7 @@ replaced (`clocks.wall_time`), so no test waits for a clock."""
 from __future__ import annotations
 
 import gc
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -298,3 +299,19 @@ def test_a_forfeit_is_rated_as_a_loss_for_its_side(tmp_path: Path, fake_time: Fa
         rating = client.get(f"/api/tables/{table}/rating").json()
         assert rating["settled"] and rating["rated"], rating
         assert sorted(seat["name"] for seat in rating["seats"]) == ["Alice", "Bob"]
+
+
+def test_a_running_come_back_later_clock_keeps_its_table_from_the_idle_reaper(
+        tmp_path: Path, fake_time: FakeTime) -> None:
+    """Fourteen days a move is longer than the week after which an idle table is ended: while a
+    clock runs, its deadline decides (docs/web.md "Facing a network", "Clocks")."""
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000)) as client:
+        alice = register(client, "Alice")
+        waiting, running = (create(client, game="troll", seed=13, key=alice,
+                                   seats=[{"kind": "human", "mine": True}],
+                                   clock={"pace": "come-back-later", "days": 14}) for _ in range(2))
+        with client.websocket_connect(f"/ws/tables/{running['table_id']}?{seat_query(running)}") as ws:
+            greet(ws)
+        hub = _hub()
+        later = datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)
+        assert hub.reap_idle(later) == [waiting["table_id"]]  # nobody came: idle, as before

@@ -690,11 +690,15 @@ class Hub:
             self.reap_idle(datetime.now(UTC))
 
     def reap_idle(self, at: datetime) -> list[str]:
-        """End every table in play idle since before `at - idle_seconds`; their ids."""
+        """End every table in play idle since before `at - idle_seconds`; their ids. A table
+        whose clock runs is not idle: its deadline (up to 14 days a move, longer than the idle
+        limit) decides what happens (clocks.py)."""
         cutoff = (at - timedelta(seconds=self.limits.idle_seconds)).isoformat(timespec="milliseconds")
         reaped = []
         for table in list(self.tables.values()):
-            if table.row.ended is None and not table.is_over and table.last_activity < cutoff:
+            timed = table.clock is not None and table.clock.running is not None
+            if table.row.ended is None and not table.is_over and table.last_activity < cutoff \
+                    and not timed:
                 table.abandoned = True
                 table.broadcast_state([Event("abandoned", "Nobody played this table for too long: "
                                                           "it has been ended.")])
