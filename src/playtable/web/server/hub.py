@@ -434,8 +434,9 @@ class Hub:
             summary = table.summary() if table is not None else row_summary(row, steps)
             seats = [i for i, s in enumerate((table.row if table else row).seats) if s.player == player.id]
             summary["your_seats"] = seats
-            summary["your_turn"] = bool(table is not None and not table.is_over
-                                        and table.state.current_player in seats)
+            to_act = table.state.current_player if table is not None and not table.is_over else None
+            out_of_time = table is not None and table.clock is not None and to_act in table.clock.out
+            summary["your_turn"] = to_act in seats and not out_of_time  # out of time: the stand-in's
             out.append(summary)
         return {"player": {"name": player.name, "created": player.created}, "tables": out,
                 "your_turn": [t["id"] for t in out if t["your_turn"]]}

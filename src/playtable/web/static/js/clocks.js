@@ -54,6 +54,18 @@ export function moveLeftText(clock, who) {
   return `${who(seat)}: ${time} to move, from when ${who(seat) === "You" ? "you open" : "they open"} it`;
 }
 
+/** The least time any of `tables` (the lobby's summaries, with `your_seats`) leaves one of this
+ *  player's come-back-later moves, as words ("5 h 10 min"), or "" (none waits on a clock). */
+export function soonestMoveLeft(tables) {
+  const left = tables.map((t) => {
+    const c = t.clock;
+    const seat = c?.running ?? c?.waiting;
+    return c?.pace === "come-back-later" && seat !== null && seat !== undefined && (t.your_seats ?? []).includes(seat)
+      ? c.left[seat] : null;
+  }).filter((s) => s !== null);
+  return left.length ? clockText(Math.min(...left), "come-back-later") : "";
+}
+
 /** The strip of every person's seat's clock on a table page. */
 export class SeatClocks {
   /** `who(seat)`: the seat's name as people read it. */

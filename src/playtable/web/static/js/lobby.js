@@ -5,7 +5,7 @@
 // anyone may take: Join), running and finished. The tab title and, once allowed, a notification
 // say when it is your move somewhere.
 
-import { clockField, moveLeftText } from "./clocks.js";
+import { clockField, moveLeftText, soonestMoveLeft } from "./clocks.js";
 import { askToNotify, canAskToNotify, myTables, notify, playerKey, playerName, saveName } from "./player.js";
 import { drawLeaderboard, labelBots, ratedField } from "./ratings.js";
 import { learnButtons } from "./tutorial.js";
@@ -351,7 +351,9 @@ async function refreshMine() {
   }
   const turns = me?.your_turn ?? [];
   const tab = document.querySelector('.tabs [data-status="turn"]');
-  tab.textContent = turns.length ? `Your turn (${turns.length})` : "Your turn";
+  // The move with the least time left on a come-back-later clock, if any ("Your turn (2 · 5 h left)").
+  const soonest = soonestMoveLeft((me?.tables ?? []).filter((t) => turns.includes(t.id)));
+  tab.textContent = turns.length ? `Your turn (${turns.length}${soonest ? ` · ${soonest} left` : ""})` : "Your turn";
   document.title = turns.length ? `(${turns.length}) Your turn · playtable` : "playtable";
   for (const id of turns) {
     if (notified.has(id)) continue;
