@@ -195,6 +195,11 @@ def test_the_borg_die_leaving_during_the_turns_is_shown_for_the_players_to_rule(
     assert [e["kind"] for e in events] == ["borg_left"]
     view = table.match.view()
     assert view["borg_off"] and view["last_thrower"] == 0
+    # on the frame it is still on the table (FR: only hitting it off forfeits): play on
+    table.match.borg_on_frame()
+    assert not table.match.view()["borg_off"] and table.match.phase() == "throw"
+    with pytest.raises(BadParameter):
+        table.match.borg_on_frame()
 
 
 def test_the_war_goes_to_the_first_past_50() -> None:

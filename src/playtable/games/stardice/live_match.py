@@ -159,6 +159,15 @@ class LiveMatch:
         self.live.values.pop(BORG, None)
         return self._record(state._borg_landed(state.borg_roller))
 
+    def borg_on_frame(self) -> list[dict[str, Any]]:
+        """The Borg die the table lost during the turns lies on the frame: still on the table,
+        so nobody forfeits (FR Other rules: only hitting it *off* the table does; 10, 12)."""
+        self._running()
+        if not self.view().get("borg_off"):
+            raise BadParameter("the table sees the Borg die, or it never lay there this battle")
+        self.borg_seen = False  # asked again if the surface sees it and loses it again
+        return self._say("borg_on_frame", "The Borg die lies on the frame: the battle goes on.")
+
     def unseen(self, die: str) -> list[dict[str, Any]]:
         """The player to move threw `die` and the table never saw it, though it may not be
         re-rolled (it touched another die, or it lies on the frame: "tough luck", FR Other

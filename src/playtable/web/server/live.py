@@ -260,6 +260,8 @@ class LiveTable:
             match.call(seat, parity)
         elif do == "borg_off":
             match.borg_off()
+        elif do == "borg_on_frame":
+            match.borg_on_frame()
         elif do == "unseen":
             match.unseen(die)
         elif do == "forfeit":

@@ -27,7 +27,7 @@ from playtable.web.server.socket_pump import pump
 from playtable.web.server.wire import MAX_FRAME, error
 
 LIVE_TYPES = ("set_value", "record", "sync", "match")
-MATCH_DOS = ("start", "call", "borg_off", "unseen", "forfeit", "score")
+MATCH_DOS = ("start", "call", "borg_off", "borg_on_frame", "unseen", "forfeit", "score")
 FORFEIT_WHY = {"borg": "knocked the Borg die off the table", "touch": "touched the table",
                "concede": "concedes"}
 """Why a player forfeits (FR Other rules), as the page's buttons say it."""

@@ -85,7 +85,8 @@ export function matchPanel(send, pick) {
         out.push(h("div", { class: "live-borg-off", role: "alert" },
           h("span", {}, "The Borg die left the table: who hit it off forfeits."),
           [0, 1].map((seat) => button(`${SIDE[seat]} forfeits`, { do: "forfeit", seat, why: "borg" },
-            { class: SIDE_CLASS[seat], dataset: { act: `forfeit-borg-${seat}` } }))));
+            { class: SIDE_CLASS[seat], dataset: { act: `forfeit-borg-${seat}` } })),
+          button("It lies on the frame: play on", { do: "borg_on_frame" }, { dataset: { act: "borg-on-frame" } })));
       }
       const more = [];
       if (phase === "throw") {
