@@ -220,3 +220,14 @@ def test_graded_bots_exist_for_the_balance_of_strategy_skill_and_chance() -> Non
     assert {"random-thrower", "search", "search-strong"} <= set(BOTS)
     weak, strong = BOTS["search"](), BOTS["search-strong"]()
     assert (weak.candidates, weak.samples) < (strong.candidates, strong.samples)  # type: ignore[attr-defined]
+
+
+def test_the_search_bot_plays_objective2_for_white_against_red() -> None:
+    """The bots' value (`Game.evaluate`) in Objective 2 is the white score against the red, not
+    Objective 1's target: a table where red leads is worth less than where white leads."""
+    state = GAME.new_state(params("objective2"), 3)
+    white, red = state.current_score().points[:2]
+    value = GAME.evaluate(state, 0)
+    assert (value < 0.5) == (white < red) and 0.0 < value < 1.0
+    over = played("objective2", 1)
+    assert GAME.evaluate(over, 0) == over.returns()[0]

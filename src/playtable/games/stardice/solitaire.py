@@ -338,8 +338,17 @@ def solitaire_from_json(data: Any) -> SolitaireState:
 
 
 def evaluate(state: SolitaireState) -> float:
-    """In [0, 1): rounds cleared plus how the table now stands against the round's target,
-    squashed; monotone in rounds cleared."""
+    """In [0, 1). Objective 1: rounds cleared plus how the table now stands against the round's
+    target, squashed; monotone in rounds cleared. Objective 2: white against red (1 or 0 once
+    over). Solo: the points, squashed."""
+    if isinstance(state, Objective2State):
+        if state.is_terminal:
+            return state.returns()[0]
+        white, red = state.current_score().points[:2]
+        return 0.5 + 0.5 * math.tanh((white - red) / 10.0)
+    if isinstance(state, SoloState):
+        points = float(state.current_score().points[0])
+        return points / (points + 30.0)
     raw = float(state.rounds_cleared)
     if not state.is_terminal:
         points = state.current_score().points[0]
