@@ -141,6 +141,13 @@ def _hub() -> Hub:
     return hubs[-1]
 
 
+def alice_at_a_troll(client: TestClient, clock: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Alice, named, and a troll table where she sits, under `clock`: her key and the table."""
+    alice = register(client, "Alice")
+    return alice, create(client, game="troll", seed=13, variant="plus-one", key=alice,
+                         seats=[{"kind": "human", "mine": True}], clock=clock)
+
+
 def test_a_bad_clock_is_refused_by_the_api(client: TestClient) -> None:
     answer = client.post("/api/tables", json={"game": "troll", "clock": {"pace": "real-time", "seconds": 2}})
     assert answer.status_code == 400 and "'clock'" in answer.json()["error"]
@@ -150,10 +157,7 @@ def test_a_come_back_later_timeout_brings_the_stand_in_for_one_move(tmp_path: Pa
                                                                     fake_time: FakeTime) -> None:
     db = tmp_path / "t.sqlite3"
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
-        alice = register(client, "Alice")
-        created = create(client, game="troll", seed=13, variant="plus-one", key=alice,
-                         seats=[{"kind": "human", "mine": True}],
-                         clock={"pace": "come-back-later", "days": 2})
+        alice, created = alice_at_a_troll(client, {"pace": "come-back-later", "days": 2})
         table = created["table_id"]
         with client.websocket_connect(f"/ws/tables/{table}") as watcher:
             _, state = greet(watcher)
@@ -189,10 +193,7 @@ def test_a_come_back_later_timeout_brings_the_stand_in_for_one_move(tmp_path: Pa
 
 def test_a_real_time_timeout_hands_the_seat_to_the_stand_in(tmp_path: Path, fake_time: FakeTime) -> None:
     with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000)) as client:
-        alice = register(client, "Alice")
-        created = create(client, game="troll", seed=13, variant="plus-one", key=alice,
-                         seats=[{"kind": "human", "mine": True}],
-                         clock={"pace": "real-time", "seconds": 60, "increment": 2})
+        _, created = alice_at_a_troll(client, {"pace": "real-time", "seconds": 60, "increment": 2})
         with client.websocket_connect(f"/ws/tables/{created['table_id']}?{seat_query(created)}") as ws:
             _, state = greet(ws)
             fake_time.now += 10
@@ -244,10 +245,7 @@ def test_a_forfeit_ends_the_table_with_the_other_side_winning(tmp_path: Path, fa
 def test_a_restart_keeps_the_come_back_later_deadline(tmp_path: Path, fake_time: FakeTime) -> None:
     db = tmp_path / "t.sqlite3"
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
-        alice = register(client, "Alice")
-        created = create(client, game="troll", seed=13, variant="plus-one", key=alice,
-                         seats=[{"kind": "human", "mine": True}],
-                         clock={"pace": "come-back-later", "days": 3})
+        _, created = alice_at_a_troll(client, {"pace": "come-back-later", "days": 3})
         with client.websocket_connect(f"/ws/tables/{created['table_id']}?{seat_query(created)}") as ws:
             greet(ws)
     fake_time.now += DAY  # a day passes, the server restarted meanwhile
