@@ -313,3 +313,13 @@ def test_a_running_come_back_later_clock_keeps_its_table_from_the_idle_reaper(
         hub = _hub()
         later = datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)
         assert hub.reap_idle(later) == [waiting["table_id"]]  # nobody came: idle, as before
+
+
+def test_a_rematch_keeps_the_table_s_clock(client: TestClient) -> None:
+    alice, created = alice_at_a_troll(client, {"pace": "real-time", "seconds": 300, "increment": 3,
+                                               "timeout": "forfeit"})
+    answer = client.post(f"/api/tables/{created['table_id']}/rematch", json={"seat": 0, "key": alice})
+    assert answer.status_code == 200, answer.text
+    clock = client.get(f"/api/tables/{answer.json()['table_id']}").json()["clock"]
+    assert {k: clock[k] for k in ("pace", "seconds", "increment", "timeout", "left")} == {
+        "pace": "real-time", "seconds": 300.0, "increment": 3.0, "timeout": "forfeit", "left": [300.0]}
