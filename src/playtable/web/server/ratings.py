@@ -48,6 +48,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from playtable.core.errors import PlaytableError
 from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Game, params_as_dict
 from playtable.web.server.rating_store import (
@@ -194,7 +195,7 @@ def variant_key(table: Table) -> str:
     game = table.game
     try:
         params = params_as_dict(resolve_params(game.params_type, game.variants, name))
-    except Exception:  # a variant renamed since: its scores stay apart
+    except PlaytableError:  # a variant renamed since: its scores stay apart
         return "custom"
     if "players" in table.row.params:
         params["players"] = table.row.params["players"]
