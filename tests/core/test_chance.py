@@ -62,6 +62,26 @@ def test_written_out_draws_are_the_plain_stream() -> None:
         assert cards == expected and fast.counter == plain.counter
 
 
+@pytest.mark.parametrize("numpy", [True, False], ids=["numpy", "python"])
+def test_upcoming_draws_are_the_plain_stream(numpy: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`upcoming` (Star Dice's menus read their draws from it, issue 30) gives what next_u64
+    would, numpy's wrapping uint64 arithmetic (n >= 16) and the Python loop alike, and takes
+    none of them."""
+    if not numpy:
+        monkeypatch.setattr(chance, "_NUMPY", [None])
+    elif chance._numpy() is None:
+        pytest.skip("numpy is not installed")
+    for seed in (0, 7, 2**63 + 5, 2**64 - 1, -3):
+        for counter in (0, 12, 2**62):
+            for n, after in ((5, 0), (40, 0), (40, 3), (300, 17)):
+                stream = Chance(seed, counter)
+                drawn = stream.upcoming(n, after=after)
+                assert stream.counter == counter
+                plain = Chance(seed, counter + after)
+                assert drawn == [plain.next_u64() for _ in range(n)]
+                assert all(type(z) is int for z in drawn)
+
+
 def test_the_compiled_splitmix_is_the_python_one() -> None:
     """`make fast` compiles core/splitmix.py; Chance then draws through it (issue 13)."""
     if not splitmix.compiled():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from operator import length_hint
 from typing import Any, Literal
 
 from playtable.core.chance import Chance
@@ -24,6 +25,14 @@ from playtable.games.stardice.actions import (
 )
 from playtable.games.stardice.physics import PIECE_TYPES, G, speed_for_distance
 from playtable.games.stardice.table import StarDiceTable
+
+_UNIT = 1.0 / (1 << 53)
+"""`Chance.random()`'s scale: a draw's top 53 bits times this."""
+_DRAWS_PER_THROW = 9
+"""The most draws one try of `_fresh_throws` takes (8 or 9 when there are dice on the table: the
+first read-ahead covers k tries)..."""
+_DRAWS_AHEAD = 18
+"""...and how many more it reads when fewer than that are left."""
 
 _MENUS: dict[tuple[Any, ...], tuple[list[Any], list[Any]]] = {}
 """(parameters, phase, hand names, torpedo allowed) -> (centre menu, its legal part):
@@ -170,9 +179,13 @@ class StarDiceMenu(StarDiceTable):
                  for mode, name in choices]
         factors = [2.0 * PIECE_TYPES[kind].mu * G for kind in kinds]
         allowed = [self._throw_piece_legal(mode, name) is None for mode, name in choices]
-        # rng.uniform(lo, hi) is lo + (hi - lo) * rng.random(): written out below with the
-        # same operands in the same order (a call fewer for each of the draws)
-        below, unit = rng.below, rng.random
+        # The draws are read from `rng.upcoming` (`rng.below(m)` is draw() % m, `rng.random()`
+        # is (draw() >> 11) * _UNIT) and counted back into `rng.counter` at the end: the same
+        # numbers in the same order, without three calls for each. rng.uniform(lo, hi) is
+        # lo + (hi - lo) * rng.random(): written out below with the same operands in that order.
+        drawn = rng.upcoming(_DRAWS_PER_THROW * k)
+        stream = iter(drawn)  # a list's iterator goes on into what is appended to the list
+        draw = stream.__next__
         cos, sin, hypot, atan2, degrees, sqrt = (math.cos, math.sin, math.hypot, math.atan2,
                                                  math.degrees, math.sqrt)
         width, depth_, frame = geo.width, geo.depth, geo.frame
@@ -186,22 +199,24 @@ class StarDiceMenu(StarDiceTable):
         attempts = 20 * k
         while len(out) < k and choices and attempts > 0:
             attempts -= 1
-            c = below(n_choices)
+            if length_hint(stream) < _DRAWS_PER_THROW:
+                drawn.extend(rng.upcoming(_DRAWS_AHEAD, after=len(drawn)))
+            c = draw() % n_choices
             mode, name = choices[c]
-            if targets and unit() < 0.5:
-                t = targets[below(n_targets)]
-                r = reach * (0.3 + (0.95 - 0.3) * unit())  # uniform(0.3, 0.95)
-                a = 0 + (2 * math.pi - 0) * unit()  # uniform(0, 2 * math.pi)
+            if targets and (draw() >> 11) * _UNIT < 0.5:
+                t = targets[draw() % n_targets]
+                r = reach * (0.3 + (0.95 - 0.3) * ((draw() >> 11) * _UNIT))  # uniform(0.3, 0.95)
+                a = 0 + (2 * math.pi - 0) * ((draw() >> 11) * _UNIT)  # uniform(0, 2 * math.pi)
                 tx = min(max(t.x + r * cos(a), 0.03), width - 0.03)
                 ty = min(max(t.y + r * sin(a), 0.03), depth_ - 0.03)
                 if mode == "torpedo":
                     tx, ty = t.x, t.y
             else:
-                tx = 0.05 + (x_hi - 0.05) * unit()  # uniform(0.05, width - 0.05)
-                ty = 0.05 + (y_hi - 0.05) * unit()  # uniform(0.05, depth - 0.05)
-            side = below(4)
-            along = 0.0 + (1.0 - 0.0) * unit()  # uniform(0.0, 1.0)
-            depth = frame * (0.2 + (0.8 - 0.2) * unit())  # uniform(0.2, 0.8)
+                tx = 0.05 + (x_hi - 0.05) * ((draw() >> 11) * _UNIT)  # uniform(0.05, width - 0.05)
+                ty = 0.05 + (y_hi - 0.05) * ((draw() >> 11) * _UNIT)  # uniform(0.05, depth - 0.05)
+            side = draw() % 4
+            along = 0.0 + (1.0 - 0.0) * ((draw() >> 11) * _UNIT)  # uniform(0.0, 1.0)
+            depth = frame * (0.2 + (0.8 - 0.2) * ((draw() >> 11) * _UNIT))  # uniform(0.2, 0.8)
             if side == 0:
                 sx, sy = along * width, -depth
             elif side == 1:
@@ -215,9 +230,10 @@ class StarDiceMenu(StarDiceTable):
             # speed_for_distance(kind, dist), written out
             speed = min(max_speed, max(0.01, sqrt(max(0.0, factors[c] * dist)) * boost))
             heading = degrees(atan2(ty - sy, tx - sx))
-            spin = -8 + (8 - -8) * unit() if mode == "roll" else 0.0  # uniform(-8, 8)
+            spin = -8 + (8 - -8) * ((draw() >> 11) * _UNIT) if mode == "roll" else 0.0  # uniform(-8, 8)
             action = make(mode, name, sx, sy, heading, speed, spin)
             if allowed[c] and place_legal(action) is None:
                 out.append(action)
+        rng.counter += len(drawn) - length_hint(stream)  # the draws taken
         return out[:k]
 

@@ -364,7 +364,6 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
     last_snap: dict[str, tuple[float, float, float, float]] = {}
     present = sorted(items, key=_id_of)
     steps = 0
-    t = 0.0
     frame_every = max(1, round(params.frame_dt / dt))
     max_steps = int(params.max_time / dt)
     rest2 = params.rest_speed * params.rest_speed
@@ -381,7 +380,6 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
                         a - 1 in asleep and groups[a - 1] is not groups[b - 1]):
                     raise _Touched
             contacts.clear()
-        t = steps * dt
         resting = True
         fell = None
         for it in awake:
@@ -414,9 +412,10 @@ def _run(space: Any, static: Any, items: list[_Body], launch: Launch, params: Ph
                 awake.remove(it)
             present = [it for it in present if it.id not in off]
         if on_frame is not None and steps % frame_every == 0:
-            snaps.append((t, _snapshot(present, asleep, last_snap)))
+            snaps.append((steps * dt, _snapshot(present, asleep, last_snap)))
         if resting:
             break
+    t = steps * dt
     if on_frame is not None:
         for t_frame, snap in snaps:
             on_frame(t_frame, snap)
@@ -471,8 +470,8 @@ def _id_of(it: _Body) -> str:
 
 def _same(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     """The same numbers, bit for bit (0.0 and -0.0 differ)."""
-    return a == b and all(x or math.copysign(1.0, x) == math.copysign(1.0, y)
-                          for x, y in zip(a, b, strict=True))
+    return a == b and (all(a) or all(x or math.copysign(1.0, x) == math.copysign(1.0, y)
+                                     for x, y in zip(a, b, strict=True)))  # no zero: equal
 
 
 def _wake(space: Any, static: Any, awake: list[_Body], asleep: dict[int, _Body],
