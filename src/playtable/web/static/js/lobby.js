@@ -6,7 +6,7 @@
 // say when it is your move somewhere.
 
 import { clockField, moveLeftText, soonestMoveLeft } from "./clocks.js";
-import { askToNotify, canAskToNotify, myTables, notify, playerKey, playerName, saveName } from "./player.js";
+import { askToNotify, canAskToNotify, myTables, nameForm, notify, playerKey, playerName } from "./player.js";
 import { drawLeaderboard, labelBots, ratedField } from "./ratings.js";
 import { learnButtons } from "./tutorial.js";
 import { ago, getJson, h, postJson } from "./util.js";
@@ -247,23 +247,11 @@ function showCreated(created, game) {
 function drawPlayer() {
   const host = document.getElementById("player");
   const name = playerName();
-  const input = h("input", { id: "player-name", name: "name", type: "text", maxlength: 30, required: true,
-    autocomplete: "nickname", placeholder: "e.g. Alice", value: name ?? "" });
-  const problem = h("p", { class: "error", role: "alert" });
-  const form = h("form", { class: "player-form", "aria-label": "Your name" },
-    h("label", { for: "player-name" }, name ? "Your name" : "Choose a name to play with others"),
-    h("div", { class: "inline" }, input, h("button", { type: "submit", class: name ? "" : "primary" }, name ? "Change" : "Save")),
-    problem);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    problem.textContent = "";
-    try {
-      await saveName(input.value);
-      drawPlayer();
-      refreshMine();
-    } catch (err) {
-      problem.textContent = err.message;
-    }
+  const form = nameForm({
+    label: name ? "Your name" : "Choose a name to play with others",
+    button: name ? "Change" : "Save",
+    primary: !name,
+    onSaved: () => { drawPlayer(); refreshMine(); },
   });
   const notifyButton = canAskToNotify() && name
     ? h("button", { type: "button", class: "quiet", onClick: async () => { await askToNotify(); drawPlayer(); } },

@@ -4,7 +4,7 @@
 // at, and the two ways a page tells a player it is their move: the tab title and, only once the
 // player has clicked to allow it, the browser's notifications.
 
-import { ApiError, postJson } from "./util.js";
+import { ApiError, h, postJson } from "./util.js";
 
 const KEY = "playtable.playerKey";
 const NAME = "playtable.playerName";
@@ -55,6 +55,29 @@ export async function saveName(name) {
   const answer = await postJson("/api/players", { name, key });
   store(NAME, answer.player.name);
   return answer.player.name;
+}
+
+/** The form where a player chooses (or changes) their name: `label` and `button` say what it
+ * is for on that page; `onSaved()` runs once the server kept the name. */
+export function nameForm({ label, button = "Save", primary = true, onSaved }) {
+  const input = h("input", { id: "player-name", name: "name", type: "text", maxlength: 30, required: true,
+    autocomplete: "nickname", placeholder: "e.g. Alice", value: playerName() ?? "" });
+  const problem = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "player-form", "aria-label": "Your name" },
+    h("label", { for: "player-name" }, label),
+    h("div", { class: "inline" }, input, h("button", { type: "submit", class: primary ? "primary" : "" }, button)),
+    problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    try {
+      await saveName(input.value);
+      onSaved();
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  });
+  return form;
 }
 
 /** The tables this player sits at ({player, tables, your_turn}), or null for an anonymous one.

@@ -2,7 +2,7 @@
 // the playtest (its variant and deal assigned by the server), plays it on the table page, and
 // comes back here to answer the designer's questions about it.
 
-import { playerKey, playerName, saveName } from "./player.js";
+import { nameForm, playerKey, playerName, saveName } from "./player.js";
 import { ApiError, getJson, h, postJson } from "./util.js";
 
 const root = document.getElementById("app");
@@ -26,24 +26,10 @@ function headSection() {
 }
 
 function nameSection() {
-  const input = h("input", { id: "player-name", name: "name", type: "text", maxlength: 30, required: true,
-    autocomplete: "nickname", placeholder: "e.g. Alice", value: playerName() ?? "" });
-  const problem = problemLine();
-  const form = h("form", { class: "player-form", "aria-label": "Your name" },
-    h("label", { for: "player-name" }, "Choose a name (the designer sees it beside your answers)"),
-    h("div", { class: "inline" }, input, h("button", { type: "submit", class: "primary" }, "Save")),
-    problem);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    problem.textContent = "";
-    try {
-      await saveName(input.value);
-      draw();
-    } catch (err) {
-      problem.textContent = err.message;
-    }
-  });
-  return h("section", {}, form);
+  return h("section", {}, nameForm({
+    label: "Choose a name (the designer sees it beside your answers)",
+    onSaved: draw,
+  }));
 }
 
 async function mine() {
