@@ -31,6 +31,7 @@ tuner's search space, which lies inside the bounds.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import types
 import typing
@@ -40,8 +41,12 @@ from typing import Any, Literal, get_args, get_origin
 from playtable.core.errors import BadParameter
 
 
-def _field_types(params_type: type) -> dict[str, Any]:
-    return typing.get_type_hints(params_type)
+@functools.cache
+def _field_types(params_type: type) -> Mapping[str, Any]:
+    """A parameters dataclass's field types, worked out once per class: `get_type_hints`
+    evaluates every annotation's text again at each call, and a game that copies its state
+    through JSON (the wizard) reads its parameters at every copy."""
+    return types.MappingProxyType(typing.get_type_hints(params_type))
 
 
 def _coerce(name: str, kind: Any, value: Any) -> Any:

@@ -204,8 +204,16 @@ class Table:
         """The seat that forfeited (its clock ran out at a table set to forfeit): the table is over."""
         self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
         self._end: tuple[int, dict[str, Any]] | None = None
+        last = len(row.actions)
         for k, (seat, text) in enumerate(row.actions, start=1):
-            self._play(seat, text, row.stand_ins.get(k))
+            if k == last:  # the last action keeps the state before it, for the take-back rule
+                self._play(seat, text, row.stand_ins.get(k))
+                break
+            # The record was legal when it was stored: replayed in place, without a copy of the
+            # state at every step (a wizard game's copy is a JSON round trip: that copy was
+            # most of a restart's time, benchmarks/web_restart.py).
+            events = list(self.state.apply(self.state.parse_action(text)))
+            self.steps.append(Step(seat, text, events, row.stand_ins.get(k)))
         if row.ended is not None and row.result is not None and row.result.get("abandoned"):
             self.abandoned = True
         if row.ended is not None and row.result is not None and row.result.get("forfeit") is not None:

@@ -1,0 +1,134 @@
+"""How long a restarted table server takes to answer, as its history grows (issue 32, target 2:
+"a server with 100,000 finished tables starts in under 2 s").
+
+    .venv/bin/python benchmarks/web_restart.py [--finished 0 100000] [--running 20] [--repeats 3]
+
+For each size a database is filled through the server's own store (`SqliteStore.create`) with
+`--finished` ended tables and `--running` tables still in play. Their records are real games:
+random play of the troll, Rotator and wizard games with the game's own engine (an ended table is
+a finished game's whole record; a running one stops half way, its seats people's, so nothing
+plays after the start). Then `playtable serve` is
+started on that database, on 127.0.0.1 and a free port, and the time is taken from the
+process's start until `GET /api/tables` answers: Python's imports, the worker processes, the
+store's opening and the rebuild of every running table by replaying its record. The best of
+`--repeats` starts is kept (the first start also writes SQLite's WAL files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from playtable.core.chance import Chance
+from playtable.core.registry import get_game
+from playtable.web.server.store import SeatRow, SqliteStore, TableRow
+
+GAMES = ("troll", "rotator", "wizard")
+
+
+def _record(game_id: str, seed: int, finished: bool) -> tuple[list[tuple[int | None, str]], int]:
+    """A random game's record (seat, action text): whole when `finished`, else its first half;
+    and the number of seats."""
+    game = get_game(game_id)
+    params = game.default_params()
+    state = game.new_state(params, seed)
+    rng = Chance(seed)
+    actions: list[tuple[int | None, str]] = []
+    while not state.is_terminal and len(actions) < 3000:
+        seat = state.current_player
+        action = rng.choice(state.legal_actions())
+        actions.append((seat if seat >= 0 else None, str(action)))
+        state.apply(action)
+    if not finished:
+        actions = actions[: max(1, len(actions) // 2)]
+    return actions, game.num_players(params)
+
+
+def fill(path: Path, finished: int, running: int) -> None:
+    store = SqliteStore(path)
+    records = {(g, f): _record(g, 7 + i, f) for i, g in enumerate(GAMES) for f in (True, False)}
+    started = time.perf_counter()
+    for n in range(finished + running):
+        game = GAMES[n % len(GAMES)]
+        done = n < finished
+        actions, seats = records[(game, done)]
+        row = TableRow(
+            id=f"t{n:07d}", game=game, variant=None, params={}, seed=7 + GAMES.index(game),
+            seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
+            created=f"2026-11-{1 + n % 27:02d}T10:00:00+00:00", actions=list(actions),
+            ended="2026-11-27T10:00:00+00:00" if done else None,
+            result={"returns": [0.0] * seats, "text": "over"} if done else None)
+        store.create(row)
+        if n and n % 20000 == 0:
+            print(f"  {n} tables stored ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    store.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def time_start(path: Path) -> tuple[float, int]:
+    """Seconds from `playtable serve`'s start until /api/tables answers; tables it lists."""
+    port = _free_port()
+    began = time.perf_counter()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "playtable", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(path), "--workers", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = began + 120
+        while time.perf_counter() < deadline:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=5)
+                if answer.status_code == 200:
+                    listed: Any = answer.json()
+                    return time.perf_counter() - began, len(listed.get("tables", listed))
+            except httpx.HTTPError:
+                pass
+            if server.poll() is not None:
+                said = server.stderr.read().decode()[-2000:] if server.stderr else ""
+                raise SystemExit(f"the server ended: {said}")
+            time.sleep(0.02)
+        raise SystemExit("the server did not answer within 120 s")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--finished", type=int, nargs="+", default=[0, 100000])
+    parser.add_argument("--running", type=int, default=20)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    load = os.getloadavg()
+    print(f"Table server start with a history of finished tables; {args.running} running tables "
+          f"rebuilt at each start; best of {args.repeats}; load average "
+          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} CPUs")
+    print(f"  command: python benchmarks/web_restart.py --finished {' '.join(map(str, args.finished))} "
+          f"--running {args.running} --repeats {args.repeats}\n")
+    print(f"{'finished tables':>15} {'database MB':>12} {'start s (best)':>15} {'all starts s':>24}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for finished in args.finished:
+            path = Path(tmp) / f"tables-{finished}.sqlite3"
+            fill(path, finished, args.running)
+            starts = [time_start(path)[0] for _ in range(args.repeats)]
+            size = sum(p.stat().st_size for p in Path(tmp).glob(f"tables-{finished}.sqlite3*")) / 1e6
+            print(f"{finished:>15} {size:>12.1f} {min(starts):>15.2f} "
+                  f"{' '.join(f'{s:.2f}' for s in starts):>24}")
+
+
+if __name__ == "__main__":
+    main()
