@@ -170,7 +170,7 @@ def gap(variants: list[str], n: int, seed: int, o: RunOptions, params: Sequence[
     print("| rules | search's share of the points | games |")
     print("|---|---|---|")
     for v in variants:
-        label, got, games = strength(v, v, params, "random-thrower", "search", n, seed, o)
+        label, got, games = strength(v, v, list(params), "random-thrower", "search", n, seed, o)
         print(f"| {label} | {share(got, games)} | {games} |")
 
 
@@ -236,7 +236,8 @@ def q_borg(n: int, seed: int, o: RunOptions) -> None:
 
 
 def q_torpedoes(n: int, seed: int, o: RunOptions) -> None:
-    arms = [(v, run(v, [], "random-thrower", n, seed, o))
+    one = ["war_target=0"]  # one battle of each (the torpedo presets are wars)
+    arms = [(v, run(v, one, "random-thrower", n, seed, o))
             for v in ("battle", "torpedoes_iter9", "torpedoes_iter8")]
     cols = BATTLE_COLUMNS + [("dice knocked a battle", lambda r: float(battle(r)["knocked"])),
                              ("dice knocked off a battle", lambda r: float(battle(r)["knocked_off"]))]
@@ -247,13 +248,14 @@ def q_torpedoes(n: int, seed: int, o: RunOptions) -> None:
     print("| rules | mean throw number of a d6 | d6s thrown |")
     print("|---|---|---|")
     for v in ("battle", "torpedoes_iter9", "torpedoes_iter8"):
-        rows = run(v, [], "search", m, seed, o)
+        rows = run(v, one, "search", m, seed, o)
         places: list[float] = []
         for r in rows:
             for seat in (0, 1):
                 own = [k for s, k in battle(r)["throws"] if s == seat]
                 places += [float(i + 1) for i, k in enumerate(own) if k == "d6"]
         print(f"| {v} | {mean_ci(places)} | {len(places)} |")
+    gap(["battle", "torpedoes_iter9", "torpedoes_iter8"], m, seed, o, params=one)
 
 
 def q_objective1(n: int, seed: int, o: RunOptions) -> None:
@@ -271,22 +273,30 @@ def q_objective1(n: int, seed: int, o: RunOptions) -> None:
 
 
 def q_objective2(n: int, seed: int, o: RunOptions) -> None:
+    from playtable.core.params import params_from_dict
+    from playtable.games.stardice.game import GAME
+    from playtable.games.stardice.params import VARIANTS
+
+    params = params_from_dict(GAME.params_type, VARIANTS["objective2"])
     print("\nObjective 2 (beat the red dice): how often the player wins, and how much the red "
-          "dice's roll decides it\n")
-    print("| agent | games | wins | red score: mean, sd, range | wins when red scored in its "
-          "lowest third | highest third |")
-    print("|---|---|---|---|---|---|")
+          "dice's initial roll decides it (their score on the table at setup, before the first "
+          "white die; the same seeds give the same red roll to both agents)\n")
+    print("| agent | games | wins | red score at setup: mean, sd, range | final red score, mean | "
+          "wins when the red roll was in its lowest third | middle third | highest third |")
+    print("|---|---|---|---|---|---|---|---|")
     for agent, m in (("random-thrower", n), ("search", SEARCH_GAMES[0])):
         rows = run("objective2", [], agent, m, seed, o)
+        setup = [float(GAME.new_state(params, r["seed"]).current_score().points[1]) for r in rows]
         red = [float(r["metrics"]["red_points"]) for r in rows]
         win = [float(r["metrics"]["won"]) for r in rows]
-        order = sorted(range(len(rows)), key=lambda i: red[i])
+        order = sorted(range(len(rows)), key=lambda i: (setup[i], i))
         third = len(rows) // 3
-        low, high = order[:third], order[-third:]
-        mean, sd = mean_sd(red)
+        groups = [order[:third], order[third:len(rows) - third], order[len(rows) - third:]]
+        mean, sd = mean_sd(setup)
+        cells = [share(sum(win[i] for i in g), len(g)) for g in groups]
         print(f"| {agent} | {len(rows)} | {share(sum(win), len(win))} | {mean:.1f}, {sd:.1f}, "
-              f"{min(red):.0f}-{max(red):.0f} | {share(sum(win[i] for i in low), third)} | "
-              f"{share(sum(win[i] for i in high), third)} |")
+              f"{min(setup):.0f}-{max(setup):.0f} | {sum(red) / len(red):.1f} | "
+              + " | ".join(cells) + " |")
 
 
 def q_skill(n: int, seed: int, o: RunOptions) -> None:
