@@ -2,7 +2,8 @@
 Iteration: the red set is rolled onto the table at setup, the player throws every white die and
 must outscore it) is played to its end by mouse drags, and the page speaks of white and red,
 never of rounds; the First Iteration's solo game says it is played for the highest score, at
-phone size too. Screenshots: stardice-objective2-end.png, stardice-solo-phone.png."""
+phone size too; a best-of-five war (It. 7) counts battles won, not points to 50. Screenshots:
+stardice-objective2-end.png, stardice-solo-phone.png, stardice-best-of.png."""
 
 from __future__ import annotations
 
@@ -62,3 +63,13 @@ def test_objective2_and_solo_read_as_their_own_games(web_server: ServerProcess, 
     assert len(phone.locator(".stardice-fleet").all()) == 1
     phone.screenshot(path=str(shots / "stardice-solo-phone.png"))
     assert not phone.script_errors and not phone.foreign_requests
+
+    created = create_table(web_server.url, game="stardice", variant="best_of_iter7", seed=3,
+                           seats=[{"kind": "human"}, {"kind": "bot", "agent": "random-thrower"}])
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    wait_connected(page)
+    status = page.locator(".board-status").inner_text()
+    assert status == "Battle 1 · battles won: Federation 0, Klingon 0 · best of 5", status
+    assert "the first to win 3 of 5 wins the war" in page.locator(".stardice-war").inner_text()
+    page.screenshot(path=str(shots / "stardice-best-of.png"))
+    assert not page.script_errors and not page.foreign_requests

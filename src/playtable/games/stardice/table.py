@@ -325,7 +325,16 @@ class StarDiceTable(State):
         return obs
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """Everything on and around the table is public; only the future is hidden."""
+        """Everything on and around the table is public; only the future is hidden. A war of
+        the earlier formats (rounds, best of X) also says its format, X and the battles won."""
+        obs = self._observation(seat)
+        if self.params.war_format != "target":
+            won = [sum(1 for b in self.battle_points if b[s] > b[1 - s]) for s in (0, 1)]
+            obs.update({"war_format": self.params.war_format, "war_rounds": self.params.war_rounds,
+                        "battles_won": won})
+        return obs
+
+    def _observation(self, seat: int) -> dict[str, Any]:
         layout = self.engine.layout()
         score = self.current_score(layout=layout)
         return {

@@ -57,6 +57,14 @@ function soloMode(obs) {
   return obs?.mode && obs.mode !== "versus" ? obs.mode : null;
 }
 
+/** How the war is won, in words: to a score (Final Rules), after X battles (It. 4) or best of X
+ *  (It. 7). */
+function warGoal(obs) {
+  if (obs.war_format === "rounds") return `${obs.war_rounds} battles`;
+  if (obs.war_format === "best_of") return `best of ${obs.war_rounds}`;
+  return `to ${obs.war_target}`;
+}
+
 export function status(obs) {
   if (obs.mode === "objective1") {
     return `Round ${obs.round} · beat ${obs.target} · ${obs.points_now} now · ${obs.rounds_cleared} cleared`;
@@ -64,7 +72,10 @@ export function status(obs) {
   if (obs.mode === "objective2") return `White ${obs.score.points[0]} · red ${obs.score.points[1]} now`;
   if (obs.mode === "solo") return `${obs.score.points[0]} points now`;
   if (!obs.war_target) return `One battle · Federation ${obs.score.points[0]}, Klingon ${obs.score.points[1]} now`;
-  return `Battle ${obs.battle} · war: Federation ${obs.war[0]}, Klingon ${obs.war[1]} · to ${obs.war_target}`;
+  if (obs.war_format === "best_of") {
+    return `Battle ${obs.battle} · battles won: Federation ${obs.battles_won[0]}, Klingon ${obs.battles_won[1]} · ${warGoal(obs)}`;
+  }
+  return `Battle ${obs.battle} · war: Federation ${obs.war[0]}, Klingon ${obs.war[1]} · ${warGoal(obs)}`;
 }
 
 /** The canonical throw text (actions.py Throw.__str__): fixed decimals, heading in [0, 360). */
@@ -527,7 +538,7 @@ export function createBoard(host, ctx) {
       if (frozen.event.kind === "round_scored") {
         return { text: `Round ${d.round}: ${d.points} points against ${d.target}, ${d.cleared ? "cleared" : "failed"}. Press “Next round” for round ${d.round + 1}.`, seat: null };
       }
-      return { text: `Battle ${d.battle} is over: ${FLEETS[0]} ${d.points[0]}, ${FLEETS[1]} ${d.points[1]} (war ${d.war[0]}–${d.war[1]}, to ${obs.war_target}). Press “Next battle”.`, seat: null };
+      return { text: `Battle ${d.battle} is over: ${FLEETS[0]} ${d.points[0]}, ${FLEETS[1]} ${d.points[1]} (war ${d.war[0]}–${d.war[1]}, ${warGoal(obs)}). Press “Next battle”.`, seat: null };
     }
     if (view.terminal) {
       if (solo === "objective2") {
@@ -536,8 +547,9 @@ export function createBoard(host, ctx) {
       }
       if (solo === "solo") return { text: `The game is over: ${obs.score.points[0]} points.`, seat: null };
       if (solo) return { text: `The game is over: ${obs.rounds_cleared} round${obs.rounds_cleared === 1 ? "" : "s"} cleared.`, seat: null };
-      const pts = obs.war_target ? obs.war : obs.last_score?.points ?? obs.score.points;
-      const what = obs.war_target ? "war" : "battle";
+      const pts = obs.war_format === "best_of" ? obs.battles_won
+        : obs.war_target || obs.war_format ? obs.war : obs.last_score?.points ?? obs.score.points;
+      const what = obs.war_target || obs.war_format ? "war" : "battle";
       if (obs.winner === null || obs.winner === undefined) return { text: `The ${what} is over: a draw, ${pts[0]} to ${pts[1]}.`, seat: null };
       const w = obs.winner;
       return { text: `The ${what} is over: ${you(w)} win${w === viewer ? "" : "s"}, ${pts[w]} to ${pts[1 - w]}.`, seat: w };
@@ -752,7 +764,9 @@ export function createBoard(host, ctx) {
       shownObs.eliminated?.length ? h("p", { class: "stardice-eliminated" },
         `Out of this ${mode ? "round" : "battle"} (knocked off the table or discarded): ${piecesWords(shownObs.eliminated, viewer)}.`) : "",
       battles && !mode ? h("p", { class: "stardice-battles" }, `Battles so far: ${battles}`) : "",
-      obs.war_target ? h("p", { class: "stardice-war" }, `War: Federation ${obs.war[0]} · Klingon ${obs.war[1]} (to ${obs.war_target}): the first past ${obs.war_target} wins.`) : "");
+      obs.war_format === "rounds" ? h("p", { class: "stardice-war" }, `War: Federation ${obs.war[0]} · Klingon ${obs.war[1]}: after ${obs.war_rounds} battles the higher total wins (each battle's winner alone adds its points).`)
+      : obs.war_format === "best_of" ? h("p", { class: "stardice-war" }, `Battles won: Federation ${obs.battles_won[0]} · Klingon ${obs.battles_won[1]}: the first to win ${Math.floor(obs.war_rounds / 2) + 1} of ${obs.war_rounds} wins the war.`)
+      : obs.war_target ? h("p", { class: "stardice-war" }, `War: Federation ${obs.war[0]} · Klingon ${obs.war[1]} (to ${obs.war_target}): the first past ${obs.war_target} wins.`) : "");
   }
 
   function refresh() {
@@ -772,7 +786,7 @@ export function createBoard(host, ctx) {
       if (end >= 0) events = events.slice(0, end);
     }
     const lines = stepLines({ step: next.step, seat: null, action: null, events }, viewer,
-      { names: names(), warTarget: obs.war_target, solo: Boolean(soloMode(obs)) });
+      { names: names(), warTarget: obs.war_format ? 0 : obs.war_target, solo: Boolean(soloMode(obs)) });
     const told = ["battle_scored", "war_over", "round_scored", "game_over"];
     return lines.filter((l) => !told.includes(l.kind)).map((l) => l.text).join(" ");
   }
@@ -849,7 +863,7 @@ export function createBoard(host, ctx) {
     },
     /** The log's lines for one step, in words, from `seat`'s side of the table (frame.js). */
     logLines(entry, seat) {
-      return stepLines(entry, seat, { names: names(), warTarget: params().war_target, solo: Boolean(soloMode(params())) });
+      return stepLines(entry, seat, { names: names(), warTarget: (params().war_format ?? "target") !== "target" ? 0 : params().war_target, solo: Boolean(soloMode(params())) });
     },
     status,
     label,
