@@ -53,6 +53,13 @@ def _record(game_id: str, seed: int, finished: bool) -> tuple[list[tuple[int | N
     return actions, game.num_players(params)
 
 
+def _when(n: int) -> str:
+    """The n-th table's time: one a minute from 1 Nov 2026 (so no two end at once)."""
+    minutes = n
+    day, hour, minute = 1 + minutes // 1440, minutes // 60 % 24, minutes % 60
+    return f"2026-{11 + (day - 1) // 30:02d}-{1 + (day - 1) % 30:02d}T{hour:02d}:{minute:02d}:00+00:00"
+
+
 def fill(path: Path, finished: int, running: int) -> None:
     store = SqliteStore(path)
     records = {(g, f): _record(g, 7 + i, f) for i, g in enumerate(GAMES) for f in (True, False)}
@@ -64,8 +71,8 @@ def fill(path: Path, finished: int, running: int) -> None:
         row = TableRow(
             id=f"t{n:07d}", game=game, variant=None, params={}, seed=7 + GAMES.index(game),
             seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
-            created=f"2026-11-{1 + n % 27:02d}T10:00:00+00:00", actions=list(actions),
-            ended="2026-11-27T10:00:00+00:00" if done else None,
+            created=_when(n), actions=list(actions),
+            ended=_when(n) if done else None,
             result={"returns": [0.0] * seats, "text": "over"} if done else None)
         store.create(row)
         if n and n % 20000 == 0:
@@ -88,7 +95,7 @@ def time_start(path: Path) -> tuple[float, int]:
          "--db", str(path), "--workers", "1"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        deadline = began + 120
+        deadline = began + 600
         while time.perf_counter() < deadline:
             try:
                 answer = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=5)
@@ -101,7 +108,7 @@ def time_start(path: Path) -> tuple[float, int]:
                 said = server.stderr.read().decode()[-2000:] if server.stderr else ""
                 raise SystemExit(f"the server ended: {said}")
             time.sleep(0.02)
-        raise SystemExit("the server did not answer within 120 s")
+        raise SystemExit("the server did not answer within 600 s")
     finally:
         server.terminate()
         server.wait(timeout=30)
