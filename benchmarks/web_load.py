@@ -2,7 +2,7 @@
 playing random troll games at its own table, all at once.
 
     nice -n 10 .venv/bin/python benchmarks/web_load.py [--tables 50 200 1000] [--seconds 10]
-        [--think 0.5] [--workers 1] [--game troll|wizard]
+        [--think 0.5] [--workers 1] [--game troll|wizard] [--profile DIR]
 
 `--game wizard` (issue 16): wizard tables of 5 seats, hero 1 a person (random legal actions)
 and the other 4 seats heuristic bots in the server's worker pool; it also prints the time a bot
@@ -21,6 +21,11 @@ trip when the machine is busy), the server's CPU time per action (from /proc: th
 does not depend on what else runs), and the server's resident memory (RSS of the server
 process) per open table, with every table and connection open.
 
+`--profile DIR` (issue 32) runs the server under cProfile, counting its event loop thread's CPU
+time (benchmarks/server_profile.py), writes DIR/server-TABLES.prof for each level and prints
+where an action's CPU goes: by layer (JSON, SQLite, WebSocket frames, the engine, ...) and by the
+server's own steps. The profiler slows the server: take the other figures from a run without it.
+
 The players run in this process, on the same 2 cores as the server: their own work (parsing
 every state) is inside the figures, so the server alone is somewhat faster.
 """
@@ -33,6 +38,7 @@ import functools
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +52,8 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.web.server_process import ServerProcess, start_server  # noqa: E402
+
+import server_profile  # noqa: E402
 
 TROLL = {"game": "troll", "variant": "plus-one", "seats": [{"kind": "human"}]}
 BOT = {"kind": "bot", "agent": "heuristic"}
@@ -225,9 +233,14 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         players = await open_players(server, http, tables, game, random.Random(seed), addresses)
         loaded_rss = rss_kib(server.process.pid)
+        profiled = bool(server.interpreter_args)  # server_profile.py: profile the play only
+        if profiled:
+            os.kill(server.process.pid, signal.SIGUSR1)
         cpu = cpu_seconds(server.process.pid)
         level = await play_level(players, seconds, think)
         cpu = cpu_seconds(server.process.pid) - cpu
+        if profiled:
+            os.kill(server.process.pid, signal.SIGUSR2)
         await close_players(players)
     ordered, bots = level["times"], level["bot_times"]
     return {
@@ -260,7 +273,7 @@ def serve_options() -> str:
 
 
 def measure(tables: int, seconds: float, think: float, workers: int = 1, seed: int = 1,
-            game: str = "troll") -> dict[str, Any]:
+            game: str = "troll", profile: Path | None = None) -> dict[str, Any]:
     """One level, as this script's table prints it, on a fresh server it starts and stops
     (benchmarks/web_hostile.py prints this figure beside its own)."""
     # A fresh server per level, so memory per table is measured from an empty server;
@@ -273,9 +286,15 @@ def measure(tables: int, seconds: float, think: float, workers: int = 1, seed: i
         extra += ("--forwarded-allow-ips", "127.0.0.1")
     if "--tables-per-minute" in serve_options():
         extra += ("--tables-per-minute", "10000")
+    profiled = () if profile is None else (
+        str(Path(__file__).with_name("server_profile.py")), str(profile / f"server-{tables}.prof"))
     with tempfile.TemporaryDirectory() as tmp, \
-            start_server(Path(tmp) / "tables.sqlite3", workers=workers, extra_args=extra) as server:
-        return asyncio.run(run_level(server, tables, seconds, think, seed, game, addresses))
+            start_server(Path(tmp) / "tables.sqlite3", workers=workers, extra_args=extra,
+                         interpreter_args=profiled) as server:
+        level = asyncio.run(run_level(server, tables, seconds, think, seed, game, addresses))
+    if profile is not None:  # the server has stopped cleanly (SIGTERM): its profile is written
+        print(server_profile.report(profiled[1], level["actions"]) + "\n")
+    return level
 
 
 def main() -> None:
@@ -287,10 +306,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=sorted(TABLES), default="troll")
+    parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
+                        help="run the server under cProfile; write DIR/server-TABLES.prof and print it")
     args = parser.parse_args()
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
     rows = []
     for tables in args.tables:
-        rows.append(measure(tables, args.seconds, args.think, args.workers, args.seed, args.game))
+        rows.append(measure(tables, args.seconds, args.think, args.workers, args.seed, args.game,
+                            args.profile))
         print(f"  {tables} tables done", file=sys.stderr)
     what = ("random troll games (plus-one), one player per table" if args.game == "troll" else
             "wizard games of 5 seats, hero 1 a person playing at random, 4 heuristic bots")

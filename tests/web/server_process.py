@@ -35,18 +35,20 @@ class ServerProcess:
     """One server subprocess; `url` is `http://127.0.0.1:PORT`."""
 
     def __init__(self, db_path: Path, port: int | None = None, workers: int = 1,
-                 extra_args: tuple[str, ...] = ()) -> None:
+                 extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> None:
         self.db_path = Path(db_path)
         self.port = port or free_port()
         self.workers = workers
         self.extra_args = extra_args
+        self.interpreter_args = interpreter_args
+        """Given to Python before `-m playtable` (web_load.py --profile: `-m cProfile -o FILE`)."""
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = self.db_path.with_name(self.db_path.name + f".{self.port}.log")
 
     def start(self) -> ServerProcess:
-        command = [sys.executable, "-m", "playtable", "serve", "--host", "127.0.0.1",
+        command = [sys.executable, *self.interpreter_args, "-m", "playtable", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--db", str(self.db_path),
                    "--workers", str(self.workers), *self.extra_args]
         log = self.log_path.open("ab")
@@ -105,7 +107,8 @@ class ServerProcess:
 
 
 def start_server(db_path: Path, port: int | None = None, workers: int = 1,
-                 extra_args: tuple[str, ...] = ()) -> ServerProcess:
+                 extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> ServerProcess:
     """A started server (see the module documentation); use it as a context manager.
-    `extra_args` go to `playtable serve` (e.g. ("--rate-limit", "1000"))."""
-    return ServerProcess(db_path, port, workers, extra_args).start()
+    `extra_args` go to `playtable serve` (e.g. ("--rate-limit", "1000")), `interpreter_args` to
+    Python before `-m playtable` (e.g. ("-m", "cProfile", "-o", "server.prof"))."""
+    return ServerProcess(db_path, port, workers, extra_args, interpreter_args).start()
