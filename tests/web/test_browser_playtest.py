@@ -35,7 +35,13 @@ TESTERS = ("Ana", "Ben", "Caro")
 def run(*args: str) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    return result.output
+    return result.stdout
+
+
+def share_link(output: str, url: str) -> str:
+    """The link `playtest-online create` prints (the log's lines may come with it, after it, when
+    an earlier test of the same process left logging set up)."""
+    return next(line for line in output.splitlines() if line.startswith(url + "/p/"))
 
 
 def play_one(page: Any, url: str, name: str, rng: random.Random, shots: Path | None,
@@ -80,7 +86,8 @@ def test_three_testers_play_a_playtest_and_its_report_reads_them(
     db = str(web_server.db_path)
     link = run("playtest-online", "create", "rotator", "--variant", "easy", "--variant", "default",
                "--games", "4", "--seed", "20", "--url", web_server.url, "--db", db,
-               "--title", "Rotator: easy boards or the usual ones?").strip().splitlines()[-1]
+               "--title", "Rotator: easy boards or the usual ones?")
+    link = share_link(link, web_server.url)
     assert link.startswith(web_server.url + "/p/")
     playtest_id = link.rsplit("/", 1)[1]
     shots = Path(os.environ["PLAYTABLE_SCREENSHOTS"]) if os.environ.get("PLAYTABLE_SCREENSHOTS") else None
@@ -133,7 +140,8 @@ def test_the_tester_page_runs_under_the_policy(web_server: ServerProcess, chromi
     """The page loads and works under the server's real Content-Security-Policy (the other test
     bypasses it to use Playwright's `wait_for_function`): waits here are locators only."""
     link = run("playtest-online", "create", "troll", "--variant", "default", "--games", "2",
-               "--url", web_server.url, "--db", str(web_server.db_path)).strip().splitlines()[-1]
+               "--url", web_server.url, "--db", str(web_server.db_path))
+    link = share_link(link, web_server.url)
     page = new_page(chromium, 390, 844, touch=True, strict_csp=True)
     answer = page.goto(link)
     assert "script-src 'self'" in answer.headers["content-security-policy"]
