@@ -2,9 +2,8 @@
 and everything a connection may ask of a table (act, undo, hint, sync, rematch).
 
 The hub runs on the event loop. Each request is checked completely before anything changes;
-an accepted action is written to the store (committed, together with the other tables' actions
-of the same turn of the loop: `group_commit.py`) before the table changes and before any
-message goes out. Bots and hints run in worker processes (`bots.Workers`).
+an accepted action is written to the store (committed) before the table changes and before
+any message goes out. Bots and hints run in worker processes (`bots.Workers`).
 
 Facing strangers (docs/web.md, "Facing a network"): each client address may create a few tables
 a minute, the server holds at most `Limits.tables` tables in play, a table nobody plays for
@@ -38,11 +37,10 @@ from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
-from playtable.web.server.group_commit import GroupCommit
 from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
-from playtable.web.server.store import ActionRow, PlayerRow, SeatRow, StoreError, TableRow, TableStore
+from playtable.web.server.store import PlayerRow, SeatRow, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
 from playtable.web.server.tables import Connection, Table, hash_token, row_summary
 from playtable.web.server.votes import SqliteVoteStore, Votes
@@ -108,8 +106,6 @@ class Hub:
         self.creations: dict[str, RateLimit] = {}
         self.takes: dict[str, RateLimit] = {}
         self.registrations: dict[str, RateLimit] = {}
-        self.commits = GroupCommit(store)
-        """Every table's actions of one turn of the event loop, stored in one transaction."""
         self.people = People(store)
         self.ratings = Ratings(store)
         self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
@@ -518,7 +514,6 @@ class Hub:
         conn.closed = True
 
     async def handle(self, table: Table, conn: Connection, msg: ClientMessage) -> None:
-        await self._written(table)
         if msg.type == "sync":
             self.sync(table, conn)
             return
@@ -540,19 +535,16 @@ class Hub:
             conn.push(table.state_message(conn.seat, []))
             return
         if msg.type == "act":
-            await self.act(table, conn.seat, msg.action or "", conn)
+            self.act(table, conn.seat, msg.action or "", conn)
         elif msg.type == "undo":
             await self.undo(table, conn)
         elif msg.type == "hint":
             await self.hint(table, conn)
 
-    async def act(self, table: Table, seat: int, text: str, conn: Connection | None = None,
-                  bot: str | None = None) -> bool:
+    def act(self, table: Table, seat: int, text: str, conn: Connection | None = None,
+            bot: str | None = None) -> bool:
         """Play `text` for `seat` (a person's, through `conn`, or a bot's: `bot` names it; a bot
-        on a person's seat is a stand-in, and the log says so); whether it was played. The action
-        is stored with the other tables' actions of this turn of the event loop, in one
-        transaction (`group_commit.py`), before the table changes or anyone is told."""
-        await self._written(table)
+        on a person's seat is a stand-in, and the log says so)."""
         state = table.state
         if table.is_over or state.current_player != seat:
             why = ("the players moved to a new table" if table.left_unfinished
@@ -572,41 +564,15 @@ class Hub:
                 conn.push(error("illegal", str(err)))
             return False
         stand_in = bot if bot and table.row.seats[seat].kind == "human" else None
-        played: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        waiting = table.writing = asyncio.Event()
-
-        def then(failure: StoreError | None) -> None:
-            # Runs inside the batch's flush, whatever became of this task (a client gone).
-            table.writing = None
-            try:
-                if failure is not None:
-                    log.error("table %s: action not saved: %s", table.id, failure)
-                    if conn:
-                        conn.push(error("unavailable", "the server could not save your move (its disk "
-                                                       "may be full); nothing changed, try again later"))
-                    played.set_result(False)
-                    return
-                table.commit(seat, canonical, after, events, stand_in)
-                self._moved_on(table, after, events)
-                played.set_result(True)
-            except Exception as err:
-                played.set_exception(err)
-                raise
-            finally:
-                waiting.set()
-
-        self.commits.append(ActionRow(table.id, table.step + 1, seat, canonical, stand_in), then)
-        return await asyncio.shield(played)
-
-    async def _written(self, table: Table) -> None:
-        """Wait until the table's action being stored (if any) is stored and played: what comes
-        next is answered as if it had arrived after it."""
-        while table.writing is not None:
-            await table.writing.wait()
-
-    def _moved_on(self, table: Table, after: State, events: list[Event]) -> None:
-        """The table has taken a stored action: tell everyone (a live table streams its motion
-        first)."""
+        try:
+            self.store.append_action(table.id, table.step + 1, seat, canonical, stand_in)
+        except StoreError as err:
+            log.error("table %s: action not saved: %s", table.id, err)
+            if conn:
+                conn.push(error("unavailable", "the server could not save your move (its disk may be "
+                                               "full); nothing changed, try again later"))
+            return False
+        table.commit(seat, canonical, after, events, stand_in)
         motion = after.motion()
         if motion:
             # A live table (Star Dice): the motion is streamed first, then the new state goes
@@ -616,6 +582,7 @@ class Hub:
             task.add_done_callback(self.tasks.discard)
         else:
             self.after_change(table, events)
+        return True
 
     async def _stream(self, table: Table, motion: list[dict[str, Any]],
                       events: list[Event]) -> None:
@@ -771,8 +738,8 @@ class Hub:
         forfeits or the game's stand-in bot plays (the log names the bot, never the person)."""
         table = self.tables.get(table_id)
         if table is None or table.clock is None or table.step != step or table.is_over \
-                or table.state.current_player != seat or table.bot_busy or table.writing is not None:
-            return  # (an action being stored: the move came in time)
+                or table.state.current_player != seat or table.bot_busy:
+            return
         who = table.label(seat)
         if table.clock.settings.timeout == FORFEIT:
             table.forfeited = seat
@@ -818,7 +785,7 @@ class Hub:
                 if table.state.current_player != seat:
                     break
                 table.bot_busy = False  # so the move's own after_change may start the next bot
-                if await self.act(table, seat, text, bot=agent):
+                if self.act(table, seat, text, bot=agent):
                     played = True
                     if agent != spec:
                         self._notice(table, f"The {spec} bot of {table.label(seat)} failed; "
@@ -828,7 +795,7 @@ class Hub:
                 log.error("bot %s on table %s chose an illegal action %r", agent, table.id, text)
             if not played and table.step == step and not table.is_over \
                     and table.state.current_player == seat:
-                played = await self._random_move(table, seat, spec, seed)
+                played = self._random_move(table, seat, spec, seed)
         finally:
             self._last_failure.pop(table.id, None)
             if not played:
@@ -846,7 +813,7 @@ class Hub:
             log.error("bot %s on table %s: the position cannot be saved: %s", agent, table.id, err)
         return None
 
-    async def _random_move(self, table: Table, seat: int, spec: str, seed: int) -> bool:
+    def _random_move(self, table: Table, seat: int, spec: str, seed: int) -> bool:
         """The last resort: a random legal move, chosen here (cheap: no search); whether it
         was played."""
         try:
@@ -860,7 +827,7 @@ class Hub:
             self._mark_ended(table)
             return False
         table.bot_busy = False
-        if await self.act(table, seat, text, bot="random"):
+        if self.act(table, seat, text, bot="random"):
             self._notice(table, f"The {spec} bot of {table.label(seat)} failed; a random "
                                 "legal move was played instead.")
             return True

@@ -98,18 +98,6 @@ class TableRow:
     seats' `stand_in_after`) reads back as a per-move clock of that many seconds."""
 
 
-@dataclass(frozen=True)
-class ActionRow:
-    """One stored action: it leads table `table_id` to position `step` (1 = the first action);
-    `stand_in` names the bot that played it for the seat's person (their clock ran out)."""
-
-    table_id: str
-    step: int
-    seat: int | None
-    action: str
-    stand_in: str | None = None
-
-
 class TableStore(Protocol):
     """Every write is durable when the call returns (the server acknowledges after it)."""
 
@@ -119,10 +107,6 @@ class TableStore(Protocol):
                       stand_in: str | None = None) -> None:
         """Store the action that leads to position `step` (1 = the first action); `stand_in`:
         the bot that played it for the seat's person (their clock ran out)."""
-
-    def append_actions(self, rows: list[ActionRow]) -> None:
-        """Store actions of many tables in one transaction: all of them or none (group commit,
-        `group_commit.py`)."""
 
     def drop_last_action(self, table_id: str, step: int) -> None:
         """Remove the action that led to position `step` (an undo)."""
@@ -315,14 +299,6 @@ class SqliteStore:
                       stand_in: str | None = None) -> None:
         self.db.execute("INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
                         (table_id, step, seat, action, stand_in))
-
-    @_writes
-    def append_actions(self, rows: list[ActionRow]) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.executemany(
-                "INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
-                [(r.table_id, r.step, r.seat, r.action, r.stand_in) for r in rows])
 
     @_writes
     def drop_last_action(self, table_id: str, step: int) -> None:

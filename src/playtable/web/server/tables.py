@@ -184,9 +184,6 @@ class Table:
         self.steps: list[Step] = [Step(None, None, list(start.setup_events))]
         self.connections: set[Connection] = set()
         self.bot_busy = False
-        self.writing: asyncio.Event | None = None
-        """Set while an action of this table is being stored (`group_commit.py`); set() once it is
-        stored and played (or refused)."""
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         """The table chat's last lines (kept in memory only: a restart clears the chat)."""
         self.notices: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
