@@ -7,7 +7,6 @@ replaced (`clocks.wall_time`), so no test waits for a clock."""
 
 from __future__ import annotations
 
-import gc
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query
+from tests.web.hub_support import running_hub
 from tests.web.test_people import greet, receive_until, register
 
 from playtable.core.errors import BadParameter
@@ -137,8 +137,7 @@ def test_the_bounds_admit_their_ends() -> None:
 # -- at a table ------------------------------------------------------------------------------------
 
 def _hub() -> Hub:
-    hubs = [o for o in gc.get_objects() if isinstance(o, Hub) and not o.workers.play.closed]
-    return hubs[-1]
+    return running_hub()
 
 
 def alice_at_a_troll(client: TestClient, clock: dict[str, Any]) -> tuple[str, dict[str, Any]]:

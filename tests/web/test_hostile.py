@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query, token_of
+from tests.web.hub_support import running_hub
 
 import playtable
 from playtable.web.server import bots, past, store
@@ -413,14 +414,8 @@ def test_a_store_that_cannot_write_refuses_tables_and_moves_with_a_clear_answer(
 
 
 def _hub(client: TestClient) -> Any:
-    """The running app's hub (found through the lifespan's closure)."""
-    import gc
-
-    from playtable.web.server.hub import Hub
-
-    hubs = [o for o in gc.get_objects() if isinstance(o, Hub) and not o.workers.play.closed]
-    assert hubs
-    return hubs[-1]
+    """The running app's hub."""
+    return running_hub()
 
 
 def test_the_checkpoint_thread_outlives_failures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
