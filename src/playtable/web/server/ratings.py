@@ -10,9 +10,9 @@ Which tables count (`why_unrated`; docs/web.md "Ratings" says why): a game playe
 (not abandoned, not left for a rematch), of two sides or more, at the game's standard rules (a
 variant or other parameters change the game, so they would change what a rating means; only the
 wizard game's number of players may differ), with at least one named person, every person's
-seat named, and not marked "not rated" by its creator. A stand-in's move made when a turn timer
-ran out counts as the seat's own (the timer is the table's rule; letting it run out must not
-turn a loss into an unrated game).
+seat named, and not marked "not rated" by its creator. A stand-in's move made when a seat's clock
+ran out counts as the seat's own (the clock is the table's rule; letting it run out must not
+turn a loss into an unrated game), and so does a forfeit on the clock.
 
 How. The Weng-Lin Bayesian rating (openskill's Plackett-Luce model) rates the game's sides
 (`Game.sides`: every seat alone, or the wizard against the heroes), ranked by their returns. An

@@ -28,7 +28,7 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
     setup, step k the position after k actions. `hidden_texts`: the game is still running, so
     each action's text is as `seat` may read it (`State.action_for`, decided by the position the
     table has reached, as the table's own log does). `stand_ins`: step -> the bot that played a
-    person's turn there (their turn timer ran out), marked `stand_in` on that step."""
+    person's turn there (their clock ran out), marked `stand_in` on that step."""
     state = start.clone()
     view = (lambda s: s.public_observation()) if seat is None else (lambda s: s.observation(seat))
     steps = [{"step": 0, "seat": None, "action": None,
