@@ -86,12 +86,23 @@ class StarDiceState(StarDiceMenu):
     def motion(self) -> list[dict[str, Any]]:
         """The last throw's motion, for a front end to animate (the web table streams it): one
         entry per physics frame (`frame_dt`), `{"t": seconds, "pieces": [[id, x, y], ...]}`.
-        Not part of the state: it is not saved, and a copy or a restored state has none."""
+        Not part of the state: it is not saved, and a copy or a restored state has none.
+
+        A throw keeps its frames as the physics gave them (`_motion_frames`), and they are
+        rounded into this form when first asked for: most throws (an RL environment's, a
+        search's) are never animated."""
+        raw = self.__dict__.pop("_motion_frames", None)
+        if raw is not None:
+            start, frames, reader = raw
+            pieces = reader.motion
+            self._motion: list[dict[str, Any]] = [start] + [{"t": round(t, 3), "pieces": pieces(pos)}
+                                      for t, pos in frames]
         return getattr(self, "_motion", [])
 
     def apply(self, action: Any) -> list[Event]:
         self.require_legal(action)
-        self._motion: list[dict[str, Any]] = []
+        self._motion = []
+        self.__dict__.pop("_motion_frames", None)
         seat = self.to_move
         if isinstance(action, Call):
             self.call = action.parity
@@ -154,17 +165,18 @@ class StarDiceState(StarDiceMenu):
         base = self.clock
         engine = self.engine
 
-        motion = self._motion
+        frames: list[tuple[float, dict[str, tuple[float, float, float, float]]]] = []
         reader = self.frame_reader()
 
         def on_frame(t: float, pos: dict[str, tuple[float, float, float, float]]) -> None:
             engine.advance_seen(reader.seen(pos), base + t)
-            motion.append({"t": round(t, 3), "pieces": reader.motion(pos)})
+            frames.append((t, pos))  # each frame a dict of its own, never changed after
 
         before = self.engine.formations()
-        motion.append({"t": 0.0, "pieces": sorted(
+        start = {"t": 0.0, "pieces": sorted(
             [[k, round(pc.x, 4), round(pc.y, 4)] for k, pc in self.table.items()]
-            + [[piece_id, action.x, action.y]])})
+            + [[piece_id, action.x, action.y]])}
+        self._motion_frames = (start, frames, reader)
         result = simulate(list(self.table.values()), launch, self.physics(), on_frame)
         self.throws += 1
         who = SEAT_NAMES[seat]
@@ -400,6 +412,7 @@ class StarDiceState(StarDiceMenu):
         twin = StarDiceState.__new__(StarDiceState)
         fields = dict(self.__dict__)
         fields.pop("_motion", None)
+        fields.pop("_motion_frames", None)
         fields.pop("setup_events", None)
         twin.__dict__.update(fields)
         twin.chance = self.chance.clone()
