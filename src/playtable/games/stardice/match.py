@@ -46,6 +46,7 @@ from playtable.games.stardice.menu import StarDiceMenu
 from playtable.games.stardice.physics import PIECE_TYPES, Launch, Piece, simulate
 from playtable.games.stardice.scoring import TableScore
 from playtable.games.stardice.state_json import state_to_json
+from playtable.games.stardice.table import FrameReader
 
 
 class StarDiceState(StarDiceMenu):
@@ -194,7 +195,7 @@ class StarDiceState(StarDiceMenu):
                 events.append(Event("rethrow", f"{who} {verb} {what}: it misses the table "
                                     "without touching anything and may be thrown again.",
                                     {"seat": seat, "die": piece_id}))
-                self._finish_frames(result.time)
+                self._finish_frames(result.time, reader)
                 return events
         # faces: the thrown die, then every die knocked hard enough to tumble (id order)
         new_faces = []
@@ -229,7 +230,7 @@ class StarDiceState(StarDiceMenu):
             events.append(Event("knocked_off", f"{k} falls off the table"
                                 + (" and is eliminated." if k in self.eliminated else "."),
                                 {"piece": k}))
-        self._finish_frames(result.time)
+        self._finish_frames(result.time, reader)
         events.extend(_shape_events(before, self.engine.formations()))
         # the Borg die of the opening roll
         if self.phase == "borg":
@@ -258,11 +259,12 @@ class StarDiceState(StarDiceMenu):
             return self.params.borg_faces[i]
         return self.chance.roll(PIECE_TYPES[kind_of(die)].sides)
 
-    def _finish_frames(self, sim_time: float) -> None:
+    def _finish_frames(self, sim_time: float, reader: FrameReader | None = None) -> None:
         """The table comes to rest: two more frames, settle_time apart, so every die that
-        stopped settles and connects."""
+        stopped settles and connects (read by the throw's `reader`, when given, which has the
+        answer of `frame_seen` from what it kept of the throw's frames)."""
         pos = {k: (pc.x, pc.y, 0.0, 0.0) for k, pc in self.table.items()}
-        seen = self.frame_seen(pos)
+        seen = self.frame_seen(pos) if reader is None else reader.seen(pos)
         t = self.clock + sim_time
         self.engine.advance_seen(seen, t)
         self.engine.advance_seen(seen, t + self.params.settle_time)
