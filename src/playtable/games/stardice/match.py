@@ -94,10 +94,12 @@ class StarDiceState(StarDiceMenu):
         search's) are never animated."""
         raw = self.__dict__.pop("_motion_frames", None)
         if raw is not None:
-            start, frames, reader = raw
+            table, (piece_id, x, y), frames, reader = raw
+            start = sorted([[k, round(pc.x, 4), round(pc.y, 4)] for k, pc in table]
+                           + [[piece_id, x, y]])
             pieces = reader.motion
-            self._motion: list[dict[str, Any]] = [start] + [{"t": round(t, 3), "pieces": pieces(pos)}
-                                      for t, pos in frames]
+            self._motion: list[dict[str, Any]] = [{"t": 0.0, "pieces": start}] + [
+                {"t": round(t, 3), "pieces": pieces(pos)} for t, pos in frames]
         return getattr(self, "_motion", [])
 
     def apply(self, action: Any) -> list[Event]:
@@ -174,10 +176,9 @@ class StarDiceState(StarDiceMenu):
             frames.append((t, pos))  # each frame a dict of its own, never changed after
 
         before = self.engine.formations()
-        start = {"t": 0.0, "pieces": sorted(
-            [[k, round(pc.x, 4), round(pc.y, 4)] for k, pc in self.table.items()]
-            + [[piece_id, action.x, action.y]])}
-        self._motion_frames = (start, frames, reader)
+        # the table before the throw (pieces are immutable; the live table changes its dict)
+        self._motion_frames = (list(self.table.items()), (piece_id, action.x, action.y), frames,
+                               reader)
         result = simulate(list(self.table.values()), launch, self.physics(), on_frame)
         self.throws += 1
         who = SEAT_NAMES[seat]
