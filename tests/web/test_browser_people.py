@@ -76,9 +76,10 @@ def another_tab(context: Any) -> Any:
 
 
 def create_in_lobby(page: Any, game: str, seats: list[str], variant: str | None = None,
-                    seed: int | None = None, minutes: str | None = None) -> None:
+                    seed: int | None = None, minutes: str | None = None, days: str | None = None) -> None:
     """The lobby's create form: `seats` are the seat menus' values (me, open, invite, bot:NAME);
-    `minutes`: a real-time clock of that many minutes each, whose timeout brings the stand-in."""
+    `minutes`: a real-time clock of that many minutes each, whose timeout brings the stand-in;
+    `days`: a come-back-later clock of that many days a move."""
     page.locator(f'[data-game="{game}"] button', has_text="New table").click()
     if variant is not None:
         page.locator("#variant").select_option(variant)
@@ -90,6 +91,9 @@ def create_in_lobby(page: Any, game: str, seats: list[str], variant: str | None 
         page.locator("#clock-pace").select_option("real-time")
         page.locator("#clock-minutes").fill(minutes)
         page.locator("#clock-timeout").select_option("stand-in")
+    if days is not None:
+        page.locator("#clock-pace").select_option("come-back-later")
+        page.locator("#clock-days").select_option(days)
     page.get_by_role("button", name="Create the table").click()
     page.locator(".created-links").wait_for()
 
@@ -109,11 +113,13 @@ def log_heads(page: Any) -> list[str]:
     return heads
 
 
-def meet_at_a_battle(chromium: Any, url: str, scripts: tuple[str, ...] = ()) -> tuple[Any, Any, str]:
-    """Alice makes a Star Dice battle with an open seat and sits down; Bob finds it under Open,
-    joins, and both pages name both players. Returns Alice's and Bob's table pages and the id."""
+def meet_at_a_battle(chromium: Any, url: str, scripts: tuple[str, ...] = (),
+                     days: str | None = None) -> tuple[Any, Any, str]:
+    """Alice makes a Star Dice battle with an open seat (a come-back-later clock of `days` a move,
+    if given) and sits down; Bob finds it under Open, joins, and both pages name both players.
+    Returns Alice's and Bob's table pages and the id."""
     alice = person(chromium, url, "Alice", scripts=scripts)
-    create_in_lobby(alice, "stardice", ["me", "open"], variant="battle", seed=21)
+    create_in_lobby(alice, "stardice", ["me", "open"], variant="battle", seed=21, days=days)
     assert "(you, Alice)" in alice.locator(".created-links").inner_text()
     alice.get_by_role("link", name="Join as Federation").click()
     wait_connected(alice)
@@ -178,7 +184,7 @@ def test_two_people_meet_through_the_open_tab_and_play_a_battle(web_server: Serv
 
 def test_a_player_comes_back_later_to_the_your_turn_tab(web_server: ServerProcess, chromium: Any) -> None:
     alice, bob, table_id = meet_at_a_battle(chromium, web_server.url,
-                                            scripts=(FAKE_NOTIFICATIONS, IN_THE_BACKGROUND))
+                                            scripts=(FAKE_NOTIFICATIONS, IN_THE_BACKGROUND), days="2")
     pages = [alice, bob]
     # Alice asks to be told (a click: nothing is asked before it), and her tab is not in front.
     alice.get_by_role("button", name="Notify me").click()
@@ -209,14 +215,18 @@ def test_a_player_comes_back_later_to_the_your_turn_tab(web_server: ServerProces
     # allowed it) tells him with a notification.
     lobby = another_tab(bob_context)
     lobby.goto(web_server.url + "/")
-    lobby.locator('.tabs [data-status="turn"][aria-selected="true"]', has_text="Your turn (1)").wait_for()
+    # A come-back-later table of two days a move: the tab and the row say how long Bob has left.
+    tab = lobby.locator('.tabs [data-status="turn"][aria-selected="true"]', has_text="Your turn (1 · ")
+    tab.wait_for()
+    assert re.fullmatch(r"Your turn \(1 · (1 d 23 h|2 d) left\)", tab.inner_text()), tab.inner_text()
     assert lobby.title() == "(1) Your turn · playtable"
     row = lobby.locator(f'.table-list tr[data-table="{table_id}"]')
     assert "your turn" in row.inner_text()
+    assert re.search(r"You: (1 d 23 h|2 d) left to move", row.inner_text()), row.inner_text()
     assert lobby.evaluate("window.__notes") == []  # not allowed yet
     lobby.get_by_role("button", name="Tell me when it is my turn (browser notifications)").click()
     lobby.reload()
-    lobby.locator('.tabs [data-status="turn"]', has_text="Your turn (1)").wait_for()
+    lobby.locator('.tabs [data-status="turn"]', has_text="Your turn (1 · ").wait_for()
     lobby.wait_for_function("window.__notes.length === 1")
     note = lobby.evaluate("window.__notes[0]")
     assert note["title"] == "Your turn: Star Dice" and note["tag"] == table_id and "Bob" in note["body"]
