@@ -85,10 +85,6 @@ class StarDiceMenu(StarDiceTable):
             center = self._center_menu()
             menu = _MENUS[key] = (center, [a for a in center if self.is_legal(a) is None])
         return menu
-        center = self._center_menu()
-        menu = (center, [a for a in center if self.is_legal(a) is None])
-        self.__dict__["_menu_memo"] = (key, menu)
-        return menu
 
     def fouls(self) -> list[Touch]:
         """The fouls that may be declared now: `touch` (Final Rules: the battle is forfeited),
