@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.web.browser_support import click_action, create_table, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess
 
@@ -153,6 +154,7 @@ def test_a_battle_against_a_bot_is_played_with_touch_flicks(web_server: ServerPr
     page.screenshot(path=str(shots / "stardice-end-phone.png"))
 
 
+@pytest.mark.long
 def test_a_short_war_is_played_battle_by_battle(web_server: ServerProcess, chromium: Any,
                                                 tmp_path: Path) -> None:
     """A war to 12 points (the Final Rules' 50, shortened): each battle's end is frozen with its

@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.web.browser_support import create_table, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess
 from tests.web.test_browser_stardice import DEPTH, FRAME, _to_page
@@ -179,6 +180,7 @@ def _play(page: Any, rng: random.Random, shots: Path, tag: str, touch: bool = Fa
     return seen
 
 
+@pytest.mark.long
 def test_a_newcomer_plays_a_whole_war_from_what_the_page_shows(web_server: ServerProcess, chromium: Any,
                                                                tmp_path: Path) -> None:
     shots = _shots(tmp_path)

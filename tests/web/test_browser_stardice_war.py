@@ -14,10 +14,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from tests.web.browser_support import create_table, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess
 
 
+@pytest.mark.long
 def test_a_war_is_shown_to_its_end_at_50_points(web_server: ServerProcess, chromium: Any) -> None:
     created = create_table(web_server.url, game="stardice", seed=101,
                            seats=[{"kind": "bot", "agent": "random-thrower"}] * 2)
