@@ -11,12 +11,14 @@ throws in real time); a war of random throwers takes 1 to 20 battles, most seeds
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 import pytest
 from tests.web.browser_support import create_table, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess
+from tests.web.test_browser_stardice_newcomer import RAW
 
 
 @pytest.mark.long
@@ -53,4 +55,14 @@ def test_a_war_is_shown_to_its_end_at_50_points(web_server: ServerProcess, chrom
     winner = ["Federation", "Klingon"][obs["winner"]]
     assert winner in page.locator(".end-screen").inner_text()
     assert "frozen" in (page.locator(".stardice-board").get_attribute("class") or "")
+    assert not page.script_errors and not page.foreign_requests
+
+    # The replay's steps speak in the same words as the table's log (issue 30: no coordinates,
+    # speeds or piece ids such as `K.d20b` on a page), its events worded by the game's page.
+    page.goto(f"{web_server.url}/t/{created['table_id']}/replay")
+    page.locator(".log-list li").first.wait_for()
+    steps = page.locator(".log-list").inner_text()
+    raw = RAW.search(steps)
+    assert raw is None, steps[max(0, raw.start() - 80):raw.end() + 40]
+    assert re.search(r"(Federation|Klingon) rolls a d\d+: it comes to rest showing \d+\.", steps), steps[:400]
     assert not page.script_errors and not page.foreign_requests

@@ -44,12 +44,16 @@ class ReplayViewer {
     const tableSeats = this.table.seats.map((seat) => seat.name);
     // People by their names (issue 29): the seat's player, else its name in the game.
     this.who = (seat) => this.table.seats[seat]?.player || this.table.seats[seat]?.name || "";
-    this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => tableSeats });
+    this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => tableSeats,
+      who: (seat) => this.who(seat), table: () => this.table });
     this.logList = h("ol", { class: "log-list" });
     this.logScroll = h("div", { class: "log-scroll" }, this.logList);
+    // The game's own words for a step where it has them (Star Dice: "the Klingon d12 knocks ..."),
+    // as the table page's log speaks; else the events' texts.
+    const lines = (step) => this.board.logLines?.(step, this.seat) ?? step.events;
     this.logList.append(...this.steps.map((step, i) => h("li", { dataset: { step: step.step }, onClick: () => this.show(i, false) },
       h("span", { class: "log-head" }, this.describe(step)),
-      step.events.length ? h("ul", {}, step.events.map((e) => h("li", { class: `ev-${e.kind}` }, e.text))) : null)));
+      lines(step).length ? h("ul", {}, lines(step).map((e) => h("li", { class: `ev-${e.kind}` }, e.text))) : null)));
     this.downloads = this.buildDownloads();
     const finished = this.table.status === "finished";
     this.root.replaceChildren(
