@@ -25,6 +25,7 @@ import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query, token_of
 from tests.web.hub_support import running_hub
+from tests.web.test_people import receive_until
 
 import playtable
 from playtable.web.server import bots, past, store
@@ -38,14 +39,6 @@ PACKAGE = Path(playtable.__file__).resolve().parent
 
 def _greeting(ws: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     return ws.receive_json(), ws.receive_json()
-
-
-def _receive_until(ws: Any, kind: str, limit: int = 50) -> dict[str, Any]:
-    for _ in range(limit):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind!r} message in {limit}")
 
 
 # -- 1. files of the host ------------------------------------------------------------------------
@@ -331,7 +324,7 @@ def test_a_failing_bot_is_replaced_and_the_table_is_told(client: TestClient,
                      seats=[{"kind": "bot", "agent": "greedy"}], seed=2)
     table = created["table_id"]
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
-        notice = _receive_until(ws, "notice", 200)
+        notice = receive_until(ws, "notice", 200)
         assert "greedy" in notice["text"] and "instead" in notice["text"]
     deadline = time.monotonic() + 60
     while client.get(f"/api/tables/{table}").json()["step"] < 2:

@@ -53,19 +53,23 @@ def test_every_player_count_ends_with_heuristic_bots() -> None:
         assert st.is_terminal
 
 
-def test_hero_bot_uses_only_what_its_seat_sees() -> None:
-    """A hero bot chooses the same on the true state and on any determinization for its seat."""
-    bot = HeuristicAgent()
-    st = GAME.new_state(params(4), 3)
-    rng = Chance(1)
+def _chooses_from_its_seat_alone(bot: Agent, seed: int, rng: Chance, checks: int) -> None:
+    """Over a game the bot plays, each hero's choice is the same on the true state and on a
+    determinization for that hero's seat."""
+    st = GAME.new_state(params(4), seed)
     checked = 0
-    while not st.is_terminal and checked < 60:
+    while not st.is_terminal and checked < checks:
         seat = st.current_player
         if seat != 0:
             det = st.determinize(seat, Chance(checked))
             assert str(bot.choose(det, Chance(99))) == str(bot.choose(st, Chance(99)))
             checked += 1
         st.apply(bot.choose(st, rng))
+
+
+def test_hero_bot_uses_only_what_its_seat_sees() -> None:
+    """A hero bot chooses the same on the true state and on any determinization for its seat."""
+    _chooses_from_its_seat_alone(HeuristicAgent(), 3, Chance(1), 60)
 
 
 def test_win_probability_formula() -> None:
@@ -152,14 +156,4 @@ def test_cautious_and_reckless_heroes_differ_on_a_potion() -> None:
 def test_style_hero_bots_use_only_what_their_seat_sees() -> None:
     """As the heuristic: each hero style chooses the same on any determinization for its seat."""
     for name in ("cautious", "reckless"):
-        bot = make_agent(GAME, name)
-        st = GAME.new_state(params(4), 5)
-        rng = Chance(2)
-        checked = 0
-        while not st.is_terminal and checked < 30:
-            seat = st.current_player
-            if seat != 0:
-                det = st.determinize(seat, Chance(checked))
-                assert str(bot.choose(det, Chance(99))) == str(bot.choose(st, Chance(99)))
-                checked += 1
-            st.apply(bot.choose(st, rng))
+        _chooses_from_its_seat_alone(make_agent(GAME, name), 5, Chance(2), 30)
