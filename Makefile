@@ -9,29 +9,44 @@ PLAY_STAMP := $(VENV)/.play-stamp
 LOCK := $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser fast slow test-compiled
+.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser fast slow test-python \
+	check-compiled
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml requirements/all.txt
+# The editable install compiles the troll engine's kernel and the SplitMix shuffle with mypyc where
+# a C compiler and Python's headers are (setup.py; issue 32), and installs them as Python source
+# where not; it prints which. It is redone when the engine's sources change, so that the compiled
+# modules never run older code than their sources (a test checks that too).
+ENGINE := src/playtable/core/splitmix.py src/playtable/games/troll/kernel.py
+INSTALL := $(PY) -m pip install --quiet --no-build-isolation --no-deps -e .
+ENGINE_SAYS := $(PY) -c 'from playtable.games.troll import kernel; print("troll engine:", \
+	"compiled by mypyc" if kernel.compiled() else "Python source (no C compiler, Python headers or mypyc here)")'
+
+$(STAMP): pyproject.toml setup.py requirements/all.txt $(ENGINE)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r requirements/all.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	$(INSTALL)
+	@$(ENGINE_SAYS)
 	touch $(STAMP) $(PLAY_STAMP)
 
-# A player's install: the games and the terminal apps only (no lab, no RL).
+# A player's install: the games and the terminal apps only (no lab, no RL), and the build tools
+# (requirements/build.txt: setuptools, and mypy for mypyc) that compile the engine.
 setup-play: $(PLAY_STAMP)
 
-$(PLAY_STAMP): pyproject.toml requirements/play.txt
+$(PLAY_STAMP): pyproject.toml setup.py requirements/play.txt requirements/build.txt $(ENGINE)
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --require-hashes -r requirements/play.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip install --quiet --require-hashes -r requirements/play.txt -r requirements/build.txt
+	$(INSTALL)
+	@$(ENGINE_SAYS)
 	touch $(PLAY_STAMP)
 
 # Re-pin every dependency after pyproject.toml's dependencies change (needs `make setup` first).
 lock:
 	$(LOCK) --output-file requirements/play.txt pyproject.toml
 	$(LOCK) --extra dev --extra lab --extra rl --extra ray --output-file requirements/all.txt pyproject.toml
+	$(LOCK) --only-build-deps --all-build-deps -c requirements/all.txt -c requirements/play.txt \
+		--output-file requirements/build.txt pyproject.toml
 
 # The web app: prints the address to open; tables live in the per-user data directory.
 play: setup-play
@@ -60,22 +75,32 @@ test: lint typecheck browser unit
 bench: setup
 	$(PY) benchmarks/run_all.py
 
-# Optional (issue 13): compile the troll engine's loops and the SplitMix shuffle with mypyc (a dev
-# tool of `make setup`; needs a C compiler) into extension modules beside their sources, which
-# Python then imports instead: the same games, faster (troll RULES.md, "The engine"). Nothing
-# needs it; after editing those sources run it again (a test finds a stale build), or `make slow`
-# to remove it.
-FAST_MODULES := playtable/core/splitmix.py playtable/games/troll/kernel.py
-fast: setup slow
-	cd src && $(abspath $(VENV))/bin/mypyc $(FAST_MODULES) && rm -rf build
-
-# The compiled build checked as CI does where a C compiler is: the troll and core tests (the
-# differential test among them) against the mypyc modules, which are removed again afterwards.
-test-compiled: fast
-	$(VENV)/bin/pytest -n 2 -p no:cacheprovider -rs tests/games/troll tests/core; rc=$$?; $(MAKE) slow; exit $$rc
+# The compiled engine is built by `make setup` (above). `make fast` builds it again now (after
+# `make slow`, say); `make slow` removes it, so that this tree runs the engine as Python source
+# until the next `make fast` or change of its sources (the compiled modules lie beside their
+# sources, where Python prefers them, and the shared library of the two in src/).
+fast: setup
+	$(INSTALL)
+	@$(ENGINE_SAYS)
 
 slow:
-	rm -f src/*__mypyc.*.so $(patsubst %.py,src/%.*.so,$(FAST_MODULES))
+	rm -f src/*__mypyc.*.so $(ENGINE:.py=.*.so)
+	@[ ! -x $(PY) ] || $(ENGINE_SAYS)
+
+# The Python-source fallback, tested as CI does where the suite ran the compiled engine: the troll
+# and core tests (the differential test among them) against a copy of the package without the
+# compiled modules, put first on the import path; the tree itself is left as it is.
+PURE := build/python-source
+test-python: setup
+	rm -rf $(PURE) && mkdir -p $(PURE) && cp -r src/playtable $(PURE)/ && find $(PURE) -name '*.so' -delete
+	PYTHONPATH=$(abspath $(PURE)) $(PY) -c 'from playtable.games.troll import kernel; \
+		from playtable.core import splitmix; assert not kernel.compiled() and not splitmix.compiled()'
+	PYTHONPATH=$(abspath $(PURE)) $(VENV)/bin/pytest -n 2 -p no:cacheprovider -rs tests/games/troll tests/core
+
+# The suite ran the compiled engine: a check that it did, for CI where a C compiler is.
+check-compiled: setup
+	$(PY) -c 'from playtable.games.troll import kernel; from playtable.core import splitmix; \
+		assert kernel.compiled() and splitmix.compiled(), "the engine was not compiled"'
 
 clean: slow
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

@@ -39,3 +39,19 @@ def test_every_dependency_is_pinned_with_hashes() -> None:
     for lock in ("play.txt", "all.txt"):
         text = (ROOT / "requirements" / lock).read_text(encoding="utf-8")
         assert text.count("==") <= text.count("--hash=sha256:")
+
+
+def test_the_build_requirements_are_pinned_with_hashes_as_in_the_other_locks() -> None:
+    """`make setup` and `make play` build the package (setup.py: mypyc compiles the troll engine)
+    without build isolation, from requirements/build.txt: every [build-system] requirement pinned
+    there with hashes, at the version all.txt and play.txt pin too (one venv holds them all)."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    requires = pyproject["build-system"]["requires"]
+    build = _pins(ROOT / "requirements" / "build.txt")
+    for requirement in requires:
+        assert _name(requirement) in build, f"{requirement} (build-system): run `make lock`"
+    for lock in ("play.txt", "all.txt"):
+        for name, version in _pins(ROOT / "requirements" / lock).items():
+            assert build.get(name, version) == version, f"{name}: build.txt and {lock} differ: make lock"
+    text = (ROOT / "requirements" / "build.txt").read_text(encoding="utf-8")
+    assert text.count("==") <= text.count("--hash=sha256:")

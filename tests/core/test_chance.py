@@ -83,9 +83,10 @@ def test_upcoming_draws_are_the_plain_stream(numpy: bool, monkeypatch: pytest.Mo
 
 
 def test_the_compiled_splitmix_is_the_python_one() -> None:
-    """`make fast` compiles core/splitmix.py; Chance then draws through it (issue 13)."""
+    """The install compiles core/splitmix.py where a C compiler is (setup.py); Chance then draws
+    through it (issue 13)."""
     if not splitmix.compiled():
-        pytest.skip("not compiled (make fast was not run)")
+        pytest.skip("not compiled (no C compiler at install, or make slow)")
     for z in (0, 1, 12345, 2**62 + 7, 2**63, 2**64 - 1):
         assert splitmix.mix(z) == chance._mix(z)
         assert [splitmix.below(z, c, n) for c in (1, 9) for n in (1, 6, 52)] == \
