@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from scipy.stats import fisher_exact
 
+from playtable.agents import PERSON
 from playtable.core.params import resolve_params
 from playtable.core.registry import get_game
 from playtable.lab.columns import schema_for
-from playtable.lab.people import PERSON, people_table, person_row, write_people
+from playtable.lab.people import people_table, person_row, write_people
 from playtable.lab.report import write_report
 from playtable.lab.report_people import people_section
 from playtable.lab.runner import Arm, play_game
@@ -45,8 +46,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
         for k, seed in enumerate(SEEDS):
             record = play_game(arm(variant, "random" if seed == SEEDS[-1] else "solver"), seed)["actions"]
             rows.append(person_row("rotator", arm(variant, "solver").params, seed, record, [PERSON], variant))
-            testers.append(f"tester-{k % 3 + 1}")
-            answers.append({"fun": 2 + k % 4 if variant == "default" else 5, "confused": f"deal {seed}"})
+            testers.append([f"tester-{k % 3 + 1}"])
+            answers.append([{"fun": 2 + k % 4 if variant == "default" else 5, "confused": f"deal {seed}"}])
     people = folder / "people.parquet"
     write_people(people_table(rows, testers, answers, QUESTIONS), people, "test")
     bots = folder / "bots.parquet"
@@ -62,14 +63,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
 
 def test_people_rows_have_the_sim_columns_and_read_in_query(files: Files) -> None:
     people, bots, rows = files
-    columns, found = query("SELECT variant, agents[1], tester, q_fun, q_confused, win, m_turns "
+    columns, found = query("SELECT variant, agents[1], testers[1], q_fun[1], q_confused[1], win, m_turns "
                            "FROM games WHERE list_contains(agents, 'person') ORDER BY variant, seed",
                            [people, bots])
     assert len(found) == len(rows) == 12
     assert {r[1] for r in found} == {PERSON}
     assert [r[5] for r in found] == [r["win"] for r in sorted(rows, key=lambda r: (r["variant"], r["seed"]))]
-    columns, both = query("SELECT count(*), count(tester) FROM games", [people, bots])
-    assert both == [(24, 12)]  # bot rows have no tester: NULL under the united columns
+    columns, both = query("SELECT count(*), count(testers) FROM games", [people, bots])
+    assert both == [(24, 12)]  # bot rows have no testers: NULL under the united columns
     names = schema_for(rows).names
     assert query("SELECT * FROM games LIMIT 1", [people])[0][:len(names)] == names
 

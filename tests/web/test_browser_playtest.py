@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from click.testing import CliRunner
 from tests.web.browser_support import click_action, legal_actions, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess
+from tests.web.wire_client import Client
 
 from playtable.cli import cli
 from playtable.lab.report import write_report
@@ -104,10 +105,10 @@ def test_three_testers_play_a_playtest_and_its_report_reads_them(
     exported = run("playtest-online", "export", playtest_id, "--db", db, "--out", str(people))
     assert "3 games written" in exported
     rows = pq.read_table(people).to_pylist()
-    assert sorted(r["tester"] for r in rows) == sorted(TESTERS)
+    assert sorted(r["testers"][0] for r in rows) == sorted(TESTERS)
     assert [r["win"] for r in rows] == [p["won"] for p in played]
     assert [r["length"] for r in rows] == [p["step"] for p in played]
-    assert [r["q_fun"] for r in rows] == [p["fun"] for p in played]
+    assert [r["q_fun"] for r in rows] == [[p["fun"]] for p in played]
     # two variants among the three games, and every deal's two slots under different variants
     assert {r["variant"] for r in rows} == {"easy", "default"}
     assert [r["seed"] for r in rows] == [20, 20, 21]
@@ -134,6 +135,102 @@ def test_three_testers_play_a_playtest_and_its_report_reads_them(
             rf"<tr><td>{variant}</td><td>random</td>(.*?)</tr>", section).group(1))  # type: ignore[union-attr]
         assert bot[0] == "2" and bot[5] == str(len(mine))  # 2 deals; common with the people's
     assert "Ana: the drill" in section
+
+
+def answer_on_the_page(page: Any, fun: int, remark: str) -> None:
+    """Back from a finished table to the playtest's page, the questions answered and sent."""
+    page.locator("#playtest-back").click()
+    page.wait_for_selector("form.questionnaire")
+    page.locator(f'fieldset[data-question="fun"] input[value="{fun}"]').check()
+    page.locator("#q-confused").fill(remark)
+    page.get_by_role("button", name="Send the answers").click()
+    page.wait_for_selector(".thanks")
+
+
+def finish_over_the_sockets(server: ServerProcess, table_url: dict[int, str]) -> None:
+    """The people's moves of a shared table, each sent on its own seat's connection (opened with
+    the seat's token from its page's address) until the game ends; the bots move by themselves."""
+    clients = {}
+    try:
+        for seat, url in table_url.items():
+            table_id, query = url.split("/t/", 1)[1].split("?", 1)
+            clients[seat] = Client(server.ws_url, table_id, "&".join(
+                part for part in query.split("&") if part.split("=")[0] in ("seat", "token")))
+        states = {seat: client.greet()[1] for seat, client in clients.items()}
+        rng = random.Random(8)
+        for _ in range(3000):  # bounded: a wizard game of random heroes is about 300 steps
+            state = next(iter(states.values()))
+            if state["terminal"]:
+                return
+            mover = state["current_player"]
+            if mover in clients:
+                clients[mover].send({"type": "act", "action": rng.choice(states[mover]["legal"])["action"],
+                                     "step": states[mover]["step"]})
+            states = {seat: next_state(client, state["step"]) for seat, client in clients.items()}
+        raise AssertionError("the game did not end")
+    finally:
+        for client in clients.values():
+            client.close()
+
+
+def next_state(client: Client, after: int) -> dict[str, Any]:
+    for _ in range(50):
+        message = client.recv_type("state")
+        if message["step"] > after:
+            return message
+    raise AssertionError("no new state")
+
+
+def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(
+        web_server: ServerProcess, chromium: Any, tmp_path: Path) -> None:
+    """Bots in some seats: the designer seats a bot as the wizard and three people as the heroes.
+    The first tester opens the table; the next two, opening the same link, sit down at it (each
+    page shows the others' names); the game is played to its end, each answers on the page, and
+    the export and the report count one game with three testers."""
+    db = str(web_server.db_path)
+    link = share_link(run("playtest-online", "create", "wizard", "--variant", "default", "--games", "2",
+                          "--seed", "40", "--seat", "heuristic", "--seat", "person", "--seat", "person",
+                          "--seat", "person", "--url", web_server.url, "--db", db), web_server.url)
+    playtest_id = link.rsplit("/", 1)[1]
+    pages, table_url = [], {}
+    for k, name in enumerate(TESTERS):
+        page = new_page(chromium, 390, 844, touch=True) if k == 2 else new_page(chromium, 1280, 800)
+        page.goto(link)
+        if k == 0:
+            assert "with 2 other testers and 1 bot" in page.locator("#playtest-title + p").inner_text()
+        page.locator("#player-name").fill(name)
+        page.get_by_role("button", name="Save").click()
+        page.locator("#play").click()
+        page.wait_for_url(re.compile(r"/t/"))
+        wait_connected(page)
+        table_url[k + 1] = page.url
+        pages.append(page)
+        if k == 0:  # back on the playtest's page in another tab, Ana learns whom her table waits for
+            tab = page.context.new_page()
+            tab.goto(link)
+            assert "waits for 2 more testers" in tab.locator("#waiting-for").inner_text()
+            tab.close()
+    assert len({url.split("?")[0] for url in table_url.values()}) == 1  # one table
+    assert [url.split("seat=")[1].split("&")[0] for url in table_url.values()] == ["1", "2", "3"]
+    for name in TESTERS:  # everyone's page shows everyone at the table
+        pages[0].get_by_text(name).first.wait_for()
+    pages[0].screenshot(path=str(tmp_path / "playtest-shared-table-1280.png"))
+    finish_over_the_sockets(web_server, table_url)
+    for k, page in enumerate(pages):
+        answer_on_the_page(page, 2 + k, f"{TESTERS[k]} at seat {k + 1}")
+        assert not page.script_errors and not page.foreign_requests
+        page.context.close()
+    people = tmp_path / "people.parquet"
+    exported = run("playtest-online", "export", playtest_id, "--db", db, "--out", str(people))
+    assert "1 game written" in exported
+    (row,) = pq.read_table(people).to_pylist()
+    assert row["agents"] == ["heuristic", "person", "person", "person"]
+    assert row["testers"] == [None, *TESTERS] and row["q_fun"] == [None, 2, 3, 4]
+    section = write_report([people], tmp_path / "report.html").read_text(encoding="utf-8")
+    cells = re.findall(r"<td>(.*?)</td>", re.search(  # type: ignore[union-attr]
+        r"<tr><td>default</td><td>people</td>(.*?)</tr>", section).group(1))
+    assert cells[:2] == ["1", "3"]  # one game, three testers
+    assert "3.00 [" in section and "Caro at seat 3" in section
 
 
 def test_the_tester_page_runs_under_the_policy(web_server: ServerProcess, chromium: Any) -> None:

@@ -6,8 +6,10 @@ report reads beside bot rows."""
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +19,14 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 from tests.web.conftest import in_process_app
 
+from playtable.agents import PERSON
 from playtable.cli import cli
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 from playtable.core.registry import get_game
 from playtable.lab.columns import schema_for
-from playtable.lab.people import PERSON, people_schema, person_row
+from playtable.lab.people import people_schema, person_row
+from playtable.lab.report_people import people_section
 from playtable.lab.runner import Arm, play_game
 from playtable.web.server.playtest_spec import (
     DEFAULT_QUESTIONS,
@@ -46,10 +50,10 @@ def new_key() -> str:
 
 def spec(**changes: Any) -> PlaytestSpec:
     values: dict[str, Any] = {"game": "rotator", "variants": ["easy", "medium"], "games": 6,
-                              "first_seed": 10, "bots": [], "questions": list(DEFAULT_QUESTIONS)}
+                              "first_seed": 10, "seats": None, "questions": list(DEFAULT_QUESTIONS)}
     values.update(changes)
     return check_spec(values["game"], values["variants"], values["games"], values["first_seed"],
-                      values["bots"], values["questions"], values.get("title", ""))
+                      values["seats"], values["questions"], values.get("title", ""))
 
 
 # -- the schedule: random, paired, balanced --------------------------------------------------------
@@ -95,11 +99,12 @@ def test_the_schedule_pairs_every_deal_across_variants_and_stays_balanced() -> N
     ({"games": True}, "the number of games"),
     ({"first_seed": -1}, "first seed"),
     ({"first_seed": 2**63}, "first seed"),
-    ({"bots": ["random"]}, "has 1 seats"),
-    ({"game": "stardice", "variants": ["battle"], "bots": []}, "give 1 bot"),
-    ({"game": "stardice", "variants": ["battle"], "bots": ["nobody"]}, "nobody"),
-    ({"game": "troll", "variants": ["default"], "games": 2,
-      "bots": []} | {"questions": []}, "1 to 8 questions"),
+    ({"seats": ["person", "random"]}, r"has 1 seat\(s\)"),
+    ({"seats": ["random"]}, "at least one person"),
+    ({"game": "stardice", "variants": ["battle"], "seats": ["person"]}, r"has 2 seat\(s\)"),
+    ({"game": "stardice", "variants": ["battle"], "seats": ["person", "nobody"]}, "nobody"),
+    ({"game": "stardice", "variants": ["battle", "objective1"], "games": 2}, "different numbers of seats"),
+    ({"game": "troll", "variants": ["default"], "games": 2} | {"questions": []}, "1 to 8 questions"),
     ({"questions": [Question("fun", "scale", "Fun?")] * 9}, "1 to 8 questions"),
     ({"questions": [Question("Fun", "scale", "Fun?")]}, "question id"),
     ({"questions": [Question("fun", "stars", "Fun?")]}, "scale or text"),
@@ -117,9 +122,15 @@ def test_every_setting_is_bounded(changes: dict[str, Any], says: str) -> None:
 
 def test_bots_are_bounded_like_a_strangers() -> None:
     with pytest.raises(BadParameter):
-        spec(game="stardice", variants=["battle"], games=2, bots=["search:samples=100000000"])
-    ok = spec(game="stardice", variants=["battle"], games=2, bots=["random-thrower"])
-    assert ok.table_request("battle", 3)["seats"][1] == {"kind": "bot", "agent": "random-thrower"}
+        spec(game="stardice", variants=["battle"], games=2, seats=["person", "search:samples=100000000"])
+    ok = spec(game="stardice", variants=["battle"], games=2, seats=["person", "random-thrower"])
+    assert ok.table_request("battle", 3)["seats"] == [{"kind": "human", "reserved": True, "mine": True},
+                                                      {"kind": "bot", "agent": "random-thrower"}]
+    # no bot at all: every seat a person, the first the creating tester's, the others kept
+    people = spec(game="stardice", variants=["battle"], games=2)
+    assert people.seats == ("person", "person") and people.bots == ()
+    assert people.table_request("battle", 3)["seats"] == [{"kind": "human", "reserved": True, "mine": True},
+                                                          {"kind": "human", "reserved": True}]
 
 
 def test_questions_parse_from_the_command_line() -> None:
@@ -174,21 +185,39 @@ def person_actions(arm: Arm, seed: int) -> list[str]:
 
 def play_out(client: TestClient, path: str, rng: random.Random) -> None:
     """Play the table at `path` (a join path) to its end with random legal moves, as a page would."""
-    table_id, query = path.split("/t/", 1)[1].split("?", 1)
-    query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
-    with client.websocket_connect(f"/ws/tables/{table_id}?{query}") as ws:
-        state: dict[str, Any] = {}
-        for _ in range(400):
-            message = ws.receive_json()
-            if message["type"] != "state":
-                continue
-            state = message
-            if state["terminal"]:
+    play_together(client, [path], rng)
+
+
+def play_together(client: TestClient, paths: list[str], rng: random.Random) -> None:
+    """The people at the join `paths` of one table play it to its end with random legal moves, as
+    their pages would; bots in the other seats move by themselves."""
+    with ExitStack() as stack:
+        sockets = []
+        for path in paths:
+            table_id, query = path.split("/t/", 1)[1].split("?", 1)
+            query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
+            sockets.append(stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}?{query}")))
+        states = [next_state(ws, -1) for ws in sockets]
+        for _ in range(3000):  # bounded: a wizard game of random heroes is about 300 steps
+            if states[0]["terminal"]:
                 return
-            if state["your_turn"]:
-                ws.send_json({"type": "act", "action": rng.choice(state["legal"])["action"],
-                              "step": state["step"]})
-        raise AssertionError(f"the game did not end: {state.get('step')}")
+            movers = [k for k, state in enumerate(states) if state["your_turn"]]
+            if movers:
+                state = states[movers[0]]
+                sockets[movers[0]].send_json({"type": "act", "action": rng.choice(state["legal"])["action"],
+                                              "step": state["step"]})
+            step = states[0]["step"]
+            states = [next_state(ws, step) for ws in sockets]
+        raise AssertionError(f"the game did not end: {states[0]['step']}")
+
+
+def next_state(ws: Any, after: int) -> dict[str, Any]:
+    """The socket's next `state` message of a step after `after`."""
+    for _ in range(50):
+        message = ws.receive_json()
+        if message["type"] == "state" and message["step"] > after:
+            return dict(message)
+    raise AssertionError("no new state")
 
 
 @pytest.fixture
@@ -262,20 +291,20 @@ def test_three_testers_play_answer_and_export(playtest: tuple[Path, str], tmp_pa
     rows = file.to_pylist()
     slots = schedule(spec(games=4), random.Random(1))
     assert [(r["variant"], r["seed"]) for r in rows] == slots[:3]
-    assert [r["tester"] for r in rows] == ["Ann", "Bo", "Cy"]
-    assert [r["q_fun"] for r in rows] == [2, 3, 4] and [r["q_long"] for r in rows] == [None] * 3
+    assert [r["testers"] for r in rows] == [["Ann"], ["Bo"], ["Cy"]]
+    assert [r["q_fun"] for r in rows] == [[2], [3], [4]] and [r["q_long"] for r in rows] == [[None]] * 3
     assert all(r["agents"] == [PERSON] and r["completed"] for r in rows)
-    # the sim schema exactly, then the tester and the answers
+    # the sim schema exactly, then the testers and the answers, seat by seat
     sim_schema = schema_for([{**r, "metrics": {k[2:]: v for k, v in r.items() if k.startswith("m_")}}
                              for r in rows[:1]])
     assert file.schema.remove_metadata().names[:len(sim_schema)] == sim_schema.names
     assert list(file.schema.remove_metadata())[:len(sim_schema)] == list(sim_schema)
-    assert file.schema.names[len(sim_schema):] == ["tester", "q_fun", "q_hard", "q_long", "q_confused"]
+    assert file.schema.names[len(sim_schema):] == ["testers", "q_fun", "q_hard", "q_long", "q_confused"]
     assert pq.read_metadata(out).metadata[b"playtable.schema"] == b"2"
     anonymous = tmp_path / "anon.parquet"
     CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(anonymous),
                              "--anonymous"])
-    assert pq.read_table(anonymous).column("tester").to_pylist() == ["tester-1", "tester-2", "tester-3"]
+    assert pq.read_table(anonymous).column("testers").to_pylist() == [[f"tester-{k}"] for k in (1, 2, 3)]
 
 
 def test_the_export_schema_is_the_labs_own(tmp_path: Path) -> None:
@@ -285,7 +314,7 @@ def test_the_export_schema_is_the_labs_own(tmp_path: Path) -> None:
     sim = schema_for(rows)
     assert list(schema)[:len(sim)] == list(sim)
     assert [(f.name, str(f.type)) for f in list(schema)[len(sim):]] == [
-        ("tester", "string"), ("q_fun", "int64"), ("q_why", "string")]
+        ("testers", "list<item: string>"), ("q_fun", "list<item: int64>"), ("q_why", "list<item: string>")]
 
 
 # -- hostile testers -------------------------------------------------------------------------------------
@@ -336,7 +365,7 @@ def test_a_person_plays_against_the_playtests_bots(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite3"
     store = PlaytestStore(db)
     pid = store.create(spec(game="stardice", variants=["battle"], games=2, first_seed=40,
-                            bots=["random-thrower"]), random.Random(2))
+                            seats=["person", "random-thrower"]), random.Random(2))
     store.close()
     with TestClient(in_process_app(db, workers=1)) as client:
         key = register(client, "Gus")
@@ -349,3 +378,102 @@ def test_a_person_plays_against_the_playtests_bots(tmp_path: Path) -> None:
                                       "--out", str(tmp_path / "none.parquet")])
     # the command line's main turns this into one line and status 2
     assert isinstance(result.exception, BadParameter) and "no finished game yet" in str(result.exception)
+
+
+def test_testers_share_a_table_with_bots_in_some_seats_and_each_answers(tmp_path: Path) -> None:
+    """The wizard game with a bot as the wizard and three testers as the heroes: the first tester
+    opens the slot's table, the next two sit down at it before a new slot is opened (its person
+    seats are kept for them, never offered to strangers), each answers about the game, and the
+    export holds the game once with its testers and answers seat by seat."""
+    db = tmp_path / "tables.sqlite3"
+    store = PlaytestStore(db)
+    pid = store.create(spec(game="wizard", variants=["default"], games=2, first_seed=40,
+                            seats=["heuristic", PERSON, PERSON, PERSON]), random.Random(2))
+    store.close()
+    rng = random.Random(4)
+    with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
+        assert client.get(f"/api/playtests/{pid}").json()["people"] == 3
+        keys = [register(client, name) for name in ("Ann", "Bo", "Cy", "Di")]
+        first = client.post(f"/api/playtests/{pid}/play", json={"key": keys[0]}).json()
+        assert first["seat"] == 1
+        waiting = client.post(f"/api/playtests/{pid}/me", json={"key": keys[0]}).json()["last"]
+        assert waiting == {"table_id": first["table_id"], "seat": 1, "over": False, "answered": False,
+                           "waiting_for": 2}
+        # the kept seats are not in the Open list, and a stranger cannot take one
+        listed = client.get("/api/tables").json()
+        assert all(t["id"] != first["table_id"] for t in listed.get("open", []))
+        stranger = register(client, "Zed")
+        taken = client.post(f"/api/tables/{first['table_id']}/take", json={"key": stranger, "seat": 2})
+        assert taken.status_code == 403
+        joined = [client.post(f"/api/playtests/{pid}/play", json={"key": k}) for k in keys[1:3]]
+        assert [j.status_code for j in joined] == [201, 201]
+        assert [j.json()["table_id"] for j in joined] == [first["table_id"]] * 2
+        assert [j.json()["seat"] for j in joined] == [2, 3]
+        table = client.get(f"/api/tables/{first['table_id']}").json()
+        assert [s.get("player") for s in table["seats"][1:]] == ["Ann", "Bo", "Cy"]
+        assert table["seats"][0]["agent"] == "heuristic"
+        full = client.post(f"/api/playtests/{pid}/me", json={"key": keys[0]}).json()["last"]
+        assert full["waiting_for"] == 0
+        # the table is full: the fourth tester opens the next slot (the next deal) at its first person seat
+        fourth = client.post(f"/api/playtests/{pid}/play", json={"key": keys[3]}).json()
+        assert fourth["table_id"] != first["table_id"] and fourth["seat"] == 1
+        taken_slots = [(s.seed, s.table_id) for s in PlaytestStore(db).slots(pid)]
+        assert taken_slots == [(40, first["table_id"]), (41, fourth["table_id"])]
+        play_together(client, [first["path"]] + [j.json()["path"] for j in joined], rng)
+        for n, key in enumerate(keys[:3]):
+            me = client.post(f"/api/playtests/{pid}/me", json={"key": key}).json()
+            assert me["last"]["over"] and not me["last"]["answered"]
+            answered = client.post(f"/api/playtests/{pid}/answers", json={
+                "key": key, "table_id": first["table_id"],
+                "answers": {"fun": n + 2, "confused": f"seat {n + 1}"}})
+            assert answered.status_code == 200, answered.text
+            if n < 2:  # the game counts as answered once each of its testers has answered
+                assert client.get(f"/api/playtests/{pid}").json()["answered"] == 0
+        assert client.get(f"/api/playtests/{pid}").json()["answered"] == 1
+    out = tmp_path / "people.parquet"
+    result = CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 game written" in result.output and "1 not finished" in result.output
+    (row,) = pq.read_table(out).to_pylist()
+    assert row["agents"] == ["heuristic", PERSON, PERSON, PERSON] and row["completed"]
+    assert row["testers"] == [None, "Ann", "Bo", "Cy"]
+    assert row["q_fun"] == [None, 2, 3, 4] and row["q_confused"] == [None, "seat 1", "seat 2", "seat 3"]
+    # the report counts the game once and each tester's answer once
+    section = people_section([out])
+    line = re.search(r"<tr><td>default</td><td>people</td>(.*?)</tr>", section)
+    assert line and re.findall(r"<td>(.*?)</td>", line.group(1))[:2] == ["1", "3"]
+    assert "3.00 [" in section and "(n=3)" in section and "“seat 2”" in section
+
+
+def test_a_database_of_one_tester_a_slot_keeps_its_testers(tmp_path: Path) -> None:
+    """Playtests stored before testers could share a table (the tester and the answers in the
+    slot's row, the bots after seat 0 in the settings) open with nothing lost."""
+    import json
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    old = sqlite3.connect(db)
+    old.executescript("""
+        CREATE TABLE playtests (id TEXT PRIMARY KEY, spec TEXT NOT NULL, created TEXT NOT NULL);
+        CREATE TABLE playtest_slots (playtest_id TEXT NOT NULL, slot INTEGER NOT NULL, variant TEXT NOT NULL,
+            seed INTEGER NOT NULL, table_id TEXT, player_id TEXT, assigned TEXT, answers TEXT, answered TEXT,
+            PRIMARY KEY (playtest_id, slot));
+        CREATE INDEX playtest_slots_by_player ON playtest_slots(playtest_id, player_id);""")
+    settings = spec(game="stardice", variants=["battle"], games=2, seats=[PERSON, "random"]).to_json()
+    settings["bots"] = ["random"]
+    del settings["seats"]
+    old.execute("INSERT INTO playtests VALUES ('abcdefghijkl', ?, 'then')", (json.dumps(settings),))
+    old.execute("INSERT INTO playtest_slots VALUES ('abcdefghijkl', 0, 'battle', 10, 'T1', 'P1', 'then', "
+                "'{\"fun\": 4}', 'later')")
+    old.execute("INSERT INTO playtest_slots (playtest_id, slot, variant, seed) "
+                "VALUES ('abcdefghijkl', 1, 'battle', 11)")
+    old.commit()
+    old.close()
+    store = PlaytestStore(db)
+    assert store.spec("abcdefghijkl").seats == (PERSON, "random")  # type: ignore[union-attr]
+    (tester,) = store.testers("abcdefghijkl")
+    assert (tester.slot, tester.seat, tester.player_id, tester.table_id, tester.answers) == (0, 0, "P1", "T1",
+                                                                                           {"fun": 4})
+    assert store.counts("abcdefghijkl") == (2, 1, 1)
+    store.close()
+    assert PlaytestStore(db).testers("abcdefghijkl")[0].answered == "later"  # moved once, kept

@@ -16,8 +16,12 @@ from playtable.agents.random_agent import RandomAgent
 from playtable.agents.spec import build_agent, check_remote_spec, split_agent_spec
 from playtable.core.protocol import Agent, Game
 
-__all__ = ["GENERIC_AGENTS", "available_agents", "check_remote_agent_spec", "make_agent",
+__all__ = ["GENERIC_AGENTS", "PERSON", "available_agents", "check_remote_agent_spec", "make_agent",
            "split_agent_spec"]
+
+PERSON = "person"
+"""Not an agent: the label of a seat a person plays, in a playtest's seats and a lab row's
+`agents` (a person's games are lab rows too, issue 31); `make_agent` knows no such name."""
 
 GENERIC_AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,

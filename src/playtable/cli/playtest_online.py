@@ -1,13 +1,16 @@
 """`playtable playtest-online`: playtests with people on the web server (issue 31).
 
     playtable playtest-online create troll --variant default --variant easier-ends --games 20
+    playtable playtest-online create wizard --variant final --variant beta --games 8 \
+        --seat heuristic --seat person --seat person --seat person
     playtable playtest-online status ID
     playtable playtest-online export ID --out people.parquet
 
 The designer is the server's operator: these commands work on the server's own database (`--db`,
 the same default as `playtable serve`), so no web route creates a playtest. `export` replays
 every finished game's record through the lab's runner (`lab.people`): the rows are `sim` rows
-(agent `person` on the tester's seat) plus `tester` and the answers (`q_<id>`).
+(agent `person` on each tester's seat) plus, seat by seat as `agents` is, `testers` and the
+answers (`q_<id>`).
 """
 
 from __future__ import annotations
@@ -40,13 +43,24 @@ def _store(db: Path | None, must_exist: bool = True) -> Any:
 
 def bots_command(playtest_id: str, spec: Any, agent: str) -> str:
     """The `compare` command that plays bots on the playtest's deals and variants, `agent` on the
-    person's seat and the playtest's bots on the others, labelled as the people's rows are."""
+    people's seats and the playtest's bots on the others, labelled as the people's rows are."""
+    from playtable.agents import PERSON
+
     words = ["playtable", "compare", spec.game]
     words += [arg for v in spec.variants for arg in ("--variant", f"{v}:")]
-    words += ["--agent", f"0={agent}"]
-    words += [arg for k, bot in enumerate(spec.bots, 1) for arg in ("--agent", f"{k}={bot}")]
+    words += [arg for k, seat in enumerate(spec.seats)
+              for arg in ("--agent", f"{k}={agent if seat == PERSON else seat}")]
     words += ["-n", str(spec.deals), "--seed", str(spec.first_seed), "--out", f"bots-{playtest_id}.parquet"]
     return shlex.join(words)
+
+
+def _complete_seat(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    from playtable.agents import PERSON
+
+    person = [CompletionItem(PERSON)] if PERSON.startswith(incomplete) else []
+    return person + complete_agent(ctx, param, incomplete)
 
 
 @click.group("playtest-online")
@@ -62,22 +76,23 @@ def playtest_online() -> None:
 @click.option("--games", type=int, default=20, show_default=True,
               help="Games in all (a multiple of the variants: each deal is played under each).")
 @click.option("--seed", type=SEED, default=None, help="The first deal's seed [default: random].")
-@click.option("--bot", "bots", multiple=True, shell_complete=complete_agent,
-              help="The agent of each seat after the person's (repeat, in seat order).")
+@click.option("--seat", "seats", multiple=True, shell_complete=_complete_seat,
+              help="Each seat's player in seat order (repeat): 'person' for a tester, or a bot's agent "
+                   "[default: a tester at every seat].")
 @click.option("--question", "questions", multiple=True, metavar="ID:scale:PROMPT[:LOW:HIGH]|ID:text:PROMPT",
               help="A question after each game (repeat) [default: fun, hard, long (1-5), confused (text)].")
 @click.option("--title", default="", help="What testers read at the top of the page.")
 @click.option("--url", default="http://127.0.0.1:8000", show_default=True, envvar="PLAYTABLE_PUBLIC_URL",
               help="The server's address as people open it (the link is printed with it).")
 @DB_OPTION
-def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, bots: tuple[str, ...],
+def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, seats: tuple[str, ...],
            questions: tuple[str, ...], title: str, url: str, db: Path | None) -> None:
     """Make a playtest of GAME and print the link to share with testers."""
     from playtable.web.server.playtest_spec import DEFAULT_QUESTIONS, check_spec, parse_question
 
     asked = [parse_question(q) for q in questions] or list(DEFAULT_QUESTIONS)
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    spec = check_spec(game, list(variants), games, first, list(bots), asked, title)
+    spec = check_spec(game, list(variants), games, first, list(seats), asked, title)
     store, path = _store(db, must_exist=False)
     try:
         playtest_id = store.create(spec)
@@ -93,11 +108,11 @@ def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, b
 @playtest_online.command()
 @click.argument("playtest_id", required=False)
 @click.option("--agent", default="random", show_default=True, shell_complete=complete_agent,
-              help="The bot on the person's seat in the printed `compare` command.")
+              help="The bot on the people's seats in the printed `compare` command.")
 @DB_OPTION
 def status(playtest_id: str | None, agent: str, db: Path | None) -> None:
     """How far a playtest is (every playtest without PLAYTEST_ID), and the `compare` command
-    that plays bots on its deals and variants (--agent on the person's seat)."""
+    that plays bots on its deals and variants (--agent on the people's seats)."""
     store, _ = _store(db)
     try:
         ids = [playtest_id] if playtest_id else [pid for pid, _ in store.ids()]
@@ -120,14 +135,14 @@ def status(playtest_id: str | None, agent: str, db: Path | None) -> None:
 @click.option("--anonymous", is_flag=True, help="Testers as tester-1, tester-2, ... instead of their names.")
 @DB_OPTION
 def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | None) -> None:
-    """Write every finished game of a playtest as a lab row (the sim columns, agent `person`,
-    plus `tester` and the answers as q_<id>)."""
+    """Write every finished game of a playtest as a lab row (the sim columns, agent `person`
+    on each tester's seat, plus, seat by seat, `testers` and the answers as q_<id>)."""
     from playtable.core.extras import require
     from playtable.core.files import check_new_output
 
     require("lab", "playtest-online export")
     check_new_output(out, force)
-    from playtable.lab.people import PERSON, people_table, person_row, write_people
+    from playtable.lab.people import people_table, person_row, write_people
     from playtable.web.server.store import SqliteStore
 
     store, path = _store(db)
@@ -136,25 +151,30 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | 
         spec = store.spec(playtest_id)
         if spec is None:
             raise BadParameter(f"there is no playtest '{playtest_id[:20]}'")
-        rows, testers, answers = [], [], []
+        rows: list[dict[str, Any]] = []
+        testers: list[list[str | None]] = []
+        answers: list[list[dict[str, Any] | None]] = []
         names: dict[str, str] = {}
         unfinished = 0
         for slot in store.slots(playtest_id):
             table = tables.load(slot.table_id) if slot.table_id else None
             if table is None:
                 continue
-            agents = [PERSON, *spec.bots]
             row = person_row(table.game, table.params, table.seed, [t for _, t in table.actions],
-                             agents, slot.variant)
+                             list(spec.seats), slot.variant)
             if not row["completed"]:
                 unfinished += 1
                 continue
-            seat = table.seats[0]
-            key = seat.player or slot.player_id or ""
-            names.setdefault(key, f"tester-{len(names) + 1}" if anonymous else (seat.player_name or key))
+            seated = {t.seat: t for t in store.testers(playtest_id, slot=slot.slot)}
+            seat_testers: list[str | None] = [None] * len(spec.seats)
+            seat_answers: list[dict[str, Any] | None] = [None] * len(spec.seats)
+            for k, tester in seated.items():
+                shown = table.seats[k].player_name or tester.player_id
+                names.setdefault(tester.player_id, f"tester-{len(names) + 1}" if anonymous else shown)
+                seat_testers[k], seat_answers[k] = names[tester.player_id], tester.answers or {}
             rows.append(row)
-            testers.append(names[key])
-            answers.append(slot.answers or {})
+            testers.append(seat_testers)
+            answers.append(seat_answers)
     finally:
         tables.close()
         store.close()
@@ -163,5 +183,5 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | 
     questions = [(q.id, q.kind) for q in spec.questions]
     write_people(people_table(rows, testers, answers, questions), out,
                  f"playtable playtest-online export {playtest_id}")
-    click.echo(f"{len(rows)} games written to {out}"
+    click.echo(f"{len(rows)} game{'' if len(rows) == 1 else 's'} written to {out}"
                + (f" ({unfinished} not finished, left out)" if unfinished else ""))

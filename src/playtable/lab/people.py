@@ -4,14 +4,18 @@ A person's game is a record: the game, its parameters, its seed and the action t
 `person_row` replays that record through the runner's own `play_game`, so a person's row has
 exactly the columns, types and meanings of a `sim` row (outcome, length, branching, events, the
 game-quality measures, the game's metrics, typed parameters): `query`, `report`, `compare`'s
-readers and pandas read human games as they read bot games, alone or in the same files. The
+readers and pandas read human games as they read bot games, alone or in the same files. A
 person's seat is labelled with the agent `person`, the bots' seats with their specs.
 
-What a bot row never has comes after the sim columns, in this order:
+What a bot row never has comes after the sim columns, in this order, each a list with one
+entry a seat as `agents` is (NULL at a bot's seat), since several testers may share a game:
 
-    tester       the tester's name, or an anonymous id (`tester-1`, ...) when exported so
-    q_<id>       each questionnaire answer: BIGINT for a scale, VARCHAR for free text (NULL:
-                 not answered)
+    testers      each tester's name, or an anonymous id (`tester-1`, ...) when exported so
+    q_<id>       each tester's answer: BIGINT for a scale, VARCHAR for free text (NULL: not
+                 answered)
+
+(A game is one row, as a `sim` game is, so counts and win rates count games; pandas reads a
+solitaire game's answer as `q_fun[0]`, and `explode` gives one line a tester.)
 
 `people_schema` is the sim schema of the rows (`columns.schema_for`, the very object `sim`
 writes) followed by those columns; `write_people` writes a file with the lab's metadata
@@ -32,42 +36,47 @@ from playtable.lab.columns import TableMaker, schema_for
 from playtable.lab.runner import Arm, play_game
 from playtable.lab.storage import file_metadata
 
-PERSON = "person"
-"""The agent spec of a person's seat in a result row."""
-TESTER_COLUMN = "tester"
+TESTER_COLUMN = "testers"
 QUESTION_PREFIX = "q_"
 
 
 def person_row(game: str, params: Mapping[str, Any], seed: int, actions: Sequence[str],
                agents: Sequence[str], label: str) -> dict[str, Any]:
     """The sim row of a game people (and bots) played: `actions` replayed from the start of
-    (`game`, `params`, `seed`), each seat labelled by `agents` (`PERSON` for a person)."""
+    (`game`, `params`, `seed`), each seat labelled by `agents` (`agents.PERSON` for a person)."""
     arm = Arm(game, dict(params), tuple(agents), label, max_steps=max(1, len(actions)))
     return play_game(arm, seed, record=list(actions))
 
 
 def people_schema(rows: Sequence[dict[str, Any]], questions: Sequence[tuple[str, str]]) -> pa.Schema:
-    """The sim schema of `rows`, then `tester` and one `q_<id>` per (id, kind) question
-    (kind "scale": BIGINT, "text": VARCHAR)."""
-    extra = [pa.field(TESTER_COLUMN, pa.string())]
-    extra += [pa.field(QUESTION_PREFIX + qid, pa.int64() if kind == "scale" else pa.string())
-              for qid, kind in questions]
+    """The sim schema of `rows`, then `testers` and one `q_<id>` per (id, kind) question
+    (kind "scale": list of BIGINT, "text": list of VARCHAR), each a list with one entry a seat."""
+    extra = [pa.field(TESTER_COLUMN, pa.list_(pa.string()))]
+    extra += [pa.field(QUESTION_PREFIX + qid, pa.list_(_answer_type(kind))) for qid, kind in questions]
     return pa.schema(list(schema_for(rows)) + extra)
 
 
-def people_table(rows: Sequence[dict[str, Any]], testers: Sequence[str],
-                 answers: Sequence[Mapping[str, Any]],
+def _answer_type(kind: str) -> pa.DataType:
+    return pa.int64() if kind == "scale" else pa.string()
+
+
+def people_table(rows: Sequence[dict[str, Any]], testers: Sequence[Sequence[str | None]],
+                 answers: Sequence[Sequence[Mapping[str, Any] | None]],
                  questions: Sequence[tuple[str, str]]) -> pa.Table:
-    """Rows (from `person_row`), each with its tester and answers, as one Arrow table."""
+    """Rows (from `person_row`), each with its testers and their answers seat by seat (None at
+    a bot's seat), as one Arrow table."""
     if not (len(rows) == len(testers) == len(answers)):
-        raise ValueError("each row needs its tester and its answers")
+        raise ValueError("each row needs its testers and their answers")
+    for row, seat_testers, seat_answers in zip(rows, testers, answers, strict=True):
+        if not len(row["agents"]) == len(seat_testers) == len(seat_answers):
+            raise ValueError("each row's testers and answers need one entry a seat")
     base = TableMaker(schema_for(rows)).table(rows)
     schema = people_schema(rows, questions)
     columns = [base.column(i) for i in range(base.num_columns)]
-    columns.append(pa.array(list(testers), pa.string()))
+    columns.append(pa.array([list(t) for t in testers], pa.list_(pa.string())))
     for qid, kind in questions:
-        kind_type = pa.int64() if kind == "scale" else pa.string()
-        columns.append(pa.array([a.get(qid) for a in answers], kind_type))
+        columns.append(pa.array([[None if a is None else a.get(qid) for a in seat_answers]
+                                 for seat_answers in answers], pa.list_(_answer_type(kind))))
     return pa.Table.from_arrays(columns, schema=schema)
 
 

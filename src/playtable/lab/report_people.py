@@ -14,7 +14,9 @@ Wilson 95 % interval, mean length; and for each bot line against the people:
 questionnaire per variant: each scale's mean with a 95 % normal interval and its count, and the
 free-text answers. Everything is grouped in DuckDB; only counts and sums reach Python.
 
-Win is seat 0's, as everywhere in the lab: a playtest seats its person at seat 0.
+Win is seat 0's, as everywhere in the lab, whoever plays it (a playtest's people may sit at any
+seats, with bots at the others or none). The questionnaire has one answer a tester: a game of
+several testers gives several.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from playtable.lab.people import PERSON, QUESTION_PREFIX, TESTER_COLUMN
+from playtable.agents import PERSON
+from playtable.lab.people import QUESTION_PREFIX, TESTER_COLUMN
 from playtable.lab.stats import Z95, paired_counts, wilson
 from playtable.lab.storage import connect
 
@@ -55,16 +58,19 @@ def fisher_p(won_a: int, n_a: int, won_b: int, n_b: int) -> float:
 
 def people_vs_bots(con: Any) -> list[dict[str, Any]]:
     """One dict per (variant, side): side is "people" or the bots' agents joined by commas."""
-    tester = TESTER_COLUMN if _has(con, TESTER_COLUMN) else "NULL"
     found = con.execute(
         f"WITH r AS (SELECT variant, CASE WHEN {PEOPLE} THEN 'people' ELSE array_to_string(agents, ', ') "
-        f"END side, {WIN} w, win, length, {tester} tester FROM games) "
+        f"END side, {WIN} w, win, length FROM games) "
         "SELECT variant, side, count(*) n, sum(w) won, sum(CASE WHEN win THEN 1 ELSE 0 END) wins, "
-        "avg(length), count(DISTINCT tester) FROM r GROUP BY variant, side "
+        "avg(length) FROM r GROUP BY variant, side "
         "ORDER BY variant, side <> 'people', side").fetchall()
+    testers_of = dict(con.execute(
+        f"SELECT variant, count(DISTINCT t) FROM (SELECT variant, {_each(con, TESTER_COLUMN)} t "
+        f"FROM games WHERE {PEOPLE}) GROUP BY variant").fetchall()) if _has(con, TESTER_COLUMN) else {}
     people = {v: (n, wins) for v, side, n, _, wins, *_ in found if side == "people"}
     out = []
-    for variant, side, n, won, wins, length, testers in found:
+    for variant, side, n, won, wins, length in found:
+        testers = testers_of.get(variant, 0)
         if variant not in people:
             continue  # a variant no person played: the report's other sections show it
         line: dict[str, Any] = {"variant": variant, "side": side, "n": n, "rate": won / n,
@@ -86,6 +92,13 @@ def people_vs_bots(con: Any) -> list[dict[str, Any]]:
 
 def _has(con: Any, column: str) -> bool:
     return column in {row[0] for row in con.execute("DESCRIBE games").fetchall()}
+
+
+def _each(con: Any, column: str) -> str:
+    """SQL giving one value a seat of a per-seat list column (`unnest`), or the value itself in
+    files written when a game had one tester and its answers were single values."""
+    kind = dict((row[0], row[1]) for row in con.execute("DESCRIBE games").fetchall())[column]
+    return f'unnest("{column}")' if str(kind).endswith("[]") else f'"{column}"'
 
 
 def _comparison_table(lines: Sequence[dict[str, Any]]) -> str:
@@ -119,17 +132,21 @@ def _questionnaire(con: Any) -> str:
                if name.startswith(QUESTION_PREFIX)]
     if not columns:
         return "<p class='note'>No questionnaire answers in these files.</p>"
-    scales = [name for name, kind in columns if kind != "VARCHAR"]
-    texts = [name for name, kind in columns if kind == "VARCHAR"]
+    scales = [name for name, kind in columns if not str(kind).startswith("VARCHAR")]
+    texts = [name for name, kind in columns if str(kind).startswith("VARCHAR")]
     parts = []
     if scales:
+        # One line a tester's answers (a game of several testers gives several), games counted apart.
+        answers = ", ".join(f'{_each(con, c)} AS "{c}"' for c in scales)
         select = ", ".join(f'count("{c}"), avg("{c}"), stddev_samp("{c}")' for c in scales)
-        found = con.execute(f"SELECT variant, count(*), {select} FROM games WHERE {PEOPLE} "
-                            "GROUP BY variant ORDER BY variant").fetchall()
+        games = dict(con.execute(f"SELECT variant, count(*) FROM games WHERE {PEOPLE} GROUP BY variant")
+                     .fetchall())
+        found = con.execute(f"SELECT variant, {select} FROM (SELECT variant, {answers} FROM games "
+                            f"WHERE {PEOPLE}) GROUP BY variant ORDER BY variant").fetchall()
         head = ["variant", "games"] + [html.escape(c[len(QUESTION_PREFIX):]) + " (1-5)" for c in scales]
         rows = []
-        for variant, games, *values in found:
-            cells = [html.escape(str(variant)), str(games)]
+        for variant, *values in found:
+            cells = [html.escape(str(variant)), str(games[variant])]
             for k in range(len(scales)):
                 n, mean, sd = values[3 * k: 3 * k + 3]
                 if not n:
@@ -140,13 +157,13 @@ def _questionnaire(con: Any) -> str:
                 cells.append(f"{mean:.2f}{shown} (n={n})")
             rows.append(cells)
         parts.append("<p class='note'>Mean answer with its 95% normal interval and the number of "
-                     "answers (a skipped question is not counted).</p><table><tr>"
+                     "answers, one a tester (a skipped question is not counted).</p><table><tr>"
                      + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
                      + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
                      + "</table>")
     for column in texts:
-        found = con.execute(f'SELECT variant, "{column}" FROM games WHERE {PEOPLE} '
-                            f'AND "{column}" IS NOT NULL ORDER BY variant').fetchall()
+        found = con.execute(f'SELECT variant, t FROM (SELECT variant, {_each(con, column)} t FROM games '
+                            f"WHERE {PEOPLE}) WHERE t IS NOT NULL ORDER BY variant").fetchall()
         by_variant: dict[str, list[str]] = {}
         for variant, text in found:
             by_variant.setdefault(str(variant), []).append(text)
@@ -171,8 +188,9 @@ def people_section(files: Sequence[str | Path]) -> str:
         lines = people_vs_bots(con)
         return "\n".join([
             "<h2>People and bots</h2>",
-            "<p class='note'>Games people played (agent <code>person</code>) beside bots' games of the same "
-            "variant: on the deals both played, the paired difference in wins with its 95% interval and the "
+            "<p class='note'>Games people played (agent <code>person</code> at one seat or more) beside "
+            "bots' games of the same variant. Win is seat 0's, as everywhere in this report, whoever plays "
+            "it. On the deals both played, the paired difference in wins with its 95% interval and the "
             "exact sign test on the deals only one side won; over all games, Fisher's exact test (a draw "
             "counts as not won there, as half a win in the win rate).</p>",
             _comparison_table(lines),

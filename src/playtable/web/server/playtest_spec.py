@@ -4,13 +4,17 @@ deals, and the checks on a tester's answers.
 A designer (the server's operator) makes a playtest with `playtable playtest-online create`; no
 route creates one, so strangers cannot. Still every setting is bounded here as if a stranger had
 sent it (the hostile-client rules of docs/web.md): a known game, 1-4 of its named variants (or
-`default`, its default rules), 1-2,000 games, bots whose options are declared and in bounds
-(`agents.check_remote_agent_spec`), at most 8 questions of bounded length, and no path anywhere.
+`default`, its default rules), 1-2,000 games, seats each a person or a bot whose options are
+declared and in bounds (`agents.check_remote_agent_spec`), at most 8 questions of bounded
+length, and no path anywhere.
 
-**The person sits at seat 0**, every other seat is a bot (the playtest's `bots`, one spec a
-seat): a solitaire game has none, a game of several seats is one person against bots. (Testers
-sharing a table would have to wait for one another, and the lab's `win` is seat 0's: with the
-person always there, a person's row and a bot's row on the same deal mean the same thing.)
+**Seats** (`seats`, one a seat): `person` for a tester, an agent spec for a bot; bots in some
+seats or none (the default: every seat a person). The first tester to take a slot opens its
+table at the first person seat, and the slot's other person seats are kept for the playtest
+(reserved: never in the Open list, no stranger takes them); the next testers are seated there
+before any new slot is opened, so people meet at one table as soon as enough have come. The
+lab's `win` is seat 0's whoever sits there: a person's row and a bot's row of the same seats
+and deal mean the same thing.
 
 **The schedule** pairs deals across variants in permuted blocks: the games are cut into deals
 (`games / len(variants)` of them, seeds `first_seed`, `first_seed + 1`, ...); each deal is one
@@ -28,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from playtable.agents import check_remote_agent_spec
+from playtable.agents import PERSON, check_remote_agent_spec
 from playtable.core.errors import BadParameter, PlaytableError
 from playtable.core.params import resolve_params
 from playtable.core.registry import game_ids, get_game
@@ -79,8 +83,8 @@ class PlaytestSpec:
     variants: tuple[str, ...]
     games: int
     first_seed: int
-    bots: tuple[str, ...]
-    """One agent spec for each seat after the person's (seat 0)."""
+    seats: tuple[str, ...]
+    """Each seat's player: `PERSON` (a tester) or a bot's agent spec."""
     questions: tuple[Question, ...]
     title: str = ""
 
@@ -88,10 +92,23 @@ class PlaytestSpec:
     def deals(self) -> int:
         return self.games // len(self.variants)
 
+    @property
+    def people_seats(self) -> tuple[int, ...]:
+        return tuple(k for k, agent in enumerate(self.seats) if agent == PERSON)
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        return tuple(agent for agent in self.seats if agent != PERSON)
+
     def table_request(self, variant: str, seed: int) -> dict[str, Any]:
-        """The body of a new table of this playtest (checked again by `row_from_request`)."""
-        seats: list[dict[str, Any]] = [{"kind": "human", "mine": True, "reserved": True}]
-        seats += [{"kind": "bot", "agent": agent} for agent in self.bots]
+        """The body of a new table of this playtest (checked again by `row_from_request`): the
+        first person seat is the creating tester's, the other person seats kept for the
+        playtest's next testers."""
+        first = self.people_seats[0]
+        seats: list[dict[str, Any]] = [
+            {"kind": "human", "reserved": True, **({"mine": True} if k == first else {})}
+            if agent == PERSON else {"kind": "bot", "agent": agent}
+            for k, agent in enumerate(self.seats)]
         return {"game": self.game, "variant": None if variant == DEFAULT_RULES else variant,
                 "seed": seed, "seats": seats}
 
@@ -100,8 +117,11 @@ class PlaytestSpec:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PlaytestSpec:
+        # Playtests stored before several people could share a table kept `bots`, the seats
+        # after the person's at seat 0.
+        seats = data["seats"] if "seats" in data else [PERSON, *data["bots"]]
         return cls(data["game"], tuple(data["variants"]), data["games"], data["first_seed"],
-                   tuple(data["bots"]), tuple(Question(**q) for q in data["questions"]),
+                   tuple(seats), tuple(Question(**q) for q in data["questions"]),
                    data.get("title", ""))
 
 
@@ -124,9 +144,10 @@ def parse_question(text: str) -> Question:
     return Question(parts[0], parts[1], parts[2], low, high)
 
 
-def check_spec(game: Any, variants: Sequence[Any], games: Any, first_seed: Any, bots: Sequence[Any],
+def check_spec(game: Any, variants: Sequence[Any], games: Any, first_seed: Any, seats: Sequence[Any] | None,
                questions: Sequence[Question], title: Any = "") -> PlaytestSpec:
-    """A playtest's settings, each checked and bounded; BadParameter names the first wrong."""
+    """A playtest's settings, each checked and bounded; BadParameter names the first wrong.
+    `seats`: each seat's `PERSON` or bot spec; None (or empty) is a person at every seat."""
     if not isinstance(game, str) or game not in game_ids():
         raise BadParameter(f"unknown game {str(game)[:40]!r} (known: {', '.join(game_ids())})")
     the_game = get_game(game)
@@ -144,16 +165,25 @@ def check_spec(game: Any, variants: Sequence[Any], games: Any, first_seed: Any, 
     if isinstance(first_seed, bool) or not isinstance(first_seed, int) \
             or not 0 <= first_seed <= 2**62 - MAX_GAMES:
         raise BadParameter("the first seed must be a whole number from 0 to 2^62")
+    counts = set()
     for name in variants:
         params = resolve_params(the_game.params_type, the_game.variants,
                                 None if name == DEFAULT_RULES else name)
-        seats = the_game.num_players(params)
-        if seats != len(bots) + 1:
-            raise BadParameter(f"{the_game.name} ({name}) has {seats} seats: the person takes the first, "
-                               f"so give {seats - 1} bot(s), not {len(bots)}")
-    for agent in bots:
+        counts.add(the_game.num_players(params))
+    if len(counts) != 1:
+        raise BadParameter("the variants have different numbers of seats: compare variants of one size")
+    (size,) = counts
+    seats = list(seats or [PERSON] * size)
+    if len(seats) != size:
+        raise BadParameter(f"{the_game.name} has {size} seat(s): give each one's player ({PERSON} for a "
+                           f"tester, or a bot), not {len(seats)}")
+    if PERSON not in seats:
+        raise BadParameter(f"a playtest with people needs at least one {PERSON} seat")
+    for agent in seats:
         if not isinstance(agent, str) or len(agent) > MAX_AGENT:
-            raise BadParameter("a bot is an agent spec of at most 200 characters")
+            raise BadParameter("a seat is 'person' or an agent spec of at most 200 characters")
+        if agent == PERSON:
+            continue
         try:
             check_remote_agent_spec(the_game, agent)
         except PlaytableError as err:
@@ -171,7 +201,7 @@ def check_spec(game: Any, variants: Sequence[Any], games: Any, first_seed: Any, 
                                 _text(q.high, f"question {q.id}'s high label", MAX_LABEL, empty=True)))
     if len({q.id for q in checked}) != len(checked):
         raise BadParameter("two questions have the same id")
-    return PlaytestSpec(game, tuple(variants), games, first_seed, tuple(bots), tuple(checked),
+    return PlaytestSpec(game, tuple(variants), games, first_seed, tuple(seats), tuple(checked),
                         _text(title, "the title", MAX_TITLE, empty=True))
 
 

@@ -1,20 +1,22 @@
 """Playtests with people (issue 31): where they are kept and what a tester may ask of one.
 
-A playtest (`playtest_spec.py`) lives in the tables' SQLite file, in two tables of its own: the
-settings, and one row per slot of its schedule (variant, seed, and once a tester took it: the
-table, the player, their answers). `PlaytestStore` opens its own connection to that file (WAL:
-the table store's connection and this one do not block each other for longer than a commit).
+A playtest (`playtest_spec.py`) lives in the tables' SQLite file, in three tables of its own:
+the settings, one row per slot of its schedule (variant, seed, and once its first tester took
+it, the table), and one row per tester seated in a slot (the seat, the player, their answers).
+`PlaytestStore` opens its own connection to that file (WAL: the table store's connection and
+this one do not block each other for longer than a commit).
 
 What a tester's page may do, each checked completely before anything changes:
 
 * `GET /api/playtests/{id}`: the playtest's public face (title, game, questionnaire, how many
   games are played); never the schedule, nor which variant a slot plays.
 * `POST /api/playtests/{id}/me` `{key}`: this player's games of the playtest, the last one's
-  table and whether it is over and answered.
-* `POST /api/playtests/{id}/play` `{key}`: seat this player at the next slot's table (a new
-  table made by the hub, as any table is: its rate limits, its worker, its checks), or back at
-  their unfinished one; refused while their last game's questions are unanswered (409) or when
-  no slot is left for them (409).
+  table and seat, whether it is over and answered, and how many testers it still waits for.
+* `POST /api/playtests/{id}/play` `{key}`: seat this player at a table of the playtest that
+  waits for its people (its next person seat, with a fresh token), else at the next slot's
+  table (a new table made by the hub, as any table is: its rate limits, its worker, its checks),
+  or back at their unfinished one; refused while their last game's questions are unanswered
+  (409) or when no game is left for them (409).
 * `POST /api/playtests/{id}/answers` `{key, table_id, answers}`: the answers to a game that is
   over, once, by the player who played it.
 """
@@ -40,6 +42,7 @@ from playtable.web.server.playtest_spec import (
     check_answers,
     schedule,
 )
+from playtable.web.server.store import PlayerRow, StoreError
 from playtable.web.server.table_request import BadRequest, now
 
 log = logging.getLogger("playtable.web")
@@ -56,14 +59,23 @@ CREATE TABLE IF NOT EXISTS playtest_slots (
     variant TEXT NOT NULL,
     seed INTEGER NOT NULL,
     table_id TEXT,
-    player_id TEXT,
-    assigned TEXT,
-    answers TEXT,
-    answered TEXT,
     PRIMARY KEY (playtest_id, slot)
 );
-CREATE INDEX IF NOT EXISTS playtest_slots_by_player ON playtest_slots(playtest_id, player_id);
+CREATE TABLE IF NOT EXISTS playtest_testers (
+    playtest_id TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL,
+    assigned TEXT NOT NULL,
+    answers TEXT,
+    answered TEXT,
+    PRIMARY KEY (playtest_id, slot, seat),
+    FOREIGN KEY (playtest_id, slot) REFERENCES playtest_slots(playtest_id, slot)
+);
+CREATE INDEX IF NOT EXISTS playtest_testers_by_player ON playtest_testers(playtest_id, player_id);
 """
+_OLD_SLOT_COLUMNS = {"player_id", "assigned", "answers", "answered"}
+"""A slot's tester was kept in the slot's own row before several people could share a table."""
 
 
 @dataclass
@@ -73,8 +85,18 @@ class Slot:
     variant: str
     seed: int
     table_id: str | None = None
-    player_id: str | None = None
-    assigned: str | None = None
+
+
+@dataclass
+class Tester:
+    """One person's place in a slot: the seat they play and, after the game, their answers."""
+    playtest_id: str
+    slot: int
+    seat: int
+    player_id: str
+    table_id: str
+    seed: int
+    assigned: str = ""
     answers: dict[str, Any] | None = None
     answered: str | None = None
 
@@ -87,6 +109,23 @@ class PlaytestStore:
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(_SCHEMA)
+        self._move_old_testers()
+
+    def _move_old_testers(self) -> None:
+        """A database of the one-tester layout: each slot's tester becomes the playtest's tester
+        at seat 0 (the only person seat then), once."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(playtest_slots)")}
+        if not columns >= _OLD_SLOT_COLUMNS:
+            return
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT OR IGNORE INTO playtest_testers SELECT playtest_id, slot, 0, player_id, "
+                "coalesce(assigned, ''), answers, answered FROM playtest_slots WHERE player_id IS NOT NULL")
+            for column in sorted(_OLD_SLOT_COLUMNS):
+                if column == "player_id":
+                    self.db.execute("DROP INDEX IF EXISTS playtest_slots_by_player")
+                self.db.execute(f"ALTER TABLE playtest_slots DROP COLUMN {column}")
 
     def create(self, spec: PlaytestSpec, rng: random.Random | None = None) -> str:
         """Store a new playtest and its schedule; its id (the link's last part)."""
@@ -109,23 +148,36 @@ class PlaytestStore:
         """(id, created) of every playtest, oldest first."""
         return list(self.db.execute("SELECT id, created FROM playtests ORDER BY created, id"))
 
-    def slots(self, playtest_id: str, player_id: str | None = None) -> list[Slot]:
-        where, args = "playtest_id = ?", [playtest_id]
+    def slots(self, playtest_id: str) -> list[Slot]:
+        return [Slot(*values) for values in self.db.execute(
+            "SELECT playtest_id, slot, variant, seed, table_id FROM playtest_slots WHERE playtest_id = ? "
+            "ORDER BY slot", (playtest_id,))]
+
+    def testers(self, playtest_id: str, player_id: str | None = None,
+                slot: int | None = None) -> list[Tester]:
+        """The playtest's testers (one player's, or one slot's), in the order they were seated."""
+        where, args = "t.playtest_id = ?", list[str | int]([playtest_id])
         if player_id is not None:
-            where, args = where + " AND player_id = ?", args + [player_id]
+            where, args = where + " AND t.player_id = ?", args + [player_id]
+        if slot is not None:
+            where, args = where + " AND t.slot = ?", args + [slot]
         out = []
-        for values in self.db.execute(f"SELECT playtest_id, slot, variant, seed, table_id, player_id, "
-                                      f"assigned, answers, answered FROM playtest_slots WHERE {where} "
-                                      "ORDER BY slot", args):
-            slot = Slot(*values)
-            slot.answers = None if slot.answers is None else json.loads(str(slot.answers))
-            out.append(slot)
+        for values in self.db.execute(
+                "SELECT t.playtest_id, t.slot, t.seat, t.player_id, s.table_id, s.seed, t.assigned, "
+                "t.answers, t.answered FROM playtest_testers t JOIN playtest_slots s "
+                f"USING (playtest_id, slot) WHERE {where} ORDER BY t.rowid", args):
+            tester = Tester(*values)
+            tester.answers = None if tester.answers is None else json.loads(str(tester.answers))
+            out.append(tester)
         return out
 
     def counts(self, playtest_id: str) -> tuple[int, int, int]:
-        """(slots, taken, answered)."""
-        found = self.db.execute("SELECT count(*), count(table_id), count(answered) FROM playtest_slots "
-                                "WHERE playtest_id = ?", (playtest_id,)).fetchone()
+        """(slots, taken, answered): a slot is answered once each of its testers answered."""
+        found = self.db.execute(
+            "SELECT count(*), count(s.table_id), count(CASE WHEN s.table_id IS NOT NULL AND NOT EXISTS ("
+            "SELECT 1 FROM playtest_testers t WHERE t.playtest_id = s.playtest_id AND t.slot = s.slot "
+            "AND t.answered IS NULL) THEN 1 END) FROM playtest_slots s WHERE s.playtest_id = ?",
+            (playtest_id,)).fetchone()
         return int(found[0]), int(found[1]), int(found[2])
 
     def next_free(self, playtest_id: str, not_seeds: set[int]) -> Slot | None:
@@ -137,19 +189,43 @@ class PlaytestStore:
                 return Slot(*values)
         return None
 
-    def take(self, slot: Slot, table_id: str, player_id: str) -> None:
-        self.db.execute("UPDATE playtest_slots SET table_id = ?, player_id = ?, assigned = ? "
-                        "WHERE playtest_id = ? AND slot = ?",
-                        (table_id, player_id, now(), slot.playtest_id, slot.slot))
+    def waiting(self, playtest_id: str, people: int) -> list[tuple[Slot, set[int]]]:
+        """The taken slots with fewer than `people` testers, oldest first, each with its
+        testers' seats."""
+        out = []
+        for *values, seats in self.db.execute(
+                "SELECT s.playtest_id, s.slot, s.variant, s.seed, s.table_id, group_concat(t.seat) "
+                "FROM playtest_slots s JOIN playtest_testers t USING (playtest_id, slot) "
+                "WHERE s.playtest_id = ? AND s.table_id IS NOT NULL GROUP BY s.slot "
+                "HAVING count(*) < ? ORDER BY s.slot", (playtest_id, people)):
+            out.append((Slot(*values), {int(seat) for seat in str(seats).split(",")}))
+        return out
 
-    def release(self, slot: Slot) -> None:
-        """Give a slot back to the schedule (its table ended unfinished)."""
-        self.db.execute("UPDATE playtest_slots SET table_id = NULL, player_id = NULL, assigned = NULL "
-                        "WHERE playtest_id = ? AND slot = ?", (slot.playtest_id, slot.slot))
+    def take(self, slot: Slot, table_id: str, player_id: str, seat: int) -> None:
+        """The slot's table is made, with its first tester at `seat`."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE playtest_slots SET table_id = ? WHERE playtest_id = ? AND slot = ?",
+                            (table_id, slot.playtest_id, slot.slot))
+            self.join(slot, player_id, seat)
 
-    def answer(self, slot: Slot, answers: dict[str, Any]) -> None:
-        self.db.execute("UPDATE playtest_slots SET answers = ?, answered = ? WHERE playtest_id = ? "
-                        "AND slot = ?", (json.dumps(answers), now(), slot.playtest_id, slot.slot))
+    def join(self, slot: Slot, player_id: str, seat: int) -> None:
+        self.db.execute("INSERT INTO playtest_testers (playtest_id, slot, seat, player_id, assigned) "
+                        "VALUES (?, ?, ?, ?, ?)", (slot.playtest_id, slot.slot, seat, player_id, now()))
+
+    def release(self, playtest_id: str, slot: int) -> None:
+        """Give a slot back to the schedule (its table ended unfinished): its testers move on."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("DELETE FROM playtest_testers WHERE playtest_id = ? AND slot = ?",
+                            (playtest_id, slot))
+            self.db.execute("UPDATE playtest_slots SET table_id = NULL WHERE playtest_id = ? AND slot = ?",
+                            (playtest_id, slot))
+
+    def answer(self, tester: Tester, answers: dict[str, Any]) -> None:
+        self.db.execute("UPDATE playtest_testers SET answers = ?, answered = ? WHERE playtest_id = ? "
+                        "AND slot = ? AND seat = ?",
+                        (json.dumps(answers), now(), tester.playtest_id, tester.slot, tester.seat))
 
     def close(self) -> None:
         self.db.close()
@@ -180,7 +256,7 @@ class Playtests:
         total, taken, answered = self.store.counts(playtest_id)
         game = get_game(spec.game).name
         return {"id": playtest_id, "title": spec.title or f"A playtest of {game}", "game": spec.game,
-                "game_name": game, "bots": len(spec.bots),
+                "game_name": game, "bots": len(spec.bots), "people": len(spec.people_seats),
                 "questions": [q.__dict__ for q in spec.questions],
                 "games": total, "taken": taken, "answered": answered}
 
@@ -188,31 +264,56 @@ class Playtests:
         table = await self.hub.fetch(table_id)
         return bool(table.state.is_terminal)
 
-    async def _slots(self, playtest_id: str, player_id: str) -> list[Slot]:
-        """The player's slots; a last one whose table ended unfinished (the server ended it as
-        abandoned, or the tester left it for a rematch from the table menu) is given back to
-        the schedule first, so the deal is played by someone and this tester moves on."""
-        slots = self.store.slots(playtest_id, player_id)
-        if slots and slots[-1].table_id is not None:
-            table = await self.hub.fetch(slots[-1].table_id)
-            if table.is_over and not table.state.is_terminal:
-                self.store.release(slots[-1])
-                slots.pop()
-        return slots
+    async def _ended_unfinished(self, table_id: str) -> bool:
+        """The server ended the table as abandoned, or its people left it for a rematch from the
+        table menu: its slot goes back to the schedule."""
+        table = await self.hub.fetch(table_id)
+        return table.is_over and not table.state.is_terminal
+
+    async def _places(self, playtest_id: str, player_id: str) -> list[Tester]:
+        """The player's places, oldest first; a last one whose table ended unfinished is given
+        back to the schedule first (with its other testers), so the deal is played by someone
+        and these testers move on."""
+        places = self.store.testers(playtest_id, player_id)
+        if places and await self._ended_unfinished(places[-1].table_id):
+            self.store.release(playtest_id, places[-1].slot)
+            places.pop()
+        return places
 
     async def mine(self, playtest_id: str, body: Any) -> dict[str, Any]:
-        self._spec(playtest_id)
+        spec = self._spec(playtest_id)
         player = self.hub.people.known(_fields(body, {"key"}).get("key"))
-        slots = await self._slots(playtest_id, player.id)
+        places = await self._places(playtest_id, player.id)
         last = None
-        if slots:
-            slot = slots[-1]
+        if places:
+            place = places[-1]
+            others = [t for t in self.store.testers(playtest_id, slot=place.slot) if t.seat != place.seat]
+            last = {"table_id": place.table_id, "seat": place.seat, "over": await self._over(place.table_id),
+                    "answered": place.answered is not None,
+                    "waiting_for": len(spec.people_seats) - 1 - len(others)}
+        seen = {p.seed for p in places}
+        more = self.store.next_free(playtest_id, seen) is not None or any(
+            slot.seed not in seen for slot, _ in self.store.waiting(playtest_id, len(spec.people_seats)))
+        return {"player": player.name, "played": len(places), "last": last, "more": more}
+
+    async def _join_waiting(self, playtest_id: str, spec: PlaytestSpec, player: PlayerRow,
+                            seen: set[int]) -> dict[str, Any] | None:
+        """Seat the player at the oldest table of the playtest that waits for its people (a deal
+        they have not played), or None when there is none."""
+        for slot, taken in self.store.waiting(playtest_id, len(spec.people_seats)):
             assert slot.table_id is not None
-            last = {"table_id": slot.table_id, "seat": 0, "over": await self._over(slot.table_id),
-                    "answered": slot.answered is not None}
-        seen = {s.seed for s in slots}
-        return {"player": player.name, "played": len(slots), "last": last,
-                "more": self.store.next_free(playtest_id, seen) is not None}
+            if slot.seed in seen:
+                continue
+            if await self._ended_unfinished(slot.table_id):
+                self.store.release(playtest_id, slot.slot)
+                continue
+            seat = min(set(spec.people_seats) - taken)
+            table = await self.hub.fetch(slot.table_id)
+            token = self.hub.seat_invited(table, seat, player)
+            self.store.join(slot, player.id, seat)
+            return {"table_id": table.id, "seat": seat, "resumed": False,
+                    "path": f"/t/{table.id}?seat={seat}&token={token}&playtest={playtest_id}"}
+        return None
 
     async def play(self, playtest_id: str, body: Any, client: str) -> dict[str, Any]:
         """Seat the body key's player at their next game (see the module's docstring)."""
@@ -220,48 +321,52 @@ class Playtests:
         key = _fields(body, {"key"}).get("key")
         player = self.hub.people.known(key)
         lock = self._locks.setdefault(playtest_id, asyncio.Lock())
-        async with lock:  # two testers never get the same slot
-            slots = await self._slots(playtest_id, player.id)
-            if slots:
-                last = slots[-1]
-                assert last.table_id is not None
+        async with lock:  # two testers never get the same seat
+            places = await self._places(playtest_id, player.id)
+            if places:
+                last = places[-1]
                 if not await self._over(last.table_id):
-                    return {"table_id": last.table_id, "seat": 0, "resumed": True,
-                            "path": f"/t/{last.table_id}?seat=0&playtest={playtest_id}"}
+                    return {"table_id": last.table_id, "seat": last.seat, "resumed": True,
+                            "path": f"/t/{last.table_id}?seat={last.seat}&playtest={playtest_id}"}
                 if last.answered is None:
                     raise BadRequest("answer the questions about your last game first", 409)
-            slot = self.store.next_free(playtest_id, {s.seed for s in slots})
-            if slot is None:
-                raise BadRequest("this playtest has no game left for you: thank you for playing", 409)
-            request = {**spec.table_request(slot.variant, slot.seed), "key": key}
-            table, tokens = await self.hub.create(request, client)
+            seen = {p.seed for p in places}
             try:
-                self.store.take(slot, table.id, player.id)
-            except sqlite3.Error as err:
-                log.error("playtest %s: slot %d not saved: %s", playtest_id, slot.slot, err)
+                joined = await self._join_waiting(playtest_id, spec, player, seen)
+                if joined is not None:
+                    return joined
+                slot = self.store.next_free(playtest_id, seen)
+                if slot is None:
+                    raise BadRequest("this playtest has no game left for you: thank you for playing", 409)
+                request = {**spec.table_request(slot.variant, slot.seed), "key": key}
+                table, tokens = await self.hub.create(request, client)
+                seat = spec.people_seats[0]
+                self.store.take(slot, table.id, player.id, seat)
+            except (sqlite3.Error, StoreError) as err:
+                log.error("playtest %s: a place not saved: %s", playtest_id, err)
                 raise BadRequest("the server could not save your place in the playtest", 503) from None
-        return {"table_id": table.id, "seat": 0, "resumed": False,
-                "path": f"/t/{table.id}?seat=0&token={tokens[0]}&playtest={playtest_id}"}
+        return {"table_id": table.id, "seat": seat, "resumed": False,
+                "path": f"/t/{table.id}?seat={seat}&token={tokens[seat]}&playtest={playtest_id}"}
 
     async def answer(self, playtest_id: str, body: Any) -> dict[str, Any]:
         spec = self._spec(playtest_id)
         fields = _fields(body, {"key", "table_id", "answers"})
         player = self.hub.people.known(fields.get("key"))
         table_id = fields.get("table_id")
-        mine = [s for s in self.store.slots(playtest_id, player.id) if s.table_id == table_id]
+        mine = [t for t in self.store.testers(playtest_id, player.id) if t.table_id == table_id]
         if not isinstance(table_id, str) or not mine:
             raise BadRequest("you did not play that table in this playtest", 403)
-        slot = mine[0]
+        place = mine[0]
         if not await self._over(table_id):
             raise BadRequest("the questions come once the game is over", 409)
-        if slot.answered is not None:
+        if place.answered is not None:
             raise BadRequest("this game's questions are already answered", 409)
         try:
             answers = check_answers(spec.questions, fields.get("answers"))
         except BadAnswers as err:
             raise BadRequest(str(err)) from None
         try:
-            self.store.answer(slot, answers)
+            self.store.answer(place, answers)
         except sqlite3.Error as err:
             log.error("playtest %s: answers not saved: %s", playtest_id, err)
             raise BadRequest("the server could not save your answers; try again", 503) from None

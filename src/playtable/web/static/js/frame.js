@@ -310,7 +310,7 @@ export class TableFrame {
     }
     this.drawSeatBadge();
     this.nameForm.hidden = !(this.role === "player" && !this.players[this.seat] && !playerName());
-    if (this.state) this.drawTurn();
+    if (this.state) this.draw(false); // the board names its seats too (a tester who sat down since)
     this.clocks.draw(); // the clocks show the seats' new names
   }
 

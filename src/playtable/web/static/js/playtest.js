@@ -16,12 +16,22 @@ function problemLine() {
   return h("p", { class: "error", role: "alert" });
 }
 
+function count(n, what) {
+  return `${n} ${what}${n > 1 ? "s" : ""}`;
+}
+
+// Who else sits at a tester's table: " with 2 other testers and 1 bot", " against 1 bot", "".
+function company(testers, bots) {
+  const others = [testers ? count(testers, "other tester") : "", bots ? count(bots, "bot") : ""].filter(Boolean);
+  if (!others.length) return "";
+  return `${testers ? " with " : " against "}${others.join(" and ")}`;
+}
+
 function headSection() {
-  const bots = info.bots ? ` against ${info.bots} bot${info.bots > 1 ? "s" : ""}` : "";
   return h("section", { "aria-labelledby": "playtest-title" },
     h("h1", { id: "playtest-title" }, info.title),
-    h("p", {}, `You play ${info.game_name}${bots}. The server picks which version of the rules you play, `
-      + "and after the game you answer a few short questions."),
+    h("p", {}, `You play ${info.game_name}${company(info.people - 1, info.bots)}. The server picks which `
+      + "version of the rules you play, and after the game you answer a few short questions."),
     h("p", { class: "progress" }, `${info.answered} of ${info.games} games played and answered so far.`));
 }
 
@@ -109,8 +119,12 @@ function questionsSection(me) {
 }
 
 function waitingSection(me) {
-  const path = `/t/${encodeURIComponent(me.last.table_id)}?seat=0&playtest=${encodeURIComponent(playtestId)}`;
-  return h("section", {}, h("p", {}, "Your game is not over yet."),
+  const path = `/t/${encodeURIComponent(me.last.table_id)}?seat=${me.last.seat}&playtest=${encodeURIComponent(playtestId)}`;
+  const waiting = me.last.waiting_for
+    ? h("p", { class: "progress", id: "waiting-for" }, `Your table waits for ${count(me.last.waiting_for, "more tester")}: `
+      + "the next people to open this link sit down with you.")
+    : null;
+  return h("section", {}, h("p", {}, "Your game is not over yet."), waiting,
     h("a", { class: "button primary", href: path, id: "continue" }, "Continue your game"),
     h("p", { class: "progress" }, "This page shows the questions once the game is over."));
 }
