@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import ipaddress
 import os
@@ -62,6 +63,16 @@ def _port_taken(host: str, port: int) -> bool:
     return False
 
 
+def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    from playtable.web.server.owners import MAX_PROCESSES
+
+    if value == "auto":
+        return max(1, min(MAX_PROCESSES, len(os.sched_getaffinity(0))))
+    if not value.isascii() or not value.isdecimal() or not 1 <= int(value) <= MAX_PROCESSES:
+        raise click.BadParameter(f"give a number of processes from 1 to {MAX_PROCESSES}, or auto")
+    return int(value)
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, envvar="PLAYTABLE_HOST",
               help="Address to listen on (0.0.0.0: every network of this machine; see docs/web.md "
@@ -94,16 +105,19 @@ def _port_taken(host: str, port: int) -> bool:
               help="A table nobody plays for this many days is ended as abandoned.")
 @click.option("--bot-seconds", default=30.0, show_default=True, type=click.FloatRange(1, 3600),
               help="The longest one bot move or hint may take before its worker is replaced.")
+@click.option("--processes", default="1", show_default=True, callback=_processes,
+              envvar="PLAYTABLE_PROCESSES",
+              help="Table-owning server processes behind the one port (1 to 64, or 'auto': one a "
+                   "core); each has its own --workers for bots.")
 def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float,
           record_dir: Path | None, public_url: str | None, allowed_hosts: tuple[str, ...],
           forwarded_allow_ips: str | None, max_tables: int, tables_per_minute: float,
-          idle_days: float, bot_seconds: float) -> None:
+          idle_days: float, bot_seconds: float, processes: int) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
-    from playtable.web.server.app import create_app
-    from playtable.web.server.guard import Policy
     from playtable.web.server.hub import Limits
+    from playtable.web.server.processes import ServeSettings, build_app, uvicorn_options
     from playtable.web.server.store import SqliteStore, StoreError
 
     path = db or default_db()
@@ -116,17 +130,18 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
                                    f"serve?); choose another with --port")
     limits = Limits(tables=max_tables, creations_per_minute=tables_per_minute,
                     idle_seconds=idle_days * 86400.0)
-    app = create_app(path, workers, rate_limit,
-                     record_dir=record_dir or default_db().parent / "recordings",
-                     policy=Policy.of(allowed_hosts, public_url), limits=limits, public_url=public_url,
-                     bot_seconds=bot_seconds)
+    settings = ServeSettings(str(path), workers, rate_limit,
+                             str(record_dir or default_db().parent / "recordings"), public_url,
+                             list(allowed_hosts), forwarded_allow_ips, dataclasses.asdict(limits),
+                             bot_seconds)
     shown = public_url or f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     click.echo(f"playtable: open {shown}/ in a browser (Ctrl+C stops the server)", err=True)
     if not _loopback(host) and not public_url and not allowed_hosts:
         click.echo("playtable: listening beyond this machine; people reach it by IP address "
                    "(host names need --allowed-hosts; see docs/web.md, 'Running it for real')", err=True)
-    # 1 MiB is the transport's hard limit; the app answers frames over 16 KiB with an error.
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20, ws="websockets-sansio",
-                proxy_headers=forwarded_allow_ips is not None,
-                forwarded_allow_ips=forwarded_allow_ips or None, server_header=False,
-                limit_concurrency=6000, timeout_keep_alive=10, h11_max_incomplete_event_size=16 * 1024)
+    if processes > 1:
+        from playtable.web.server.front import serve_processes
+
+        serve_processes(host, port, processes, settings)
+        return
+    uvicorn.run(build_app(settings), host=host, port=port, **uvicorn_options(forwarded_allow_ips))

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket
 
 from playtable.core.errors import PlaytableError
@@ -31,7 +32,9 @@ from playtable.web.server.guard import MAX_BODY, BodyTooLarge, Guard, Policy
 from playtable.web.server.hub import Hub, Limits
 from playtable.web.server.live import LiveSpec, LiveTables
 from playtable.web.server.live_routes import live_routes
+from playtable.web.server.owners import Owner, OwnerCheck
 from playtable.web.server.past import Busy, PastCache
+from playtable.web.server.peers import Peers
 from playtable.web.server.playtest_routes import playtest_routes
 from playtable.web.server.playtests import Playtests, PlaytestStore
 from playtable.web.server.rating_routes import rating_routes
@@ -80,14 +83,18 @@ async def _body(request: Request) -> Any:
 def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                live: Sequence[LiveSpec] = (), record_dir: Path | None = None,
                policy: Policy | None = None, limits: Limits | None = None,
-               public_url: str | None = None, bot_seconds: float = BOT_SECONDS) -> Guard:
+               public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
+               owner: Owner | None = None, peers: Peers | None = None) -> Guard:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
     recordings go to `record_dir` (None: pages cannot record). `policy`: who may reach it
     (`guard.Policy`; default: loopback names and IP addresses); `limits`: what strangers may make
     it hold (`hub.Limits`); `public_url`: the base of the join and watch links it hands out;
-    `bot_seconds`: the longest a bot move or hint may take."""
+    `bot_seconds`: the longest a bot move or hint may take. `owner`: this process's number
+    among several table-owning ones (`processes.py`; default: the only one), `peers`: its line
+    to the others, for what one process's memory cannot answer alone."""
+    owner = owner or Owner()
     state: dict[str, Hub] = {}
     lives: dict[str, LiveTables] = {}
     tests: dict[str, Playtests] = {}
@@ -103,23 +110,38 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        the_hub = Hub(SqliteStore(db), Workers(workers, bot_seconds), limits, rate)
+        the_hub = Hub(SqliteStore(db), Workers(workers, bot_seconds), limits, rate, owner)
         the_hub.restore()
         the_hub.start()
         state["hub"] = the_hub
         tests["playtests"] = Playtests(the_hub, PlaytestStore(db))
         lives["live"] = LiveTables(record_dir)
+        if peers is not None:
+            await peers.start(answer_peer)
         try:
             for k, spec in enumerate(live):
                 await lives["live"].create(spec, "main" if k == 0 else f"main{k + 1}")
             yield
         finally:
             await lives["live"].close()
+            if peers is not None:
+                await peers.close()
             for task in list(the_hub.tasks):
                 task.cancel()
             the_hub.workers.close()
             the_hub.store.close()
             tests["playtests"].store.close()
+
+    async def answer_peer(question: dict[str, Any]) -> Any:
+        """What another table-owning process asks of this one's memory (`peers.Peers`)."""
+        if question["ask"] == "playing":
+            return hub().playing(question["status"])
+        if question["ask"] == "mine":
+            return hub().entries(question["player"], question["tables"])
+        if question["ask"] == "renamed":
+            hub().renamed(question["player"], question["name"])
+            return {}
+        raise ValueError(f"unknown question {question['ask']!r}")
 
     async def games(request: Request) -> Response:
         return JSONResponse({"games": catalogue()})
@@ -160,11 +182,22 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
 
     async def register(request: Request) -> Response:
         player, new = hub().register(await _body(request), _client(request))
+        if peers is not None and not new:
+            await peers.ask({"ask": "renamed", "player": player.id, "name": player.name})
         return JSONResponse({"player": {"name": player.name, "created": player.created}},
                             status_code=201 if new else 200)
 
     async def me(request: Request) -> Response:
-        return JSONResponse(hub().mine(await _body(request)))
+        body = await _body(request)
+        if peers is None:
+            return JSONResponse(hub().mine(body))
+        player, rows = found = hub().player_tables(body)
+        away = [row.id for row, _ in rows if row.ended is None and not owner.owns(row.id)]
+        elsewhere: dict[str, Any] = {}
+        if away:
+            for part in await peers.ask({"ask": "mine", "player": player.id, "tables": away}):
+                elsewhere.update(part)
+        return JSONResponse(hub().mine(body, elsewhere, found))
 
     async def take(request: Request) -> Response:
         table = await hub().fetch(request.path_params["table_id"])
@@ -173,7 +206,12 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                              "join_url": f"{base}/t/{table.id}?seat={seat}&token={token}"})
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"tables": hub().listing(request.query_params.get("status"))})
+        status = request.query_params.get("status")
+        if peers is None:
+            return JSONResponse({"tables": hub().listing(status)})
+        hub().playing(status)  # a wrong status is refused before anyone is asked
+        return JSONResponse({"tables": hub().listing(status, await peers.ask({"ask": "playing",
+                                                                              "status": status}))})
 
     async def one_table(request: Request) -> Response:
         return JSONResponse((await hub().fetch(request.path_params["table_id"])).summary())
@@ -310,7 +348,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         *board_routes(lambda: hub().workers, _body, _client, _page("editor.html")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={BadRequest: bad_request, BodyTooLarge: too_large,
-                                        Exception: server_error})
-    return Guard(app, policy)
+    app: ASGIApp = Starlette(routes=routes, lifespan=lifespan,
+                             exception_handlers={BadRequest: bad_request, BodyTooLarge: too_large,
+                                                 Exception: server_error})
+    return Guard(app if owner.count == 1 else OwnerCheck(app, owner), policy)

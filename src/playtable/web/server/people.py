@@ -99,6 +99,12 @@ class People:
             raise BadRequest("the server could not save your name (its disk may be full)", 503) from None
         return player, False
 
+    def renamed(self, player_id: str, name: str) -> None:
+        """Another server process renamed this player: the cached row takes the name."""
+        for player in self._by_hash.values():
+            if player.id == player_id:
+                player.name = name
+
     def _remember(self, player: PlayerRow) -> None:
         if player.key_hash is None:
             return

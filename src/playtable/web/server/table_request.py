@@ -46,12 +46,14 @@ def parse_seat(text: str | None) -> int | None:
     return int(text)
 
 
-def row_from_request(body: Any, trusted: bool = False) -> tuple[TableRow, list[str | None], list[int]]:
+def row_from_request(body: Any, trusted: bool = False,
+                     table_id: str | None = None) -> tuple[TableRow, list[str | None], list[int]]:
     """The new table's row, each seat's token (None for a bot) and the seats the creator takes
     (`"mine": true`: the hub seats the player of the body's `key` there) from a request body;
     BadRequest names the first thing wrong. `trusted`: the body comes from the server itself (a
     rematch copies the old table's parameters, already checked), so parameters are not
-    re-bounded."""
+    re-bounded. `table_id`: the new table's id (`owners.Owner.new_table_id`: one its process
+    owns); by default a fresh random one."""
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
     unknown = sorted(set(body) - REQUEST_FIELDS)
@@ -88,8 +90,8 @@ def row_from_request(body: Any, trusted: bool = False) -> tuple[TableRow, list[s
         clock = settings_from_request(body.get("clock"), trusted)
     except BadParameter as err:
         raise BadRequest(f"'clock': {err}") from None
-    row = TableRow(secrets.token_urlsafe(6), game_id, variant or None, params_as_dict(params), seed,
-                   seats, now(), clock=None if clock is None else {"settings": clock.to_json()})
+    row = TableRow(table_id or secrets.token_urlsafe(6), game_id, variant or None, params_as_dict(params),
+                   seed, seats, now(), clock=None if clock is None else {"settings": clock.to_json()})
     return row, tokens, mine
 
 

@@ -1,0 +1,184 @@
+"""`playtable serve --processes N` (docs/web.md, "Beyond one process"): a front owns the port
+and hands each connection to the worker process that owns the table its first request names."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+from starlette.testclient import TestClient
+from tests.web.server_process import start_server
+from tests.web.test_restart import _descendants, _running
+from tests.web.wire_client import Client, create_table, join_query
+
+from playtable.web.server.front import referer_path, request_path
+from playtable.web.server.hub import Limits
+from playtable.web.server.owners import Owner, OwnerCheck, owner_of, preferred, route
+from playtable.web.server.processes import divided_limits
+from playtable.web.server.wire import KEY_LENGTH
+
+
+# -- the routing function (owners.py) --------------------------------------------------------------
+def test_a_table_id_names_its_owner_and_each_process_draws_only_its_own() -> None:
+    for count in (2, 3, 16):
+        for index in range(count):
+            owner = Owner(index, count)
+            ids = [owner.new_table_id() for _ in range(20)]
+            assert all(owner_of(i, count) == index and owner.owns(i) for i in ids)
+            assert all(len(i) == 8 for i in ids)
+    assert owner_of("abc", 7) == owner_of("abc", 7)  # crc32: the same in every process
+    one = Owner()
+    assert one.owns("anything") and one.serves("/api/tables/x")
+
+
+def test_requests_are_routed_by_the_table_or_playtest_id_and_the_rest_go_anywhere() -> None:
+    table = "MFqiUVSb"
+    for path in (f"/ws/tables/{table}", f"/api/tables/{table}", f"/api/tables/{table}/rematch"):
+        assert route(path, 5) == owner_of(table, 5)
+    assert route("/api/playtests/p1/play", 5) == owner_of("p1", 5)
+    assert route("/api/live/main", 5) == route("/ws/live/main", 5) == 0  # live tables: process 0's
+    for anywhere in ("/", "/api/tables", "/api/players/me", f"/t/{table}", "/static/x.js", "/api/tables/"):
+        assert route(anywhere, 5) is None
+    assert route("/api/players/me", 1) == 0
+    assert request_path(b"GET /ws/tables/abc?seat=0&token=t HTTP/1.1\r\nHost: x") == "/ws/tables/abc"
+    # A page's connections go to the owner of its table (or playtest) too, by path or Referer.
+    assert preferred(f"/t/{table}", None, 5) == owner_of(table, 5)
+    assert preferred("/static/x.js", f"/t/{table}", 5) == owner_of(table, 5)
+    assert preferred("/static/x.js", "/p/p1", 5) == owner_of("p1", 5)
+    assert preferred("/static/x.js", "/", 5) is None and preferred("/api/players/me", None, 5) is None
+    head = f"GET /static/x.js HTTP/1.1\r\nHost: x\r\nReferer: http://x/t/{table}?seat=0\r\n\r\n".encode()
+    assert referer_path(head) == f"/t/{table}"
+    assert referer_path(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nReferer: /t/no") is None
+    assert request_path(b"GET /api/tables/%41b HTTP/1.1") == "/api/tables/Ab"  # as the app sees it
+    assert request_path(b"garbage") == ""
+
+
+def test_a_request_for_another_process_table_is_redirected_with_the_connection_closed() -> None:
+    async def ok(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("here")
+
+    owner = Owner(0, 2)
+    mine = owner.new_table_id()
+    theirs = Owner(1, 2).new_table_id()
+    app = OwnerCheck(Starlette(routes=[Route("/api/tables/{table_id}", ok)]), owner)
+    with TestClient(app, follow_redirects=False) as client:
+        assert client.get(f"/api/tables/{mine}").text == "here"
+        moved = client.get(f"/api/tables/{theirs}?seat=1")
+        assert moved.status_code == 307 and moved.headers["location"] == f"/api/tables/{theirs}?seat=1"
+        assert moved.headers["connection"] == "close"
+
+
+def test_each_process_holds_its_share_of_the_tables_and_sockets() -> None:
+    shared = divided_limits(Limits(tables=5001, connections=100, creations_per_minute=20), 2)
+    assert (shared.tables, shared.connections, shared.creations_per_minute) == (2501, 50, 20)
+
+
+# -- a real server with two processes ----------------------------------------------------------
+def _workers(front: int) -> dict[int, int]:
+    """The front's worker processes: pid -> the process number on its command line."""
+    found = {}
+    for pid in _descendants(front):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"playtable.web.server.processes" in argv and _running(pid):
+            found[pid] = int(argv[argv.index(b"playtable.web.server.processes") + 1])
+    return found
+
+
+def _play(ws_url: str, created: dict[str, Any], moves: int) -> dict[str, Any]:
+    with Client(ws_url, created["table_id"], join_query(created)) as player:
+        _, state = player.greet()
+        for _ in range(moves):
+            state = player.act(state["legal"][0]["action"], state["step"])
+            assert state["type"] == "state", state
+        return state
+
+
+def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) -> None:
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("reads the process tree from /proc")
+    with start_server(tmp_path / "tables.sqlite3",
+                      extra_args=("--processes", "2", "--tables-per-minute", "1000")) as server:
+        key = "k" * KEY_LENGTH
+        assert httpx.post(f"{server.url}/api/players", json={"key": key, "name": "Ann"},
+                          timeout=10).status_code == 201
+        owned: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+        for _ in range(40):  # about half of them each; bounded
+            created = create_table(server.url, game="troll", seed=len(owned[0]) + len(owned[1]), key=key,
+                                   seats=[{"kind": "human", "mine": True}])
+            owned[owner_of(created["table_id"], 2)].append(created)
+            if min(len(v) for v in owned.values()) >= 2:
+                break
+        assert min(len(v) for v in owned.values()) >= 2, {k: len(v) for k, v in owned.items()}
+
+        # Moves over WebSocket on a table of each process.
+        played = {k: _play(server.ws_url, tables[0], 3) for k, tables in owned.items()}
+        assert all(state["step"] == 3 for state in played.values())
+
+        # The lobby lists the tables of both processes, each with its own state.
+        listed = {t["id"]: t for t in httpx.get(f"{server.url}/api/tables", timeout=10).json()["tables"]}
+        for tables in owned.values():
+            assert all(t["table_id"] in listed for t in tables)
+            assert listed[tables[0]["table_id"]]["step"] == 3
+
+        # A player's tables and whose turn it is, from both processes' memory; a new name
+        # reaches the seats of both processes' tables in play.
+        mine = httpx.post(f"{server.url}/api/players/me", json={"key": key}, timeout=10).json()
+        assert {t["table_id"] for v in owned.values() for t in v} <= set(mine["your_turn"])
+        assert {t["id"]: t["step"] for t in mine["tables"]}[owned[1][0]["table_id"]] == 3
+        assert httpx.post(f"{server.url}/api/players", json={"key": key, "name": "Bo"},
+                          timeout=10).status_code == 200
+        for tables in owned.values():
+            seat = httpx.get(f"{server.url}/api/tables/{tables[0]['table_id']}", timeout=10,
+                             follow_redirects=True).json()["seats"][0]
+            assert seat["player"] == "Bo"
+
+        # A kept-alive connection that went to one process reaches the other one's table: the
+        # first process redirects it, and the new connection the client opens is routed.
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        try:
+            connection.request("GET", f"/api/tables/{owned[0][0]['table_id']}")
+            first = connection.getresponse()
+            assert first.status == 200 and json.loads(first.read())["id"] == owned[0][0]["table_id"]
+            connection.request("GET", f"/api/tables/{owned[1][0]['table_id']}")
+            moved = connection.getresponse()
+            moved.read()
+            assert moved.status == 307 and moved.getheader("connection") == "close"
+            assert moved.getheader("location") == f"/api/tables/{owned[1][0]['table_id']}"
+            connection.close()
+            connection.request("GET", moved.getheader("location") or "")
+            answer = connection.getresponse()
+            assert answer.status == 200 and json.loads(answer.read())["step"] == 3
+        finally:
+            connection.close()
+
+        # Process 1 dies: the front starts it again, and its tables come back from the store.
+        assert server.process is not None
+        workers = _workers(server.process.pid)
+        assert sorted(workers.values()) == [0, 1], workers
+        victim = next(pid for pid, index in workers.items() if index == 1)
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and sorted(_workers(server.process.pid).values()) != [0, 1]:
+            time.sleep(0.1)
+        assert victim not in _workers(server.process.pid)
+        again = _play(server.ws_url, owned[1][0], 1)
+        assert again["step"] == 4
+        assert _play(server.ws_url, owned[0][0], 1)["step"] == 4  # the other process never stopped
+
+        front = server.process.pid
+        server.stop()
+        assert server.process.returncode == 0, server.log()
+        assert not _workers(front)
