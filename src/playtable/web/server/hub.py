@@ -24,7 +24,7 @@ import asyncio
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -37,6 +37,7 @@ from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
+from playtable.web.server.owners import Owner
 from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
@@ -91,8 +92,10 @@ def _rebuild(row: TableRow) -> Table:
 
 class Hub:
     def __init__(self, store: TableStore, workers: Workers, limits: Limits | None = None,
-                 rate: float = RATE_PER_SECOND) -> None:
+                 rate: float = RATE_PER_SECOND, owner: Owner | None = None) -> None:
         self.store = store
+        self.owner = owner or Owner()
+        """Which tables are this process's (`owners.py`; all of them with one process)."""
         self.rate = rate
         """Messages a second each connection may send (its syncs are limited in proportion)."""
         self.workers = workers
@@ -115,8 +118,11 @@ class Hub:
     # -- tables -------------------------------------------------------------------------------
     def restore(self) -> None:
         """Rebuild every table still in play by replaying its record (startup, before serving).
-        A table that cannot be rebuilt, or turns out to be over, is marked ended."""
+        A table that cannot be rebuilt, or turns out to be over, is marked ended. With several
+        processes each rebuilds only the tables it owns."""
         for row in self.store.load_running():
+            if not self.owner.owns(row.id):
+                continue
             try:
                 table = _rebuild(row)
             except PlaytableError as err:
@@ -158,6 +164,10 @@ class Hub:
         row = self.store.load(table_id)
         if row is None:
             raise BadRequest(f"there is no table '{table_id[:40]}'", 404)
+        if row.ended is None and not self.owner.owns(table_id):
+            # In play in another process (a request the front routed elsewhere never gets here):
+            # a copy here would go its own way.
+            raise BadRequest(f"table '{table_id}' is played in another server process", 409)
         try:
             table = await asyncio.to_thread(_rebuild, row)
         except PlaytableError as err:
@@ -167,12 +177,22 @@ class Hub:
             self._remember_ended(table_id)
         return self.tables[table_id]
 
-    def listing(self, status: str | None) -> list[dict[str, Any]]:
+    def playing(self, status: str | None) -> list[dict[str, Any]]:
+        """The summaries of this process's tables in play (of `status`), newest first."""
         if status not in (None, "open", "running", "finished"):
             raise BadRequest("'status' must be open, running or finished")
         playing = sorted((t for t in self.tables.values() if t.id not in self.ended),
                          key=lambda t: (t.row.created, t.id), reverse=True)
-        found = [t.summary() for t in playing if status is None or t.status == status][:MAX_LISTED]
+        return [t.summary() for t in playing if status is None or t.status == status][:MAX_LISTED]
+
+    def listing(self, status: str | None,
+                elsewhere: Sequence[list[dict[str, Any]]] = ()) -> list[dict[str, Any]]:
+        """The lobby's list: the tables in play, newest first (this process's and, with several,
+        `elsewhere`: each other process's `playing`), then the ones that ended last."""
+        found = self.playing(status)
+        if elsewhere:
+            found = sorted([*found, *(s for part in elsewhere for s in part)],
+                           key=lambda s: (s["created"], s["id"]), reverse=True)[:MAX_LISTED]
         if status in (None, "finished") and len(found) < MAX_LISTED:
             for row, steps in self.store.recent_ended(MAX_LISTED - len(found)):
                 table = self.tables.get(row.id)
@@ -192,7 +212,8 @@ class Hub:
         Seats marked `"mine"` are the body `key`'s player's. A rematch carries each seat's
         token and player over (`carried`: the old seat each new seat continues, None for an
         added bot; by default the old table's seat by seat)."""
-        row, tokens, mine = row_from_request(body, trusted=rematch_of is not None)
+        row, tokens, mine = row_from_request(body, trusted=rematch_of is not None,
+                                             table_id=self.owner.new_table_id())
         rated = body.get("rated")
         if rated is not None and not isinstance(rated, bool):
             raise BadRequest("'rated' must be true or false (default: true where ratings apply)")
@@ -407,39 +428,65 @@ class Hub:
                      "too many names from your address; wait a minute")
         player, new = self.people.register(body.get("key"), body.get("name"))
         if not new:
-            for table in self._tables_of(player):
-                for i, seat in enumerate(table.row.seats):
-                    if seat.player == player.id and seat.player_name != player.name:
-                        try:
-                            self._seat_player(table, i, player)
-                        except StoreError as err:
-                            log.error("table %s: new name not saved: %s", table.id, err)
+            self._rename_seats(player)
         return player, new
+
+    def renamed(self, player_id: str, name: str) -> None:
+        """Another process renamed a player: this one's cached row and the seats of its tables
+        in play take the new name."""
+        self.people.renamed(player_id, name)
+        self._rename_seats(PlayerRow(player_id, name, None, ""))
+
+    def _rename_seats(self, player: PlayerRow) -> None:
+        for table in self._tables_of(player):
+            for i, seat in enumerate(table.row.seats):
+                if seat.player == player.id and seat.player_name != player.name:
+                    try:
+                        self._seat_player(table, i, player)
+                    except StoreError as err:
+                        log.error("table %s: new name not saved: %s", table.id, err)
 
     def _tables_of(self, player: PlayerRow) -> list[Table]:
         """The tables in play (in memory) where `player` sits."""
         return [t for t in self.tables.values()
                 if t.id not in self.ended and any(s.player == player.id for s in t.row.seats)]
 
-    def mine(self, body: Any) -> dict[str, Any]:
-        """`POST /api/players/me`: the player of the body's key and the tables they sit at
-        (every one in play, rematches included, then the last ended), each with `your_seats` and
-        `your_turn`; `your_turn` lists the tables where one of their seats must act now."""
+    def player_tables(self, body: Any) -> tuple[PlayerRow, list[tuple[TableRow, int]]]:
+        """The player of a `POST /api/players/me` body's key and the stored rows of the tables
+        they sit at (every one in play, rematches included, then the last ended)."""
         if not isinstance(body, dict) or set(body) - {"key"}:
             raise BadRequest("the request body must be a JSON object with 'key'")
         player = self.people.known(body.get("key"))
+        return player, self.store.player_tables(player.id, MAX_PLAYER_TABLES)
+
+    def mine(self, body: Any, elsewhere: Mapping[str, dict[str, Any]] | None = None,
+             found: tuple[PlayerRow, list[tuple[TableRow, int]]] | None = None) -> dict[str, Any]:
+        """`POST /api/players/me`: the player of the body's key and the tables they sit at,
+        each with `your_seats` and `your_turn`; `your_turn` lists the tables where one of their
+        seats must act now. With several processes, `elsewhere` holds the other processes'
+        entries (`entries`) of their tables in play, and `found` the `player_tables` read."""
+        player, rows = found or self.player_tables(body)
         out = []
-        for row, steps in self.store.player_tables(player.id, MAX_PLAYER_TABLES):
+        for row, steps in rows:
             table = self.tables.get(row.id)
-            summary = table.summary() if table is not None else row_summary(row, steps)
-            seats = [i for i, s in enumerate((table.row if table else row).seats) if s.player == player.id]
-            summary["your_seats"] = seats
-            to_act = table.state.current_player if table is not None and not table.is_over else None
-            out_of_time = table is not None and table.clock is not None and to_act in table.clock.out
-            summary["your_turn"] = to_act in seats and not out_of_time  # out of time: the stand-in's
-            out.append(summary)
+            entry = (elsewhere or {}).get(row.id) if table is None else None
+            out.append(entry or self._entry(player.id, row, steps, table))
         return {"player": {"name": player.name, "created": player.created}, "tables": out,
                 "your_turn": [t["id"] for t in out if t["your_turn"]]}
+
+    def entries(self, player_id: str, table_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The `mine` entries of those of `table_ids` that this process holds (asked by another)."""
+        return {t.id: self._entry(player_id, t.row, t.step, t)
+                for t in (self.tables.get(i) for i in table_ids) if t is not None}
+
+    def _entry(self, player_id: str, row: TableRow, steps: int, table: Table | None) -> dict[str, Any]:
+        summary = table.summary() if table is not None else row_summary(row, steps)
+        seats = [i for i, s in enumerate((table.row if table else row).seats) if s.player == player_id]
+        summary["your_seats"] = seats
+        to_act = table.state.current_player if table is not None and not table.is_over else None
+        out_of_time = table is not None and table.clock is not None and to_act in table.clock.out
+        summary["your_turn"] = to_act in seats and not out_of_time  # out of time: the stand-in's
+        return summary
 
     async def take(self, table: Table, body: Any, client: str = "") -> tuple[int, str]:
         """`POST /api/tables/{id}/take`: the body key's player takes a free seat (`seat`, or the
