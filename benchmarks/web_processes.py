@@ -47,10 +47,14 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import tests.web.server_process  # noqa: E402
 from tests.web.server_process import ServerProcess, start_server  # noqa: E402
 from tests.web.test_restart import _descendants  # noqa: E402
 
 from web_load import Player, close_players, cpu_seconds, open_players, percentile, play_level  # noqa: E402
+
+# A loaded shared machine starts a server (N workers, each with its bot pool) slowly.
+tests.web.server_process.STARTUP_TIMEOUT = 120.0
 
 
 def server_cpu(server: ServerProcess) -> float:
@@ -159,8 +163,7 @@ def main() -> None:
     for tables in args.tables:
         for processes in args.processes:
             rows.append(measure(processes, tables, args.seconds, args.think, args.seed))
-            print(f"  {processes} processes, {tables} tables done (load average "
-                  f"{rows[-1]['load']:.1f})", file=sys.stderr)
+            print(f"  {rows[-1]}", file=sys.stderr)  # as it comes: a later failure loses nothing
     many = max(args.processes)
     extra = ("--processes", str(many))
     with tempfile.TemporaryDirectory() as tmp, \
