@@ -59,6 +59,7 @@ def test_requests_are_routed_by_the_table_or_playtest_id_and_the_rest_go_anywher
     head = f"GET /static/x.js HTTP/1.1\r\nHost: x\r\nReferer: http://x/t/{table}?seat=0\r\n\r\n".encode()
     assert referer_path(head) == f"/t/{table}"
     assert referer_path(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nReferer: /t/no") is None
+    assert referer_path(b"GET / HTTP/1.1\r\nReferer: http://[::1/t/x\r\n\r\n") is None
     assert request_path(b"GET /api/tables/%41b HTTP/1.1") == "/api/tables/Ab"  # as the app sees it
     assert request_path(b"garbage") == ""
 

@@ -111,8 +111,9 @@ async def _ready(add: Any, remove: Any, fd: int, seconds: float) -> bool:
 
 
 async def _request_line(sock: socket.socket) -> bytes | None:
-    """The request's first line as far as it has come (peeked, not read), None if the client
-    closed or said nothing within HEAD_SECONDS."""
+    """The request's head as far as it has come, its first line at least (peeked, not read;
+    the head's other lines usually come in the same packet), None if the client closed or sent
+    no whole line within HEAD_SECONDS."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + HEAD_SECONDS
     pause = 0.005
@@ -154,7 +155,10 @@ def referer_path(head: bytes) -> str | None:
     for line in head.split(b"\n")[1:]:
         name, _, value = line.partition(b":")
         if name.strip().lower() == b"referer":
-            return unquote(urlsplit(value.strip().decode("latin-1")).path)
+            try:
+                return unquote(urlsplit(value.strip().decode("latin-1")).path)
+            except ValueError:  # not a URL ("http://[::1/"): routed as if it had none
+                return None
         if not line.strip():
             break
     return None
