@@ -1,17 +1,21 @@
 """A playtest with people, run end to end by scripted testers (issue 31): what the report's
 "People and bots" section shows for it.
 
-    .venv/bin/python benchmarks/playtest_people.py [--games 24] [--testers 4] [--hint 0.8]
+    .venv/bin/python benchmarks/playtest_people.py [--game rotator|wizard] [--games 24]
+        [--testers 4] [--hint 0.8]
 
-A Rotator playtest (the `easy` boards against the default ones, `--games` games, deals from
-`--seed`) is made in a fresh database; `--testers` testers take its slots through the real app
-(Starlette's TestClient: the same routes, hub, worker and store as `playtable serve`), each playing
-every game the schedule gives them over the table's WebSocket. A scripted tester stands in for a
-person: at each move it asks the table for a hint and plays it with probability `--hint`, else a
-random legal move; it answers fun 4 and hard 2 after a win, fun 2 and hard 4 after a loss (so the
-questionnaire's columns are filled; they measure the script, not people). Then the games are
-exported (`playtest-online export`), random bots play the same deals (the `compare` command of
-`playtest-online status`), and the section's numbers are printed as a Markdown table.
+A playtest is made in a fresh database: Rotator, the `easy` boards against the default ones, one
+tester a table; or the wizard game, `final` against `beta`, a heuristic bot as the wizard and
+three testers sharing each table as the heroes (`--testers` a multiple of 3). `--games` games,
+deals from `--seed`. The testers take its slots through the real app (Starlette's TestClient: the
+same routes, hub, worker and store as `playtable serve`), each playing every game the schedule
+gives them over the table's WebSocket, the testers of a shared table together. A scripted tester
+stands in for a person: at each move it asks the table for a hint and plays it with probability
+`--hint`, else a random legal move; it answers fun 4 and hard 2 after a win, fun 2 and hard 4
+after a loss (so the questionnaire's columns are filled; they measure the script, not people).
+Then the games are exported (`playtest-online export`), random bots play the same deals (the
+`compare` command of `playtest-online status`: random on the people's seats, the playtest's
+bots on the others), and the section's numbers are printed as a Markdown table.
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ import shlex
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from playtable.agents import PERSON
 from playtable.cli import cli
 from playtable.lab.report_people import people_vs_bots
 from playtable.lab.storage import connect
@@ -45,36 +51,54 @@ def run(*args: str) -> str:
     return result.output
 
 
-def play(client: TestClient, path: str, rng: random.Random, hint: float) -> bool:
-    """Play the table at `path` to its end; whether the tester won."""
-    table_id, query = path.split("/t/", 1)[1].split("?", 1)
-    query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
-    with client.websocket_connect(f"/ws/tables/{table_id}?{query}") as ws:
-        asked = -1
-        legal: list[dict[str, Any]] = []
-        while True:
-            message: dict[str, Any] = ws.receive_json()
-            if message["type"] == "hint" and message["step"] == asked:
-                ws.send_json({"type": "act", "action": message["action"], "step": asked})
-            elif message["type"] == "error" and legal:  # no hint this time: a random move
-                ws.send_json({"type": "act", "action": rng.choice(legal)["action"], "step": asked})
-            if message["type"] != "state":
-                continue
-            legal = message["legal"]
-            if message["terminal"]:
-                return bool(message["result"]["returns"] == [1.0])
-            if not message["your_turn"] or message["step"] == asked:
-                continue
-            asked = message["step"]
-            if rng.random() < hint:
-                ws.send_json({"type": "hint", "step": asked})
-            else:
-                ws.send_json({"type": "act", "action": rng.choice(message["legal"])["action"],
-                              "step": asked})
+PLAYTESTS = {
+    "rotator": (["easy", "default"], None),
+    "wizard": (["final", "beta"], ["heuristic", PERSON, PERSON, PERSON]),
+}
+
+
+def play(client: TestClient, paths: list[str], rng: random.Random, hint: float) -> list[bool]:
+    """Play the table the testers' join `paths` open to its end, each tester on their own
+    socket; whether each tester's side won."""
+    with ExitStack() as stack:
+        sockets, seats = [], []
+        for path in paths:
+            table_id, query = path.split("/t/", 1)[1].split("?", 1)
+            seats.append(int(query.split("seat=", 1)[1].split("&", 1)[0]))
+            query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
+            sockets.append(stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}?{query}")))
+        states = [next_state(ws, -1) for ws in sockets]
+        while not states[0]["terminal"]:
+            mover = next((k for k, state in enumerate(states) if state["your_turn"]), None)
+            if mover is not None:
+                state, ws = states[mover], sockets[mover]
+                action = rng.choice(state["legal"])["action"]
+                if rng.random() < hint:
+                    ws.send_json({"type": "hint", "step": state["step"]})
+                    while True:  # the hint, or an error (no hint this time: the random move)
+                        message = ws.receive_json()
+                        if message["type"] == "hint" and message["step"] == state["step"]:
+                            action = message["action"]
+                            break
+                        if message["type"] == "error":
+                            break
+                ws.send_json({"type": "act", "action": action, "step": state["step"]})
+            states = [next_state(ws, states[0]["step"]) for ws in sockets]
+        returns = states[0]["result"]["returns"]
+        return [returns[seat] == 1.0 for seat in seats]
+
+
+def next_state(ws: Any, after: int) -> dict[str, Any]:
+    """The socket's next `state` of a step after `after` (other messages skipped)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "state" and message["step"] > after:
+            return message
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(PLAYTESTS), default="rotator")
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--testers", type=int, default=4)
     parser.add_argument("--hint", type=float, default=0.8)
@@ -84,7 +108,11 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="playtest-people-"))
     db = folder / "tables.sqlite3"
     store = PlaytestStore(db)
-    spec = check_spec("rotator", ["easy", "default"], args.games, args.seed, [], list(DEFAULT_QUESTIONS))
+    variants, seats = PLAYTESTS[args.game]
+    spec = check_spec(args.game, variants, args.games, args.seed, seats, list(DEFAULT_QUESTIONS))
+    per_table = len(spec.people_seats)
+    if args.testers % per_table:
+        raise SystemExit(f"--testers must be a multiple of {per_table} (the testers of a table)")
     playtest_id = store.create(spec, random.Random(args.seed))
     store.close()
     start = time.perf_counter()
@@ -96,18 +124,21 @@ def main() -> None:
             client.post("/api/players", json={"name": f"scripted-{k + 1}", "key": key})
             keys.append(key)
         waiting = list(keys)
-        while waiting:
-            key = waiting.pop(0)
-            seated = client.post(f"/api/playtests/{playtest_id}/play", json={"key": key})
-            if seated.status_code == 409:
-                continue  # no game left for this tester
-            won = play(client, seated.json()["path"], rng, args.hint)
-            print(f"  a game {'won' if won else 'lost'}", file=sys.stderr, flush=True)
-            me = client.post(f"/api/playtests/{playtest_id}/me", json={"key": key}).json()
-            client.post(f"/api/playtests/{playtest_id}/answers", json={
-                "key": key, "table_id": me["last"]["table_id"],
-                "answers": {"fun": 4 if won else 2, "hard": 2 if won else 4}})
-            waiting.append(key)
+        while len(waiting) >= per_table:
+            table, waiting = waiting[:per_table], waiting[per_table:]
+            seated = [client.post(f"/api/playtests/{playtest_id}/play", json={"key": key}) for key in table]
+            if any(seat.status_code == 409 for seat in seated):
+                if per_table == 1:
+                    continue  # no game left for this tester; the others play on
+                break  # a shared table's testers come and go together: the playtest ends here
+            wins = play(client, [seat.json()["path"] for seat in seated], rng, args.hint)
+            print(f"  a game {'won' if wins[0] else 'lost'}", file=sys.stderr, flush=True)
+            for key, won in zip(table, wins, strict=True):
+                me = client.post(f"/api/playtests/{playtest_id}/me", json={"key": key}).json()
+                client.post(f"/api/playtests/{playtest_id}/answers", json={
+                    "key": key, "table_id": me["last"]["table_id"],
+                    "answers": {"fun": 4 if won else 2, "hard": 2 if won else 4}})
+            waiting += table
     seconds = time.perf_counter() - start
     people = folder / "people.parquet"
     print(run("playtest-online", "export", playtest_id, "--db", str(db), "--out", str(people)).strip())
@@ -117,8 +148,8 @@ def main() -> None:
     command[command.index("--out") + 1] = str(bots)
     run(*command, "-q")
     run("report", str(people), str(bots), "--out", str(folder / "report.html"))
-    print(f"{args.games} games by {args.testers} scripted testers (hint {args.hint}) in {seconds:.1f} s; "
-          f"report at {folder / 'report.html'}")
+    print(f"{args.game}: {args.games} games by {args.testers} scripted testers (hint {args.hint}) in "
+          f"{seconds:.1f} s; report at {folder / 'report.html'}")
     con = connect([people, bots])
     try:
         lines = people_vs_bots(con)

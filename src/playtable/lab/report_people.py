@@ -177,6 +177,18 @@ def _questionnaire(con: Any) -> str:
     return "\n".join(parts)
 
 
+def _seat_zero(con: Any) -> str:
+    """Whose win the section's rates are: seat 0's name and who played it in the people's games
+    (a bot wizard's wins against people heroes, say), when the files say."""
+    if not _has(con, "seat_names"):
+        return ""
+    found = con.execute(f"SELECT DISTINCT seat_names[1], agents[1] FROM games WHERE {PEOPLE} "
+                        "ORDER BY ALL").fetchall()
+    said = ", ".join(html.escape(f"{name} ({'a tester' if agent == PERSON else agent})")
+                     for name, agent in found)
+    return f"<p class='note'>Win rates are seat 0's: {said} in the people's games.</p>" if said else ""
+
+
 def people_section(files: Sequence[str | Path]) -> str:
     """The section's HTML, or "" when no row of the files is a person's."""
     con = connect(files)
@@ -188,6 +200,7 @@ def people_section(files: Sequence[str | Path]) -> str:
         lines = people_vs_bots(con)
         return "\n".join([
             "<h2>People and bots</h2>",
+            _seat_zero(con),
             "<p class='note'>Games people played (agent <code>person</code> at one seat or more) beside "
             "bots' games of the same variant. Win is seat 0's, as everywhere in this report, whoever plays "
             "it. On the deals both played, the paired difference in wins with its 95% interval and the "
