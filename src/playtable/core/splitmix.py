@@ -14,13 +14,6 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from mypy_extensions import i64
 
-# chance.py's SplitMix64 constants as signed 64-bit numbers (the same bits); Final, so that
-# mypyc writes them into the code instead of looking them up on every draw.
-_GOLDEN: Final[i64] = -7046029254386353131  # 0x9E3779B97F4A7C15
-_M1: Final[i64] = -4658895280553007687  # 0xBF58476D1CE4E5B9
-_M2: Final[i64] = -7723592293110705685  # 0x94D049BB133111EB
-_LOW63: Final[i64] = 0x7FFFFFFFFFFFFFFF
-
 
 def compiled() -> bool:
     """Whether this module runs compiled by mypyc rather than as Python source."""
@@ -29,6 +22,15 @@ def compiled() -> bool:
 
 def _signed(base: int) -> i64:
     return base - (1 << 64) if base >= 1 << 63 else base
+
+
+# chance.py's SplitMix64 constants as signed 64-bit numbers (the same bits). Final and computed,
+# so that mypyc keeps them as machine integers: a literal this large would be a Python int,
+# converted again at every use (that conversion was a third of a draw).
+_GOLDEN: Final[i64] = _signed(0x9E3779B97F4A7C15)
+_M1: Final[i64] = _signed(0xBF58476D1CE4E5B9)
+_M2: Final[i64] = _signed(0x94D049BB133111EB)
+_LOW63: Final[i64] = _signed((1 << 63) - 1)
 
 
 def _mixed(b: i64, c: i64) -> i64:
@@ -43,7 +45,8 @@ def _below(z: i64, m: i64) -> i64:
     """The unsigned number z (z + 2**64 if negative) modulo m."""
     if z >= 0:
         return z % m
-    return ((z & _LOW63) % m + _LOW63 % m + 1) % m  # z + 2**64 = (z & LOW63) + 2**63
+    r = (z & _LOW63) % m + _LOW63 % m + 1  # z + 2**64 = (z & LOW63) + 2**63, here below 2m
+    return r - m if r >= m else r
 
 
 def mix(z: int) -> int:

@@ -91,7 +91,7 @@ class FastTrollState(TrollState):
             self._judge_bridge(events, reason)
         return TrollEvents(events)
 
-    # -- the next turn's awakening ----------------------------------------------------------------
+    # -- the next turn's awakening, and the deal --------------------------------------------------
     def _awakening_phase(self, events: list[Record]) -> None:
         cards = self._cards_to_play(events)
         if not cards:
@@ -101,3 +101,6 @@ class FastTrollState(TrollState):
         if lost >= 0:
             self._end("loss", THROWN_OFF, "double_awakening", events)
             self.set_aside = cards[lost + 1:] + self.set_aside
+
+    def _deal(self, cards: list[int], heights: tuple[int, ...]) -> None:
+        kernel.deal(self.stacks, cards, heights)

@@ -53,6 +53,14 @@ NEAR: Final[list[tuple[_Near, ...]]] = [tuple(_near(s, d) for d in DIRECTIONS) f
 STEP: Final[list[list[int]]] = [[geo.flight_step(s, t) for s in range(SLOTS)] for t in range(SLOTS)]
 ORDER: Final[list[list[int]]] = [[s % COLUMNS if STEP[t][s] < 0 else COLUMNS - s % COLUMNS
                            for s in range(SLOTS)] for t in range(SLOTS)]
+# The event builders the kernel notes, bound once (an attribute of the module `ev` would be
+# looked up at every event).
+_FLED: Final = ev.fled
+_FLED_STEP: Final = ev.fled_step
+_NO_BRICK: Final = ev.no_brick
+_CARD_PLAYED: Final = ev.card_played
+_AWAKENED: Final = ev.awakened
+_FLEW_AWAY: Final = ev.flew_away
 _COLLAPSE: Final[dict[int, str | None]] = {}  # occupancy mask -> bridge.collapse_reason
 _TARGET: Final[dict[int, int]] = {}  # row mask * 16 + row * 8 + column -> slot, or -1
 
@@ -117,9 +125,16 @@ def flight(stacks: list[list[int]], face_up: set[int], troll: int, set_aside: li
             movers.append(s)
     if not movers:
         return 0
-    if len(movers) > 1:
-        order = ORDER[troll]
-        movers.sort(key=lambda s: order[s])
+    if len(movers) > 1:  # into flight order: an insertion sort, stable as list.sort, without
+        order = ORDER[troll]  # a key function to call back for every mover
+        for i in range(1, len(movers)):
+            slot = movers[i]
+            rank = order[slot]
+            j = i - 1
+            while j >= 0 and order[movers[j]] > rank:
+                movers[j + 1] = movers[j]
+                j -= 1
+            movers[j + 1] = slot
     steps = STEP[troll]
     fled = 0
     for slot in movers:
@@ -128,12 +143,12 @@ def flight(stacks: list[list[int]], face_up: set[int], troll: int, set_aside: li
         column = slot % COLUMNS + step
         if 0 <= column < COLUMNS:
             stacks[slot + step].append(card)
-            events.append((ev.fled_step, card, slot, slot + step))
+            events.append((_FLED_STEP, card, slot, slot + step))
         else:
             face_up.discard(card)
             set_aside.append(card)
             fled += 1
-            events.append((ev.fled, card, slot, "left" if column < 0 else "right"))
+            events.append((_FLED, card, slot, "left" if column < 0 else "right"))
     return fled
 
 
@@ -153,24 +168,35 @@ def play_cards(stacks: list[list[int]], face_up: set[int], seen: set[int],
         roll: int = chance.roll(6)
         target = awakening_target(stacks, row, roll - 1)
         if target < 0:
-            events.append((ev.no_brick, card, roll, row))
+            events.append((_NO_BRICK, card, roll, row))
             continue
-        events.append((ev.card_played, card, roll, row, target))
+        events.append((_CARD_PLAYED, card, roll, row, target))
         stats["awakenings"] += 1
         top = stacks[target][-1]
         if top not in face_up:
             face_up.add(top)
             seen.add(top)
-            events.append((ev.awakened, top, target, False))
+            events.append((_AWAKENED, top, target, False))
             continue
         stacks[target].pop()
         face_up.discard(top)
         set_aside.append(top)
         stats["double_awakenings"] += 1
-        events.append((ev.flew_away, top, target))
+        events.append((_FLEW_AWAY, top, target))
         if target == troll:
             return i
     return -1
+
+
+def deal(stacks: list[list[int]], cards: list[int], heights: tuple[int, ...]) -> None:
+    """`TrollState._deal` (§7.1): each stack takes the next cards from the top of `cards` (its
+    end), one by one, so the stack's bottom card is the one dealt first."""
+    for slot in range(SLOTS):
+        height = heights[slot % COLUMNS]
+        stack: list[int] = []
+        for _ in range(height):
+            stack.append(cards.pop())
+        stacks[slot] = stack
 
 
 def occupancy(stacks: list[list[int]]) -> int:
