@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 import signal
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from tests.web.server_process import start_server
 from tests.web.test_restart import _descendants, _running
 from tests.web.wire_client import Client, create_table, join_query
 
+from playtable.web.server.address_rates import AddressRates
 from playtable.web.server.front import referer_path, request_path
 from playtable.web.server.hub import Limits
 from playtable.web.server.owners import Owner, OwnerCheck, owner_of, preferred, route
@@ -82,6 +84,18 @@ def test_a_request_for_another_process_table_is_redirected_with_the_connection_c
 def test_each_process_holds_its_share_of_the_tables_and_sockets() -> None:
     shared = divided_limits(Limits(tables=5001, connections=100, creations_per_minute=20), 2)
     assert (shared.tables, shared.connections, shared.creations_per_minute) == (2501, 50, 20)
+
+
+def test_the_processes_count_an_address_tables_a_minute_together(tmp_path: Path) -> None:
+    first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
+    try:
+        one, other = AddressRates(first), AddressRates(second)  # two processes' connections
+        answers = [rates.allow("tables", "10.0.0.1", 3) for rates in (one, other, one, other)]
+        assert answers == [True, True, True, False]
+        assert other.allow("tables", "10.0.0.2", 3) and other.allow("names", "10.0.0.1", 3)
+    finally:
+        first.close()
+        second.close()
 
 
 # -- a real server with two processes ----------------------------------------------------------

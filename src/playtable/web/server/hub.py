@@ -35,6 +35,7 @@ from playtable.core.errors import PlaytableError
 from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
+from playtable.web.server.address_rates import AddressRates
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
 from playtable.web.server.owners import Owner
@@ -114,6 +115,8 @@ class Hub:
         self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
         self.connections_by_address: dict[str, int] = {}
         self._last_failure: dict[str, Exception] = {}
+        self.shared_rates = AddressRates(store.db) if self.owner.count > 1 else None  # type: ignore[attr-defined]
+        """Several processes count each address's tables, names and seats a minute together."""
 
     # -- tables -------------------------------------------------------------------------------
     def restore(self) -> None:
@@ -203,7 +206,7 @@ class Hub:
         """Refuse a new table when the server is full or this client makes them too fast."""
         if len(self.tables) - len(self.ended) >= self.limits.tables:
             raise BadRequest("the server holds as many tables as it may; try again later", 503)
-        _per_address(self.creations, client, self.limits.creations_per_minute,
+        self._per_address("tables", self.creations, client, self.limits.creations_per_minute,
                      "too many new tables from your address; wait a minute")
 
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
@@ -424,7 +427,7 @@ class Hub:
         of the player's tables in play take the new name."""
         if not isinstance(body, dict) or set(body) - {"key", "name"}:
             raise BadRequest("the request body must be a JSON object with 'name' and 'key'")
-        _per_address(self.registrations, client, self.limits.players_per_minute,
+        self._per_address("names", self.registrations, client, self.limits.players_per_minute,
                      "too many names from your address; wait a minute")
         player, new = self.people.register(body.get("key"), body.get("name"))
         if not new:
@@ -515,7 +518,8 @@ class Hub:
         if not seat.free:
             raise BadRequest(f"{seat.name} is taken", 409)
         rate = self.limits.takes_per_minute or self.limits.creations_per_minute
-        _per_address(self.takes, client, rate, "too many seats taken from your address; wait a minute")
+        self._per_address("seats", self.takes, client, rate,
+                          "too many seats taken from your address; wait a minute")
         token = secrets.token_urlsafe(18)
         try:
             self._seat_player(table, wanted, player, hash_token(token))
@@ -891,6 +895,15 @@ class Hub:
             return True
         table.bot_busy = True
         return False
+
+    def _per_address(self, kind: str, buckets: dict[str, RateLimit], client: str, per_minute: float,
+                     refusal: str) -> None:
+        """`_per_address` below, counted for the whole server when it has several processes."""
+        shared = None if self.shared_rates is None else self.shared_rates.allow(kind, client, per_minute)
+        if shared is False:
+            raise BadRequest(refusal, 429)
+        if shared is None:
+            _per_address(buckets, client, per_minute, refusal)
 
     def _notice(self, table: Table, text: str) -> None:
         """Tell every connection of the table something went wrong and what was done about it."""
