@@ -11,7 +11,8 @@ two engines take turns in slices of `--slice` CPU seconds until each has had `--
 change in the machine's load between them weighs on both alike. OpenSpiel is optional (`pip
 install open_spiel` into the venv; it is not a playtable dependency): without it only the troll
 rows print. Its Klondike is registered as "solitaire". The troll row says whether the engine's
-kernel runs compiled (`make fast`) or as Python source.
+kernel runs compiled (mypyc, as the install builds it where a C compiler is) or as Python
+source.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def main() -> None:
         troll_slice(troll, min(args.slice, args.seconds - troll.cpu))
         if spiel_play is not None:
             spiel_play(spiel, min(args.slice, args.seconds - spiel.cpu))
-    kind = "compiled kernel (make fast)" if kernel.compiled() else "pure Python"
+    kind = "compiled kernel (mypyc)" if kernel.compiled() else "pure Python"
     troll_rate = troll.steps / troll.cpu
     print("| engine | steps/s | games played |")
     print("|---|---|---|")

@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
-_COMPILED_SHUFFLE = splitmix.compiled()  # `make fast` compiled core/splitmix.py: use it
+_COMPILED_SHUFFLE = splitmix.compiled()  # the install compiled core/splitmix.py: use it
 
 
 _NUMPY: list[Any] = []

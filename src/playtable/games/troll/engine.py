@@ -16,7 +16,8 @@ and the SplitMix stream's function calls (core/chance.py). Here:
   per occupancy mask (4,096 at most), computed once by the reference `bridge.collapse_reason`;
 - the awakening's target likewise depends only on the row's occupancy and the die, and is kept;
 - `apply` checks legality by identity first (actions are shared constants) and moves inline.
-The loops live in kernel.py, plain functions that `make fast` may compile with mypyc.
+The loops live in kernel.py, plain functions that the install compiles with mypyc where it can
+(setup.py).
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ check, the awakening's target and the awakening of each card. Each does what the
 method or `bridge` function it names does (rules.py; RULES.md R3-R14), which the differential
 test checks step by step.
 
-`make fast` compiles this module (and core/splitmix.py) with mypyc into an extension module
-beside it, which Python imports instead of this file; without it, this file runs as it is.
+The install compiles this module (and core/splitmix.py) with mypyc into an extension module
+where a C compiler is (setup.py), which Python imports instead of this file; elsewhere this file
+runs as it is.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ _TARGET: Final[dict[int, int]] = {}  # row mask * 16 + row * 8 + column -> slot,
 
 
 def compiled() -> bool:
-    """Whether this module runs compiled by mypyc (`make fast`) rather than as Python source."""
+    """Whether this module runs compiled by mypyc (setup.py) rather than as Python source."""
     return not __file__.endswith(".py")
 
 
