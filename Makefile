@@ -6,13 +6,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PLAY_STAMP := $(VENV)/.play-stamp
+BUILT := $(VENV)/.built-stamp
 LOCK := $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
 	--no-emit-index-url --no-emit-find-links
 
 .PHONY: setup setup-play play test lint typecheck unit bench clean lock browser fast slow test-python \
 	check-compiled
 
-setup: $(STAMP)
+setup: $(STAMP) $(BUILT)
 
 # The editable install compiles the troll engine's kernel and the SplitMix shuffle with mypyc where
 # a C compiler and Python's headers are (setup.py; issue 32), and installs them as Python source
@@ -21,25 +22,27 @@ setup: $(STAMP)
 ENGINE := src/playtable/core/splitmix.py src/playtable/games/troll/kernel.py
 INSTALL := $(PY) -m pip install --quiet --no-build-isolation --no-deps -e .
 ENGINE_SAYS := $(PY) -c 'from playtable.games.troll import kernel; print("troll engine:", \
-	"compiled by mypyc" if kernel.compiled() else "Python source (no C compiler, Python headers or mypyc here)")'
+	"compiled by mypyc" if kernel.compiled() else "Python source (no C compiler, Python headers or mypyc)")'
 
-$(STAMP): pyproject.toml setup.py requirements/all.txt $(ENGINE)
+$(STAMP): pyproject.toml requirements/all.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r requirements/all.txt
-	$(INSTALL)
-	@$(ENGINE_SAYS)
 	touch $(STAMP) $(PLAY_STAMP)
 
 # A player's install: the games and the terminal apps only (no lab, no RL), and the build tools
 # (requirements/build.txt: setuptools, and mypy for mypyc) that compile the engine.
-setup-play: $(PLAY_STAMP)
+setup-play: $(PLAY_STAMP) $(BUILT)
 
-$(PLAY_STAMP): pyproject.toml setup.py requirements/play.txt requirements/build.txt $(ENGINE)
+$(PLAY_STAMP): pyproject.toml requirements/play.txt requirements/build.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r requirements/play.txt -r requirements/build.txt
+	touch $(PLAY_STAMP)
+
+# playtable itself, after its dependencies (setup and setup-play list it second).
+$(BUILT): pyproject.toml setup.py $(ENGINE)
 	$(INSTALL)
 	@$(ENGINE_SAYS)
-	touch $(PLAY_STAMP)
+	touch $(BUILT)
 
 # Re-pin every dependency after pyproject.toml's dependencies change (needs `make setup` first).
 lock:
@@ -85,7 +88,7 @@ fast: setup
 
 slow:
 	rm -f src/*__mypyc.*.so $(ENGINE:.py=.*.so)
-	@[ ! -x $(PY) ] || $(ENGINE_SAYS)
+	@echo "troll engine: Python source in this tree until make fast or a change of its sources"
 
 # The Python-source fallback, tested as CI does where the suite ran the compiled engine: the troll
 # and core tests (the differential test among them) against a copy of the package without the
