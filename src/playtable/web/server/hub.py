@@ -44,7 +44,7 @@ from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
 from playtable.web.server.store import PlayerRow, SeatRow, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
-from playtable.web.server.tables import Connection, Table, hash_token, row_summary
+from playtable.web.server.tables import Connection, Table, hash_token, paced_frames, row_summary
 from playtable.web.server.votes import SqliteVoteStore, Votes
 from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
 
@@ -588,6 +588,9 @@ class Hub:
         if msg.type == "vote":
             self.votes.cast(table, conn, msg.seat)
             return
+        if msg.type == "pace":  # how fast this page wants throws shown, from the next throw on
+            conn.pace = msg.pace or "normal"
+            return
         if conn.seat is None:
             conn.push(error("forbidden", "you are watching this table; only a seated player with "
                                          "its token can act"))
@@ -648,17 +651,17 @@ class Hub:
 
     async def _stream(self, table: Table, motion: list[dict[str, Any]],
                       events: list[Event]) -> None:
-        """Send the motion's frames as `frame` messages at their own pace (real time), then the
-        state. The table has already moved on in the store: a page joining meanwhile gets it."""
+        """Send the motion's frames as `frame` messages at the table's pace (`Table.pace`: in
+        real time unless every page asked for faster), then the state. The table has already
+        moved on in the store: a page joining meanwhile gets it."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         step = table.step
-        for i, frame in enumerate(motion):
-            wait = start + frame["t"] - loop.time()
+        for at, frame in paced_frames(motion, step, table.pace):
+            wait = start + at - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            table.stream_frame({"type": "frame", "step": step, "last": i == len(motion) - 1,
-                                **frame})
+            table.stream_frame(frame)
         if table.step == step:
             self.after_change(table, events)
 

@@ -9,8 +9,10 @@ JSON, or anything else from the full state.
 Each connection has an outbox drained by its own writer task (see app.py), so one slow client
 never holds up a broadcast. Besides the ordered discrete messages, the outbox keeps one slot for
 the newest frame of a table's live stream (Star Dice's dice positions at 60 Hz): frames are
-coalesced, so a slow client gets the newest frame and never a backlog. `Table.stream_frame`
-is the place a live table feeds.
+coalesced, so a slow client gets the newest frame and never a backlog; a stream's last frame
+(where everything came to rest) goes in order with the discrete messages, before the state that
+follows it. `Table.stream_frame` is the place a live table feeds, at the slowest pace any of
+its pages asked for (`Table.pace`, `paced_frames`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from playtable.core.registry import get_game
 from playtable.core.story import tell
 from playtable.web.server.clocks import TableClock, forfeit_returns
 from playtable.web.server.store import SeatRow, TableRow
-from playtable.web.server.wire import RateLimit
+from playtable.web.server.wire import PACES, RateLimit
 
 SYNC_COST = 40
 """A sync (a whole welcome: the log of a long game is hundreds of kilobytes) costs as much as
@@ -139,6 +141,8 @@ class Connection:
         self.sync_limit = RateLimit(rate / SYNC_COST, 2.0)
         self.sync_pending = False
         """A sync is due (answered when the sync limit allows)."""
+        self.pace = "normal"
+        """How fast this page wants a throw's motion shown (a `pace` message; wire.PACES)."""
 
     @property
     def role(self) -> str:
@@ -154,7 +158,13 @@ class Connection:
         self.wake.set()
 
     def push_frame(self, frame: dict[str, Any]) -> None:
-        """Replace any frame not yet sent by this newer one."""
+        """Replace any frame not yet sent by this newer one. A stream's `last` frame goes in
+        order with the discrete messages instead (a page then has where the dice rest before
+        the state that follows, even when that frame is the only one: the "instant" pace)."""
+        if frame.get("last"):
+            self.frame = None
+            self.push(frame)
+            return
         self.frame = frame
         self.wake.set()
 
@@ -496,8 +506,29 @@ class Table:
         for conn in list(self.connections):
             conn.push(message)
 
+    @property
+    def pace(self) -> str:
+        """The pace a throw's motion is streamed at: the slowest any connection asked for (one
+        that asked nothing is at "normal", as is a table nobody watches), so a page never sees
+        less of a throw than it asked to, and a stranger watching cannot hurry a player's."""
+        order = list(PACES)
+        return min((c.pace for c in self.connections), key=order.index, default="normal")
+
     def stream_frame(self, frame: dict[str, Any]) -> None:
         """Send a live-stream frame (`{"type": "frame", ...}`) to every connection; frames are
         coalesced per connection. Only what every seat may see belongs in a frame."""
         for conn in list(self.connections):
             conn.push_frame(frame)
+
+
+def paced_frames(motion: list[dict[str, Any]], step: int, pace: str) -> list[tuple[float, dict[str, Any]]]:
+    """A throw's motion (`State.motion()`, frames `{"t", "pieces"}` in physics seconds) as the
+    `frame` messages of the step it made, each with the seconds after the throw at which it
+    goes out at `pace` (wire.PACES): every frame at t / speed, or at once only the last one.
+    Each message names its pace and speed (null at once), so a page plays it back as sent."""
+    speed = PACES[pace]
+    sent = motion if speed is not None else motion[-1:]
+    return [(0.0 if speed is None else frame["t"] / speed,
+             {"type": "frame", "step": step, "last": i == len(sent) - 1, "pace": pace,
+              "speed": speed, **frame})
+            for i, frame in enumerate(sent)]

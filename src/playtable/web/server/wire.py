@@ -24,7 +24,11 @@ STRIKES_BEFORE_CLOSE = 20
 """A client over the rate gets a `rate_limited` error per dropped message; after this many
 dropped messages in a row it is closed with code 1008 (policy violation)."""
 
-CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello", "vote")
+CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello", "vote", "pace")
+PACES = {"normal": 1.0, "fast": 3.0, "instant": None}
+"""The paces a page may ask a throw's motion to be shown at (`pace`), as a speed over the
+physics' own time: as thrown, three times as fast, or at once (None: only where everything came
+to rest). The table streams at the slowest pace any of its pages asked for (`Table.pace`)."""
 MAX_CHAT_TEXT = 300
 KEY_LENGTH = 43
 KEY_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -49,6 +53,8 @@ class ClientMessage:
     """`hello`: the page's player key (never sent in a URL)."""
     seat: int | None = None
     """`hello`: the seat this player asks for (their own, from "Yours"), if any."""
+    pace: str | None = None
+    """`pace`: how this page wants throws shown, one of PACES."""
 
 
 def error(code: str, message: str) -> dict[str, Any]:
@@ -112,6 +118,11 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 1000:
             raise BadMessage("bad_message", "'seat' must be the seat number voted for")
         return ClientMessage("vote", seat=seat)
+    if kind == "pace":  # how fast this page wants a throw's motion (Star Dice), see PACES
+        pace = data.get("pace")
+        if not isinstance(pace, str) or pace not in PACES:
+            raise BadMessage("bad_message", f"'pace' must be one of {', '.join(PACES)}")
+        return ClientMessage("pace", pace=pace)
     return ClientMessage(kind, _step(data, True))
 
 

@@ -13,6 +13,8 @@
 //     onStream(message)     messages of other types, e.g. live positions at 60 Hz (optional)
 //   ctx.play(actionText) sends an action that is not in the list (Star Dice's dragged throws);
 //   ctx.rematch(variant) starts a new table in that named variant (Star Dice's table menu).
+//   ctx.pace(pace) asks the server to stream throws' motion at "normal", "fast" or "instant"
+//   pace (Star Dice's Throws choice; told again on every welcome, so a reconnect keeps it).
 //   and `hints = false` when the game never gives hints (the button is then not shown).
 //
 // Seats with secrets and simultaneous moves need nothing more: each seat only ever receives its
@@ -68,6 +70,7 @@ export class TableFrame {
     // A seat asked for without a token is this player's own: asked for with the key (hello).
     this.wantedSeat = token ? null : seat;
     this.helloSent = false;
+    this.pace = null; // the pace this page asked throws to be streamed at (ctx.pace), if any
     this.build(root);
     this.log = new GameLog(this.logList, (entry) => this.board.logLines?.(entry, this.role === "player" ? this.seat : null));
     this.hot = hotSeats(window.location.search);
@@ -120,6 +123,7 @@ export class TableFrame {
       who: (seat) => this.who(seat),
       play: (action) => this.play(action),
       rematch: (variant) => this.rematch(variant),
+      pace: (pace) => { this.pace = pace; this.connection?.send({ type: "pace", pace }); },
       table: () => this.table,
     });
   }
@@ -223,6 +227,7 @@ export class TableFrame {
     this.replayLink.href = `/t/${this.tableId}/replay${this.role === "player" ? this.seatQuery(this.seat) : ""}`;
     this.notifyButton.hidden = !(this.role === "player" && canAskToNotify());
     this.sayHello(false);
+    if (this.pace) this.connection.send({ type: "pace", pace: this.pace });
     if (!this.rules) this.rules = new RulesPanel(this.table.game);
     if (this.token && this.role !== "player") {
       this.showBanner("This seat's link was refused (wrong or old token): you are watching, and cannot act.");

@@ -17,6 +17,10 @@
 // Enter. The page sends the engine's own throw text with ctx.play, the server simulates it and
 // streams the motion as `frame` messages, which this page plays back at the screen's frame rate,
 // interpolating between the physics frames; then the new state brings the faces and shapes.
+// "Throws" under the table chooses how a throw is shown, as digital board games offer an
+// animation speed: as thrown (real time, the default), fast (three times as fast) or at once
+// (only where the dice come to rest); the choice is kept in this browser, and the server
+// streams at the slowest pace any page at the table asked for (docs/web.md).
 // When a battle (or the war) is over the table stays frozen with its scoring.
 
 import { h, s } from "../util.js";
@@ -40,6 +44,8 @@ const G = 9.81 / 0.62; // physics.py's G, in table widths / s^2
 const THROW_REACH = 2.0; // a lone die travels twice the drag's length
 const FADE_MS = 450;
 const PLAYBACK_LAG = 0.1; // seconds behind the newest physics frame, so there is one to go to
+const PACE_KEY = "playtable.throwPace";
+const PACES = { normal: "As thrown", fast: "Fast", instant: "At once" }; // slowest first, as wire.PACES
 const ASPECT = (TABLE.depth + 2 * TABLE.frame) / (TABLE.width + 2 * TABLE.frame);
 const SNAP = 0.05; // a press this near the frame starts the throw on it
 const KIND_ORDER = ["d20", "d12", "d10", "d8", "d6", "d4"];
@@ -155,6 +161,9 @@ export function createBoard(host, ctx) {
   const scorePanel = h("section", { class: "stardice-score", "aria-label": "Scoring" });
   const mute = h("input", { type: "checkbox", onChange: () => { sounds.muted = mute.checked; } });
   const pauseButton = h("button", { type: "button", onClick: () => togglePause() }, "Pause");
+  const paceChoice = h("select", { class: "stardice-pace", "aria-label": "Throws", onChange: () => choosePace(paceChoice.value) },
+    ...Object.entries(PACES).map(([pace, words]) => h("option", { value: pace }, words)));
+  const paceNote = h("span", { class: "stardice-pace-note", role: "status" });
   const fullButton = h("button", { type: "button", hidden: !document.fullscreenEnabled,
     onClick: () => (document.fullscreenElement ? document.exitFullscreen() : box.requestFullscreen()).catch(() => {}) },
   "Full screen");
@@ -165,7 +174,8 @@ export function createBoard(host, ctx) {
     prompt,
     h("div", { class: "stardice-stage" }, canvas),
     controls, news, fleets, scorePanel,
-    h("div", { class: "stardice-bar" }, h("label", {}, mute, " Mute"), pauseButton, fullButton, menu?.element ?? ""),
+    h("div", { class: "stardice-bar" }, h("label", {}, mute, " Mute"), pauseButton,
+      h("label", {}, "Throws ", paceChoice), paceNote, fullButton, menu?.element ?? ""),
     menu?.panel ?? "", keysHelp);
   host.replaceChildren(box);
   const g = canvas.getContext("2d");
@@ -174,7 +184,7 @@ export function createBoard(host, ctx) {
   let view = null; // the last render's view
   let viewer = null; // this page's seat (null: watching)
   let selected = null; // the chosen ship, as "mode kind" ("roll d20", "slide d6", "roll borg", "torpedo")
-  let live = null; // {step, frames, start (ms), done}
+  let live = null; // {step, frames, start (ms), speed (over the physics' time), done}
   let aim = null; // a throw being dragged
   let kbd = null; // a throw being aimed from the keyboard: {s (along the frame), tx, ty}
   let ownThrow = null; // when this page released the throw whose stream comes next
@@ -225,6 +235,17 @@ export function createBoard(host, ctx) {
     return (paused ? pausedAt : performance.now()) - pausedFor;
   }
 
+  /** How this browser wants throws shown (kept for its next tables): told to the server. */
+  function choosePace(pace) {
+    paceChoice.value = pace;
+    paceNote.textContent = "";
+    try { localStorage.setItem(PACE_KEY, pace); } catch { /* a private window: this page only */ }
+    ctx.pace?.(pace);
+  }
+  let storedPace = null;
+  try { storedPace = localStorage.getItem(PACE_KEY); } catch { /* storage refused: as thrown */ }
+  if (Object.hasOwn(PACES, storedPace ?? "") && storedPace !== "normal") choosePace(storedPace);
+
   // -- what is on the table now --------------------------------------------------------------
   function restingPieces() {
     return new Map((obs?.table || []).map((pc) => [pc.id, [pc.x, pc.y]]));
@@ -232,7 +253,7 @@ export function createBoard(host, ctx) {
 
   function currentPieces(now) {
     if (!live) return { pos: restingPieces(), moving: new Set() };
-    const tau = Math.max(0, (now - live.start) / 1000 - PLAYBACK_LAG);
+    const tau = Math.max(0, ((now - live.start) / 1000) * live.speed - PLAYBACK_LAG);
     const pos = lerpFrames(live.frames, tau);
     const before = lerpFrames(live.frames, Math.max(0, tau - 0.05));
     const moving = new Set();
@@ -850,11 +871,19 @@ export function createBoard(host, ctx) {
       if (message.type !== "frame") return;
       const frame = { t: message.t, pieces: new Map(message.pieces.map(([id, x, y]) => [id, [x, y]])) };
       if (!live || live.step !== message.step) {
-        // Frames are coalesced and sent after discrete messages, so the last frame of a throw
-        // may come after its state: a throw already shown at rest is not started again.
+        // A throw's last frame comes before its state, but a page that (re)connected while it
+        // was streamed has the state first: a throw already shown at rest is not started again.
         if (view && message.step <= view.step) return;
         const thrown = message.pieces.find(([id]) => !(obs?.table || []).some((pc) => pc.id === id))?.[0] ?? null;
-        live = { step: message.step, frames: [], start: clock() - message.t * 1000, done: false, thrown, releasedAt: ownThrow };
+        // played back at the speed it is sent at (null: only the resting frame, at once)
+        const speed = message.speed || 1;
+        live = { step: message.step, frames: [], start: clock() - (message.t * 1000) / speed, speed, done: false, thrown, releasedAt: ownThrow };
+        const pace = Object.hasOwn(PACES, message.pace ?? "") ? message.pace : "normal";
+        canvas.dataset.pace = pace;
+        // another page at the table asked for a slower pace, and the table streams the slowest
+        const order = Object.keys(PACES);
+        paceNote.textContent = order.indexOf(pace) < order.indexOf(paceChoice.value)
+          ? `(${PACES[pace].toLowerCase()} here: someone else at the table asked for that)` : "";
         ownThrow = null;
         canvas.dataset.firstFrameAt = String(performance.now());
         if (view) { drawPrompt(); drawPieceBar(); }
