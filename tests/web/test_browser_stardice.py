@@ -5,8 +5,10 @@ frozen end screen with its scoring.
 Each throw is a drag from the grey glass frame onto the table: the page turns it into the
 engine's throw text, the server simulates it and streams the motion as `frame` messages, the
 page animates them, then the new state arrives. The bot is the random thrower, so the battle
-takes seconds. Screenshots of the empty table (logo), a battle in progress and the end screen
-go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary directory).
+takes seconds. The battles are shown as thrown (the default); the short war's player chooses
+"At once" under "Throws" (only where the dice come to rest), which still freezes each battle
+with its scoring where its dice lie. Screenshots of the empty table (logo), a battle in
+progress and the end screen go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary directory).
 """
 
 from __future__ import annotations
@@ -60,10 +62,23 @@ def _flick(page: Any, rng: random.Random) -> None:
     cdp.detach()
 
 
+DRAWN_NEXT_FRAME = """async () => {
+  for (let i = 0; i < 2; i += 1) await new Promise((done) => requestAnimationFrame(done));
+  return window.stardiceLabels.bodies.map((b) => b.id);
+}"""
+"""The pieces on the table as the page draws it after what it has just shown."""
+
+
+def choose_pace(page: Any, words: str) -> None:
+    """Choose how throws are shown, as a person does under the table ("Fast", "At once")."""
+    page.get_by_role("combobox", name="Throws").select_option(label=words)
+
+
 def _battle(page: Any, throw: Callable[[Any, random.Random], None], shots: Path | None,
-            tag: str, frozen: list[str] | None = None) -> dict[str, Any]:
+            tag: str, frozen: list[str] | None = None, pace: str = "normal") -> dict[str, Any]:
     """Plays the person's seat to the end of the game with `throw`; the final state. `frozen`
-    collects the points shown on each battle of a war frozen before the next one."""
+    collects the points shown on each battle of a war frozen before the next one; `pace`: the
+    pace the table streams throws at (as thrown unless the page chose another)."""
     frozen = [] if frozen is None else frozen
     rng = random.Random(7)
     throws = 0
@@ -74,6 +89,11 @@ def _battle(page: Any, throw: Callable[[Any, random.Random], None], shots: Path 
             break
         if page.locator(".stardice-next").is_visible():  # a battle of a war, frozen with its scoring
             assert page.locator(".stardice-score h3").inner_text().endswith("scoring")
+            # where the battle's dice came to rest (the stream's last frame), every scored one
+            scored = {piece for shape in state["observation"]["last_score"]["shapes"]
+                      for stack in shape["objects"] for piece in stack.split("+")}  # "F.d6a+K.d4a": stacked
+            drawn = page.evaluate(DRAWN_NEXT_FRAME)
+            assert scored and scored <= set(drawn), (scored, drawn)
             frozen.append(page.locator(".stardice-points").inner_text())
             if shots is not None and len(frozen) == 1:
                 page.screenshot(path=str(shots / f"stardice-battle-over{tag}.png"))
@@ -100,6 +120,7 @@ def _battle(page: Any, throw: Callable[[Any, random.Random], None], shots: Path 
     state = table_state(page)
     assert state["terminal"], "the battle ended"
     assert throws >= 7 and animated == throws, "every throw was streamed and animated"
+    assert page.locator(".stardice-canvas").get_attribute("data-pace") == pace
     return state
 
 
@@ -166,8 +187,9 @@ def test_a_short_war_is_played_battle_by_battle(web_server: ServerProcess, chrom
     page = new_page(chromium, 1280, 900)
     page.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(page)
+    choose_pace(page, "At once")
     frozen: list[str] = []
-    state = _battle(page, _drag_throw, shots, "-war", frozen)
+    state = _battle(page, _drag_throw, shots, "-war", frozen, pace="instant")
     obs = state["observation"]
     assert len(frozen) == obs["battle"] - 1 >= 1, "every battle but the last was frozen"
     for shown, points in zip(frozen, obs["battle_points"], strict=False):

@@ -10,8 +10,10 @@ ever on the page (the log speaks in words), the line over the table always fits 
 label on the table covers another or another die, a throw being dragged shows its aim and
 strength, each battle's end is frozen with every scoring shape tagged by a letter on the table
 and a row in the scoring (and nothing else to press but "Next battle"), and the war's total is
-always written. The same on a phone (390x844) with touch flicks, and a battle thrown from the
-keyboard alone. Screenshots go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary directory).
+always written. Once the first battle is over, the newcomer, who has seen how throws roll,
+chooses "Fast" under "Throws" (a throw then rolls three times as fast) for the rest of the war.
+The same on a phone (390x844) with touch flicks, and a battle thrown from the keyboard alone,
+both as thrown. Screenshots go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary directory).
 """
 
 from __future__ import annotations
@@ -66,6 +68,18 @@ def _shots(tmp_path: Path) -> Path:
     return shots
 
 
+# What _check_page reads, in one round trip to the page (they were five): where the table is,
+# the page's text, whether the line over the table fits its box, that line, the labels drawn
+# over one another and the scoring's text.
+LOOK = """() => {
+  const box = document.querySelector('.stardice-canvas').getBoundingClientRect();
+  const prompt = document.querySelector('.stardice-prompt');
+  return { box: [box.x, box.y, box.width, box.height], text: document.body.innerText,
+    promptFits: prompt.scrollHeight <= prompt.clientHeight + 1, prompt: prompt.innerText,
+    overstruck: (""" + OVERSTRUCK + """)(), score: document.querySelector('.stardice-score').innerText };
+}"""
+
+
 def _canvas_box(page: Any) -> tuple[float, ...]:
     box = page.locator(".stardice-canvas").bounding_box()
     return tuple(round(box[k], 1) for k in ("x", "y", "width", "height"))
@@ -75,19 +89,20 @@ def _step(page: Any) -> int:
     return int(page.locator(".stardice-canvas").get_attribute("data-step") or -1)
 
 
-def _check_page(page: Any, box: tuple[float, ...], seen: dict[str, int]) -> None:
+def _check_page(page: Any, box: tuple[float, ...], seen: dict[str, int]) -> str:
     """What must hold at any moment: the table in its place, no raw notation anywhere on the page,
-    the line over the table within its box, no label on the table over another."""
-    assert _canvas_box(page) == box, "the table moved"
-    text = page.evaluate("document.body.innerText")
+    the line over the table within its box, no label on the table over another; the line over
+    the table, as it read then."""
+    look = page.evaluate(LOOK)
+    assert tuple(round(v, 1) for v in look["box"]) == box, "the table moved"
+    text = look["text"]
     raw = RAW.search(text)
     assert raw is None, f"raw notation on the page: {text[max(0, raw.start() - 80):raw.end() + 40]!r}"
-    assert page.evaluate("(() => { const p = document.querySelector('.stardice-prompt');"
-                         " return p.scrollHeight <= p.clientHeight + 1; })()"), \
-        page.locator(".stardice-prompt").inner_text()
-    assert page.evaluate(OVERSTRUCK) == []
-    assert "War:" in page.locator(".stardice-score").inner_text() or seen.get("battle_only")
+    assert look["promptFits"], look["prompt"]
+    assert look["overstruck"] == []
+    assert "War:" in look["score"] or seen.get("battle_only")
     seen["checks"] = seen.get("checks", 0) + 1
+    return str(look["prompt"])
 
 
 def _drag(page: Any, rng: random.Random, touch: bool = False) -> str:
@@ -140,13 +155,13 @@ def _frozen_battle(page: Any, frozen: list[str]) -> None:
 
 
 def _play(page: Any, rng: random.Random, shots: Path, tag: str, touch: bool = False,
-          limit: int = 900) -> dict[str, Any]:
-    """Plays this page's seat to the end screen with what the page shows; returns counts."""
+          limit: int = 900, pace_after_first_battle: str | None = None) -> dict[str, Any]:
+    """Plays this page's seat to the end screen with what the page shows; returns counts.
+    `pace_after_first_battle`: what the newcomer then chooses under "Throws" ("Fast"...)."""
     box = _canvas_box(page)
     seen: dict[str, Any] = {"throws": 0, "calls": 0, "aims": set(), "frozen": [], "prompts": set()}
     for _ in range(limit):
-        _check_page(page, box, seen)
-        prompt = page.locator(".stardice-prompt").inner_text()
+        prompt = _check_page(page, box, seen)
         seen["prompts"].add(re.sub(r"\d+", "N", prompt))
         if page.locator(".end-screen").is_visible():
             break
@@ -155,6 +170,8 @@ def _play(page: Any, rng: random.Random, shots: Path, tag: str, touch: bool = Fa
             _frozen_battle(page, seen["frozen"])
             if len(seen["frozen"]) == 1:
                 page.screenshot(path=str(shots / f"stardice-newcomer-battle-over{tag}.png"), full_page=True)
+                if pace_after_first_battle:
+                    page.get_by_role("combobox", name="Throws").select_option(label=pace_after_first_battle)
             next_battle.click()
             continue
         calls = page.get_by_role("button", name=re.compile(r"^Call (odd|even)$"))
@@ -190,7 +207,9 @@ def test_a_newcomer_plays_a_whole_war_from_what_the_page_shows(web_server: Serve
     page.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(page)
     page.screenshot(path=str(shots / "stardice-newcomer-start.png"))
-    seen = _play(page, random.Random(5), shots, "")
+    pace = page.get_by_role("combobox", name="Throws")
+    assert pace.input_value() == "normal", "a newcomer sees throws as thrown"
+    seen = _play(page, random.Random(5), shots, "", pace_after_first_battle="Fast")
     state = table_state(page)  # read only to check the outcome
     obs = state["observation"]
     assert state["terminal"] and obs["war_target"] == 50 and max(obs["war"]) > 50
@@ -208,6 +227,9 @@ def test_a_newcomer_plays_a_whole_war_from_what_the_page_shows(web_server: Serve
     throws = re.findall(r"^(You roll your|Klingon rolls a|You slide your|Klingon slides a) ", log, re.M)
     assert len(throws) >= seen["throws"]
     page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
+    # the last throws were streamed and rolled at the chosen pace, which the browser keeps
+    assert page.locator(".stardice-canvas").get_attribute("data-pace") == "fast"
+    assert page.evaluate("localStorage.getItem('playtable.throwPace')") == "fast"
     page.screenshot(path=str(shots / "stardice-newcomer-end.png"))
     page.get_by_role("button", name="Look at the board").click()
     page.screenshot(path=str(shots / "stardice-newcomer-end-board.png"), full_page=True)
@@ -249,10 +271,9 @@ def test_a_battle_is_thrown_from_the_keyboard(web_server: ServerProcess, chromiu
     throws = 0
     seen: dict[str, Any] = {"battle_only": True}
     for _ in range(600):
-        _check_page(page, box, seen)
+        prompt = _check_page(page, box, seen)
         if page.locator(".end-screen").is_visible():
             break
-        prompt = page.locator(".stardice-prompt").inner_text()
         if page.get_by_role("button", name=re.compile(r"^Call (odd|even)$")).count():
             before = _step(page)
             for _ in range(60):  # Tab until a call's button has the focus, as a keyboard user does

@@ -2,7 +2,9 @@
 contexts, their own storage, their own seat token) playing a battle against each other with
 mouse drags to the frozen end screen, each page its own seat's (its welcome, its observation's
 seat, actions only on its own turn) and both animating every throw's streamed motion, their
-own and the other player's; and on one screen taking turns (the hot seat).
+own and the other player's; and on one screen taking turns (the hot seat). The players choose
+"Fast" under "Throws"; apart, the table rolls fast only once both have (until then the first
+page says the throws are shown as thrown, as the other asked).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from tests.web.browser_support import click_action, create_table, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess
-from tests.web.test_browser_stardice import _check_end_screen, _drag_throw
+from tests.web.test_browser_stardice import _check_end_screen, _drag_throw, choose_pace
 
 # Records, on the page, every step whose streamed frames started an animation on the canvas.
 WATCH_STREAM = """() => {
@@ -52,6 +54,7 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
         page.evaluate(WATCH_STREAM)
         pages.append(page)
     assert pages[0].context is not pages[1].context
+    choose_pace(pages[0], "Fast")
     rngs = [random.Random(1), random.Random(2)]
     throws: list[int] = []  # the step each throw made
     news: list[str] = []  # what the pages announced under the table after each action
@@ -75,6 +78,9 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
         _throw_or_call(pages[mover], rngs[mover])
         if not calling:
             throws.append(before + 1)
+            if len(throws) == 1:  # seat 1 has not asked for fast throws: as thrown, and said so
+                pages[0].locator(".stardice-pace-note", has_text="as thrown here").wait_for()
+                choose_pace(pages[1], "Fast")
         news.append(pages[mover].locator(".stardice-news").inner_text())
     for seat, page in enumerate(pages):
         welcome_seat = page.evaluate("window.playtable.seat")
@@ -84,6 +90,8 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
         assert state["observation"]["seat"] == seat
         animated = set(page.evaluate("window.__animated"))
         assert set(throws) <= animated, f"seat {seat} animated every throw of both players"
+        assert page.locator(".stardice-canvas").get_attribute("data-pace") == "fast"
+        assert page.locator(".stardice-pace-note").inner_text() == ""
     assert len(throws) >= 14
     # each page words the call and the Borg's verdict from its own seat ("You call odd.",
     # "Klingon calls even.", "...: you go first.")
@@ -104,6 +112,7 @@ def test_two_people_on_one_screen_take_turns(web_server: ServerProcess, chromium
     page = new_page(chromium, 1280, 820)
     page.goto(web_server.url + created["seats"][0]["join_url"] + f"&hot=0.{tokens[0]},1.{tokens[1]}")
     wait_connected(page)
+    choose_pace(page, "Fast")
     rng = random.Random(4)
     seats_played: set[int] = set()
     passes = 0
@@ -124,3 +133,4 @@ def test_two_people_on_one_screen_take_turns(web_server: ServerProcess, chromium
     state = table_state(page)
     _check_end_screen(page, state)
     assert seats_played == {0, 1} and passes >= 14
+    assert page.locator(".stardice-canvas").get_attribute("data-pace") == "fast"

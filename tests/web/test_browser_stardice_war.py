@@ -3,10 +3,12 @@
 exceed 50 points wins).
 
 Both fleets are the random-thrower bot, so every throw goes through the server as in any game
-(simulated, stored, streamed); the page watches the table from its start: each battle is frozen
+(simulated, stored, streamed); the page watches the table from its start, its throws "Fast"
+(chosen under "Throws": the only page at the table, it sets the pace): each battle is frozen
 with its own scoring until "Next battle", the war's running totals are shown, and the last
 battle ends the war on the end screen. Seed 101 is a war of three battles (about 30 s of
-throws in real time); a war of random throwers takes 1 to 20 battles, most seeds far longer.
+throws in real time, 10 s fast); a war of random throwers takes 1 to 20 battles, most seeds far
+longer.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 import pytest
 from tests.web.browser_support import create_table, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess
+from tests.web.test_browser_stardice import choose_pace
 from tests.web.test_browser_stardice_newcomer import RAW
 
 
@@ -28,6 +31,7 @@ def test_a_war_is_shown_to_its_end_at_50_points(web_server: ServerProcess, chrom
     page = new_page(chromium, 1280, 900)
     page.goto(web_server.url + created["watch_url"])
     wait_connected(page)
+    choose_pace(page, "Fast")
     assert table_state(page)["observation"]["war_target"] == 50, "the Final Rules' war, not shortened"
     frozen: list[str] = []
     deadline = time.monotonic() + 240  # bounded: seed 101's war streams about 30 s of throws
@@ -55,6 +59,7 @@ def test_a_war_is_shown_to_its_end_at_50_points(web_server: ServerProcess, chrom
     winner = ["Federation", "Klingon"][obs["winner"]]
     assert winner in page.locator(".end-screen").inner_text()
     assert "frozen" in (page.locator(".stardice-board").get_attribute("class") or "")
+    assert page.locator(".stardice-canvas").get_attribute("data-pace") == "fast"
     assert not page.script_errors and not page.foreign_requests
 
     # The replay's steps speak in the same words as the table's log (issue 30: no coordinates,
