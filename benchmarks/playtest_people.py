@@ -31,8 +31,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from click.testing import CliRunner
 from starlette.testclient import TestClient
+from tests.web.lockstep import play_in_step
 
 from playtable.agents import PERSON
 from playtable.cli import cli
@@ -59,7 +62,7 @@ PLAYTESTS = {
 
 def play(client: TestClient, paths: list[str], rng: random.Random, hint: float) -> list[bool]:
     """Play the table the testers' join `paths` open to its end, each tester on their own
-    socket; whether each tester's side won."""
+    socket, in step (`tests/web/lockstep.py`); whether each tester's side won."""
     with ExitStack() as stack:
         sockets, seats = [], []
         for path in paths:
@@ -67,33 +70,21 @@ def play(client: TestClient, paths: list[str], rng: random.Random, hint: float) 
             seats.append(int(query.split("seat=", 1)[1].split("&", 1)[0]))
             query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
             sockets.append(stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}?{query}")))
-        states = [next_state(ws, -1) for ws in sockets]
-        while not states[0]["terminal"]:
-            mover = next((k for k, state in enumerate(states) if state["your_turn"]), None)
-            if mover is not None:
-                state, ws = states[mover], sockets[mover]
-                action = rng.choice(state["legal"])["action"]
-                if rng.random() < hint:
-                    ws.send_json({"type": "hint", "step": state["step"]})
-                    while True:  # the hint, or an error (no hint this time: the random move)
-                        message = ws.receive_json()
-                        if message["type"] == "hint" and message["step"] == state["step"]:
-                            action = message["action"]
-                            break
-                        if message["type"] == "error":
-                            break
-                ws.send_json({"type": "act", "action": action, "step": state["step"]})
-            states = [next_state(ws, states[0]["step"]) for ws in sockets]
-        returns = states[0]["result"]["returns"]
-        return [returns[seat] == 1.0 for seat in seats]
 
+        def choose(k: int, state: dict[str, Any]) -> str:
+            action: str = rng.choice(state["legal"])["action"]
+            if rng.random() >= hint:
+                return action
+            sockets[k].send_json({"type": "hint", "step": state["step"]})
+            while True:  # the hint, or an error (no hint this time: the random move)
+                message = sockets[k].receive_json()
+                if message["type"] == "hint" and message["step"] == state["step"]:
+                    return str(message["action"])
+                if message["type"] == "error":
+                    return action
 
-def next_state(ws: Any, after: int) -> dict[str, Any]:
-    """The socket's next `state` of a step after `after` (other messages skipped)."""
-    while True:
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == "state" and message["step"] > after:
-            return message
+        end = play_in_step([(ws.receive_json, ws.send_json) for ws in sockets], choose)
+        return [end["result"]["returns"][seat] == 1.0 for seat in seats]
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ from typing import Any
 import pyarrow.parquet as pq
 from click.testing import CliRunner
 from tests.web.browser_support import click_action, legal_actions, new_page, table_state, wait_connected
+from tests.web.lockstep import play_in_step
 from tests.web.server_process import ServerProcess
 from tests.web.wire_client import Client
 
@@ -150,35 +151,19 @@ def answer_on_the_page(page: Any, fun: int, remark: str) -> None:
 def finish_over_the_sockets(server: ServerProcess, table_url: dict[int, str]) -> None:
     """The people's moves of a shared table, each sent on its own seat's connection (opened with
     the seat's token from its page's address) until the game ends; the bots move by themselves."""
-    clients = {}
+    clients = []
     try:
-        for seat, url in table_url.items():
+        for url in table_url.values():
             table_id, query = url.split("/t/", 1)[1].split("?", 1)
-            clients[seat] = Client(server.ws_url, table_id, "&".join(
-                part for part in query.split("&") if part.split("=")[0] in ("seat", "token")))
-        states = {seat: client.greet()[1] for seat, client in clients.items()}
+            clients.append(Client(server.ws_url, table_id, "&".join(
+                part for part in query.split("&") if part.split("=")[0] in ("seat", "token"))))
         rng = random.Random(8)
-        for _ in range(3000):  # bounded: a wizard game of random heroes is about 300 steps
-            state = next(iter(states.values()))
-            if state["terminal"]:
-                return
-            mover = state["current_player"]
-            if mover in clients:
-                clients[mover].send({"type": "act", "action": rng.choice(states[mover]["legal"])["action"],
-                                     "step": states[mover]["step"]})
-            states = {seat: next_state(client, state["step"]) for seat, client in clients.items()}
-        raise AssertionError("the game did not end")
+        end = play_in_step([(client.recv, client.send) for client in clients],
+                           lambda _, state: rng.choice(state["legal"])["action"])
+        assert end["terminal"]
     finally:
-        for client in clients.values():
+        for client in clients:
             client.close()
-
-
-def next_state(client: Client, after: int) -> dict[str, Any]:
-    for _ in range(50):
-        message = client.recv_type("state")
-        if message["step"] > after:
-            return message
-    raise AssertionError("no new state")
 
 
 def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 from tests.web.conftest import in_process_app
+from tests.web.lockstep import play_in_step
 
 from playtable.agents import PERSON
 from playtable.cli import cli
@@ -197,27 +198,9 @@ def play_together(client: TestClient, paths: list[str], rng: random.Random) -> N
             table_id, query = path.split("/t/", 1)[1].split("?", 1)
             query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
             sockets.append(stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}?{query}")))
-        states = [next_state(ws, -1) for ws in sockets]
-        for _ in range(3000):  # bounded: a wizard game of random heroes is about 300 steps
-            if states[0]["terminal"]:
-                return
-            movers = [k for k, state in enumerate(states) if state["your_turn"]]
-            if movers:
-                state = states[movers[0]]
-                sockets[movers[0]].send_json({"type": "act", "action": rng.choice(state["legal"])["action"],
-                                              "step": state["step"]})
-            step = states[0]["step"]
-            states = [next_state(ws, step) for ws in sockets]
-        raise AssertionError(f"the game did not end: {states[0]['step']}")
-
-
-def next_state(ws: Any, after: int) -> dict[str, Any]:
-    """The socket's next `state` message of a step after `after`."""
-    for _ in range(50):
-        message = ws.receive_json()
-        if message["type"] == "state" and message["step"] > after:
-            return dict(message)
-    raise AssertionError("no new state")
+        end = play_in_step([(ws.receive_json, ws.send_json) for ws in sockets],
+                           lambda _, state: rng.choice(state["legal"])["action"])
+        assert end["terminal"]
 
 
 @pytest.fixture
