@@ -1,6 +1,11 @@
 """Engine speed: troll random-play steps per second, beside OpenSpiel's Klondike from Python.
 
     .venv/bin/python benchmarks/engine_speed.py [--seconds 5] [--slice 0.5]
+    valgrind --tool=callgrind .venv/bin/python benchmarks/engine_speed.py --games 2000
+
+`--games N` plays N troll games the same way (seeds 0 .. N-1) and prints the steps, no timing
+and no OpenSpiel: under valgrind's callgrind, whose instruction count does not depend on the
+machine's load, the same run with `--games 0` is the cost of starting Python and importing.
 
 Both engines are driven the same way from one Python loop: ask the legal actions, pick one with
 `random.Random`, apply it, start a new game at the end. A troll step is one troll action (the
@@ -54,6 +59,18 @@ def troll_slice(tally: Tally, seconds: float, params: Any = None) -> None:
     tally.games += games
 
 
+def troll_games(games: int) -> int:
+    """The steps of random troll games with seeds 0 .. games-1, played as `troll_slice` does."""
+    rng, steps = random.Random(0), 0
+    for seed in range(games):
+        state = TROLL.new_state(None, seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+            steps += 1
+    return steps
+
+
 def openspiel_slice() -> Callable[[Tally, float], None] | None:
     """A function playing random Klondike games for a slice, or None without OpenSpiel."""
     try:
@@ -89,7 +106,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per engine")
     parser.add_argument("--slice", type=float, default=0.5, help="CPU seconds per turn of one engine")
+    parser.add_argument("--games", type=int, help="only play this many troll games and count the steps")
     args = parser.parse_args()
+    if args.games is not None:
+        print(f"troll steps in {args.games:,} games: {troll_games(args.games):,}")
+        return
     spiel_play = openspiel_slice()
     troll, spiel = Tally(), Tally()
     while troll.cpu < args.seconds:
