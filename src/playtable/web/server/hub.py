@@ -759,7 +759,7 @@ class Hub:
         """End every table in play idle since before `at - idle_seconds`; their ids. A table
         whose clock runs is not idle: its deadline (up to 14 days a move, longer than the idle
         limit) decides what happens (clocks.py)."""
-        cutoff = (at - timedelta(seconds=self.limits.idle_seconds)).isoformat(timespec="milliseconds")
+        cutoff = (at - timedelta(seconds=self.limits.idle_seconds)).timestamp()
         reaped = []
         for table in list(self.tables.values()):
             timed = table.clock is not None and table.clock.running is not None

@@ -7,7 +7,9 @@ What leaves the server is decided here and only here: a seat's connection gets
 JSON, or anything else from the full state.
 
 Each connection has an outbox drained by its own writer task (see app.py), so one slow client
-never holds up a broadcast. Besides the ordered discrete messages, the outbox keeps one slot for
+never holds up a broadcast; what the handling of a connection's own frame pushes to it, its
+reader task sends (`socket_pump`). A message going to several connections is encoded once.
+Besides the ordered discrete messages, the outbox keeps one slot for
 the newest frame of a table's live stream (Star Dice's dice positions at 60 Hz): frames are
 coalesced, so a slow client gets the newest frame and never a backlog; a stream's last frame
 (where everything came to rest) goes in order with the discrete messages, before the state that
@@ -20,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-from collections import deque
+import time
+from collections import Counter, deque
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -31,7 +34,7 @@ from playtable.core.registry import get_game
 from playtable.core.story import tell
 from playtable.web.server.clocks import TableClock, forfeit_returns
 from playtable.web.server.store import SeatRow, TableRow
-from playtable.web.server.wire import PACES, RateLimit
+from playtable.web.server.wire import PACES, RateLimit, shared
 
 SYNC_COST = 40
 """A sync (a whole welcome: the log of a long game is hundreds of kilobytes) costs as much as
@@ -45,6 +48,16 @@ CHAT_KEPT = 100
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _seconds(stamp: str) -> float:
+    """An ISO 8601 time as stored (UTC when it names no zone) in seconds since the epoch; now
+    for a text that is not one (a row made by hand: never a reason to refuse a table)."""
+    try:
+        at = datetime.fromisoformat(stamp)
+    except ValueError:
+        return time.time()
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
 
 
 def seat_summary(i: int, seat: SeatRow, connected: set[int] | frozenset[int]) -> dict[str, Any]:
@@ -143,6 +156,13 @@ class Connection:
         """A sync is due (answered when the sync limit allows)."""
         self.pace = "normal"
         """How fast this page wants a throw's motion shown (a `pace` message; wire.PACES)."""
+        self.reader: asyncio.Task[Any] | None = None
+        """The task reading this connection's frames (`socket_pump`): what it pushes while it
+        handles a frame, it sends itself once the frame is handled, without waking the writer
+        task (a turn of the event loop and a task switch an action, issue 32)."""
+        self.sending = asyncio.Lock()
+        """Held by whichever task (the reader or the writer) sends; messages are taken from the
+        outbox under it, so they go out in order."""
 
     @property
     def role(self) -> str:
@@ -155,7 +175,17 @@ class Connection:
             self.closed = True  # the writer task sees it and closes the socket
         else:
             self.outbox.append(message)
+            if self.reader is not None and self._from_reader():
+                return  # the reader sends it when the frame it handles is done
         self.wake.set()
+
+    def _from_reader(self) -> bool:
+        """Whether the caller is this connection's reader task (not another task, a callback, or
+        another thread such as a test's)."""
+        try:
+            return asyncio.current_task() is self.reader
+        except RuntimeError:  # no event loop runs in this thread
+            return False
 
     def push_frame(self, frame: dict[str, Any]) -> None:
         """Replace any frame not yet sent by this newer one. A stream's `last` frame goes in
@@ -200,8 +230,9 @@ class Table:
         """What the server did about a failing bot or a timer (kept in memory only)."""
         self.abandoned = False
         """Ended by the server: nobody played it for too long, or its bots could not move."""
-        self.last_activity = row.created if row.ended or not row.actions else _now()
-        """When the table was last played (a restart counts as a move: it may have been down)."""
+        self.last_activity = _seconds(row.created) if row.ended or not row.actions else time.time()
+        """When the table was last played, in seconds since the epoch (a restart counts as a
+        move: it may have been down). A number, not a text: it is set at every action."""
         self.proposals: dict[int, str | None] = {}
         """Mid-game rematch proposals: seat -> the variant it asked for (None: the same game)."""
         self.awaiting_agreement: list[int] = []
@@ -264,7 +295,7 @@ class Table:
         self.row.actions.append((seat, text))
         if stand_in:
             self.row.stand_ins[len(self.row.actions)] = stand_in
-        self.last_activity = _now()
+        self.last_activity = time.time()
         self.version += 1
 
     def replay_without_last(self) -> Rebuilt:
@@ -488,11 +519,14 @@ class Table:
 
     def broadcast_state(self, events: list[Event]) -> None:
         """Send every connection the new state; one message per seat (and one for watchers) is
-        built, however many connections share it."""
+        built, and encoded, however many connections share it."""
         built: dict[int | None, dict[str, Any]] = {}
-        for conn in list(self.connections):
+        connections = list(self.connections)
+        audience = Counter(conn.seat for conn in connections) if len(connections) > 1 else None
+        for conn in connections:
             if conn.seat not in built:
-                built[conn.seat] = self.state_message(conn.seat, events)
+                message = self.state_message(conn.seat, events)
+                built[conn.seat] = shared(message) if audience and audience[conn.seat] > 1 else message
             conn.push(built[conn.seat])
 
     def chat(self, seat: int, text: str) -> None:
@@ -503,6 +537,8 @@ class Table:
         self.broadcast(line)
 
     def broadcast(self, message: dict[str, Any]) -> None:
+        if len(self.connections) > 1:
+            message = shared(message)
         for conn in list(self.connections):
             conn.push(message)
 

@@ -2,11 +2,12 @@
 
 Everything a client sends is checked here before a table sees it; a message that fails gets
 one `error` message naming the problem and changes nothing. The messages a table sends are
-built in `tables.py` (they need the table's state).
+built in `tables.py` (they need the table's state) and turned into text here (`encode`).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +62,33 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""One encoder for every message (`json.dumps` with options builds one a call). Without the
+circular-reference check: a message is a tree the server builds fresh from JSON-ready parts,
+and the check kept a dict entry for every object of every message (issue 32)."""
+
+
+class Encoded(dict[str, Any]):
+    """A message going to several connections, its text made once (`shared`); still the
+    message's dict for whoever reads it in the server."""
+
+    text: str
+
+
+def shared(message: dict[str, Any]) -> Encoded:
+    """`message` encoded now, once for every connection it is pushed to."""
+    once = Encoded(message)
+    once.text = _ENCODER.encode(message)
+    return once
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message's text on the wire (made once for a `shared` one)."""
+    if type(message) is Encoded:
+        return message.text
+    return _ENCODER.encode(message)
+
+
 def _step(data: dict[str, Any], required: bool) -> int | None:
     if "step" not in data:
         if required:
@@ -76,7 +104,9 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
     """Read one frame; raises BadMessage with the error code and a sentence."""
     if raw is None:
         raise BadMessage("bad_message", "send text frames of JSON, not binary frames")
-    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+    # A character is at most 4 bytes of UTF-8: only a frame that might be too large is measured.
+    size = len(raw) if isinstance(raw, bytes) or 4 * len(raw) <= MAX_FRAME \
+        else len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_FRAME:
         raise BadMessage("too_large", f"a message may be at most {MAX_FRAME} bytes; this one has {size}")
     if isinstance(raw, bytes):
