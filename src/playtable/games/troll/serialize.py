@@ -149,40 +149,31 @@ def check_invariants(state: TrollPosition) -> None:
         raise BadPosition("the troll carries at most two cards (two only with the toys variant)")
 
 
-def _flees(state: TrollPosition, slot: int) -> str | None:
-    """Which way the brick at `slot` will step in the next flight phase, if it is awake and not
-    under the troll (§7.1, I6): shown to the player, who can work it out anyway."""
-    stack = state.stacks[slot]
-    if slot == state.troll or not stack or stack[-1] not in state.face_up:
-        return None
-    return "left" if geo.flight_step(slot, state.troll) < 0 else "right"
-
-
 def observation(state: TrollPosition) -> dict[str, Any]:
     """What the player may see: face-up cards, the bricks it remembers, heights, the troll, the
     flight stacks and set-aside cards, the deck's size. Never the deck order, an unseen
-    face-down brick, or the future die rolls."""
+    face-down brick, or the future die rolls.
 
-    def visible(card: int) -> str | None:
-        return card_text(card) if card in state.seen else None
-
+    Built at every move a person makes at a table (issue 32: about a seventh of the server's
+    instructions an action), so the bridge is one loop over the slots. `flees`: which way an
+    awake brick not under the troll will step in the next flight phase (§7.1, I6), shown to
+    the player, who can work it out anyway."""
+    seen, face_up, troll = state.seen, state.face_up, state.troll
+    bridge: dict[str, list[dict[str, Any]]] = {row: [] for row in ROW_NAMES}
+    for slot, stack in enumerate(state.stacks):
+        awake = bool(stack) and stack[-1] in face_up
+        bridge[ROW_NAMES[slot // geo.COLUMNS]].append({
+            "height": len(stack),
+            "cards": [card_text(c) if c in seen else None for c in stack],
+            "awake": awake,
+            "flees": None if slot == troll or not awake
+            else "left" if geo.flight_step(slot, troll) < 0 else "right",
+        })
     return {
         "turn": state.turn,
         "actions_left": state.actions_left,
         "lower_colour": "red" if state.lower_red else "black",
-        "bridge": {
-            row: [
-                {
-                    "height": len(stack),
-                    "cards": [visible(c) for c in stack],
-                    "awake": bool(stack) and stack[-1] in state.face_up,
-                    "flees": _flees(state, slot),
-                }
-                for slot, stack in enumerate(state.stacks[r * geo.COLUMNS:(r + 1) * geo.COLUMNS],
-                                             start=r * geo.COLUMNS)
-            ]
-            for r, row in enumerate(ROW_NAMES)
-        },
+        "bridge": bridge,
         "troll": _slot_json(state.troll),
         "visited": [_slot_json(s) for s in sorted(state.visited)],
         "carried": [{"card": card_text(c), "awake": c in state.face_up} for c in state.carried],
