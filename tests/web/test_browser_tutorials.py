@@ -27,11 +27,13 @@ def _shots(tmp_path: Path) -> Path:
 
 
 def _wait_for_step(page: Any, index: int) -> str:
-    """Wait until the bubble shows script step `index` (or the tutorial is done); its kind."""
+    """Wait until the bubble shows script step `index` (or the tutorial is done); its kind. A
+    step may wait for a bot's move and a throw's animation: on a machine busy with other
+    work that took over the usual 15 s once (CI, 27 Nov), so the bound is longer here."""
     page.wait_for_function(
         f"(() => {{ const b = document.querySelector('{BUBBLE}'); return b && "
         f"((b.dataset.index === '{index}' && ['next', 'action', 'free'].includes(b.dataset.kind))"
-        " || b.dataset.kind === 'done'); })()")
+        " || b.dataset.kind === 'done'); })()", timeout=45_000)
     return str(page.locator(BUBBLE).get_attribute("data-kind"))
 
 
