@@ -3,10 +3,12 @@ and hands each connection to the worker process that owns the table its first re
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
 import signal
+import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -22,6 +24,7 @@ from tests.web.server_process import start_server
 from tests.web.test_restart import _descendants, _running
 from tests.web.wire_client import Client, create_table, join_query
 
+from playtable.web.server import front
 from playtable.web.server.address_rates import AddressRates
 from playtable.web.server.front import referer_path, request_path
 from playtable.web.server.hub import Limits
@@ -121,6 +124,35 @@ def _play(ws_url: str, created: dict[str, Any], moves: int) -> dict[str, Any]:
         return state
 
 
+def test_the_front_waits_a_bounded_time_for_a_request_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that sends nothing, or half a request line and then nothing, is let go after
+    HEAD_SECONDS; one that trickles its line in pieces is read whole; a closed one at once."""
+    monkeypatch.setattr(front, "HEAD_SECONDS", 0.3)
+
+    async def peek(*parts: bytes, close: bool = False) -> bytes | None:
+        server, client = socket.socketpair()
+        server.setblocking(False)
+        try:
+            async def send() -> None:
+                for part in parts:
+                    client.send(part)
+                    await asyncio.sleep(0.05)
+                if close:
+                    client.close()
+            sender = asyncio.ensure_future(send())
+            line = await front._request_line(server)
+            await sender
+            return line
+        finally:
+            server.close()
+            client.close()
+
+    assert asyncio.run(peek()) is None
+    assert asyncio.run(peek(b"GET /api/ta")) is None
+    assert asyncio.run(peek(b"GET /api/ta", b"bles HTTP/1.1\r\n")) == b"GET /api/tables HTTP/1.1\r\n"
+    assert asyncio.run(peek(close=True)) is None
+
+
 def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) -> None:
     if not Path("/proc/self/stat").exists():
         pytest.skip("reads the process tree from /proc")
@@ -142,12 +174,18 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
         played = {k: _play(server.ws_url, tables[0], 3) for k, tables in owned.items()}
         assert all(state["step"] == 3 for state in played.values())
 
+        # A stranger's connections that never finish a request line hold nothing up.
+        silent = socket.create_connection(("127.0.0.1", server.port))
+        half = socket.create_connection(("127.0.0.1", server.port))
+        half.sendall(b"GET /api/tab")
         # The lobby lists the tables of both processes, each with its own state.
         listed = {t["id"]: t for t in httpx.get(f"{server.url}/api/tables", timeout=10).json()["tables"]}
         for tables in owned.values():
             assert all(t["table_id"] in listed for t in tables)
             assert listed[tables[0]["table_id"]]["step"] == 3
 
+        silent.close()
+        half.close()
         # A player's tables and whose turn it is, from both processes' memory; a new name
         # reaches the seats of both processes' tables in play.
         mine = httpx.post(f"{server.url}/api/players/me", json={"key": key}, timeout=10).json()
