@@ -194,6 +194,7 @@ def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(
             tab = page.context.new_page()
             tab.goto(link)
             assert "waits for 2 more testers" in tab.locator("#waiting-for").inner_text()
+            tab.screenshot(path=str(tmp_path / "playtest-waiting-1280.png"))
             tab.close()
     assert len({url.split("?")[0] for url in table_url.values()}) == 1  # one table
     assert [url.split("seat=")[1].split("&")[0] for url in table_url.values()] == ["1", "2", "3"]
