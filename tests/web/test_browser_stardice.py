@@ -89,6 +89,8 @@ def _battle(page: Any, throw: Callable[[Any, random.Random], None], shots: Path 
             break
         if page.locator(".stardice-next").is_visible():  # a battle of a war, frozen with its scoring
             assert page.locator(".stardice-score h3").inner_text().endswith("scoring")
+            # read again: the scoring state may have come between the read above and the button
+            state = table_state(page)
             # where the battle's dice came to rest (the stream's last frame), every scored one
             scored = {piece for shape in state["observation"]["last_score"]["shapes"]
                       for stack in shape["objects"] for piece in stack.split("+")}  # "F.d6a+K.d4a": stacked
