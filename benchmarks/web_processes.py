@@ -79,10 +79,10 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits,
                                  follow_redirects=True) as http:
         players: list[Player] = await open_players(server, http, tables, "troll", random.Random(seed), True)
-        cpu = server_cpu(server)
+        cpu, own = server_cpu(server), time.process_time()
         began = time.monotonic()
         level = await play_level(players, seconds, think)
-        cpu = server_cpu(server) - cpu
+        cpu, own = server_cpu(server) - cpu, time.process_time() - own
         await close_players(players)
     with sqlite3.connect(f"file:{server.db_path}?mode=ro", uri=True) as db:
         (made,) = db.execute("SELECT COUNT(*) FROM tables").fetchone()
@@ -90,6 +90,8 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
     return {"tables": tables, "actions": len(ordered), "per_s": len(ordered) / level["elapsed"],
             "p50": 1000 * percentile(ordered, 0.5), "p99": 1000 * percentile(ordered, 0.99),
             "cpu_ms": 1000 * cpu / max(1, len(ordered)), "errors": level["errors"],
+            "players_cpu_ms": 1000 * own / max(1, len(ordered)),
+            "lag_p99": 1000 * percentile(level["lags"], 0.99),
             "unanswered": level["unanswered"], "load": load_average(),
             "elapsed": time.monotonic() - began, "rematches": made - tables}
 
@@ -175,11 +177,13 @@ def main() -> None:
     print(f"\nrandom troll games (plus-one), one player per table, think time mean {args.think} s, "
           f"{args.seconds:g} s a level\n")
     print("| processes | open tables | actions | actions/s | p50 round trip | p99 round trip "
-          "| server CPU per action (all processes) | load average |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| server CPU per action (all processes) | players' CPU per action | players' loop lag p99 "
+          "| load average |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['processes']} | {r['tables']:,} | {r['actions']:,} | {r['per_s']:,.0f} | "
-              f"{r['p50']:.1f} ms | {r['p99']:.1f} ms | {r['cpu_ms']:.2f} ms | {r['load']:.1f} |")
+              f"{r['p50']:.1f} ms | {r['p99']:.1f} ms | {r['cpu_ms']:.2f} ms | "
+              f"{r['players_cpu_ms']:.2f} ms | {r['lag_p99']:.1f} ms | {r['load']:.1f} |")
     for r in rows:
         if r["errors"] or r["unanswered"]:
             print(f"\n{r['processes']} processes, {r['tables']:,} tables: {len(r['errors'])} players "

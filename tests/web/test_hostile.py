@@ -390,7 +390,9 @@ def test_a_store_that_cannot_write_refuses_tables_and_moves_with_a_clear_answer(
     created = create(client, game="rotator", params={"board": "easy"}, seed=1)
     table = created["table_id"]
     hub = _hub(client)
-    hub.store.db.execute("PRAGMA query_only = 1")
+    connections = (hub.store.db, hub.store._appends)  # the actions' commits have their own
+    for db in connections:
+        db.execute("PRAGMA query_only = 1")
     try:
         answer = client.post("/api/tables", json={"game": "troll"})
         assert answer.status_code == 503 and "disk" in answer.json()["error"]
@@ -402,7 +404,8 @@ def test_a_store_that_cannot_write_refuses_tables_and_moves_with_a_clear_answer(
             ws.send_json({"type": "sync"})
             assert ws.receive_json()["table"]["step"] == 0  # still open, nothing changed
     finally:
-        hub.store.db.execute("PRAGMA query_only = 0")
+        for db in connections:
+            db.execute("PRAGMA query_only = 0")
     assert client.post("/api/tables", json={"game": "troll"}).status_code == 201
 
 

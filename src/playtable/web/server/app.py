@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
+from playtable.web.server import collector
 from playtable.web.server.api import catalogue, record_response, rules_markdown
 from playtable.web.server.board_routes import board_routes
 from playtable.web.server.bots import BOT_SECONDS, JobFailed, Workers
@@ -84,7 +85,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                live: Sequence[LiveSpec] = (), record_dir: Path | None = None,
                policy: Policy | None = None, limits: Limits | None = None,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
-               owner: Owner | None = None, peers: Peers | None = None) -> Guard:
+               owner: Owner | None = None, peers: Peers | None = None,
+               tune_collector: bool = False) -> Guard:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -93,7 +95,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     it hold (`hub.Limits`); `public_url`: the base of the join and watch links it hands out;
     `bot_seconds`: the longest a bot move or hint may take. `owner`: this process's number
     among several table-owning ones (`processes.py`; default: the only one), `peers`: its line
-    to the others, for what one process's memory cannot answer alone."""
+    to the others, for what one process's memory cannot answer alone. `tune_collector`: set
+    the garbage collector for a long-running server once it has started (`collector.settle`;
+    `playtable serve` does, an app made in another program, a test's, leaves it alone)."""
     owner = owner or Owner()
     state: dict[str, Hub] = {}
     lives: dict[str, LiveTables] = {}
@@ -121,6 +125,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         try:
             for k, spec in enumerate(live):
                 await lives["live"].create(spec, "main" if k == 0 else f"main{k + 1}")
+            if tune_collector:  # a server process's own (it changes the whole interpreter)
+                collector.settle()
             yield
         finally:
             await lives["live"].close()

@@ -89,7 +89,7 @@ def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers 
                       record_dir=Path(settings.record_dir) if settings.record_dir else None,
                       policy=Policy.of(tuple(settings.allowed_hosts), settings.public_url),
                       limits=limits, public_url=settings.public_url,
-                      bot_seconds=settings.bot_seconds, owner=owner, peers=peers)
+                      bot_seconds=settings.bot_seconds, owner=owner, peers=peers, tune_collector=True)
 
 
 async def _adopt(server: Any, channel: socket.socket) -> None:

@@ -27,6 +27,7 @@ import json
 import logging
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -202,6 +203,26 @@ def _writes(method: Any) -> Any:
     return wrapped
 
 
+def _execute_promptly(db: sqlite3.Connection, sql: str, values: tuple[Any, ...],
+                      patience: float = 5.0) -> None:
+    """Run one statement on `db` (a connection that never waits: `timeout=0`), trying again
+    after 50 us, 100 us, ... (1 ms at most) while another process holds the write lock, for
+    `patience` seconds in all. SQLite's own wait (a connection's `timeout`) first sleeps a whole
+    millisecond, twenty times longer than another process's commit holds the lock, and it
+    sleeps on the event loop: with two server processes it held up about one action in 25 by
+    1-12 ms (benchmarks/web_processes.py, issue 32)."""
+    pause, deadline = 50e-6, time.monotonic() + patience
+    while True:
+        try:
+            db.execute(sql, values)
+            return
+        except sqlite3.OperationalError as err:
+            if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, 1e-3)
+
+
 def _seats_json(seats: list[SeatRow]) -> str:
     return json.dumps([seat.__dict__ for seat in seats])
 
@@ -220,6 +241,8 @@ class SqliteStore:
     so a slow disk never stalls the tables."""
 
     CHECKPOINT_EVERY = 1.0
+    APPEND_PATIENCE = 5.0
+    """Seconds an action's commit waits for another process's write lock before it fails."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -233,6 +256,11 @@ class SqliteStore:
             self.db.execute("PRAGMA wal_autocheckpoint=0")
             self.db.executescript(_SCHEMA)
             self._migrate()
+            # an action's commit, the one write of every move, on a connection of its own that
+            # never sleeps in SQLite (`_execute_promptly`); every other write keeps the default
+            self._appends = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                                            timeout=0)
+            self._appends.execute("PRAGMA synchronous=NORMAL")  # a connection's own setting
         except sqlite3.DatabaseError as err:
             raise StoreError(f"{self.path} cannot be used as the tables' database: {err} "
                              "(is it a playtable database? give another file with --db)") from None
@@ -301,8 +329,9 @@ class SqliteStore:
     @_writes
     def append_action(self, table_id: str, step: int, seat: int | None, action: str,
                       stand_in: str | None = None) -> None:
-        self.db.execute("INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
-                        (table_id, step, seat, action, stand_in))
+        _execute_promptly(self._appends, "INSERT INTO actions (table_id, step, seat, action, stand_in) "
+                          "VALUES (?, ?, ?, ?, ?)", (table_id, step, seat, action, stand_in),
+                          self.APPEND_PATIENCE)
 
     @_writes
     def drop_last_action(self, table_id: str, step: int) -> None:
@@ -421,6 +450,7 @@ class SqliteStore:
     def close(self) -> None:
         self._stop.set()
         self._checkpointer.join(timeout=10)
+        self._appends.close()
         try:
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as err:  # the log stays; the next start reads it
