@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
 
@@ -62,10 +64,21 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
-"""One encoder for every message (`json.dumps` with options builds one a call). Without the
-circular-reference check: a message is a tree the server builds fresh from JSON-ready parts,
-and the check kept a dict entry for every object of every message (issue 32)."""
+_FALLBACK = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""For what orjson refuses (an integer beyond 64 bits): the standard library's encoder, made
+once (`json.dumps` with options builds one a call), without the circular-reference check (a
+message is a tree the server builds fresh from JSON-ready parts)."""
+
+
+def _text(message: dict[str, Any]) -> str:
+    """A message as compact JSON text. orjson encodes a table's state (about 4.5 KB) in about
+    3 us against 50 us for the standard library (issue 32); both write the same JSON values
+    (orjson leaves non-ASCII characters as they are instead of \\u escapes, which a JSON
+    reader takes as the same string)."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
+        return _FALLBACK.encode(message)
 
 
 class Encoded(dict[str, Any]):
@@ -78,7 +91,7 @@ class Encoded(dict[str, Any]):
 def shared(message: dict[str, Any]) -> Encoded:
     """`message` encoded now, once for every connection it is pushed to."""
     once = Encoded(message)
-    once.text = _ENCODER.encode(message)
+    once.text = _text(message)
     return once
 
 
@@ -86,7 +99,7 @@ def encode(message: dict[str, Any]) -> str:
     """A message's text on the wire (made once for a `shared` one)."""
     if type(message) is Encoded:
         return message.text
-    return _ENCODER.encode(message)
+    return _text(message)
 
 
 def _step(data: dict[str, Any], required: bool) -> int | None:
