@@ -69,3 +69,12 @@ def test_a_message_for_several_connections_is_encoded_once() -> None:
     assert once == message and json.loads(encode(once)) == message
     assert encode(once) is encode(once)  # the same text every connection sends, made once
     assert encode(message) == encode(once)
+
+
+def test_every_message_reads_back_as_it_was_built_whatever_orjson_refuses() -> None:
+    """orjson writes the messages; what it cannot (an integer beyond 64 bits), the standard
+    library does, and keys that are numbers become strings as JSON has them."""
+    message = {"type": "state", "name": "Zoë ☃", "seed": 2**70, "at": 1.5, "none": None,
+               "stand_ins": {3: "heuristic"}}
+    assert json.loads(encode(message)) == {**message, "stand_ins": {"3": "heuristic"}}
+    assert json.loads(encode({"name": "Zoë"})) == {"name": "Zoë"} and "\\u" not in encode({"name": "Zoë"})
