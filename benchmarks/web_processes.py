@@ -4,12 +4,16 @@ WebSockets, random troll games, think time mean 0.5 s, a rematch after each game
 `playtable serve --processes P`.
 
     nice -n 10 .venv/bin/python benchmarks/web_processes.py [--processes 1 2] [--tables 200 1000]
-        [--seconds 10] [--think 0.5] [--connections 1000]
+        [--seconds 10] [--think 0.5] [--connections 1000] [--probe]
 
 For each number of processes and of tables it prints actions/s, p50/p99 round trip, the server's
 CPU time per action summed over all its processes (the front, the table-owning workers and
-their bot pools, from /proc), and the load average when the level ended (the machine may be
-shared: the CPU figures are the ones that do not depend on it). Then, on a fresh server with
+their bot pools, from /proc), the players' own CPU per action and their event loop's lag (they
+run in this process, on the same cores: their share of a round trip), and the load average when
+the level ended (the machine may be shared: the CPU figures are the ones that do not depend on
+it). The players' garbage collector is paused during a level (web_load.py says why). `--probe`
+also prints the table processes' garbage collections of 1 ms or more during each level
+(stall_probe/sitecustomize.py, on the server's PYTHONPATH). Then, on a fresh server with
 several processes, the front's CPU per connection: `--connections` new connections, each one
 request (`GET /api/games`, `Connection: close`), 20 at a time, the front's CPU time over them
 divided by their number.
@@ -34,12 +38,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +86,7 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
                                  follow_redirects=True) as http:
         players: list[Player] = await open_players(server, http, tables, "troll", random.Random(seed), True)
         cpu, own = server_cpu(server), time.process_time()
-        began = time.monotonic()
+        began, began_at = time.monotonic(), time.time()
         level = await play_level(players, seconds, think)
         cpu, own = server_cpu(server) - cpu, time.process_time() - own
         await close_players(players)
@@ -93,7 +99,7 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
             "players_cpu_ms": 1000 * own / max(1, len(ordered)),
             "lag_p99": 1000 * percentile(level["lags"], 0.99),
             "unanswered": level["unanswered"], "load": load_average(),
-            "elapsed": time.monotonic() - began, "rematches": made - tables}
+            "elapsed": time.monotonic() - began, "began_at": began_at, "rematches": made - tables}
 
 
 def front_cpu_per_connection(server: ServerProcess, connections: int) -> float:
@@ -141,13 +147,52 @@ def sqlite_commits_per_second(seconds: float = 3.0) -> float:
             store.close()
 
 
-def measure(processes: int, tables: int, seconds: float, think: float, seed: int) -> dict[str, Any]:
+def measure(processes: int, tables: int, seconds: float, think: float, seed: int,
+            probe: bool = False) -> dict[str, Any]:
     extra = ("--processes", str(processes), "--rate-limit", "100000", "--tables-per-minute", "10000",
              "--forwarded-allow-ips", "127.0.0.1")
-    with tempfile.TemporaryDirectory() as tmp, \
+    with tempfile.TemporaryDirectory() as tmp, probed(Path(tmp) / "probe", probe) as pauses, \
             start_server(Path(tmp) / "tables.sqlite3", extra_args=extra) as server:
         level = asyncio.run(run_level(server, tables, seconds, think, seed))
+        if probe:
+            level["pauses"] = pauses(level["began_at"], level["began_at"] + level["elapsed"])
     return {"processes": processes, **level}
+
+
+@contextlib.contextmanager
+def probed(folder: Path, on: bool) -> Iterator[Callable[[float, float], dict[int, list[float]]]]:
+    """With `on`, servers started inside record their garbage collections of 1 ms or more
+    (`stall_probe/sitecustomize.py`); yields a function of a wall-clock window that sums the
+    table processes' pauses in it: generation -> [count, total seconds, longest]."""
+    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "PLAYTABLE_STALL_PROBE")}
+    if on:
+        folder.mkdir()
+        os.environ["PLAYTABLE_STALL_PROBE"] = str(folder)
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(Path(__file__).with_name("stall_probe")), saved["PYTHONPATH"]) if p)
+
+    def pauses(start: float, end: float) -> dict[int, list[float]]:
+        out: dict[int, list[float]] = {}
+        for path in folder.glob("*.json"):
+            found = json.loads(path.read_text())
+            if not found["argv"][0].endswith(("processes.py", "__main__.py")):
+                continue  # the front, the bot pools
+            for at, generation, took in found["pauses"]:
+                if start <= at <= end:
+                    counts = out.setdefault(generation, [0, 0.0, 0.0])
+                    counts[0] += 1
+                    counts[1] += took
+                    counts[2] = max(counts[2], took)
+        return out
+
+    try:
+        yield pauses
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def main() -> None:
@@ -160,11 +205,13 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=1000)
     parser.add_argument("--cores", type=int, default=16, help="the machine the projection is for")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--probe", action="store_true",
+                        help="also print the table processes' garbage collections of 1 ms or more")
     args = parser.parse_args()
     rows = []
     for tables in args.tables:
         for processes in args.processes:
-            rows.append(measure(processes, tables, args.seconds, args.think, args.seed))
+            rows.append(measure(processes, tables, args.seconds, args.think, args.seed, args.probe))
             print(f"  {rows[-1]}", file=sys.stderr)  # as it comes: a later failure loses nothing
     many = max(args.processes)
     extra = ("--processes", str(many))
@@ -188,6 +235,16 @@ def main() -> None:
         if r["errors"] or r["unanswered"]:
             print(f"\n{r['processes']} processes, {r['tables']:,} tables: {len(r['errors'])} players "
                   f"stopped by an error (first: {r['errors'][:1]}), {r['unanswered']} unanswered")
+    if args.probe:
+        print("\ngarbage collections of 1 ms or more in the table processes during the level "
+              "(stall_probe): count, total, longest, by generation\n")
+        print("| processes | open tables | young (0) | middle (1) | full (2) |\n|---:|---:|---|---|---|")
+        for r in rows:
+            cells = []
+            for generation in (0, 1, 2):
+                n, total, longest = r["pauses"].get(generation, [0, 0.0, 0.0])
+                cells.append(f"{n}, {1000 * total:.0f} ms, {1000 * longest:.0f} ms" if n else "none")
+            print(f"| {r['processes']} | {r['tables']:,} | " + " | ".join(cells) + " |")
     print(f"\nthe front's CPU per connection ({args.connections:,} connections, {many} processes): "
           f"{front_ms:.3f} ms (load average {front_load:.1f})")
     print(f"SQLite commits of one action a CPU second, one process back to back: {commits:,.0f}")

@@ -65,19 +65,21 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 
 _FALLBACK = json.JSONEncoder(separators=(",", ":"), check_circular=False)
-"""For what orjson refuses (an integer beyond 64 bits): the standard library's encoder, made
-once (`json.dumps` with options builds one a call), without the circular-reference check (a
-message is a tree the server builds fresh from JSON-ready parts)."""
+"""For what orjson refuses (a key that is not a string, an integer beyond 64 bits): the standard
+library's encoder, made once (`json.dumps` with options builds one a call), without the
+circular-reference check (a message is a tree the server builds fresh from JSON-ready parts)."""
 
 
 def _text(message: dict[str, Any]) -> str:
-    """A message as compact JSON text. orjson encodes a table's state (about 4.5 KB) in about
-    3 us against 50 us for the standard library (issue 32); both write the same JSON values
-    (orjson leaves non-ASCII characters as they are instead of \\u escapes, which a JSON
-    reader takes as the same string)."""
+    """A message as compact JSON text. orjson encodes a table's state in a few microseconds
+    against about 50 for the standard library (`benchmarks/wire_encode.py`, issue 32); both
+    write the same JSON values (orjson leaves non-ASCII characters as they are instead of
+    \\u escapes, which a JSON reader takes as the same string). Its option for keys that are
+    not strings would make every message four times dearer: such a rare message takes the
+    standard library's way instead."""
     try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
+        return orjson.dumps(message).decode()
+    except TypeError:  # orjson.JSONEncodeError: a key that is not a string, a huge integer
         return _FALLBACK.encode(message)
 
 
