@@ -160,7 +160,13 @@ def worker_main(argv: list[str]) -> None:
     index, count, channel_fd = int(argv[0]), int(argv[1]), int(argv[2])
     settings = ServeSettings.from_json(argv[4])
     logging.basicConfig(level=logging.WARNING, format=f"worker {index}: %(levelname)s %(name)s: %(message)s")
-    asyncio.run(_serve_worker(settings, Owner(index, count), channel_fd, Path(argv[3])))
+    # The event loop `uvicorn.run` would choose (uvloop where it is installed, as with one
+    # process): a WebSocket round trip costs the server about half the CPU on it (issue 32,
+    # benchmarks/websocket_floor.py).
+    from uvicorn.loops.auto import auto_loop_factory
+
+    with asyncio.Runner(loop_factory=auto_loop_factory(use_subprocess=False)) as runner:
+        runner.run(_serve_worker(settings, Owner(index, count), channel_fd, Path(argv[3])))
 
 
 if __name__ == "__main__":
