@@ -153,6 +153,26 @@ def test_the_front_waits_a_bounded_time_for_a_request_line(monkeypatch: pytest.M
     assert asyncio.run(peek(close=True)) is None
 
 
+def test_a_new_front_removes_the_peer_folders_of_fronts_killed_outright(tmp_path: Path) -> None:
+    """A front stopped by SIGKILL leaves its workers' socket folder behind; the next front
+    removes those whose front is no longer running, and leaves a running one's."""
+    import subprocess
+    import sys
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                           text=True, check=True)
+    dead_pid = int(ended.stdout)  # a process that has ended (its pid not reused this instant)
+    stale = tmp_path / f"{front.PEERS_PREFIX}{dead_pid}-abc"
+    stale.mkdir()
+    (stale / "worker-0.sock").write_text("")
+    alive = tmp_path / f"{front.PEERS_PREFIX}{os.getpid()}-def"
+    alive.mkdir()
+    other = tmp_path / "playtable-peers-notapid"
+    other.mkdir()
+    assert front.remove_stale_peer_folders(tmp_path) == [stale]
+    assert not stale.exists() and alive.is_dir() and other.is_dir()
+
+
 def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) -> None:
     if not Path("/proc/self/stat").exists():
         pytest.skip("reads the process tree from /proc")

@@ -16,6 +16,8 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -164,12 +166,36 @@ def referer_path(head: bytes) -> str | None:
     return None
 
 
+PEERS_PREFIX = "playtable-peers-"
+"""The temporary folder of the workers' Unix sockets: this prefix, the front's pid, a dash."""
+
+
+def remove_stale_peer_folders(parent: Path) -> list[Path]:
+    """The folders a front left in `parent` when it was killed outright (SIGKILL: no `finally`
+    ran), removed: those of this user whose front's pid is no longer running. A folder holds
+    only its workers' sockets. Returns what was removed."""
+    removed = []
+    for folder in parent.glob(PEERS_PREFIX + "*-*"):
+        pid_text = folder.name[len(PEERS_PREFIX):].split("-", 1)[0]
+        try:
+            if not pid_text.isdigit() or folder.stat().st_uid != os.getuid() or not folder.is_dir():
+                continue
+            os.kill(int(pid_text), 0)  # still running (or the pid reused): kept
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+        except OSError:  # gone meanwhile, or another user's process: left alone
+            continue
+    return removed
+
+
 class Front:
     """The listening socket, the workers, and the hand-over of each connection."""
 
     def __init__(self, listener: socket.socket, count: int, settings: ServeSettings) -> None:
         self.listener, self.count = listener, count
-        self.peers = Path(tempfile.mkdtemp(prefix="playtable-peers-"))
+        remove_stale_peer_folders(Path(tempfile.gettempdir()))
+        self.peers = Path(tempfile.mkdtemp(prefix=f"{PEERS_PREFIX}{os.getpid()}-"))
         self.workers = [Worker(i, count, self.peers, settings) for i in range(count)]
         self.turns = itertools.cycle(range(count))
         self.stopping = asyncio.Event()
