@@ -169,8 +169,12 @@ def test_a_new_front_removes_the_peer_folders_of_fronts_killed_outright(tmp_path
     alive.mkdir()
     other = tmp_path / "playtable-peers-notapid"
     other.mkdir()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    link = tmp_path / f"{front.PEERS_PREFIX}{dead_pid}-link"
+    link.symlink_to(kept)  # a link is never followed, nor what it points to removed
     assert front.remove_stale_peer_folders(tmp_path) == [stale]
-    assert not stale.exists() and alive.is_dir() and other.is_dir()
+    assert not stale.exists() and alive.is_dir() and other.is_dir() and link.is_symlink() and kept.is_dir()
 
 
 def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) -> None:

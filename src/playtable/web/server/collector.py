@@ -14,7 +14,8 @@ So, once the server has started (modules imported, tables restored):
   at start, which the server held anyway;
 - the young generation is collected after 50,000 net new objects instead of 700 (most of an
   action's objects die by reference counting before that), so collections are rarer and a full
-  one comes after 10 million; each still finds every cycle made since.
+  one is considered after 10 million; a cycle made after the start is still freed, by the
+  collection of whichever generation it has reached.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -178,7 +179,8 @@ def remove_stale_peer_folders(parent: Path) -> list[Path]:
     for folder in parent.glob(PEERS_PREFIX + "*-*"):
         pid_text = folder.name[len(PEERS_PREFIX):].split("-", 1)[0]
         try:
-            if not pid_text.isdigit() or folder.stat().st_uid != os.getuid() or not folder.is_dir():
+            found = folder.lstat()  # a link is never followed: only a real folder of this user
+            if not pid_text.isdigit() or found.st_uid != os.getuid() or not stat.S_ISDIR(found.st_mode):
                 continue
             os.kill(int(pid_text), 0)  # still running (or the pid reused): kept
         except ProcessLookupError:

@@ -137,12 +137,7 @@ async def _adopt(server: Any, channel: socket.socket) -> None:
         loop.remove_reader(channel.fileno())
 
 
-async def _serve_worker(settings: ServeSettings, owner: Owner, channel_fd: int, directory: Path) -> None:
-    import uvicorn
-
-    peers = Peers(owner, directory)
-    server = uvicorn.Server(uvicorn.Config(build_app(settings, owner, peers),
-                                           **uvicorn_options(settings.forwarded_allow_ips)))
+async def _serve_worker(server: Any, channel_fd: int) -> None:
     channel = socket.socket(fileno=channel_fd)
     channel.setblocking(False)
     adopting = asyncio.get_running_loop().create_task(_adopt(server, channel))
@@ -160,13 +155,16 @@ def worker_main(argv: list[str]) -> None:
     index, count, channel_fd = int(argv[0]), int(argv[1]), int(argv[2])
     settings = ServeSettings.from_json(argv[4])
     logging.basicConfig(level=logging.WARNING, format=f"worker {index}: %(levelname)s %(name)s: %(message)s")
-    # The event loop `uvicorn.run` would choose (uvloop where it is installed, as with one
-    # process): a WebSocket round trip costs the server about half the CPU on it (issue 32,
-    # benchmarks/websocket_floor.py).
-    from uvicorn.loops.auto import auto_loop_factory
+    import uvicorn
 
-    with asyncio.Runner(loop_factory=auto_loop_factory(use_subprocess=False)) as runner:
-        runner.run(_serve_worker(settings, Owner(index, count), channel_fd, Path(argv[3])))
+    owner = Owner(index, count)
+    config = uvicorn.Config(build_app(settings, owner, Peers(owner, Path(argv[3]))),
+                            **uvicorn_options(settings.forwarded_allow_ips))
+    # On the event loop `uvicorn.run` chooses with one process (uvloop where it is installed):
+    # a WebSocket round trip costs the server about half the CPU on it (issue 32,
+    # benchmarks/websocket_floor.py).
+    with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+        runner.run(_serve_worker(uvicorn.Server(config), channel_fd))
 
 
 if __name__ == "__main__":

@@ -203,8 +203,7 @@ def _writes(method: Any) -> Any:
     return wrapped
 
 
-def _execute_promptly(db: sqlite3.Connection, sql: str, values: tuple[Any, ...],
-                      patience: float = 5.0) -> None:
+def _execute_promptly(db: sqlite3.Connection, sql: str, values: tuple[Any, ...], patience: float) -> None:
     """Run one statement on `db` (a connection that never waits: `timeout=0`), trying again
     after 50 us, 100 us, ... (1 ms at most) while another process holds the write lock, for
     `patience` seconds in all. SQLite's own wait (a connection's `timeout`) first sleeps a whole
