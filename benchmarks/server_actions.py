@@ -193,7 +193,14 @@ class Player:
 async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0) -> tuple[float, int]:
     """`--hub`'s play (in a worker process of this script): the CPU seconds of `actions`
     actions through a hub in this process, and the new tables it made."""
-    from playtable.web.server.hub import Hub, _new_state
+    from playtable.web.server.hub import Hub
+    try:
+        from playtable.web.server.tables import fresh_start
+    except ImportError:  # a server from before snapshots: its hub made the first state
+        from playtable.web.server.hub import _new_state  # type: ignore[attr-defined]
+
+        def fresh_start(row: Any) -> Any:
+            return _new_state(row.game, row.params, row.seed)
     try:
         from playtable.web.server.wire import encode
     except ImportError:  # a server from before it had one: what its writer did
@@ -210,7 +217,7 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0) -> tu
 
     def sit(seed: int) -> tuple[Any, Any, dict[str, Any]]:
         row, tokens, _ = row_from_request({**TROLL, "seed": seed})
-        table = Table(row, _new_state(row.game, row.params, row.seed))
+        table = Table(row, fresh_start(row))
         store.create(row)
         hub.tables[row.id] = table
         conn, _ = hub.connect(table, "0", tokens[0])

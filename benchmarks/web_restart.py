@@ -12,6 +12,11 @@ started on that database, on 127.0.0.1 and a free port, and the time is taken fr
 process's start until `GET /api/tables` answers: Python's imports, the worker processes, the
 store's opening and the rebuild of every running table by replaying its record. The best of
 `--repeats` starts is kept (the first start also writes SQLite's WAL files).
+
+Then `--long-running` tables still in play with long records (a wizard game of `--moves`
+actions each, cut short of its end) are started twice: with the snapshot the server would have
+stored (`Table.snapshot` at the last multiple of `tables.SNAPSHOT_EVERY`), so only the actions
+after it are replayed, and without one (the whole record replayed, as before snapshots).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import httpx
 from playtable.core.chance import Chance
 from playtable.core.registry import get_game
 from playtable.web.server.store import SeatRow, SqliteStore, TableRow
+from playtable.web.server.tables import SNAPSHOT_EVERY, Table, fresh_start
 
 GAMES = ("troll", "rotator", "wizard")
 
@@ -80,6 +86,35 @@ def fill(path: Path, finished: int, running: int) -> None:
     store.close()
 
 
+def _long_record(moves: int) -> tuple[list[tuple[int | None, str]], int, int]:
+    """A random wizard game's first `moves` actions (the first seed whose game is longer), its
+    seed and number of seats."""
+    for seed in range(1, 1000):
+        actions, seats = _record("wizard", seed, True)
+        if len(actions) > moves:
+            return actions[:moves], seed, seats
+    raise SystemExit(f"no random wizard game of more than {moves} actions")
+
+
+def fill_long_running(path: Path, tables: int, moves: int, snapshots: bool) -> None:
+    """`tables` running wizard tables of `moves` actions each, with or without the snapshot the
+    server would have stored by then."""
+    store = SqliteStore(path)
+    actions, seed, seats = _long_record(moves)
+    for n in range(tables):
+        row = TableRow(id=f"w{n:07d}", game="wizard", variant=None, params={}, seed=seed,
+                       seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
+                       created=_when(n), actions=list(actions))
+        store.create(row)
+        if snapshots and n == 0:
+            at = len(actions) // SNAPSHOT_EVERY * SNAPSHOT_EVERY
+            early = TableRow(**{**row.__dict__, "actions": actions[:at]})
+            snapshot = Table(early, fresh_start(early)).snapshot()
+        if snapshots and snapshot is not None:
+            store.save_snapshot(row.id, snapshot)
+    store.close()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -119,13 +154,17 @@ def main() -> None:
     parser.add_argument("--finished", type=int, nargs="+", default=[0, 100000])
     parser.add_argument("--running", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--long-running", type=int, default=200,
+                        help="running wizard tables with long records (0: none)")
+    parser.add_argument("--moves", type=int, default=625, help="actions in each of their records")
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"Table server start with a history of finished tables; {args.running} running tables "
           f"rebuilt at each start; best of {args.repeats}; load average "
           f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} CPUs")
     print(f"  command: python benchmarks/web_restart.py --finished {' '.join(map(str, args.finished))} "
-          f"--running {args.running} --repeats {args.repeats}\n")
+          f"--running {args.running} --repeats {args.repeats} --long-running {args.long_running} "
+          f"--moves {args.moves}\n")
     print(f"{'finished tables':>15} {'database MB':>12} {'start s (best)':>15} {'all starts s':>24}")
     with tempfile.TemporaryDirectory() as tmp:
         for finished in args.finished:
@@ -134,6 +173,19 @@ def main() -> None:
             starts = [time_start(path)[0] for _ in range(args.repeats)]
             size = sum(p.stat().st_size for p in Path(tmp).glob(f"tables-{finished}.sqlite3*")) / 1e6
             print(f"{finished:>15} {size:>12.1f} {min(starts):>15.2f} "
+                  f"{' '.join(f'{s:.2f}' for s in starts):>24}")
+        if not args.long_running:
+            return
+        print(f"\n{args.long_running} running wizard tables of {args.moves} actions each "
+              f"(snapshots every {SNAPSHOT_EVERY} actions)\n")
+        print(f"{'snapshots':>10} {'actions replayed':>17} {'start s (best)':>15} {'all starts s':>24}")
+        for snapshots in (True, False):
+            path = Path(tmp) / f"long-{snapshots}.sqlite3"
+            fill_long_running(path, args.long_running, args.moves, snapshots)
+            starts = [time_start(path)[0] for _ in range(args.repeats)]
+            replayed = args.long_running * (args.moves - (args.moves // SNAPSHOT_EVERY * SNAPSHOT_EVERY - 1)
+                                            if snapshots else args.moves)
+            print(f"{'yes' if snapshots else 'no':>10} {replayed:>17,} {min(starts):>15.2f} "
                   f"{' '.join(f'{s:.2f}' for s in starts):>24}")
 
 

@@ -20,9 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playtable.web.server.hub import _new_state  # noqa: E402
 from playtable.web.server.table_request import row_from_request  # noqa: E402
-from playtable.web.server.tables import Table  # noqa: E402
+from playtable.web.server.tables import Table, fresh_start  # noqa: E402
 from playtable.web.server.wire import encode  # noqa: E402
 
 STANDARD = json.JSONEncoder(separators=(",", ":"), check_circular=False)
@@ -35,7 +34,7 @@ def messages(games: int) -> list[dict[str, Any]]:
     for seed in range(1, games + 1):
         row, _tokens, _ = row_from_request({"game": "troll", "variant": "plus-one",
                                             "seats": [{"kind": "human"}], "seed": seed})
-        table = Table(row, _new_state(row.game, row.params, row.seed))
+        table = Table(row, fresh_start(row))
         events: list[Any] = []
         while not table.state.is_terminal:
             out.append(table.state_message(0, events))

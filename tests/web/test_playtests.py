@@ -360,7 +360,8 @@ def test_a_person_plays_against_the_playtests_bots(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db),
                                       "--out", str(tmp_path / "none.parquet")])
     # the command line's main turns this into one line and status 2
-    assert isinstance(result.exception, BadParameter) and "no finished game yet" in str(result.exception)
+    assert isinstance(result.exception, BadParameter) and "no finished game yet" in str(result.exception), \
+        (result.exception, result.output)
 
 
 def test_testers_share_a_table_with_bots_in_some_seats_and_each_answers(tmp_path: Path) -> None:

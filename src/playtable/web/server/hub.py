@@ -32,7 +32,7 @@ from typing import Any
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.errors import PlaytableError
-from playtable.core.params import params_from_dict, resolve_params
+from playtable.core.params import resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.address_rates import AddressRates
@@ -42,9 +42,17 @@ from playtable.web.server.owners import Owner
 from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
-from playtable.web.server.store import PlayerRow, SeatRow, StoreError, TableRow, TableStore
+from playtable.web.server.store import PlayerRow, SeatRow, Snapshot, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
-from playtable.web.server.tables import Connection, Table, hash_token, paced_frames, row_summary
+from playtable.web.server.tables import (
+    SNAPSHOT_EVERY,
+    Connection,
+    Table,
+    fresh_start,
+    hash_token,
+    paced_frames,
+    row_summary,
+)
 from playtable.web.server.votes import SqliteVoteStore, Votes
 from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
 
@@ -81,14 +89,16 @@ class Limits:
     """Open seats one client address may take a minute (None: as many as tables it may create)."""
 
 
-def _new_state(game_id: str, params_values: Mapping[str, Any], seed: int) -> State:
-    game = get_game(game_id)
-    state: State = game.new_state(params_from_dict(game.params_type, params_values), seed)
-    return state
-
-
-def _rebuild(row: TableRow) -> Table:
-    return Table(row, _new_state(row.game, row.params, row.seed))
+def _rebuild(row: TableRow, snapshot: Snapshot | None = None) -> Table:
+    """A stored table in memory: from its snapshot and the actions after it when it has one that
+    can be read and replayed on (else, with a warning, from its whole record)."""
+    if snapshot is not None:
+        try:
+            return Table(row, snapshot=snapshot)
+        except PlaytableError as err:
+            log.warning("table %s: its snapshot at step %d could not be used (%s); replaying its "
+                        "whole record", row.id, snapshot.step, err)
+    return Table(row, fresh_start(row))
 
 
 class Hub:
@@ -123,11 +133,12 @@ class Hub:
         """Rebuild every table still in play by replaying its record (startup, before serving).
         A table that cannot be rebuilt, or turns out to be over, is marked ended. With several
         processes each rebuilds only the tables it owns."""
+        snapshots = self.store.running_snapshots()
         for row in self.store.load_running():
             if not self.owner.owns(row.id):
                 continue
             try:
-                table = _rebuild(row)
+                table = _rebuild(row, snapshots.get(row.id))
             except PlaytableError as err:
                 log.error("table %s cannot be rebuilt from its record: %s", row.id, err)
                 self.store.mark_ended(row.id, now(), {"returns": None, "text": (
@@ -638,6 +649,8 @@ class Hub:
                                                "full); nothing changed, try again later"))
             return False
         table.commit(seat, canonical, after, events, stand_in)
+        if table.step % SNAPSHOT_EVERY == 0 and not table.is_over:
+            self._save_snapshot(table)
         motion = after.motion()
         if motion:
             # A live table (Star Dice): the motion is streamed first, then the new state goes
@@ -648,6 +661,17 @@ class Hub:
         else:
             self.after_change(table, events)
         return True
+
+    def _save_snapshot(self, table: Table) -> None:
+        """Store the table's snapshot; if that fails, the record is still whole (a restart
+        replays more of it), so play goes on."""
+        snapshot = table.snapshot()
+        if snapshot is None:
+            return
+        try:
+            self.store.save_snapshot(table.id, snapshot)
+        except StoreError as err:
+            log.error("table %s: its snapshot not saved: %s", table.id, err)
 
     async def _stream(self, table: Table, motion: list[dict[str, Any]],
                       events: list[Event]) -> None:

@@ -1,8 +1,11 @@
 """Where tables live between restarts: the `TableStore` interface and its SQLite default.
 
 A table is stored as its settings (game, parameters, seed, seats with hashed tokens) plus its
-record, the action texts in order. Nothing else is stored: a table's state is rebuilt by
-replaying its record, so the store never holds a position that could disagree with the record.
+record, the action texts in order. The record is the truth: a table's state is rebuilt by
+replaying it. A running table also has a snapshot, its full state at a step of the record,
+rewritten every `tables.SNAPSHOT_EVERY` actions, so that a restart replays only the actions
+after it (issue 32); it is a cache of the record's replay, made by the server from the state it
+played, removed when an undo takes the record back before it and when the table ends.
 
 A table that has ended is marked so (`mark_ended`, with its result): a restart rebuilds only
 the tables still being played (`load_running`), and an ended one is read back only when someone
@@ -99,6 +102,16 @@ class TableRow:
     seats' `stand_in_after`) reads back as a per-move clock of that many seconds."""
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A running table's full state after its first `step` actions (`State.to_json`: hidden
+    parts and the random stream included; it never leaves the server), so that a restart
+    replays only the actions after it."""
+
+    step: int
+    state: dict[str, Any]
+
+
 class TableStore(Protocol):
     """Every write is durable when the call returns (the server acknowledges after it)."""
 
@@ -110,7 +123,10 @@ class TableStore(Protocol):
         the bot that played it for the seat's person (their clock ran out)."""
 
     def drop_last_action(self, table_id: str, step: int) -> None:
-        """Remove the action that led to position `step` (an undo)."""
+        """Remove the action that led to position `step` (an undo), and a snapshot after it."""
+
+    def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        """Keep the table's state at a step of its record (replacing an earlier snapshot)."""
 
     def mark_joined(self, table_id: str, seat: int) -> None: ...
 
@@ -135,13 +151,17 @@ class TableStore(Protocol):
     def link_rematch(self, table_id: str, rematch_id: str) -> None: ...
 
     def mark_ended(self, table_id: str, ended: str, result: dict[str, Any] | None) -> None:
-        """The table is over (terminal, left unfinished or abandoned): no restart rebuilds it."""
+        """The table is over (terminal, left unfinished or abandoned): no restart rebuilds it,
+        and its snapshot goes (an ended table is rebuilt from its record when asked for)."""
 
     def load(self, table_id: str) -> TableRow | None:
         """One table with its record, or None."""
 
     def load_running(self) -> list[TableRow]:
         """Every table not marked ended, with its record (a restart rebuilds these)."""
+
+    def running_snapshots(self) -> dict[str, Snapshot]:
+        """The snapshot of each table not marked ended that has one, by table id."""
 
     def recent_ended(self, limit: int) -> list[tuple[TableRow, int]]:
         """The `limit` tables that ended last, newest first, without their records, each with
@@ -185,6 +205,11 @@ CREATE TABLE IF NOT EXISTS seat_players (
     PRIMARY KEY (table_id, seat)
 );
 CREATE INDEX IF NOT EXISTS seat_players_by_player ON seat_players(player_id, table_id);
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    step INTEGER NOT NULL,
+    state TEXT NOT NULL
+) WITHOUT ROWID;
 """
 _COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result, clock"
 
@@ -340,6 +365,16 @@ class SqliteStore:
             if last.fetchone()[0] != step:
                 raise ValueError(f"table {table_id}: step {step} is not the last stored action")
             self.db.execute("DELETE FROM actions WHERE table_id = ? AND step = ?", (table_id, step))
+            # a snapshot after the new last action no longer follows from the record
+            self.db.execute("DELETE FROM snapshots WHERE table_id = ? AND step >= ?", (table_id, step))
+
+    @_writes
+    def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
+        # written in play, as an action is: on the connection that never sleeps in SQLite
+        _execute_promptly(self._appends, "INSERT OR REPLACE INTO snapshots (table_id, step, state) "
+                          "VALUES (?, ?, ?)", (table_id, snapshot.step,
+                                               json.dumps(snapshot.state, separators=(",", ":"))),
+                          self.APPEND_PATIENCE)
 
     @_writes
     def mark_joined(self, table_id: str, seat: int) -> None:
@@ -397,8 +432,11 @@ class SqliteStore:
 
     @_writes
     def mark_ended(self, table_id: str, ended: str, result: dict[str, Any] | None) -> None:
-        self.db.execute("UPDATE tables SET ended = ?, result = ? WHERE id = ?",
-                        (ended, None if result is None else json.dumps(result), table_id))
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE tables SET ended = ?, result = ? WHERE id = ?",
+                            (ended, None if result is None else json.dumps(result), table_id))
+            self.db.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
 
     @staticmethod
     def _row(values: tuple[Any, ...]) -> TableRow:
@@ -439,6 +477,11 @@ class SqliteStore:
             if stand_in:
                 rows[tid].stand_ins[step] = stand_in
         return list(rows.values())
+
+    def running_snapshots(self) -> dict[str, Snapshot]:
+        return {tid: Snapshot(step, json.loads(state)) for tid, step, state in self.db.execute(
+            "SELECT s.table_id, s.step, s.state FROM snapshots s JOIN tables t ON t.id = s.table_id "
+            "WHERE t.ended IS NULL")}
 
     def recent_ended(self, limit: int) -> list[tuple[TableRow, int]]:
         found = self.db.execute(

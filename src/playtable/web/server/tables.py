@@ -33,7 +33,7 @@ from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
 from playtable.core.story import tell
 from playtable.web.server.clocks import TableClock, forfeit_returns
-from playtable.web.server.store import SeatRow, TableRow
+from playtable.web.server.store import SeatRow, Snapshot, TableRow
 from playtable.web.server.wire import PACES, RateLimit, shared
 
 SYNC_COST = 40
@@ -131,6 +131,18 @@ class Step:
     """The bot that played this step for the seat's person (their clock ran out)."""
 
 
+SNAPSHOT_EVERY = 50
+"""A running table's state is stored every this many actions (`Hub.act`), so a restart replays
+at most this many of its actions, however long its record (issue 32)."""
+
+
+def fresh_start(row: TableRow) -> State:
+    """The first state of the row's game, settings and seed (a table being restored)."""
+    game = get_game(row.game)
+    state: State = game.new_state(params_from_dict(game.params_type, row.params), row.seed)
+    return state
+
+
 @dataclass
 class Rebuilt:
     """A table's position rebuilt without its last action (an undo), made from `of_step`."""
@@ -214,14 +226,27 @@ class Connection:
 class Table:
     """A table in memory, rebuilt from its `TableRow` (settings and record) by replaying."""
 
-    def __init__(self, row: TableRow, start: State) -> None:
+    def __init__(self, row: TableRow, start: State | None = None, snapshot: Snapshot | None = None) -> None:
+        """`start`: the game's first state (None: made again from the row's game, settings and
+        seed when needed); `snapshot`: a stored state part way through the record, from which
+        only the actions after it are replayed (`SNAPSHOT_EVERY`)."""
         self.row = row
         self.game: Game[Any, Any] = get_game(row.game)
-        self.start = start
-        self.state = start.clone()
+        self._start = start
         self.before: State | None = None
         """The state before the last action, for the game's take-back rule."""
-        self.steps: list[Step] = [Step(None, None, list(start.setup_events))]
+        self._unreplayed = 0
+        """Restored from a snapshot: the log's steps 0 to this one are rebuilt only when the
+        whole log is first needed (`steps`), so a restart replays no more than the snapshot's
+        tail."""
+        first = 1
+        if snapshot is not None and snapshot.step < len(row.actions):
+            self.state = self.game.state_from_json(snapshot.state)
+            self._steps: list[Step] = []
+            self._unreplayed, first = snapshot.step, snapshot.step + 1
+        else:
+            self.state = self.start.clone()
+            self._steps = [Step(None, None, list(self.start.setup_events))]
         self.connections: set[Connection] = set()
         self.bot_busy = False
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
@@ -246,7 +271,8 @@ class Table:
         self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
         self._end: tuple[int, dict[str, Any]] | None = None
         last = len(row.actions)
-        for k, (seat, text) in enumerate(row.actions, start=1):
+        for k in range(first, last + 1):
+            seat, text = row.actions[k - 1]
             if k == last:  # the last action keeps the state before it, for the take-back rule
                 self._play(seat, text, row.stand_ins.get(k))
                 break
@@ -254,7 +280,7 @@ class Table:
             # state at every step (a wizard game's copy is a JSON round trip: that copy was
             # most of a restart's time, benchmarks/web_restart.py).
             events = list(self.state.apply(self.state.parse_action(text)))
-            self.steps.append(Step(seat, text, events, row.stand_ins.get(k)))
+            self._steps.append(Step(seat, text, events, row.stand_ins.get(k)))
         if row.ended is not None and row.result is not None and row.result.get("abandoned"):
             self.abandoned = True
         if row.ended is not None and row.result is not None and row.result.get("forfeit") is not None:
@@ -267,7 +293,41 @@ class Table:
 
     @property
     def step(self) -> int:
-        return len(self.steps) - 1
+        return len(self.row.actions)
+
+    @property
+    def start(self) -> State:
+        """The game's first state (made again from the row when the table was restored)."""
+        if self._start is None:
+            self._start = fresh_start(self.row)
+        return self._start
+
+    @property
+    def steps(self) -> list[Step]:
+        """The whole log, step 0 (the setup) to the last action, with each step's events."""
+        if self._unreplayed:
+            state, steps = self.start.clone(), [Step(None, None, list(self.start.setup_events))]
+            for k in range(1, self._unreplayed + 1):
+                seat, text = self.row.actions[k - 1]
+                events = list(state.apply(state.parse_action(text)))
+                steps.append(Step(seat, text, events, self.row.stand_ins.get(k)))
+            self._steps[:0] = steps
+            self._unreplayed = 0
+        return self._steps
+
+    @property
+    def last_step(self) -> Step:
+        """The log's last step (known without rebuilding the whole log)."""
+        return self._steps[-1]
+
+    def snapshot(self) -> Snapshot | None:
+        """The state before the last action with its step, to be stored (None: no action yet).
+        The state before, not the current one: a table restored from it replays at least its
+        last action, which gives the take-back rule its state before and the log its last
+        events."""
+        if self.before is None:
+            return None
+        return Snapshot(self.step - 1, self.before.to_json())
 
     def _play(self, seat: int | None, text: str, stand_in: str | None = None) -> list[Event]:
         """Apply an action text to a copy and, if legal, make it current. Raises IllegalAction
@@ -275,7 +335,7 @@ class Table:
         after = self.state.clone()
         events = list(after.apply(after.parse_action(text)))
         self.before, self.state = self.state, after
-        self.steps.append(Step(seat, text, events, stand_in))
+        self._steps.append(Step(seat, text, events, stand_in))
         return events
 
     def try_action(self, text: str) -> tuple[str, State, list[Event]]:
@@ -291,7 +351,7 @@ class Table:
         """Make a stored action current; `stand_in`: the bot that played it for the seat's
         person (their clock ran out)."""
         self.before, self.state = self.state, after
-        self.steps.append(Step(seat, text, events, stand_in))
+        self._steps.append(Step(seat, text, events, stand_in))
         self.row.actions.append((seat, text))
         if stand_in:
             self.row.stand_ins[len(self.row.actions)] = stand_in
@@ -302,8 +362,9 @@ class Table:
         """Undo's work: the record minus its last action replayed from the start, leaving this
         table unchanged (so it can run in a thread, off the event loop: `adopt` makes it current)."""
         actions = self.row.actions[:-1]
-        state, before = self.start.clone(), None
-        steps = self.steps[:1]
+        start = self.start
+        state, before = start.clone(), None
+        steps = [Step(None, None, list(start.setup_events))]
         for k, (seat, text) in enumerate(actions, start=1):
             after = state.clone()
             events = list(after.apply(after.parse_action(text)))
@@ -315,13 +376,14 @@ class Table:
         """Make an undo's replay current (the caller checked the table had not moved since)."""
         self.row.stand_ins.pop(len(self.row.actions), None)
         self.row.actions = self.row.actions[:-1]
-        self.state, self.before, self.steps = rebuilt.state, rebuilt.before, rebuilt.steps
+        self.state, self.before, self._steps = rebuilt.state, rebuilt.before, rebuilt.steps
+        self._unreplayed = 0
         self.version += 1
 
     def can_undo(self, seat: int | None) -> bool:
         if seat is None or self.before is None or self.is_over:
             return False
-        if self.steps[-1].seat != seat:
+        if self.last_step.seat != seat:
             return False
         return self.state.can_take_back(self.before)
 
@@ -485,8 +547,8 @@ class Table:
             "legal": [{"action": str(a), "warning": state.action_warning(a)}
                       for a in state.legal_actions()] if your_turn else [],
             "events": [e.to_json() for e in state.events_for(events, seat)],
-            "last_action": self.action_for(self.steps[-1].action, self.steps[-1].seat, seat),
-            "last_stand_in": self.steps[-1].stand_in,
+            "last_action": self.action_for(self.last_step.action, self.last_step.seat, seat),
+            "last_stand_in": self.last_step.stand_in,
             "terminal": self.decided,
             "result": self.result(),
             "can_undo": self.can_undo(seat),
