@@ -462,3 +462,19 @@ def test_a_database_of_one_tester_a_slot_keeps_its_testers(tmp_path: Path) -> No
     assert store.counts("abcdefghijkl") == (2, 1, 1)
     store.close()
     assert PlaytestStore(db).testers("abcdefghijkl")[0].answered == "later"  # moved once, kept
+
+
+def test_a_playtest_id_never_begins_with_a_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The designer types the id as a command's argument: one beginning with '-' would be read as
+    an option ("No such option '-a'"), so such a draw is drawn again."""
+    draws = iter(["-aBcDeFgHiJk", "_aBcDeFgHiJk"])
+    monkeypatch.setattr("playtable.web.server.playtest_spec.secrets.token_urlsafe", lambda n: next(draws))
+    store = PlaytestStore(tmp_path / "tables.sqlite3")
+    try:
+        pid = store.create(spec(), random.Random(1))
+    finally:
+        store.close()
+    assert pid == "_aBcDeFgHiJk"
+    db = str(tmp_path / "tables.sqlite3")
+    result = CliRunner().invoke(cli, ["playtest-online", "status", pid, "--db", db])
+    assert result.exit_code == 0 and pid in result.output, (result.exception, result.output)

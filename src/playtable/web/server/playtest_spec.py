@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -53,6 +54,16 @@ QUESTION_KINDS = ("scale", "text")
 QUESTION_ID = re.compile(r"[a-z][a-z0-9_]{0,19}")
 PLAYTEST_ID = re.compile(r"[A-Za-z0-9_-]{12}")
 """`secrets.token_urlsafe(9)`: unguessable, so the link is the invitation."""
+
+
+def new_playtest_id() -> str:
+    """A new playtest's id (`PLAYTEST_ID`) that does not begin with '-': the designer types it as
+    a command's argument (`playtable playtest-online export ID`), where one that did would be
+    read as an option (one playtest in 64 could not be exported without `--`)."""
+    while True:
+        playtest_id = secrets.token_urlsafe(9)
+        if not playtest_id.startswith("-"):
+            return playtest_id
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from playtable.web.server.playtest_spec import (
     BadAnswers,
     PlaytestSpec,
     check_answers,
+    new_playtest_id,
     schedule,
 )
 from playtable.web.server.store import PlayerRow, StoreError
@@ -129,7 +130,7 @@ class PlaytestStore:
 
     def create(self, spec: PlaytestSpec, rng: random.Random | None = None) -> str:
         """Store a new playtest and its schedule; its id (the link's last part)."""
-        playtest_id = secrets.token_urlsafe(9)
+        playtest_id = new_playtest_id()
         slots = schedule(spec, rng or random.Random(secrets.randbits(64)))
         with self.db:
             self.db.execute("BEGIN")
