@@ -177,7 +177,7 @@ def probed(folder: Path, on: bool) -> Iterator[Callable[[float, float], dict[int
             found = json.loads(path.read_text())
             if not found["argv"][0].endswith(("processes.py", "__main__.py")):
                 continue  # the front, the bot pools
-            for at, generation, took in found["pauses"]:
+            for at, generation, took, *_ in found["pauses"]:
                 if start <= at <= end:
                     counts = out.setdefault(generation, [0, 0.0, 0.0])
                     counts[0] += 1
@@ -249,6 +249,8 @@ def main() -> None:
           f"{front_ms:.3f} ms (load average {front_load:.1f})")
     print(f"SQLite commits of one action a CPU second, one process back to back: {commits:,.0f}")
 
+    if 1 not in args.processes or many == 1:
+        return  # the projection compares one process with several
     print(f"\n| open tables | one process: actions a CPU second | {many} processes: actions a CPU "
           f"second per process | {args.cores} cores: projected actions/s | factor over one core |")
     print("|---:|---:|---:|---:|---:|")

@@ -1,6 +1,8 @@
 """Loaded by every Python process started with this folder on PYTHONPATH (Python imports a
 `sitecustomize` module at start-up): records each garbage collection that held the process for
-a millisecond or more (when it ended, wall clock; its generation; how long), and writes them to
+a millisecond or more (when it ended, wall clock; its generation; how long; the unreachable
+objects it found, `collected`; the CPU time it took, which excludes time the process waited for a
+core), and writes them to
 $PLAYTABLE_STALL_PROBE/PID.json after each such collection (a server process stopped at the end
 of a level may never run `atexit`).
 
@@ -18,19 +20,20 @@ import time
 
 _FOLDER = os.environ.get("PLAYTABLE_STALL_PROBE")
 _KEEP = 10_000
-_began = 0.0
-_pauses: list[tuple[float, int, float]] = []  # (ended at, generation, seconds)
+_began = _began_cpu = 0.0
+_pauses: list[tuple[float, int, float, int, float]] = []  # (ended at, generation, seconds, collected, CPU s)
 
 
 def _timed(phase: str, info: dict[str, int]) -> None:
-    global _began
+    global _began, _began_cpu
     if phase == "start":
-        _began = time.perf_counter()
+        _began, _began_cpu = time.perf_counter(), time.thread_time()
         return
     took = time.perf_counter() - _began
     if took < 1e-3 or _FOLDER is None:
         return
-    _pauses.append((time.time(), info["generation"], took))
+    cpu = time.thread_time() - _began_cpu
+    _pauses.append((time.time(), info["generation"], took, info["collected"], cpu))
     del _pauses[:-_KEEP]
     path = os.path.join(_FOLDER, f"{os.getpid()}.json")
     with open(path + ".tmp", "w") as out:
