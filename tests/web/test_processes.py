@@ -27,9 +27,12 @@ from tests.web.wire_client import Client, create_table, join_query
 from playtable.web.server import front
 from playtable.web.server.address_rates import AddressRates
 from playtable.web.server.front import referer_path, request_path
-from playtable.web.server.hub import Limits
+from playtable.web.server.hub import Hub, Limits
 from playtable.web.server.owners import Owner, OwnerCheck, owner_of, preferred, route
 from playtable.web.server.processes import divided_limits
+from playtable.web.server.store import SqliteStore
+from playtable.web.server.table_request import row_from_request
+from playtable.web.server.tables import Table, fresh_start
 from playtable.web.server.wire import KEY_LENGTH
 
 
@@ -99,6 +102,35 @@ def test_the_processes_count_an_address_tables_a_minute_together(tmp_path: Path)
     finally:
         first.close()
         second.close()
+
+
+def test_the_processes_count_an_address_open_sockets_together(tmp_path: Path) -> None:
+    """`connections_per_address` is the whole server's: an address cannot open it at each
+    process by choosing tables each one owns; a closed socket frees its place anywhere; a
+    process that starts again (its sockets died with it) no longer counts the old ones."""
+    stores = [SqliteStore(tmp_path / "tables.sqlite3") for _ in range(2)]
+    try:
+        limits = Limits(connections_per_address=3)
+        hubs = [Hub(store, None, limits, owner=Owner(k, 2))  # type: ignore[arg-type]  # no bots
+                for k, store in enumerate(stores)]
+        row, _tokens, _ = row_from_request({"game": "troll", "seats": [{"kind": "human"}], "seed": 1})
+        table = Table(row, fresh_start(row))
+
+        def watch(hub: Hub, address: str = "10.0.0.1") -> Any:
+            conn, _refusal = hub.connect(table, None, None, address)
+            return conn
+
+        opened = [watch(hubs[0]), watch(hubs[1]), watch(hubs[0])]
+        assert all(opened)
+        assert watch(hubs[1]) is None and watch(hubs[0]) is None  # 3 open over both processes
+        assert watch(hubs[1], "10.0.0.2") is not None  # another address is counted apart
+        hubs[0].disconnect(table, opened[0])
+        assert watch(hubs[1]) is not None  # its place is free, at the other process too
+        again = Hub(stores[1], None, limits, owner=Owner(1, 2))  # type: ignore[arg-type]
+        assert again.connect(table, None, None, "10.0.0.1")[0] is not None  # process 1 started again
+    finally:
+        for store in stores:
+            store.close()
 
 
 # -- a real server with two processes ----------------------------------------------------------

@@ -7,6 +7,8 @@ counts in memory instead (`hub._per_address`), as it always did.
 Each (kind, address) is a token bucket as `wire.RateLimit` is (`per_minute` tokens, refilled at
 `per_minute` a minute), read and written in one `BEGIN IMMEDIATE` transaction, so two processes
 never both spend the last token.
+
+The sockets each address holds open are counted the same way (`AddressSockets`).
 """
 
 from __future__ import annotations
@@ -60,3 +62,61 @@ class AddressRates:
             log.error("the shared per-address limits cannot be read (%s); this process's own apply", err)
             return None
         return allowed
+
+
+_SOCKETS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS address_sockets (
+    address TEXT NOT NULL,
+    process INTEGER NOT NULL,
+    open INTEGER NOT NULL,
+    PRIMARY KEY (address, process)
+) WITHOUT ROWID
+"""
+
+
+class AddressSockets:
+    """The WebSockets each client address holds open, counted over all the table-owning processes
+    (`Limits.connections_per_address` is the whole server's, not each process's: otherwise an
+    address could open the limit at every process by choosing tables that each one owns).
+
+    A row per (address, process) holding that process's own count, written as a whole number
+    (never incremented), so a write that failed is put right by the next one. A process starting
+    (the server's start, or a dead worker replaced: its sockets died with it) deletes its own
+    rows, and those of processes the server no longer has (`--processes` lowered since)."""
+
+    def __init__(self, db: sqlite3.Connection, process: int, processes: int) -> None:
+        self.db = db
+        self.process = process
+        self.db.execute(_SOCKETS_SCHEMA)
+        self.db.execute("DELETE FROM address_sockets WHERE process = ? OR process >= ?", (process, processes))
+
+    def open(self, address: str, here: int, limit: int) -> bool | None:
+        """Whether `address`, with `here` sockets open at this process, may open one more here
+        (`limit` over the whole server); if so it is counted. None if the store cannot say (the
+        caller falls back on this process's own count)."""
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                (elsewhere,) = self.db.execute(
+                    "SELECT COALESCE(SUM(open), 0) FROM address_sockets WHERE address = ? AND process != ?",
+                    (address, self.process)).fetchone()
+                if elsewhere + here >= limit:
+                    return False
+                self.db.execute("INSERT OR REPLACE INTO address_sockets VALUES (?, ?, ?)",
+                                (address, self.process, here + 1))
+        except sqlite3.Error as err:
+            log.error("the shared count of open sockets cannot be read (%s); this process's own applies", err)
+            return None
+        return True
+
+    def closed(self, address: str, here: int) -> None:
+        """A socket of `address` closed here; `here` are still open at this process."""
+        try:
+            if here > 0:
+                self.db.execute("INSERT OR REPLACE INTO address_sockets VALUES (?, ?, ?)",
+                                (address, self.process, here))
+            else:
+                self.db.execute("DELETE FROM address_sockets WHERE address = ? AND process = ?",
+                                (address, self.process))
+        except sqlite3.Error as err:  # the next socket of this address here writes the count again
+            log.error("a closed socket could not be counted off (%s)", err)

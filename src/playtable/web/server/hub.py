@@ -35,7 +35,7 @@ from playtable.core.errors import PlaytableError
 from playtable.core.params import resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.address_rates import AddressRates
+from playtable.web.server.address_rates import AddressRates, AddressSockets
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
 from playtable.web.server.owners import Owner
@@ -124,9 +124,13 @@ class Hub:
         self.ratings = Ratings(store)
         self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
         self.connections_by_address: dict[str, int] = {}
+        self.open_connections = 0
         self._last_failure: dict[str, Exception] = {}
         self.shared_rates = AddressRates(store.db) if self.owner.count > 1 else None  # type: ignore[attr-defined]
         """Several processes count each address's tables, names and seats a minute together."""
+        self.shared_sockets = None if self.owner.count == 1 else \
+            AddressSockets(store.db, self.owner.index, self.owner.count)  # type: ignore[attr-defined]
+        """...and the sockets each address holds open."""
 
     # -- tables -------------------------------------------------------------------------------
     def restore(self) -> None:
@@ -346,9 +350,13 @@ class Hub:
         refusal to report when a seat was asked for and not granted. No connection (None) when
         the server or this address has as many sockets open as it may."""
         open_here = self.connections_by_address.get(address, 0)
-        if open_here >= self.limits.connections_per_address or \
-                sum(self.connections_by_address.values()) >= self.limits.connections:
-            return None, "too many connections are open (from your address, or to this server)"
+        too_many = None, "too many connections are open (from your address, or to this server)"
+        per_address = self.limits.connections_per_address
+        if open_here >= per_address or self.open_connections >= self.limits.connections:
+            return too_many
+        shared = self.shared_sockets
+        if shared is not None and shared.open(address, open_here, per_address) is False:
+            return too_many
         refusal = None
         seat: int | None = None
         if seat_text is not None:
@@ -360,6 +368,7 @@ class Hub:
         conn = Connection(seat, self.rate)
         conn.address = address
         self.connections_by_address[address] = open_here + 1
+        self.open_connections += 1
         table.connections.add(conn)
         if seat is not None:
             self._arrive(table, seat, conn)
@@ -579,11 +588,14 @@ class Hub:
     def disconnect(self, table: Table, conn: Connection) -> None:
         if conn in table.connections:
             table.connections.discard(conn)
+            self.open_connections -= 1
             left = self.connections_by_address.get(conn.address, 1) - 1
             if left > 0:
                 self.connections_by_address[conn.address] = left
             else:
                 self.connections_by_address.pop(conn.address, None)
+            if self.shared_sockets is not None:
+                self.shared_sockets.closed(conn.address, left)
         conn.closed = True
 
     async def handle(self, table: Table, conn: Connection, msg: ClientMessage) -> None:
