@@ -13,7 +13,9 @@ process's start until `GET /api/tables` answers: Python's imports, the worker pr
 store's opening and the rebuild of every running table by replaying its record. The best of
 `--repeats` starts is kept (the first start also writes SQLite's WAL files).
 
-Then `--long-running` tables still in play with long records (a wizard game of `--moves`
+It prints what writing a snapshot costs the server (`Table.snapshot` and its JSON text, as
+`SqliteStore.save_snapshot` makes it; the best of 200 writes, CPU time) for a random game of
+each game. Then `--long-running` tables still in play with long records (a wizard game of `--moves`
 actions each, cut short of its end) are started twice: with the snapshot the server would have
 stored (`Table.snapshot` at the last multiple of `tables.SNAPSHOT_EVERY`), so only the actions
 after it are replayed, and without one (the whole record replayed, as before snapshots).
@@ -22,6 +24,7 @@ after it are replayed, and without one (the whole record replayed, as before sna
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import subprocess
@@ -115,6 +118,26 @@ def fill_long_running(path: Path, tables: int, moves: int, snapshots: bool) -> N
     store.close()
 
 
+def snapshot_costs() -> None:
+    """Print the CPU time of one snapshot (the state and its JSON text) of each game's random game
+    near its end."""
+    print(f"\n{'game':>9} {'actions':>8} {'snapshot ms':>12} {'JSON bytes':>11}")
+    for game in ("troll", "rotator", "wizard", "stardice"):
+        actions, seats = _record(game, 9, True)
+        row = TableRow(id="x", game=game, variant=None, params={}, seed=9,
+                       seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
+                       created=_when(0), actions=actions[:-2])
+        table = Table(row, fresh_start(row))
+        best, text = float("inf"), ""
+        for _ in range(200):
+            began = time.process_time()
+            snapshot = table.snapshot()
+            assert snapshot is not None
+            text = json.dumps(snapshot.state, separators=(",", ":"))
+            best = min(best, time.process_time() - began)
+        print(f"{game:>9} {len(row.actions):>8} {1000 * best:>12.3f} {len(text):>11,}")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -174,6 +197,7 @@ def main() -> None:
             size = sum(p.stat().st_size for p in Path(tmp).glob(f"tables-{finished}.sqlite3*")) / 1e6
             print(f"{finished:>15} {size:>12.1f} {min(starts):>15.2f} "
                   f"{' '.join(f'{s:.2f}' for s in starts):>24}")
+        snapshot_costs()
         if not args.long_running:
             return
         print(f"\n{args.long_running} running wizard tables of {args.moves} actions each "
