@@ -156,3 +156,22 @@ def test_the_hub_stores_a_snapshot_and_a_restart_replays_only_after_it(
         assert store.db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 0
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_an_undo_replays_the_record_minus_its_last_action(game: str, seats: int) -> None:
+    """`Table.replay_without_last` (an undo's work, in a thread) replays in place, as a restart
+    does, and still gives the take-back rule the state before its last action."""
+    table = _finished(game, seats, 12)
+    position = table.state.to_json()
+    rebuilt = table.replay_without_last()
+    shorter = _copy(table.row)
+    shorter.actions = shorter.actions[:-1]
+    replayed = Table(shorter, fresh_start(shorter))
+    assert rebuilt.of_step == table.step and len(rebuilt.steps) == replayed.step + 1
+    assert rebuilt.state.to_json() == replayed.state.to_json()
+    assert rebuilt.before is not None and replayed.before is not None
+    assert rebuilt.before.to_json() == replayed.before.to_json()
+    assert [[e.to_json() for e in s.events] for s in rebuilt.steps] == \
+        [[e.to_json() for e in s.events] for s in replayed.steps]
+    assert table.state.to_json() == position and table.step == rebuilt.of_step  # the table did not move

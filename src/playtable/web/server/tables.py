@@ -366,9 +366,10 @@ class Table:
         state, before = start.clone(), None
         steps = [Step(None, None, list(start.setup_events))]
         for k, (seat, text) in enumerate(actions, start=1):
-            after = state.clone()
-            events = list(after.apply(after.parse_action(text)))
-            before, state = state, after
+            if k == len(actions):  # the last keeps the state before it, for the take-back rule
+                before, state = state, state.clone()
+            # in place before that, as a restart replays (no copy of the state at each step)
+            events = list(state.apply(state.parse_action(text)))
             steps.append(Step(seat, text, events, self.row.stand_ins.get(k)))
         return Rebuilt(len(self.row.actions), state, before, steps)
 
