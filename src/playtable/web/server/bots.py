@@ -102,11 +102,10 @@ def new_position(game_id: str, params: dict[str, Any], seed: int) -> dict[str, A
     """A new table's starting position as JSON, or {"error": why} (runs in a worker: Rotator's
     boards of a given difficulty are solved, seconds of work a stranger may ask for)."""
     from playtable.core.errors import PlaytableError
-    from playtable.core.params import params_from_dict
+    from playtable.web.server.replays import start_state
 
-    game = get_game(game_id)
     try:
-        state = game.new_state(params_from_dict(game.params_type, params), seed)
+        state = start_state(game_id, params, seed)
     except PlaytableError as err:
         return {"error": str(err)}
     return {"position": state.to_json(), "setup_events": [e.to_json() for e in state.setup_events]}

@@ -7,6 +7,7 @@ encoded JSON ready to send (`app.py` caches them: a finished table's past never 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from playtable.core.params import params_from_dict
@@ -16,7 +17,8 @@ from playtable.core.registry import get_game
 from playtable.core.story import tell
 
 
-def _start(game_id: str, params: dict[str, Any], seed: int) -> State:
+def start_state(game_id: str, params: Mapping[str, Any], seed: int) -> State:
+    """The first state of a game with these settings and seed (a stored table's start)."""
     game = get_game(game_id)
     state: State = game.new_state(params_from_dict(game.params_type, params), seed)
     return state
@@ -56,13 +58,13 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
 def encode_replay(game_id: str, params: dict[str, Any], seed: int,
                   actions: list[tuple[int | None, str]], seat: int | None, hidden_texts: bool,
                   stand_ins: dict[int, str] | None = None) -> bytes:
-    steps = replay_steps(_start(game_id, params, seed), actions, seat, hidden_texts, stand_ins)
+    steps = replay_steps(start_state(game_id, params, seed), actions, seat, hidden_texts, stand_ins)
     return json.dumps({"steps": steps}, separators=(",", ":")).encode("utf-8")
 
 
 def encode_position(game_id: str, params: dict[str, Any], seed: int, actions: list[str]) -> bytes:
     """The full position after `actions` (the record's first k), as `playtable state` reads it."""
-    state = _start(game_id, params, seed)
+    state = start_state(game_id, params, seed)
     for text in actions:
         state.apply(state.parse_action(text))
     return (json.dumps(position_to_json(state), indent=1) + "\n").encode("utf-8")

@@ -19,6 +19,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from playtable.web.server.tables import Connection
 from playtable.web.server.wire import RateLimit, encode, error
 
+CLIENT_GONE = (WebSocketDisconnect, RuntimeError, OSError)
+"""What sending to a client that has gone raises (RuntimeError: the socket is already closed)."""
+
 Handler = Callable[[str | bytes | None], Awaitable[None]]
 """Called with each frame's text (or bytes) the rate limit lets through."""
 
@@ -64,7 +67,7 @@ async def _flush(ws: WebSocket, conn: Connection) -> bool:
         try:
             while conn.outbox and not conn.closed:
                 await ws.send_text(encode(conn.outbox.popleft()))
-        except (WebSocketDisconnect, RuntimeError, OSError):
+        except CLIENT_GONE:
             return False
     return True
 
@@ -76,7 +79,7 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
             async with conn.sending:  # after any message the reader took before these
                 for message in messages:
                     await ws.send_text(encode(message))
-    except (WebSocketDisconnect, RuntimeError, OSError):
+    except CLIENT_GONE:
         # The client is gone (the reader finds it too). Ended here, not by the exception: a task
         # that ends with one keeps it, and its traceback holds `pump`'s frame, which holds the
         # task: a cycle that only the garbage collector frees, and with it the connection and

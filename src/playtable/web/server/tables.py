@@ -33,6 +33,7 @@ from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
 from playtable.core.story import tell
 from playtable.web.server.clocks import TableClock, forfeit_returns
+from playtable.web.server.replays import start_state
 from playtable.web.server.store import SeatRow, Snapshot, TableRow
 from playtable.web.server.wire import PACES, RateLimit, shared
 
@@ -138,9 +139,7 @@ at most this many of its actions, however long its record (issue 32)."""
 
 def fresh_start(row: TableRow) -> State:
     """The first state of the row's game, settings and seed (a table being restored)."""
-    game = get_game(row.game)
-    state: State = game.new_state(params_from_dict(game.params_type, row.params), row.seed)
-    return state
+    return start_state(row.game, row.params, row.seed)
 
 
 @dataclass
@@ -271,16 +270,10 @@ class Table:
         self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
         self._end: tuple[int, dict[str, Any]] | None = None
         last = len(row.actions)
-        for k in range(first, last + 1):
-            seat, text = row.actions[k - 1]
-            if k == last:  # the last action keeps the state before it, for the take-back rule
-                self._play(seat, text, row.stand_ins.get(k))
-                break
-            # The record was legal when it was stored: replayed in place, without a copy of the
-            # state at every step (a wizard game's copy is a JSON round trip: that copy was
-            # most of a restart's time, benchmarks/web_restart.py).
-            events = list(self.state.apply(self.state.parse_action(text)))
-            self._steps.append(Step(seat, text, events, row.stand_ins.get(k)))
+        self._steps += self._replayed(self.state, first, last - 1)
+        if last >= first:  # the last action keeps the state before it, for the take-back rule
+            seat, text = row.actions[last - 1]
+            self._play(seat, text, row.stand_ins.get(last))
         if row.ended is not None and row.result is not None and row.result.get("abandoned"):
             self.abandoned = True
         if row.ended is not None and row.result is not None and row.result.get("forfeit") is not None:
@@ -306,14 +299,23 @@ class Table:
     def steps(self) -> list[Step]:
         """The whole log, step 0 (the setup) to the last action, with each step's events."""
         if self._unreplayed:
-            state, steps = self.start.clone(), [Step(None, None, list(self.start.setup_events))]
-            for k in range(1, self._unreplayed + 1):
-                seat, text = self.row.actions[k - 1]
-                events = list(state.apply(state.parse_action(text)))
-                steps.append(Step(seat, text, events, self.row.stand_ins.get(k)))
-            self._steps[:0] = steps
+            start = self.start
+            self._steps[:0] = [Step(None, None, list(start.setup_events)),
+                               *self._replayed(start.clone(), 1, self._unreplayed)]
             self._unreplayed = 0
         return self._steps
+
+    def _replayed(self, state: State, first: int, last: int) -> list[Step]:
+        """The record's actions `first` to `last` played on `state`, in place, as log steps. The
+        record was legal when it was stored: no copy of the state at every step (a wizard game's
+        copy is a JSON round trip: that copy was most of a restart's time,
+        benchmarks/web_restart.py)."""
+        steps = []
+        for k in range(first, last + 1):
+            seat, text = self.row.actions[k - 1]
+            events = list(state.apply(state.parse_action(text)))
+            steps.append(Step(seat, text, events, self.row.stand_ins.get(k)))
+        return steps
 
     @property
     def last_step(self) -> Step:
@@ -361,17 +363,14 @@ class Table:
     def replay_without_last(self) -> Rebuilt:
         """Undo's work: the record minus its last action replayed from the start, leaving this
         table unchanged (so it can run in a thread, off the event loop: `adopt` makes it current)."""
-        actions = self.row.actions[:-1]
-        start = self.start
+        of_step, start = len(self.row.actions), self.start
+        kept = of_step - 1
         state, before = start.clone(), None
-        steps = [Step(None, None, list(start.setup_events))]
-        for k, (seat, text) in enumerate(actions, start=1):
-            if k == len(actions):  # the last keeps the state before it, for the take-back rule
-                before, state = state, state.clone()
-            # in place before that, as a restart replays (no copy of the state at each step)
-            events = list(state.apply(state.parse_action(text)))
-            steps.append(Step(seat, text, events, self.row.stand_ins.get(k)))
-        return Rebuilt(len(self.row.actions), state, before, steps)
+        steps = [Step(None, None, list(start.setup_events)), *self._replayed(state, 1, kept - 1)]
+        if kept >= 1:  # the last kept action keeps the state before it, for the take-back rule
+            before, state = state, state.clone()
+            steps += self._replayed(state, kept, kept)
+        return Rebuilt(of_step, state, before, steps)
 
     def adopt(self, rebuilt: Rebuilt) -> None:
         """Make an undo's replay current (the caller checked the table had not moved since)."""
