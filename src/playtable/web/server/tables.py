@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import marshal
 import time
 from collections import Counter, deque
 from dataclasses import dataclass
@@ -121,15 +122,34 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-@dataclass
 class Step:
-    """One entry of a table's log: step 0 is the setup, step k the k-th action."""
+    """One entry of a table's log: step 0 is the setup, step k the k-th action.
 
-    seat: int | None
-    action: str | None
-    events: list[Event]
-    stand_in: str | None = None
-    """The bot that played this step for the seat's person (their clock ran out)."""
+    Its events are kept packed (`marshal`: bytes, exact for JSON-ready data, in this process's
+    memory only) and unpacked when the whole log is read (a welcome, the end's story): a running
+    table's log is most of its objects, and bytes are one object the cyclic collector never
+    scans, where the events were five or more an action that every young collection under load
+    scanned (issue 32, docs/web.md "Sustained load"). Events whose data marshal cannot hold stay
+    as they are."""
+
+    __slots__ = ("seat", "action", "_events", "stand_in")
+
+    def __init__(self, seat: int | None, action: str | None, events: list[Event],
+                 stand_in: str | None = None) -> None:
+        self.seat = seat
+        self.action = action
+        self.stand_in = stand_in
+        """The bot that played this step for the seat's person (their clock ran out)."""
+        try:
+            self._events: bytes | list[Event] = marshal.dumps([(e.kind, e.text, e.data) for e in events])
+        except ValueError:  # data beyond JSON's types (a game's own object): kept unpacked
+            self._events = list(events)
+
+    @property
+    def events(self) -> list[Event]:
+        if isinstance(self._events, list):
+            return self._events
+        return [Event(kind, text, data) for kind, text, data in marshal.loads(self._events)]
 
 
 SNAPSHOT_EVERY = 50
