@@ -11,9 +11,10 @@ label on the table covers another or another die, a throw being dragged shows it
 strength, each battle's end is frozen with every scoring shape tagged by a letter on the table
 and a row in the scoring (and nothing else to press but "Next battle"), and the war's total is
 always written. Once the first battle is over, the newcomer, who has seen how throws roll,
-chooses "Fast" under "Throws" (a throw then rolls three times as fast) for the rest of the war.
-The same on a phone (390x844) with touch flicks, and a battle thrown from the keyboard alone,
-both as thrown. Screenshots go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary directory).
+chooses "At once" under "Throws" (only where the dice come to rest) for the rest of the war.
+The same on a phone (390x844) with touch flicks, a short war whose throws roll "Fast" (three
+times as fast, chosen before the first throw), and a battle thrown from the keyboard alone, as thrown.
+Screenshots go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary directory).
 """
 
 from __future__ import annotations
@@ -197,6 +198,13 @@ def _play(page: Any, rng: random.Random, shots: Path, tag: str, touch: bool = Fa
     return seen
 
 
+def _kept_pace(page: Any, pace: str) -> None:
+    """The page streamed the last throws at `pace` and the browser keeps that choice."""
+    page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
+    assert page.locator(".stardice-canvas").get_attribute("data-pace") == pace
+    assert page.evaluate("localStorage.getItem('playtable.throwPace')") == pace
+
+
 @pytest.mark.long
 def test_a_newcomer_plays_a_whole_war_from_what_the_page_shows(web_server: ServerProcess, chromium: Any,
                                                                tmp_path: Path) -> None:
@@ -209,7 +217,7 @@ def test_a_newcomer_plays_a_whole_war_from_what_the_page_shows(web_server: Serve
     page.screenshot(path=str(shots / "stardice-newcomer-start.png"))
     pace = page.get_by_role("combobox", name="Throws")
     assert pace.input_value() == "normal", "a newcomer sees throws as thrown"
-    seen = _play(page, random.Random(5), shots, "", pace_after_first_battle="Fast")
+    seen = _play(page, random.Random(5), shots, "", pace_after_first_battle="At once")
     state = table_state(page)  # read only to check the outcome
     obs = state["observation"]
     assert state["terminal"] and obs["war_target"] == 50 and max(obs["war"]) > 50
@@ -226,10 +234,8 @@ def test_a_newcomer_plays_a_whole_war_from_what_the_page_shows(web_server: Serve
     log = page.locator(".log-list").inner_text()
     throws = re.findall(r"^(You roll your|Klingon rolls a|You slide your|Klingon slides a) ", log, re.M)
     assert len(throws) >= seen["throws"]
-    page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
-    # the last throws were streamed and rolled at the chosen pace, which the browser keeps
-    assert page.locator(".stardice-canvas").get_attribute("data-pace") == "fast"
-    assert page.evaluate("localStorage.getItem('playtable.throwPace')") == "fast"
+    # the last throws were shown at the chosen pace, which the browser keeps
+    _kept_pace(page, "instant")
     page.screenshot(path=str(shots / "stardice-newcomer-end.png"))
     page.get_by_role("button", name="Look at the board").click()
     page.screenshot(path=str(shots / "stardice-newcomer-end-board.png"), full_page=True)
@@ -244,13 +250,14 @@ def test_a_newcomer_on_a_phone_flicks_a_short_war(web_server: ServerProcess, chr
     page = new_page(chromium, 390, 844, touch=True)
     page.goto(web_server.url + created["seats"][0]["join_url"])
     wait_connected(page)
+    page.get_by_role("combobox", name="Throws").select_option(label="Fast")
     seen = _play(page, random.Random(2), shots, "-phone", touch=True)
     state = table_state(page)
     assert state["terminal"] and len(seen["frozen"]) == state["observation"]["battle"] - 1
+    _kept_pace(page, "fast")
     # the table and the controls under it fit the phone's screen
     canvas = page.locator(".stardice-canvas").bounding_box()
     assert canvas["x"] >= 0 and canvas["x"] + canvas["width"] <= 390 and canvas["y"] + canvas["height"] < 844
-    page.wait_for_function("document.querySelector('.stardice-canvas').dataset.animating === 'no'")
     page.screenshot(path=str(shots / "stardice-newcomer-end-phone.png"))
     assert not page.script_errors and not page.foreign_requests
 
