@@ -2,7 +2,7 @@
 (issue 32): a steadier figure than web_load.py's, for comparing two versions of the server.
 
     .venv/bin/python benchmarks/server_actions.py [--actions 3000] [--tables 20] [--rounds 2]
-        [--before REF] [--callgrind]
+        [--before REF] [--callgrind] [--hub [--tracked]]
 
 A real `playtable serve` subprocess (a fresh SQLite file, the default settings but for the rate
 limit) and one client in this process that plays `--tables` troll tables (plus-one, one person
@@ -29,7 +29,11 @@ state: a watched table's message is the same for all its watchers).
 encoded as the socket's writer does), without uvicorn, Starlette, WebSocket frames, sockets or the
 event loop's turns. With `--callgrind` it runs twice under callgrind, with 0 and with `--actions`
 actions (PYTHONHASHSEED fixed; both after the uncounted first game); the difference over the
-actions is the hub's cost of one.
+actions is the hub's cost of one. `--hub --tracked` also counts the objects the cyclic collector
+tracks that an action leaves alive (the collector paused and everything before the play frozen;
+over the play's second half, new tables included): what a young collection under a held load
+scans and the cause of its long pauses (docs/web.md "Sustained load"). Its CPU figure is then
+without the collector.
 
 `--before REF` runs the server of a git ref (its `src/` unpacked, put first on PYTHONPATH) too,
 alternating with the working tree's for `--rounds` rounds, and prints both side by side.
@@ -38,6 +42,7 @@ alternating with the working tree's for `--rounds` rounds, and prints both side 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -190,9 +195,12 @@ class Player:
         return renewed
 
 
-async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0) -> tuple[float, int]:
+async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
+                   tracked: bool = False) -> tuple[float, int, float]:
     """`--hub`'s play (in a worker process of this script): the CPU seconds of `actions`
-    actions through a hub in this process, and the new tables it made."""
+    actions through a hub in this process, the new tables it made, and with `tracked` the
+    objects the cyclic collector tracks that an action leaves alive (over the play's second
+    half, so that the tables' first states are not counted; NaN without `tracked`)."""
     from playtable.web.server.hub import Hub
     try:
         from playtable.web.server.tables import fresh_start
@@ -257,8 +265,15 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0) -> tu
     rngs = [random.Random(rng.random()) for _ in range(tables)]
     seats = [sit(seed) for seed in range(1, tables + 1)]
     seed, new_tables = tables, 0
+    if tracked:  # from here on, every object the collector tracks is young until the end
+        gc.collect()
+        gc.disable()
+        gc.freeze()
+    halfway = 0
     began = time.process_time()
     for k in range(actions):
+        if tracked and k == actions // 2:
+            halfway = len(gc.get_objects(0))
         table, conn, state = seats[k % tables]
         if state["terminal"]:
             for gone in list(table.connections):
@@ -267,27 +282,29 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0) -> tu
             table, conn, state = seats[k % tables] = sit(seed)
         seats[k % tables] = (table, conn, await play(table, conn, state, rngs[k % tables]))
     cpu = time.process_time() - began
+    left = (len(gc.get_objects(0)) - halfway) / (actions - actions // 2) if tracked else float("nan")
     store.close()
-    return cpu, new_tables
+    return cpu, new_tables, left
 
 
-def hub_worker(actions: int, tables: int, watchers: int) -> None:
+def hub_worker(actions: int, tables: int, watchers: int, tracked: bool) -> None:
     import asyncio
 
     with tempfile.TemporaryDirectory() as tmp:
-        cpu, new_tables = asyncio.run(hub_play(actions, tables, Path(tmp) / "tables.sqlite3", watchers))
-    print(json.dumps({"cpu": cpu, "new_tables": new_tables}))
+        cpu, new_tables, left = asyncio.run(hub_play(actions, tables, Path(tmp) / "tables.sqlite3",
+                                                     watchers, tracked))
+    print(json.dumps({"cpu": cpu, "new_tables": new_tables, "tracked": left}))
 
 
 def measure_hub(src: Path | None, actions: int, tables: int, callgrind: bool,
-                watchers: int = 0) -> dict[str, float]:
+                watchers: int = 0, tracked: bool = False) -> dict[str, float]:
     env = dict(os.environ, PYTHONHASHSEED="0")
     if src is not None:
         env["PYTHONPATH"] = str(src) + os.pathsep + env.get("PYTHONPATH", "")
 
     def run(n: int) -> tuple[dict[str, Any], int]:
         command = [sys.executable, __file__, "--hub-worker", "--actions", str(n), "--tables",
-                   str(tables), "--watchers", str(watchers)]
+                   str(tables), "--watchers", str(watchers), *(["--tracked"] if tracked else [])]
         if callgrind:
             command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
         done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT, check=True)
@@ -297,7 +314,8 @@ def measure_hub(src: Path | None, actions: int, tables: int, callgrind: bool,
 
     played, total = run(actions)
     out = {"cpu_ms": 1000 * played["cpu"] / actions, "user_ms": float("nan"),
-           "system_ms": float("nan"), "wall_ms": float("nan"), "new_tables": played["new_tables"]}
+           "system_ms": float("nan"), "wall_ms": float("nan"), "new_tables": played["new_tables"],
+           "tracked": played["tracked"]}
     if callgrind:
         _, base = run(0)
         out["instructions"] = (total - base) / actions
@@ -305,7 +323,7 @@ def measure_hub(src: Path | None, actions: int, tables: int, callgrind: bool,
 
 
 def measure(src: Path | None, actions: int, tables: int, callgrind: bool,
-            watchers: int = 0) -> dict[str, float]:
+            watchers: int = 0, tracked: bool = False) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(Path(tmp), src, callgrind)
         try:
@@ -348,11 +366,16 @@ def main() -> None:
     ap.add_argument("--callgrind", action="store_true", help="count instructions (valgrind)")
     ap.add_argument("--hub", action="store_true", help="the hub in this process, no transport")
     ap.add_argument("--watchers", type=int, default=0, help="watcher sockets at every table")
+    ap.add_argument("--tracked", action="store_true",
+                    help="with --hub: objects the collector tracks that an action leaves alive "
+                         "(the collector paused, so the CPU figure is without it)")
     ap.add_argument("--hub-worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.hub_worker:
-        hub_worker(args.actions, args.tables, args.watchers)
+        hub_worker(args.actions, args.tables, args.watchers, args.tracked)
         return
+    if args.tracked and not args.hub:
+        raise SystemExit("--tracked counts the objects of the hub in this process: give --hub too")
     if args.callgrind and shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -365,7 +388,7 @@ def main() -> None:
             for name, src in servers:
                 how = measure_hub if args.hub else measure
                 rows.append((round_, name, how(src, args.actions, args.tables, args.callgrind,
-                                               args.watchers)))
+                                               args.watchers, args.tracked)))
                 print(f"  round {round_}, {name}: {rows[-1][2]}", file=sys.stderr)
     print(f"troll tables (plus-one), {args.tables} tables played in turn, {args.actions:,} actions "
           "one at a time" + (f", {args.watchers} watchers a table" if args.watchers else "")
@@ -376,6 +399,8 @@ def main() -> None:
     rule = "|---:|---|---:|---:|---:|---:|---:|"
     if args.callgrind:
         head, rule = head + " instructions per action |", rule + "---:|"
+    if args.tracked:
+        head, rule = head + " tracked objects left per action |", rule + "---:|"
     print(head + "\n" + rule)
     for round_, name, r in rows:
         line = (f"| {round_} | {name} | {r['cpu_ms']:.3f} ms | {r['user_ms']:.3f} ms "
@@ -383,6 +408,8 @@ def main() -> None:
                 f"| {r['new_tables']:.0f} |")
         if args.callgrind:
             line += f" {r['instructions'] / 1e6:.3f} M |"
+        if args.tracked:
+            line += f" {r['tracked']:.2f} |"
         print(line)
 
 
