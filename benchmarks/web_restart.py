@@ -18,7 +18,9 @@ It prints what writing a snapshot costs the server (`Table.snapshot` and its JSO
 each game. Then `--long-running` tables still in play with long records (a wizard game of `--moves`
 actions each, cut short of its end) are started twice: with the snapshot the server would have
 stored (`Table.snapshot` at the last multiple of `tables.SNAPSHOT_EVERY`), so only the actions
-after it are replayed, and without one (the whole record replayed, as before snapshots).
+after it are replayed, and without one (the whole record replayed, as before snapshots). It
+also prints what an undo at the end of such a table replays and costs, from the table's snapshot
+and from the first action.
 """
 
 from __future__ import annotations
@@ -118,6 +120,35 @@ def fill_long_running(path: Path, tables: int, moves: int, snapshots: bool) -> N
     store.close()
 
 
+def undo_costs(moves: int, repeats: int = 20) -> None:
+    """Print the CPU time of an undo's replay (`Table.replay_without_last`, the work it does in a
+    thread) at the end of a wizard record of `moves` actions: from the snapshot the server keeps
+    (the last one stored, at a multiple of `SNAPSHOT_EVERY`), and from the first action as without
+    one. Best of `repeats`."""
+    actions, seed, seats = _long_record(moves)
+    print(f"\nAn undo at the end of a wizard table of {moves} actions (CPU ms, best of {repeats})\n")
+    print(f"{'replayed from':>22} {'actions replayed':>17} {'undo ms':>8}")
+    at = moves // SNAPSHOT_EVERY * SNAPSHOT_EVERY
+    for from_snapshot in (True, False):
+        row = TableRow(id="u", game="wizard", variant=None, params={}, seed=seed,
+                       seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
+                       created=_when(0), actions=list(actions[:at] if from_snapshot else actions))
+        table = Table(row, fresh_start(row))
+        if from_snapshot:
+            table.snapshot()  # as the hub does every SNAPSHOT_EVERY actions
+            for seat, text in actions[at:]:
+                canonical, after, events = table.try_action(text)
+                table.commit(seat, canonical, after, events)
+        best = float("inf")
+        for _ in range(repeats):
+            began = time.process_time()
+            table.replay_without_last()
+            best = min(best, time.process_time() - began)
+        replayed = moves - 1 - (at - 1) if from_snapshot else moves - 1
+        print(f"{'its snapshot (step ' + str(at - 1) + ')' if from_snapshot else 'the first action':>22} "
+              f"{replayed:>17,} {1000 * best:>8.2f}")
+
+
 def snapshot_costs() -> None:
     """Print the CPU time of one snapshot (the state and its JSON text) of each game's random game
     near its end."""
@@ -200,6 +231,7 @@ def main() -> None:
         snapshot_costs()
         if not args.long_running:
             return
+        undo_costs(args.moves)
         print(f"\n{args.long_running} running wizard tables of {args.moves} actions each "
               f"(snapshots every {SNAPSHOT_EVERY} actions)\n")
         print(f"{'snapshots':>10} {'actions replayed':>17} {'start s (best)':>15} {'all starts s':>24}")

@@ -175,3 +175,34 @@ def test_an_undo_replays_the_record_minus_its_last_action(game: str, seats: int)
     assert [[e.to_json() for e in s.events] for s in rebuilt.steps] == \
         [[e.to_json() for e in s.events] for s in replayed.steps]
     assert table.state.to_json() == position and table.step == rebuilt.of_step  # the table did not move
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_an_undo_replays_from_the_table_snapshot(game: str, seats: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a snapshot before its last kept action, an undo replays only the actions after it
+    (the first state is never made) and gives what a replay of the whole record gives; an undo
+    back to the snapshot's step forgets it, as the store does."""
+    seed = _finished(game, seats, 16).row.seed  # its first 13 actions, again
+    table, rng = Table(_row(game, seats, seed), None), random.Random(seed)
+    _play(table, 10, rng)
+    snapshot = table.snapshot()
+    assert snapshot is not None and snapshot.step == 9
+    _play(table, 3, rng)
+    whole = Table(_copy(table.row), fresh_start(table.row))
+    monkeypatch.setattr(Table, "start", property(lambda _: pytest.fail("replayed from the start")))
+    rebuilt = table.replay_without_last()
+    monkeypatch.undo()
+    expected = whole.replay_without_last()
+    assert rebuilt.of_step == expected.of_step == 13
+    assert rebuilt.state.to_json() == expected.state.to_json()
+    assert rebuilt.before is not None and expected.before is not None
+    assert rebuilt.before.to_json() == expected.before.to_json()
+    assert [[e.to_json() for e in s.events] for s in rebuilt.steps] == \
+        [[e.to_json() for e in s.events] for s in expected.steps]
+    table.adopt(rebuilt)
+    table.adopt(table.replay_without_last())
+    table.adopt(table.replay_without_last())
+    assert table.step == 10 and table._snapshot == snapshot  # still before the last action
+    table.adopt(table.replay_without_last())
+    assert table._snapshot is None

@@ -258,8 +258,12 @@ class Table:
         """Restored from a snapshot: the log's steps 0 to this one are rebuilt only when the
         whole log is first needed (`steps`), so a restart replays no more than the snapshot's
         tail."""
+        self._snapshot: Snapshot | None = None
+        """The last snapshot this table was restored from or gave to be stored (`snapshot`):
+        an undo replays from it rather than from the first action."""
         first = 1
         if snapshot is not None and snapshot.step < len(row.actions):
+            self._snapshot = snapshot
             self.state = self.game.state_from_json(snapshot.state)
             self._steps: list[Step] = []
             self._unreplayed, first = snapshot.step, snapshot.step + 1
@@ -343,13 +347,14 @@ class Table:
         return self._steps[-1]
 
     def snapshot(self) -> Snapshot | None:
-        """The state before the last action with its step, to be stored (None: no action yet).
-        The state before, not the current one: a table restored from it replays at least its
-        last action, which gives the take-back rule its state before and the log its last
-        events."""
+        """The state before the last action with its step, to be stored (None: no action yet),
+        and kept for this table's undo. The state before, not the current one: a table restored
+        from it replays at least its last action, which gives the take-back rule its state
+        before and the log its last events."""
         if self.before is None:
             return None
-        return Snapshot(self.step - 1, self.before.to_json())
+        self._snapshot = Snapshot(self.step - 1, self.before.to_json())
+        return self._snapshot
 
     def _play(self, seat: int | None, text: str, stand_in: str | None = None) -> list[Event]:
         """Apply an action text to a copy and, if legal, make it current. Raises IllegalAction
@@ -381,10 +386,20 @@ class Table:
         self.version += 1
 
     def replay_without_last(self) -> Rebuilt:
-        """Undo's work: the record minus its last action replayed from the start, leaving this
-        table unchanged (so it can run in a thread, off the event loop: `adopt` makes it current)."""
-        of_step, start = len(self.row.actions), self.start
+        """Undo's work: the record minus its last action replayed, leaving this table unchanged
+        (so it can run in a thread, off the event loop: `adopt` makes it current). From the
+        table's snapshot when one comes before the last kept action and the log is whole (the
+        log is then the kept part of this one's), else from the first action."""
+        of_step = len(self.row.actions)
         kept = of_step - 1
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.step < kept and not self._unreplayed:
+            state = self.game.state_from_json(snapshot.state)
+            self._replayed(state, snapshot.step + 1, kept - 1)
+            before, state = state, state.clone()
+            self._replayed(state, kept, kept)
+            return Rebuilt(of_step, state, before, self._steps[:kept + 1])
+        start = self.start
         state, before = start.clone(), None
         steps = [Step(None, None, list(start.setup_events)), *self._replayed(state, 1, kept - 1)]
         if kept >= 1:  # the last kept action keeps the state before it, for the take-back rule
@@ -398,6 +413,8 @@ class Table:
         self.row.actions = self.row.actions[:-1]
         self.state, self.before, self._steps = rebuilt.state, rebuilt.before, rebuilt.steps
         self._unreplayed = 0
+        if self._snapshot is not None and self._snapshot.step >= len(self.row.actions):
+            self._snapshot = None  # as the store drops it: it no longer comes before an action
         self.version += 1
 
     def can_undo(self, seat: int | None) -> bool:
