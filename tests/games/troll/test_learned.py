@@ -7,11 +7,15 @@ from tests.games.troll.helpers import held_twins, position
 
 from playtable.games.troll.learned import (
     DISTILLED_WEIGHTS,
+    DRAW_FEATURES,
+    DRAWS_WEIGHTS,
     FEATURES,
     RISK_FEATURES,
     ROW_FEATURES,
     ROWS_WEIGHTS,
     distilled_chance,
+    draw_features,
+    draws_chance,
     next_awakening_risks,
     row_features,
     rows_chance,
@@ -97,3 +101,37 @@ def test_the_rows_leaf_prefers_a_bare_row_and_reads_only_what_the_player_sees() 
         assert 0.0 < rows_chance(held) < 1.0
         assert row_features(twin) == row_features(held)
         assert rows_chance(twin) == rows_chance(held)
+
+
+def rows_against_draws(upper: list[str]) -> dict[str, float]:
+    state = position(LOWER, upper, troll="lower 1", awake=("6C",), set_aside=("5H",),
+                     deck=("2D", "3D", "4D", "5D", "6D"))
+    state.hold_next_turn = True
+    return dict(zip(DRAW_FEATURES, draw_features(state), strict=True))
+
+
+def test_the_draws_inputs_weigh_each_row_against_the_cards_that_will_name_it() -> None:
+    """Seed 000 §7.1 "Brick awakening phase": a card's colour names its row, the set-aside 5H the
+    lower (red) one; the deck's 5 cards are red with the unseen pool's odds (26 red of the 51
+    cards unseen here, only 6C having been seen). "No brick there...": a card naming a bare row
+    awakens nothing, so those cards are dead draws; a row's cards fall on its occupied slots."""
+    to_lower, to_upper = 5 * 26 / 51 + 1, 5 * 25 / 51
+    bare = rows_against_draws(["", "", "", "", "", ""])
+    assert bare == pytest.approx({"thick_row": 0.7, "thick_row_slots": 6.0,
+                                  "thin_row_draws": to_upper / 10, "dead_draws": to_upper / 10,
+                                  "thin_row_pressure": 0.0, "thick_row_pressure": to_lower / 6 / 10,
+                                  "troll_in_thin_row": 0.0, "thin_row_awake": 0.0})
+    one = rows_against_draws(["", "", "", "", "", "KS"])
+    assert one["dead_draws"] == 0.0 and one["thin_row_pressure"] == pytest.approx(to_upper / 10)
+    # With the upper row the fuller, the lower row (the troll's, with its awake 6C) is the thinner.
+    full = rows_against_draws(FULL_UPPER)
+    assert full["thick_row"] == pytest.approx(1.2) and full["thin_row_draws"] == pytest.approx(to_lower / 10)
+    assert full["troll_in_thin_row"] == 1.0 and full["thin_row_awake"] == 1.0
+
+
+def test_the_draws_leaf_is_a_probability_read_from_what_the_player_sees() -> None:
+    assert len(DRAWS_WEIGHTS) == len(FEATURES) + len(ROW_FEATURES) + len(RISK_FEATURES) + len(DRAW_FEATURES)
+    for held, twin in held_twins():
+        assert 0.0 < draws_chance(held) < 1.0
+        assert draw_features(twin) == draw_features(held)
+        assert draws_chance(twin) == draws_chance(held)

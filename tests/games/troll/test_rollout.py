@@ -42,7 +42,7 @@ def test_it_never_reads_hidden_cards_or_future_dice() -> None:
         twins = [state] + [state.determinize(0, Chance(100 + k)) for k in range(3)]
         assert any(t.deck != state.deck for t in twins[1:])
         for spec in (FAST, "expectimax:leaf=learned", "expectimax:leaf=distilled", "expectimax:leaf=network",
-                     "expectimax:leaf=rows"):
+                     "expectimax:leaf=rows", "expectimax:leaf=draws"):
             moves = {str(make_agent(GAME, spec).choose(t, Chance(9))) for t in twins}
             assert len(moves) == 1, spec
 

@@ -14,10 +14,13 @@ endings it weighed, so that a search scoring its horizon with it would see about
 
 `rows_chance` is `win_chance` with the rows' inputs (`row_features`: how bare the thinner row
 is; a card naming an empty row awakens nothing) and the next awakening's risks, fitted to how the
-deals ended (`leaf=rows`, the strongest leaf measured: RULES.md).
+deals ended (`leaf=rows`: RULES.md). `draws_chance` adds both rows weighed against the cards
+still to come (`draw_features`: how many will name the thinner row, how many of them will awaken
+nothing, each row's cards per occupied slot), fitted the same way (`leaf=draws`).
 
 `benchmarks/troll_value_fit.py` plays the games, fits the weights and prints the table behind
-`WIN_WEIGHTS` (data, fit and held-out log loss; `--model rows` those behind `ROWS_WEIGHTS`),
+`WIN_WEIGHTS` (data, fit and held-out log loss; `--model rows` those behind `ROWS_WEIGHTS`,
+`--model draws` those behind `DRAWS_WEIGHTS`),
 `benchmarks/troll_distil.py` those behind `DISTILLED_WEIGHTS`; rerunning them reproduces the
 weights (`ROWS_WEIGHTS` to within 0.003: see there). The features read only what the player
 sees (the shape of the bridge, face-up cards, what the troll carries, the number of cards left,
@@ -33,6 +36,11 @@ from playtable.games.troll import bridge as geo
 from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DECK, DIAMONDS, SPADES, is_red
 from playtable.games.troll.evaluation import cut_slots, hit_chance, out_of_reach, troll_reach
 from playtable.games.troll.rules import TrollState
+
+HELD_BACK_SEEDS = range(90_000_000, 90_001_000)
+"""Deals no fit or tuning of a troll leaf has played (`benchmarks/troll_value_fit.py` refuses
+them): the bots are measured on them once, to report a win rate that no choice was made on
+(docs/lab.md, "The held-back deals")."""
 
 FEATURES = (
     "bias", "bricks", "empty", "awake", "set_aside", "end_cover", "the_club", "diamond", "club",
@@ -108,6 +116,44 @@ def row_features(state: TrollState) -> list[float]:
     deck = len(state.deck)
     return [thin / 10, float(thin == 0), slots, float(thin == 0) * deck / 10, thin * deck / 100,
             float(slots <= 2)]
+
+
+DRAW_FEATURES = ("thick_row", "thick_row_slots", "thin_row_draws", "dead_draws", "thin_row_pressure",
+                 "thick_row_pressure", "troll_in_thin_row", "thin_row_awake")
+
+
+def draw_features(state: TrollState) -> list[float]:
+    """Both rows against the cards still to come, in `DRAW_FEATURES` order: the thicker row's
+    bricks and slots that hold one; the cards still to come that name the thinner row (a card's
+    colour names its row, seed 000 §7.1 "Brick awakening phase"); those of them that will awaken
+    nothing because that row is bare (§7.1 "No brick there...": "If no bricks exist in that row,
+    no brick is awakened"); for each row, its cards to come per slot that holds a brick (the die
+    picks a position and an empty one redirects to the next brick, so a row's awakenings fall on
+    its occupied slots: the fewer they are, the sooner one is hit twice and flies away); whether
+    the troll stands in the thinner row; and the thinner row's awake bricks.
+
+    `row_features` knows how bare the thinner row is but not how many cards will still name it:
+    the colours left decide whether a bare row spares half the deck or less. The cards to come
+    are those set aside (colours known) and the deck's, each red with the odds of the cards not
+    seen yet (as `next_awakening_risks` counts them); cards that fly away later are not foreseen.
+    """
+    stacks = state.stacks
+    bricks = [sum(len(s) for s in stacks[r * geo.COLUMNS:(r + 1) * geo.COLUMNS]) for r in (0, 1)]
+    thin_row = bricks.index(min(bricks))
+    thick_row = 1 - thin_row
+    slots = [sum(1 for s in stacks[r * geo.COLUMNS:(r + 1) * geo.COLUMNS] if s) for r in (0, 1)]
+    unseen = len(DECK) - len(state.seen)
+    red = (len(DECK) // 2 - sum(1 for c in state.seen if is_red(c))) / unseen if unseen else 0.5
+    lower_share = red if state.lower_red else 1.0 - red
+    to_come = [len(state.deck) * lower_share, len(state.deck) * (1.0 - lower_share)]
+    for card in state.set_aside:
+        to_come[0 if is_red(card) == state.lower_red else 1] += 1.0
+    pressure = [to_come[r] / slots[r] if slots[r] else 0.0 for r in (0, 1)]
+    awake_thin = sum(1 for s in stacks[thin_row * geo.COLUMNS:(thin_row + 1) * geo.COLUMNS]
+                     if s and s[-1] in state.face_up)
+    return [bricks[thick_row] / 10, slots[thick_row], to_come[thin_row] / 10,
+            to_come[thin_row] / 10 * (not slots[thin_row]), pressure[thin_row] / 10,
+            pressure[thick_row] / 10, float(state.troll // geo.COLUMNS == thin_row), awake_thin]
 
 
 RISK_FEATURES = ("next_double", "next_out_of_reach", "next_hole", "next_cut_hole", "next_in_reach",
@@ -286,6 +332,64 @@ ROWS_WEIGHTS: tuple[float, ...] = (
 )
 
 
+# Fitted by `benchmarks/troll_value_fit.py --model draws --start rows --games 3000 --rounds 4
+# --seed-base 7100000` (default rules; 4 rounds of 3,000 deals by the one-turn search, 305,538
+# turn ends; it won 524 of the first round's deals, on `ROWS_WEIGHTS` with the new inputs at 0,
+# then 474, 562 and 634): one weight per FEATURES, ROW_FEATURES, RISK_FEATURES and DRAW_FEATURES
+# entry.
+DRAWS_WEIGHTS: tuple[float, ...] = (
+    +0.2470,  # bias
+    -0.1945,  # bricks
+    -0.1962,  # empty
+    -0.3201,  # awake
+    +0.0108,  # set_aside
+    +0.0596,  # end_cover
+    +1.1181,  # the_club
+    +0.7629,  # diamond
+    -0.2265,  # club
+    -0.0987,  # spade
+    +0.4213,  # dormant_carried
+    +0.1337,  # centre
+    -3.0643,  # deck
+    -0.0613,  # cut
+    -0.1299,  # thin
+    +0.6010,  # reach
+    +0.1618,  # deck_x_awake
+    -0.0143,  # deck_x_empty
+    -0.3093,  # pending
+    -0.0646,  # weak_end
+    +1.3141,  # outer_bricks
+    +1.1919,  # middle_bricks
+    -2.7004,  # inner_bricks
+    +0.0928,  # outer_empty
+    +0.0609,  # middle_empty
+    -0.3499,  # inner_empty
+    -0.0557,  # awake_far
+    -0.0012,  # awake_cut
+    +0.9018,  # deck_low
+    -2.8069,  # thin_row
+    +0.0986,  # row_empty
+    -0.0425,  # thin_row_slots
+    -0.6193,  # row_empty_x_deck
+    +0.3603,  # thin_row_x_deck
+    -0.1006,  # thin_row_slots_le2
+    -0.1044,  # next_double
+    -1.1333,  # next_out_of_reach
+    -0.0022,  # next_hole
+    -1.1135,  # next_cut_hole
+    +0.0014,  # next_in_reach
+    +0.5179,  # next_out_x_deck
+    +2.6124,  # thick_row
+    +0.2386,  # thick_row_slots
+    +2.4282,  # thin_row_draws
+    +1.2679,  # dead_draws
+    +0.1026,  # thin_row_pressure
+    -0.7832,  # thick_row_pressure
+    -0.1401,  # troll_in_thin_row
+    +0.2425,  # thin_row_awake
+)
+
+
 def win_chance(state: TrollState, weights: tuple[float, ...] = WIN_WEIGHTS) -> float:
     """The fitted chance that the troll wins from a position held at the end of a turn (1 or 0
     once the game is over), times the chance that the troll is not thrown off by a double
@@ -303,6 +407,17 @@ def rows_chance(state: TrollState, weights: tuple[float, ...] = ROWS_WEIGHTS) ->
     """`win_chance` with the rows' inputs and the next awakening's risks too, fitted to how the
     deals ended (`ROWS_WEIGHTS`): the leaf that knows a bridge of one row is the surest to hold."""
     return _fitted_chance(state, weights, rows_inputs)
+
+
+def draws_chance(state: TrollState, weights: tuple[float, ...] = DRAWS_WEIGHTS) -> float:
+    """`rows_chance` with both rows weighed against the cards still to come (`draw_features`),
+    fitted to how the deals ended (`DRAWS_WEIGHTS`)."""
+    return _fitted_chance(state, weights, draws_inputs)
+
+
+def draws_inputs(state: TrollState) -> list[float]:
+    """`rows_inputs` then `draw_features`: the inputs of `draws_chance`."""
+    return rows_inputs(state) + draw_features(state)
 
 
 def rows_inputs(state: TrollState) -> list[float]:

@@ -287,7 +287,7 @@ class ExpectimaxTroll:
     at depth 2 every reply is scored by the leaf)."""
     leaf: str = field(default="tuned", metadata={"one_of": tuple(LEAVES)})
     """The static score, one of `leaves.LEAVES`: "tuned", "heuristic", "learned", "distilled",
-    "network" or "rows"."""
+    "network", "rows" or "draws"."""
     _plan: dict[str, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
