@@ -71,6 +71,14 @@ def _when(n: int) -> str:
     return f"2026-{11 + (day - 1) // 30:02d}-{1 + (day - 1) % 30:02d}T{hour:02d}:{minute:02d}:00+00:00"
 
 
+def _row(table_id: str, game: str, seed: int, seats: int, actions: list[tuple[int | None, str]],
+         n: int = 0, **more: Any) -> TableRow:
+    """A stored table of people only, made at the n-th minute (`_when`), with this record."""
+    return TableRow(id=table_id, game=game, variant=None, params={}, seed=seed,
+                    seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
+                    created=_when(n), actions=list(actions), **more)
+
+
 def fill(path: Path, finished: int, running: int) -> None:
     store = SqliteStore(path)
     records = {(g, f): _record(g, 7 + i, f) for i, g in enumerate(GAMES) for f in (True, False)}
@@ -79,12 +87,9 @@ def fill(path: Path, finished: int, running: int) -> None:
         game = GAMES[n % len(GAMES)]
         done = n < finished
         actions, seats = records[(game, done)]
-        row = TableRow(
-            id=f"t{n:07d}", game=game, variant=None, params={}, seed=7 + GAMES.index(game),
-            seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
-            created=_when(n), actions=list(actions),
-            ended=_when(n) if done else None,
-            result={"returns": [0.0] * seats, "text": "over"} if done else None)
+        row = _row(f"t{n:07d}", game, 7 + GAMES.index(game), seats, actions, n,
+                   ended=_when(n) if done else None,
+                   result={"returns": [0.0] * seats, "text": "over"} if done else None)
         store.create(row)
         if n and n % 20000 == 0:
             print(f"  {n} tables stored ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
@@ -107,9 +112,7 @@ def fill_long_running(path: Path, tables: int, moves: int, snapshots: bool) -> N
     store = SqliteStore(path)
     actions, seed, seats = _long_record(moves)
     for n in range(tables):
-        row = TableRow(id=f"w{n:07d}", game="wizard", variant=None, params={}, seed=seed,
-                       seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
-                       created=_when(n), actions=list(actions))
+        row = _row(f"w{n:07d}", "wizard", seed, seats, actions, n)
         store.create(row)
         if snapshots and n == 0:
             at = len(actions) // SNAPSHOT_EVERY * SNAPSHOT_EVERY
@@ -130,9 +133,7 @@ def undo_costs(moves: int, repeats: int = 20) -> None:
     print(f"{'replayed from':>22} {'actions replayed':>17} {'undo ms':>8}")
     at = moves // SNAPSHOT_EVERY * SNAPSHOT_EVERY
     for from_snapshot in (True, False):
-        row = TableRow(id="u", game="wizard", variant=None, params={}, seed=seed,
-                       seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
-                       created=_when(0), actions=list(actions[:at] if from_snapshot else actions))
+        row = _row("u", "wizard", seed, seats, actions[:at] if from_snapshot else actions)
         table = Table(row, fresh_start(row))
         if from_snapshot:
             table.snapshot()  # as the hub does every SNAPSHOT_EVERY actions
@@ -155,9 +156,7 @@ def snapshot_costs() -> None:
     print(f"\n{'game':>9} {'actions':>8} {'snapshot ms':>12} {'JSON bytes':>11}")
     for game in ("troll", "rotator", "wizard", "stardice"):
         actions, seats = _record(game, 9, True)
-        row = TableRow(id="x", game=game, variant=None, params={}, seed=9,
-                       seats=[SeatRow(kind="human", name=f"Player {s + 1}") for s in range(seats)],
-                       created=_when(0), actions=actions[:-2])
+        row = _row("x", game, 9, seats, actions[:-2])
         table = Table(row, fresh_start(row))
         best, text = float("inf"), ""
         for _ in range(200):
