@@ -279,10 +279,14 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
         assert sorted(workers.values()) == [0, 1], workers
         victim = next(pid for pid, index in workers.items() if index == 1)
         os.kill(victim, signal.SIGKILL)
+        # Wait for the new process 1, not merely for two workers: just after the kill the victim
+        # may still look alive (a connection handed to it in that instant dies with it).
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and sorted(_workers(server.process.pid).values()) != [0, 1]:
+        workers = _workers(server.process.pid)
+        while time.monotonic() < deadline and (victim in workers or sorted(workers.values()) != [0, 1]):
             time.sleep(0.1)
-        assert victim not in _workers(server.process.pid)
+            workers = _workers(server.process.pid)
+        assert victim not in workers and sorted(workers.values()) == [0, 1], workers
         again = _play(server.ws_url, owned[1][0], 1)
         assert again["step"] == 4
         assert _play(server.ws_url, owned[0][0], 1)["step"] == 4  # the other process never stopped
