@@ -29,6 +29,7 @@ from playtable.web.server.address_rates import AddressRates
 from playtable.web.server.front import referer_path, request_path
 from playtable.web.server.hub import Hub, Limits
 from playtable.web.server.owners import Owner, OwnerCheck, owner_of, preferred, route
+from playtable.web.server.past import PER_ADDRESS_PER_MINUTE, PastCache
 from playtable.web.server.processes import divided_limits
 from playtable.web.server.store import SqliteStore
 from playtable.web.server.table_request import row_from_request
@@ -99,6 +100,23 @@ def test_the_processes_count_an_address_tables_a_minute_together(tmp_path: Path)
         answers = [rates.allow("tables", "10.0.0.1", 3) for rates in (one, other, one, other)]
         assert answers == [True, True, True, False]
         assert other.allow("tables", "10.0.0.2", 3) and other.allow("names", "10.0.0.1", 3)
+    finally:
+        first.close()
+        second.close()
+
+
+def test_the_processes_count_an_address_pasts_together(tmp_path: Path) -> None:
+    """Replays and positions a minute are the whole server's too: two processes' caches, each
+    with its own connection to the shared file, give an address `per_minute` between them."""
+    first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
+    try:
+        caches = [PastCache(per_minute=3) for _ in range(2)]
+        caches[0].shared_rates, caches[1].shared_rates = AddressRates(first), AddressRates(second)
+        answers = [caches[k % 2].admit("10.0.0.1") for k in range(4)]
+        assert answers == [True, True, True, False]
+        assert caches[1].admit("10.0.0.2")
+        alone = PastCache(per_minute=3)  # one process: its own memory, as before
+        assert [alone.admit("10.0.0.1") for _ in range(4)] == [True, True, True, False]
     finally:
         first.close()
         second.close()
@@ -272,6 +290,11 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
             assert answer.status == 200 and json.loads(answer.read())["step"] == 3
         finally:
             connection.close()
+
+        # An address's replays a minute are counted over both processes' tables together.
+        answers = [httpx.get(f"{server.url}/api/tables/{owned[k % 2][0]['table_id']}/replay",
+                             timeout=10).status_code for k in range(int(PER_ADDRESS_PER_MINUTE) + 1)]
+        assert answers[:-1] == [200] * int(PER_ADDRESS_PER_MINUTE) and answers[-1] == 429, answers
 
         # Process 1 dies: the front starts it again, and its tables come back from the store.
         assert server.process is not None

@@ -118,6 +118,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         the_hub.restore()
         the_hub.start()
         state["hub"] = the_hub
+        past.shared_rates = the_hub.shared_rates  # None with one process
         tests["playtests"] = Playtests(the_hub, PlaytestStore(db))
         lives["live"] = LiveTables(record_dir)
         if peers is not None:
