@@ -40,7 +40,7 @@ from playtable.web.server.playtest_routes import playtest_routes
 from playtable.web.server.playtests import Playtests, PlaytestStore
 from playtable.web.server.rating_routes import rating_routes
 from playtable.web.server.socket_pump import pump
-from playtable.web.server.store import SqliteStore
+from playtable.web.server.store import PlayerRow, SqliteStore
 from playtable.web.server.table_request import BadRequest, parse_seat
 from playtable.web.server.tables import Table
 from playtable.web.server.tutorials import shipped, tutorial_request
@@ -119,7 +119,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         the_hub.start()
         state["hub"] = the_hub
         past.shared_rates = the_hub.shared_rates  # None with one process
-        tests["playtests"] = Playtests(the_hub, PlaytestStore(db))
+        tests["playtests"] = Playtests(the_hub, PlaytestStore(db), None if peers is None else peers.ask_one)
         lives["live"] = LiveTables(record_dir)
         if peers is not None:
             await peers.start(answer_peer)
@@ -148,6 +148,16 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         if question["ask"] == "renamed":
             hub().renamed(question["player"], question["name"])
             return {}
+        if question["ask"] == "table_status":  # of a playtest's table this process plays
+            table = await hub().fetch(question["table"])
+            return {"over": table.is_over, "terminal": bool(table.state.is_terminal)}
+        if question["ask"] == "seat_invited":  # a playtest's next tester, at such a table
+            table = await hub().fetch(question["table"])
+            player = PlayerRow(question["player"], question["name"], None, "")
+            try:
+                return {"token": hub().seat_invited(table, int(question["seat"]), player)}
+            except BadRequest as refused:
+                return {"refused": refused.message}
         raise ValueError(f"unknown question {question['ask']!r}")
 
     async def games(request: Request) -> Response:

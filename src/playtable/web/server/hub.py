@@ -38,7 +38,7 @@ from playtable.core.registry import get_game
 from playtable.web.server.address_rates import AddressRates, AddressSockets
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
-from playtable.web.server.owners import Owner
+from playtable.web.server.owners import Owner, owner_of
 from playtable.web.server.people import People, check_key, valid_key
 from playtable.web.server.ratings import Ratings
 from playtable.web.server.seating import plan_seats, stand_in_agent
@@ -66,6 +66,15 @@ waiting creation costs nothing but its place, each address may create only a few
 and a burst of honest players (web_load.py opens 50 tables at once) must not be refused."""
 HINTS_WAITING = 8
 """Jobs waiting for the bots' workers past which a hint is refused (bots' moves come first)."""
+
+
+class PlayedElsewhere(BadRequest):
+    """A table in play in another of the server's processes (`serve --processes N`): only
+    `owner`, that process, may read or change it (`playtests.py` asks it over the peers' line)."""
+
+    def __init__(self, table_id: str, owner: int) -> None:
+        super().__init__(f"table '{table_id}' is played in another server process", 409)
+        self.owner = owner
 
 
 @dataclass(frozen=True)
@@ -185,7 +194,7 @@ class Hub:
         if row.ended is None and not self.owner.owns(table_id):
             # In play in another process (a request the front routed elsewhere never gets here):
             # a copy here would go its own way.
-            raise BadRequest(f"table '{table_id}' is played in another server process", 409)
+            raise PlayedElsewhere(table_id, owner_of(table_id, self.owner.count))
         try:
             table = await asyncio.to_thread(_rebuild, row)
         except PlaytableError as err:

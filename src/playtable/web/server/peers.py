@@ -1,6 +1,7 @@
 """What one table-owning worker process asks the others (`processes.py`; docs/web.md, "Beyond
 one process"): the lobby's list of tables in play, whose turn it is at a player's tables, a
-player's new name for the seats of tables in play. A line of JSON to each other worker's Unix
+player's new name for the seats of tables in play; and of one worker, about a playtest's table
+it plays (`playtests.py`). A line of JSON to each other worker's Unix
 socket (in a private directory the front makes), a line back, bounded in time.
 """
 
@@ -66,6 +67,16 @@ class Peers:
             return json.loads(await reader.readline())
         finally:
             writer.close()
+
+    async def ask_one(self, index: int, question: dict[str, Any]) -> Any:
+        """Worker `index`'s answer (a JSON object), or None when it is down, slower than
+        PEER_SECONDS or could not answer (logged)."""
+        line = json.dumps(question).encode() + b"\n"
+        try:
+            return await asyncio.wait_for(self._ask_one(index, line), PEER_SECONDS)
+        except Exception as err:
+            log.warning("worker %d did not answer worker %d: %r", index, self.owner.index, err)
+            return None
 
     async def ask(self, question: dict[str, Any]) -> list[Any]:
         """Every other worker's answer; one that is down or slower than PEER_SECONDS is left out

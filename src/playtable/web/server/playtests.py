@@ -29,12 +29,13 @@ import logging
 import random
 import secrets
 import sqlite3
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from playtable.core.registry import get_game
-from playtable.web.server.hub import Hub
+from playtable.web.server.hub import Hub, PlayedElsewhere
 from playtable.web.server.playtest_spec import (
     PLAYTEST_ID,
     BadAnswers,
@@ -238,12 +239,22 @@ def _fields(body: Any, allowed: set[str]) -> dict[str, Any]:
     return body
 
 
-class Playtests:
-    """What testers' pages ask of playtests, in front of the hub (which makes their tables)."""
+AskOwner = Callable[[int, dict[str, Any]], Awaitable[Any]]
+"""Ask one other table-owning process a question (`peers.Peers.ask_one`); None: no answer."""
 
-    def __init__(self, hub: Hub, store: PlaytestStore) -> None:
+
+class Playtests:
+    """What testers' pages ask of playtests, in front of the hub (which makes their tables).
+
+    A playtest's requests all reach the process that owns its id, and so do the tables it makes;
+    but a server started again with another `--processes N` has moved the playtest's running
+    tables to other processes (docs/web.md, "Beyond one process"). Such a table is then asked
+    about, and a tester seated at it, through its owner (`ask_owner`), never copied here."""
+
+    def __init__(self, hub: Hub, store: PlaytestStore, ask_owner: AskOwner | None = None) -> None:
         self.hub = hub
         self.store = store
+        self.ask_owner = ask_owner
         self._locks: dict[str, asyncio.Lock] = {}
 
     def _spec(self, playtest_id: str) -> PlaytestSpec:
@@ -261,15 +272,42 @@ class Playtests:
                 "questions": [q.__dict__ for q in spec.questions],
                 "games": total, "taken": taken, "answered": answered}
 
+    async def _ask(self, owner: int, question: dict[str, Any]) -> dict[str, Any] | None:
+        reply = None if self.ask_owner is None else await self.ask_owner(owner, question)
+        return reply if isinstance(reply, dict) else None
+
+    async def _status(self, table_id: str) -> tuple[bool, bool]:
+        """Whether the table is over, and whether its game was played to its end; a table whose
+        owner cannot say now counts as in play."""
+        try:
+            table = await self.hub.fetch(table_id)
+        except PlayedElsewhere as away:
+            reply = await self._ask(away.owner, {"ask": "table_status", "table": table_id}) or {}
+            return reply.get("over") is True, reply.get("terminal") is True
+        return table.is_over, bool(table.state.is_terminal)
+
     async def _over(self, table_id: str) -> bool:
-        table = await self.hub.fetch(table_id)
-        return bool(table.state.is_terminal)
+        return (await self._status(table_id))[1]
 
     async def _ended_unfinished(self, table_id: str) -> bool:
         """The server ended the table as abandoned, or its people left it for a rematch from the
         table menu: its slot goes back to the schedule."""
-        table = await self.hub.fetch(table_id)
-        return table.is_over and not table.state.is_terminal
+        over, played_out = await self._status(table_id)
+        return over and not played_out
+
+    async def _seat_invited(self, table_id: str, seat: int, player: PlayerRow) -> str | None:
+        """`Hub.seat_invited` wherever the table is played: the seat's token, or None when its
+        owner cannot answer now (the tester goes to another table)."""
+        try:
+            table = await self.hub.fetch(table_id)
+        except PlayedElsewhere as away:
+            reply = await self._ask(away.owner, {"ask": "seat_invited", "table": table_id, "seat": seat,
+                                                 "player": player.id, "name": player.name}) or {}
+            if isinstance(reply.get("refused"), str):
+                raise BadRequest(reply["refused"], 409) from None
+            token = reply.get("token")
+            return token if isinstance(token, str) else None
+        return self.hub.seat_invited(table, seat, player)
 
     async def _places(self, playtest_id: str, player_id: str) -> list[Tester]:
         """The player's places, oldest first; a last one whose table ended unfinished is given
@@ -309,11 +347,12 @@ class Playtests:
                 self.store.release(playtest_id, slot.slot)
                 continue
             seat = min(set(spec.people_seats) - taken)
-            table = await self.hub.fetch(slot.table_id)
-            token = self.hub.seat_invited(table, seat, player)
+            token = await self._seat_invited(slot.table_id, seat, player)
+            if token is None:
+                continue
             self.store.join(slot, player.id, seat)
-            return {"table_id": table.id, "seat": seat, "resumed": False,
-                    "path": f"/t/{table.id}?seat={seat}&token={token}&playtest={playtest_id}"}
+            return {"table_id": slot.table_id, "seat": seat, "resumed": False,
+                    "path": f"/t/{slot.table_id}?seat={seat}&token={token}&playtest={playtest_id}"}
         return None
 
     async def play(self, playtest_id: str, body: Any, client: str) -> dict[str, Any]:
