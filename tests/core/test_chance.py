@@ -16,6 +16,18 @@ def test_same_seed_same_stream_and_json_resumes_exactly() -> None:
     assert [a.roll(6) for _ in range(20)] == [resumed.roll(6) for _ in range(20)]
 
 
+def test_a_clone_goes_on_as_its_original_and_apart_from_it() -> None:
+    for seed in (3, -5, 1 << 70):  # the compiled mixing's range, and either side of it
+        a = Chance(seed, rigged={"d6": [2, 5]})
+        a.next_u64()
+        b = a.clone()
+        assert b.to_json() == a.to_json()
+        assert [b.roll(6) for _ in range(6)] == [a.roll(6) for _ in range(6)]
+        c = a.clone()
+        c.rigged.setdefault("d6", []).append(4)  # its rigged queue is its own
+        assert "d6" not in a.rigged and [c.next_u64() for _ in range(3)] == [a.next_u64() for _ in range(3)]
+
+
 def test_neighbouring_seeds_are_not_the_same_stream_shifted() -> None:
     streams = [[Chance(seed).next_u64() for _ in range(8)] for seed in range(50)]
     firsts = {s[0] for s in streams}

@@ -167,7 +167,12 @@ class Chance:
 
     # -- persistence ---------------------------------------------------------------------------
     def clone(self) -> Chance:
-        return Chance(self.seed, self.counter, self.rigged)
+        # Field by field: the mixed seed is copied, not mixed again (a troll table clones its
+        # state, and with it this stream, at every action and every warning it weighs).
+        other = Chance.__new__(Chance)
+        other.seed, other.counter, other._base = self.seed, self.counter, self._base
+        other.rigged = {k: list(v) for k, v in self.rigged.items()} if self.rigged else {}
+        return other
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seed": self.seed, "counter": self.counter}

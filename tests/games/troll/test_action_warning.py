@@ -6,6 +6,7 @@ awakened brick that gets a second awakening")."""
 
 from __future__ import annotations
 
+import pytest
 from tests.games.troll.helpers import FULL_LOWER, FULL_UPPER, position
 
 from playtable.core.chance import Chance
@@ -79,3 +80,50 @@ def test_the_warning_changes_nothing_and_never_peeks() -> None:
         other = state.determinize(0, Chance(seed))
         assert isinstance(other, TrollState)
         assert [action_warning(other, a) for a in other.legal_actions()] == words
+
+
+def test_the_warnings_of_every_variant_change_nothing_and_match_a_whole_copy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warning tries each action on the search's lighter copy (`clone(within_turn)`, which
+    shares the deck, the dice and the seen cards): over random games of every variant, at each
+    turn's last action, the state is left exactly as it was, and every warning is the one a
+    whole copy gives (`_loses_now`'s way)."""
+    import random
+
+    from playtable.core.params import resolve_params
+    from playtable.games.troll.game import GAME
+    from playtable.games.troll.params import TrollParams
+
+    lighter = TrollState.clone
+    rng = random.Random(7)
+    checked = 0
+    for variant in GAME.variants:
+        params = resolve_params(TrollParams, GAME.variants, variant)
+        for seed in range(3):
+            state = GAME.new_state(params, seed)
+            while not state.is_terminal and state.turn < 60:
+                if state.actions_left == 1:
+                    before = state.to_json()
+                    words = [state.action_warning(a) for a in state.legal_actions()]
+                    assert state.to_json() == before, variant
+                    with monkeypatch.context() as whole_copies:  # every copy whole
+                        whole_copies.setattr(TrollState, "clone", lambda s, within_turn=False: lighter(s))
+                        assert [action_warning(state, a) for a in state.legal_actions()] == words, variant
+                    checked += len(words)
+                state.apply(rng.choice(state.legal_actions()))
+    assert checked > 1000
+
+
+def test_a_draft_wake_warned_about_reveals_nothing_of_the_real_state() -> None:
+    """The draft's spade wakes a dormant brick mid-turn (I18, seed 000 §4.1), turning a card up:
+    a warning that tried it on a copy sharing the seen cards would have shown it in the real
+    position. Random play seldom reaches it, so here it is built."""
+    lower = ["2C 3C 4C", "5C 6C", "7C", "8C", "9C 10C", "JC QC KC"]
+    state = position(lower, FULL_UPPER, troll="lower 3", carried=("AS",), awake=("AS",),
+                     params={"rules": "draft"}, actions_left=1, deck=("2D", "3D"))
+    wakes = [a for a in state.legal_actions() if str(a).startswith("wake")]
+    assert wakes
+    before = state.to_json()
+    for action in state.legal_actions():
+        state.action_warning(action)
+    assert state.to_json() == before
