@@ -11,17 +11,14 @@ can see: the reason comes from the bridge's shape, never from an event naming a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from playtable.games.troll import bridge as geo
 from playtable.games.troll.cards import DECK, is_red
 from playtable.games.troll.state import TrollPosition
 
-if TYPE_CHECKING:  # rules.py imports this module: the rules' state is named for the types only
-    from playtable.games.troll.rules import TrollState
 
-
-def action_warning(state: TrollState, action: Any) -> str | None:
+def action_warning(state: TrollPosition, action: Any) -> str | None:
     """Plain words when `action` (legal now) ends the turn with a lost game, or with the troll on
     an awake brick that the next awakening may fly away with; None otherwise."""
     if state.outcome or state.actions_left != 1 or action not in state.legal_actions():

@@ -48,7 +48,8 @@ THROWN_OFF = "The troll's brick flies away, and the troll with it."
 
 
 class TrollState(TrollPosition):
-    """The rules: legal actions, turns and their phases, setup, copies (RULES.md).
+    """The rules: legal actions, turns and their phases, setup (RULES.md); copies are the
+    position's (`TrollPosition.clone`).
 
     This is the readable reference. The games are played by `engine.FastTrollState`, which
     does the same faster; `tests/games/troll/test_engine_differential.py` plays both side by
@@ -411,39 +412,6 @@ class TrollState(TrollPosition):
         if len(top) > deck_size:
             raise BadParameter(f"{len(top)} rigged deck cards, but the deck of awakening has {deck_size}")
         return top
-
-    # -- copies ---------------------------------------------------------------------------------
-    def clone(self, within_turn: bool = False) -> TrollState:
-        """An independent copy. `within_turn=True` is a lighter copy for searching the troll's
-        own actions and the flight phase of the final rules, which never touch the random stream,
-        the deck, the seen cards or the played stacks: those are shared with this state, so the
-        copy must not go on to an awakening phase (hold it with `hold_next_turn`)."""
-        other = type(self).__new__(type(self))
-        other.params = self.params
-        other.stacks = [list(s) for s in self.stacks]
-        other.face_up = set(self.face_up)
-        if within_turn:
-            other.chance, other.seen = self.chance, self.seen
-            other.deck, other.played = self.deck, self.played
-        else:
-            other.chance = self.chance.clone()
-            other.seen = set(self.seen)
-            other.deck = list(self.deck)
-            other.played = (list(self.played[0]), list(self.played[1]))
-        other.set_aside = list(self.set_aside)
-        other.lower_red = self.lower_red
-        other.troll = self.troll
-        other.carried = list(self.carried)
-        other.visited = set(self.visited)
-        other.actions_left = self.actions_left
-        other.turn = self.turn
-        other.outcome = self.outcome
-        other.end_reason = self.end_reason
-        other.stats = dict(self.stats)
-        other.setup_events = self.setup_events
-        other._legal = self._legal
-        other.hold_next_turn = self.hold_next_turn
-        return other
 
     _unseen_plan: tuple[tuple[int, int, int, int], list[tuple[int, int, int, list[int] | None]],
                         int, list[int]] | None = None

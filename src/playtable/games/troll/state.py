@@ -1,6 +1,6 @@
 """The position of a game of Angry Troll versus Magic Bridge (seed 000 §6-§7.1): every field
 (bridge stacks, cards seen and face up, deck, flight stacks, the troll and what it carries, the
-turn and the outcome) and the queries that only read them.
+turn and the outcome), the queries that only read them, and its copies.
 
 This is the bottom of the troll package: the JSON form and the views (`serialize`, `views`) read
 a `TrollPosition`, and the rules (`rules.TrollState`) extend it, so none of them import each
@@ -10,6 +10,7 @@ other in a circle.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import TERMINAL, Event, State
@@ -48,6 +49,38 @@ class TrollPosition(State):
         self.hold_next_turn = False  # bots' previews stop before the next awakening is drawn
 
     # -- protocol: turn and actions ----------------------------------------------------------
+    def clone(self, within_turn: bool = False) -> Self:
+        """An independent copy. `within_turn=True` is a lighter copy for searching the troll's
+        own actions and the flight phase of the final rules, which never touch the random stream,
+        the deck, the seen cards or the played stacks: those are shared with this state, so the
+        copy must not go on to an awakening phase (hold it with `hold_next_turn`)."""
+        other = type(self).__new__(type(self))
+        other.params = self.params
+        other.stacks = [list(s) for s in self.stacks]
+        other.face_up = set(self.face_up)
+        if within_turn:
+            other.chance, other.seen = self.chance, self.seen
+            other.deck, other.played = self.deck, self.played
+        else:
+            other.chance = self.chance.clone()
+            other.seen = set(self.seen)
+            other.deck = list(self.deck)
+            other.played = (list(self.played[0]), list(self.played[1]))
+        other.set_aside = list(self.set_aside)
+        other.lower_red = self.lower_red
+        other.troll = self.troll
+        other.carried = list(self.carried)
+        other.visited = set(self.visited)
+        other.actions_left = self.actions_left
+        other.turn = self.turn
+        other.outcome = self.outcome
+        other.end_reason = self.end_reason
+        other.stats = dict(self.stats)
+        other.setup_events = self.setup_events
+        other._legal = self._legal
+        other.hold_next_turn = self.hold_next_turn
+        return other
+
     @property
     def num_players(self) -> int:
         return 1
