@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import pytest
 from tests.games.troll.helpers import held_twins, position
 
@@ -20,6 +22,7 @@ from playtable.games.troll.learned import (
     row_features,
     rows_chance,
 )
+from playtable.games.troll.rules import TrollState
 
 # Lower row red, one single brick a position but two at 6, the brick at 5 awake; the troll at
 # lower 1; one red card set aside, so the next awakening is in the lower row for certain.
@@ -68,11 +71,18 @@ def test_the_distilled_leaf_is_a_probability_read_from_what_the_player_sees() ->
         assert distilled_chance(twin) == distilled_chance(held)
 
 
-def thinner_row(upper: list[str]) -> dict[str, float]:
+def named_inputs(upper: list[str], names: Sequence[str],
+                 inputs: Callable[[TrollState], Sequence[float]]) -> dict[str, float]:
+    """A leaf's named inputs on LOWER and `upper`, held before the next awakening (5H set
+    aside, five diamonds in the deck)."""
     state = position(LOWER, upper, troll="lower 1", awake=("6C",), set_aside=("5H",),
                      deck=("2D", "3D", "4D", "5D", "6D"))
     state.hold_next_turn = True
-    return dict(zip(ROW_FEATURES, row_features(state), strict=True))
+    return dict(zip(names, inputs(state), strict=True))
+
+
+def thinner_row(upper: list[str]) -> dict[str, float]:
+    return named_inputs(upper, ROW_FEATURES, row_features)
 
 
 def test_the_rows_inputs_describe_the_thinner_row() -> None:
@@ -104,10 +114,7 @@ def test_the_rows_leaf_prefers_a_bare_row_and_reads_only_what_the_player_sees() 
 
 
 def rows_against_draws(upper: list[str]) -> dict[str, float]:
-    state = position(LOWER, upper, troll="lower 1", awake=("6C",), set_aside=("5H",),
-                     deck=("2D", "3D", "4D", "5D", "6D"))
-    state.hold_next_turn = True
-    return dict(zip(DRAW_FEATURES, draw_features(state), strict=True))
+    return named_inputs(upper, DRAW_FEATURES, draw_features)
 
 
 def test_the_draws_inputs_weigh_each_row_against_the_cards_that_will_name_it() -> None:
