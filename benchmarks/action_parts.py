@@ -1,5 +1,5 @@
 """What one troll action costs the table server, part by part, each part timed alone on the
-positions of random games (issue 32, target 1a: where the rest of an action's CPU goes once the
+positions of random games (where the rest of an action's CPU goes once the
 stalls, JSON and the event loop were cut).
 
     .venv/bin/python benchmarks/action_parts.py [--games 60] [--repeats 3]

@@ -1,4 +1,4 @@
-"""The bots' starting ratings at the web tables (issue 29): every bot of each game of two sides
+"""The bots' starting ratings at the web tables: every bot of each game of two sides
 or more plays every other on the same seeds with seats swapped (`playtable tournament`'s
 matches: in the wizard game, A as the wizard against B as every hero, and the reverse), and the
 games go through the server's own rating update (`web.server.ratings.rate`) in seed order,

@@ -1,4 +1,4 @@
-"""Invalid positions against every game's loader (issue 12, item 2): mutate positions met in
+"""Invalid positions against every game's loader: mutate positions met in
 random play so that each breaks one invariant, feed them to the loader, and print a table of how
 many were refused (BadPosition), accepted (a hole), or crashed it (another exception). Also runs
 the scrambles (edits that may or may not be valid) and counts crashes of whatever was accepted.

@@ -1,4 +1,4 @@
-"""What the game-quality columns cost a simulation (issue 31): the same games played with the
+"""What the game-quality columns cost a simulation: the same games played with the
 game's value taken before every decision (`Arm.quality`, the default) and without, in one
 process, alternating the two in rounds so that the machine's load falls on both alike.
 

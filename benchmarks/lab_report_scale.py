@@ -1,4 +1,4 @@
-"""`playtable report` at size (issue 31, "The lab at the sizes it promises"): time and peak memory.
+"""`playtable report` at size ("The lab at the sizes it promises"): time and peak memory.
 
     .venv/bin/python benchmarks/lab_report_scale.py [--rows 20000 100000 ...] [--game troll]
 

@@ -1,4 +1,4 @@
-"""Scratch disk a `sim --out` run keeps for crash safety (issue 31): bytes of journal per game.
+"""Scratch disk a `sim --out` run keeps for crash safety: bytes of journal per game.
 
     .venv/bin/python benchmarks/lab_scratch.py [--seconds 20 60] [--workers 2] [--agent random]
 

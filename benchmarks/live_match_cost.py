@@ -1,4 +1,4 @@
-"""What keeping the match costs a live table per report (issue 30): a `TuioTable` with the
+"""What keeping the match costs a live table per report: a `TuioTable` with the
 shipped map's 15 dice on the table (the Surface's limit), one die nudged per frame, without a
 match, and with a war running (`LiveMatch.see` on the layout and the page's view built and
 compared, as `web/server/live.py` does after every report). Prints a table of the median and

@@ -1,4 +1,4 @@
-"""A playtest with people, run end to end by scripted testers (issue 31): what the report's
+"""A playtest with people, run end to end by scripted testers: what the report's
 "People and bots" section shows for it.
 
     .venv/bin/python benchmarks/playtest_people.py [--game rotator|wizard] [--games 24]

@@ -7,7 +7,7 @@ declared bounds allow (`core.params.check_remote_values`, `agents.check_remote_a
 Every setting below is first checked as a web request's would be, so a bound narrowed later
 drops it here with a clear error rather than measuring what no client can ask for. Each row is
 the worst wall time over `--seeds` new states and, from each, `--moves` bot moves a few random
-steps into the game. The aim (issue 27): a new state under about 2 s and a bot move under about
+steps into the game. The aim: a new state under about 2 s and a bot move under about
 10 s on the 2-core machine; rows over it are marked. Rerun after changing a bound and quote the
 figures in the bound's comment.
 """

@@ -1,4 +1,4 @@
-"""What one board check of the Rotator editor costs (issue 29; `games/rotator/verdict.py`, run
+"""What one board check of the Rotator editor costs (`games/rotator/verdict.py`, run
 by POST /api/rotator/boards/check in the public worker), and the worst a stranger can make it.
 
     .venv/bin/python benchmarks/rotator_board_check.py --boards 200

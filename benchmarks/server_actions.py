@@ -1,5 +1,5 @@
-"""The table server's CPU and machine instructions per action, with nothing else running on it
-(issue 32): a steadier figure than web_load.py's, for comparing two versions of the server.
+"""The table server's CPU and machine instructions per action, with nothing else running on it:
+a steadier figure than web_load.py's, for comparing two versions of the server.
 
     .venv/bin/python benchmarks/server_actions.py [--actions 3000] [--tables 20] [--rounds 2]
         [--before REF] [--callgrind] [--hub [--tracked]]

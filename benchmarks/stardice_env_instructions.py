@@ -1,4 +1,4 @@
-"""Machine instructions an environment step of Star Dice random play costs (issue 30, Speed),
+"""Machine instructions an environment step of Star Dice random play costs (Speed),
 before and after the speed-up: counted by valgrind's callgrind, so the figure does not depend
 on how busy the machine is (its wall-clock and CPU times, stardice_env_speed.py's, do).
 

@@ -1,4 +1,4 @@
-"""Where the Gymnasium Star Dice environment's time goes under random play (issue 30, Speed):
+"""Where the Gymnasium Star Dice environment's time goes under random play (Speed):
 cProfile of `--steps` environment steps, the hottest functions by own time and by cumulative
 time, and the share of the main parts of a step.
 

@@ -1,4 +1,4 @@
-"""Steps a second of the Gymnasium Star Dice environment under random play (issue 30, Speed:
+"""Steps a second of the Gymnasium Star Dice environment under random play (Speed:
 target at least 500), before and after the speed-up, in one table.
 
     .venv/bin/python benchmarks/stardice_env_speed.py [--steps 1500] [--before 74fdb9b] [--repeats 3]

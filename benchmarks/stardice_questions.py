@@ -1,5 +1,5 @@
 """Star Dice (seed 002): the seed's playtest questions that need two sets of rules or two kinds of
-player, measured on paired seeds (issue 30). Every arm of a question plays the same seeds
+player, measured on paired seeds. Every arm of a question plays the same seeds
 (common random numbers), so a difference is the rule's, with a paired 95% interval
 (`lab.stats.paired`); shares get Wilson intervals. Prints markdown tables for
 docs/playtest-answers.md.

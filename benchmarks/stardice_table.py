@@ -1,4 +1,4 @@
-"""Star Dice's web table (issue 15): how fast a throw shows and how smoothly it animates, in
+"""Star Dice's web table: how fast a throw shows and how smoothly it animates, in
 headless Debian chromium against a real `playtable serve` on loopback.
 
 For each throw the person makes (a mouse drag; the bot is the random thrower) it measures the
@@ -6,7 +6,7 @@ time from the drag's release (the page's `pointerup`) to the first animated fram
 the server's stream (the first `requestAnimationFrame` that draws a streamed position), and,
 while dice move, the intervals between the page's `requestAnimationFrame` callbacks (median,
 worst, and frames that took longer than 1.5 display frames of 16.7 ms: "dropped").
-Targets (issue 15): first frame within 100 ms of release, median frame under 16.7 ms.
+Targets: first frame within 100 ms of release, median frame under 16.7 ms.
 
 15 dice moving (`--scatter N`): a battle planned with the engine (`stardice_scatter.py`)
 piles all 14 dice and the Borg die at the centre and throws the last die into the pile at top

@@ -1,4 +1,4 @@
-"""Troll: the fast engine against the readable reference at full size (issue 13: at least
+"""Troll: the fast engine against the readable reference at full size (at least
 100,000 random steps with no difference in state, legal actions, events or outcome).
 
     .venv/bin/python benchmarks/troll_differential.py [--steps 100000] [--seed 0]

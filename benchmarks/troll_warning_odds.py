@@ -1,4 +1,4 @@
-"""Troll: how well the app's warning odds match what happens (issue 14; RULES.md W2).
+"""Troll: how well the app's warning odds match what happens (RULES.md W2).
 
     .venv/bin/python benchmarks/troll_warning_odds.py [--games 300] [--variant plus-one]
 

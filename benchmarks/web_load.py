@@ -1,10 +1,10 @@
-"""The table server under load (issue 11): N simulated players on loopback WebSockets, each
+"""The table server under load: N simulated players on loopback WebSockets, each
 playing random troll games at its own table, all at once.
 
     nice -n 10 .venv/bin/python benchmarks/web_load.py [--tables 50 200 1000] [--seconds 10]
         [--think 0.5] [--workers 1] [--game troll|wizard] [--profile DIR]
 
-`--game wizard` (issue 16): wizard tables of 5 seats, hero 1 a person (random legal actions)
+`--game wizard`: wizard tables of 5 seats, hero 1 a person (random legal actions)
 and the other 4 seats heuristic bots in the server's worker pool; it also prints the time a bot
 seat takes to answer (from the state that hands a bot the move to the state with its action).
 
@@ -21,7 +21,7 @@ trip when the machine is busy), the server's CPU time per action (from /proc: th
 does not depend on what else runs), and the server's resident memory (RSS of the server
 process) per open table, with every table and connection open.
 
-`--profile DIR` (issue 32) runs the server under cProfile, counting its event loop thread's CPU
+`--profile DIR` runs the server under cProfile, counting its event loop thread's CPU
 time (benchmarks/server_profile.py), writes DIR/server-TABLES.prof for each level and prints
 where an action's CPU goes: by layer (JSON, SQLite, WebSocket frames, the engine, ...) and by the
 server's own steps. The profiler slows the server: take the other figures from a run without it.
@@ -29,7 +29,7 @@ server's own steps. The profiler slows the server: take the other figures from a
 The players run in this process, on the same 2 cores as the server: their own work (parsing
 every state) is inside the figures, so the server alone is somewhat faster. Their garbage
 collector is paused during a level: its full collections of 1,000 players' states held every
-player up to 170 ms, a pause of the load generator's, not the server's (issue 32).
+player up to 170 ms, a pause of the load generator's, not the server's.
 """
 
 from __future__ import annotations
@@ -289,7 +289,7 @@ def measure(tables: int, seconds: float, think: float, workers: int = 1, seed: i
     (benchmarks/web_hostile.py prints this figure beside its own)."""
     # A fresh server per level, so memory per table is measured from an empty server;
     # a high per-connection message rate, so the fastest players are never throttled. Where
-    # the server limits each client address (issue 27), every player comes from its own, as
+    # the server limits each client address, every player comes from its own, as
     # behind a proxy (X-Forwarded-For, believed from 127.0.0.1), and may create tables at will.
     extra: tuple[str, ...] = ("--rate-limit", "100000")
     addresses = "--forwarded-allow-ips" in serve_options()

@@ -1,4 +1,4 @@
-"""What the web pages cost a player, measured in headless chromium on loopback (issue 11).
+"""What the web pages cost a player, measured in headless chromium on loopback.
 
     nice -n 10 .venv/bin/python benchmarks/web_pages.py [--actions 40]
 

@@ -1,4 +1,4 @@
-"""The table server on one process and on several (issue 32, target 1; docs/web.md, "Beyond one
+"""The table server on one process and on several (docs/web.md, "Beyond one
 process" and "Measured"): the same load as benchmarks/web_load.py (N players on loopback
 WebSockets, random troll games, think time mean 0.5 s, a rematch after each game) against
 `playtable serve --processes P`.

@@ -1,4 +1,4 @@
-"""How long a restarted table server takes to answer, as its history grows (issue 32, target 2:
+"""How long a restarted table server takes to answer, as its history grows (target 2:
 "a server with 100,000 finished tables starts in under 2 s").
 
     .venv/bin/python benchmarks/web_restart.py [--finished 0 100000] [--running 20] [--repeats 3]

@@ -1,13 +1,13 @@
-"""Screenshots of every web page at a desktop and a phone size, to look at (issue 11).
+"""Screenshots of every web page at a desktop and a phone size, to look at.
 
     .venv/bin/python benchmarks/web_screenshots.py [--out docs/screenshots] [--only troll_mid]
 
 Starts a real server on a temporary database, plays short games in headless chromium (Debian's,
 through Playwright) and writes one PNG per page and size: the lobby (and its create form), a
 troll game in the middle, at a warning and at its end screen, the rules panel, Rotator after a few hinted
-moves, the replay viewer, and Star Dice's table (issue 15): empty (its logo), a battle paused
+moves, the replay viewer, and Star Dice's table: empty (its logo), a battle paused
 mid-throw (range ring, formations, their points) and the end (scoring shape by shape); and
-people (issue 29): a named player's lobby on "Your turn" with open and invited seats
+people: a named player's lobby on "Your turn" with open and invited seats
 (`lobby_tables`, a come-back-later move's days left among them), and a wizard table with every
 person's seat's real-time clock, the wizard's counting down (`table_clocks`). Prints a table of
 what it wrote.
@@ -181,7 +181,7 @@ PAUSE_MID_THROW = """() => { window.__paused = new Promise((resolve) => {
 
 
 def stardice(page: Any, url: str, throws: int | None) -> None:
-    """Star Dice (issue 15), a battle the engine plans (`stardice_scatter.plan`: dice aimed round
+    """Star Dice, a battle the engine plans (`stardice_scatter.plan`: dice aimed round
     the centre, seed 40, three formations from the 12th throw to the end): no throws, the
     empty table and its logo; `throws`, paused a quarter second into the next throw (its range
     ring, the formations on the table and their points); None, the end, the end screen's box

@@ -1,4 +1,4 @@
-"""The least server CPU a WebSocket round trip can cost on this stack (issue 32, target 1): an
+"""The least server CPU a WebSocket round trip can cost on this stack: an
 app that does nothing but answer each frame with a fixed text of a table state's size, served
 by uvicorn with the table server's own settings, against the real server's CPU per action.
 

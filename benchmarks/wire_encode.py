@@ -1,4 +1,4 @@
-"""What encoding a table's messages costs (issue 32): every `state` message a person's seat gets
+"""What encoding a table's messages costs: every `state` message a person's seat gets
 over a few random troll games, encoded by the server's `wire.encode` (orjson) and by the
 standard library's encoder as the server used it before (compact separators, no circular check).
 

@@ -1,4 +1,4 @@
-"""A player's install (issue 12, "Install and interfaces"): without the `lab` and `rl` extras the
+"""A player's install ("Install and interfaces"): without the `lab` and `rl` extras the
 games, positions and simulations without a result file work, and every command that needs an
 extra says which in one line with exit status 2, writing nothing. The extras' modules are made
 unimportable by `tests/light_install.py`, in a child process."""

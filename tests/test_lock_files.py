@@ -1,4 +1,4 @@
-"""The lock files `make setup` and CI install from (issue 12) cover pyproject.toml: every
+"""The lock files `make setup` and CI install from cover pyproject.toml: every
 dependency of the base is pinned in requirements/play.txt and requirements/all.txt, every one
 of an extra in all.txt, each with hashes, and torch exactly at the CPU build. A dependency added
 to pyproject.toml without `make lock` fails here, not on a fresh machine."""

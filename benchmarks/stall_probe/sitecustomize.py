@@ -7,7 +7,7 @@ $PLAYTABLE_STALL_PROBE/PID.json after each such collection (a server process sto
 of a level may never run `atexit`).
 
 `benchmarks/web_processes.py --probe` starts the server with it and prints the table processes'
-pauses during each level (issue 32). Nothing is recorded unless PLAYTABLE_STALL_PROBE names a
+pauses during each level. Nothing is recorded unless PLAYTABLE_STALL_PROBE names a
 folder."""
 
 from __future__ import annotations

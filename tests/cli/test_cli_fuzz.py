@@ -1,4 +1,4 @@
-"""Fuzzing the command line's entry points (issue 12, item 3 and Tests): position files for
+"""Fuzzing the command line's entry points (item 3 and Tests): position files for
 `playtable state ...`, Rotator board files, and options; and issue 28's new inputs: FIFOs and
 device nodes where files are read or written, a closed stdout, names too long, junk databases
 and absurd worker counts. Whatever comes in, the command exits 0 or 2 and never hangs; on 2 it

@@ -1,4 +1,4 @@
-"""The lab's progress bar (issue 14): compare's rows of several variants get a win rate each,
+"""The lab's progress bar: compare's rows of several variants get a win rate each,
 never one figure pooled over different rules; a single run keeps its rate with an interval."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Records are first class (issue 12): `playtable replay FILE` steps through any record (a
+"""Records are first class: `playtable replay FILE` steps through any record (a
 record's JSON, or a game kept by `sim --keep-records`), in a Textual app with keys to step back
 and forth, or printed; bad records end with one line and exit 2."""
 

@@ -1,4 +1,4 @@
-"""A second `playtable serve` on a busy port (issue 29, found item 6: it printed "open
+"""A second `playtable serve` on a busy port (found item 6: it printed "open
 http://127.0.0.1:8000/" and then a traceback-like line): it says in one line that the port is
 taken and how to choose another, and prints no address to open."""
 

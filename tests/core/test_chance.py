@@ -59,7 +59,7 @@ def test_malformed_chance_json_is_rejected() -> None:
 
 
 def test_written_out_draws_are_the_plain_stream() -> None:
-    """below(), roll() and shuffle() write SplitMix out for speed (issue 13): the same numbers
+    """below(), roll() and shuffle() write SplitMix out for speed: the same numbers
     as next_u64() % n and a Fisher-Yates drawing below(i + 1) per swap, so every deal and roll
     of every game is unchanged."""
     for seed in (0, 7, 2**63 + 5, -3):
@@ -76,7 +76,7 @@ def test_written_out_draws_are_the_plain_stream() -> None:
 
 @pytest.mark.parametrize("numpy", [True, False], ids=["numpy", "python"])
 def test_upcoming_draws_are_the_plain_stream(numpy: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`upcoming` (Star Dice's menus read their draws from it, issue 30) gives what next_u64
+    """`upcoming` (Star Dice's menus read their draws from it) gives what next_u64
     would, numpy's wrapping uint64 arithmetic (n >= 16) and the Python loop alike, and takes
     none of them."""
     if not numpy:
@@ -96,7 +96,7 @@ def test_upcoming_draws_are_the_plain_stream(numpy: bool, monkeypatch: pytest.Mo
 
 def test_the_compiled_splitmix_is_the_python_one() -> None:
     """The install compiles core/splitmix.py where a C compiler is (setup.py); Chance then draws
-    through it (issue 13)."""
+    through it."""
     if not splitmix.compiled():
         pytest.skip("not compiled (no C compiler at install, or make slow)")
     for z in (0, 1, 12345, 2**62 + 7, 2**63, 2**64 - 1):

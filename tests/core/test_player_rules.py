@@ -1,4 +1,4 @@
-"""Every game ships its rules for players (issue 14): one markdown file per game package that the
+"""Every game ships its rules for players: one markdown file per game package that the
 terminal apps' `?` screens and the web app's rules panel both show."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a remote client may set (issue 27, item 1): `check_remote_values` takes only declared
+"""What a remote client may set: `check_remote_values` takes only declared
 fields inside their declared bounds, reads raw JSON and `key=value` texts without crashing, and
 says in one sentence which parameter and what it allows."""
 

@@ -1,4 +1,4 @@
-"""Counts in the words players read are said without '(s)' (issue 14, item 10): the shared
+"""Counts in the words players read are said without '(s)': the shared
 `plural`, and every event text of random games of every game."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Invalid positions made by mutating valid ones, for every game (issue 12, item 2).
+"""Invalid positions made by mutating valid ones, for every game.
 
 Valid positions come from random play (`valid_positions`). Each mutation takes a position's
 JSON and breaks one invariant the game's rules rely on (a piece twice or missing, a value out

@@ -1,4 +1,4 @@
-"""Every game's position loader refuses positions that break its invariants (issue 12, item 2;
+"""Every game's position loader refuses positions that break its invariants (item 2;
 docs/positions.md), and whatever it accepts plays on without a crash.
 
 Positions come from random play; `position_mutations` breaks one invariant at a time (each

@@ -2,8 +2,7 @@
 item 1), for every game and agent: a new field without bounds fails here. The values at the
 extremes of every bound build a working state (its time is printed, never asserted; the
 dearest combinations and bot moves are measured by `benchmarks/remote_bounds.py`); a path on
-the host is never taken from a client; Star Dice hands stay small enough to name every die
-(issue 28, item 1)."""
+the host is never taken from a client; Star Dice hands stay small enough to name every die."""
 
 from __future__ import annotations
 
@@ -210,7 +209,7 @@ def test_a_sample_name_stays_a_sample_name(tmp_path: Path, monkeypatch: pytest.M
         assert load_board(name) == load_board(str(SAMPLES_DIR / f"{name}.txt"))
 
 
-# -- Star Dice hands (issue 28, item 1) ---------------------------------------------------------------
+# -- Star Dice hands ---------------------------------------------------------------
 
 def test_too_many_star_dice_are_refused_before_any_die_needs_a_name(tmp_path: Path) -> None:
     """28 d20s were accepted and the 27th was named 'd20{' (past 'z'), so `apply` crashed. The

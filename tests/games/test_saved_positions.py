@@ -1,4 +1,4 @@
-"""Every position the rules reach survives save and load (issue 27, item 4), for every game and
+"""Every position the rules reach survives save and load, for every game and
 every named variant (and the wizard game at 3, 4 and 5 players).
 
 Random legal playouts, one per example: at every step the position is written to JSON text and

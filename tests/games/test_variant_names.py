@@ -1,5 +1,5 @@
 """Every named variant of every game has a name a player understands and a one-line description
-(issue 29: menus showed designer ids such as `ladder-10`, `expert-70`, `iteration7_borg1`,
+(menus showed designer ids such as `ladder-10`, `expert-70`, `iteration7_borg1`,
 `territory-buffer`). A game that gains a variant without them fails here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`playtable compare` holds no rows (issue 31, the lab at size): the command asks `run_compare`
+"""`playtable compare` holds no rows (the lab at size): the command asks `run_compare`
 for `keep_rows=False` and prints each arm from `Comparison.summary`, `mean` and `played`, and
 what it prints is what the rows gave (`metrics.summarize` of the rows, the compared number
 averaged over them), in the table and in `--json`."""

@@ -1,4 +1,4 @@
-"""`compare` keeps what it compares, not the rows (issue 31, "The lab at the sizes it promises"):
+"""`compare` keeps what it compares, not the rows ("The lab at the sizes it promises"):
 each arm's compared numbers by seed and its running summary give the same differences and
 summaries as the rows did, and with `keep_rows=False` no row is held."""
 

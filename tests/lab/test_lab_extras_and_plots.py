@@ -1,4 +1,4 @@
-"""A player's install and the lab's plots (issue 31).
+"""A player's install and the lab's plots.
 
 Without the `lab` extra, every playtest command that needs it says so in one line with exit
 status 2 and writes nothing (`playtest wizard` needs SciPy's exact test, `--out` pages need

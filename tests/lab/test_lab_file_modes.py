@@ -1,5 +1,5 @@
-"""Files playtable writes for a user have the permissions the user's umask gives new files
-(issue 31): reports, playtest pages, plots, positions and result files were `-rw-------`
+"""Files playtable writes for a user have the permissions the user's umask gives new
+files: reports, playtest pages, plots, positions and result files were `-rw-------`
 whatever the umask, because the atomic writes went through mkstemp. A file replaced keeps its
 own permissions."""
 

@@ -1,4 +1,4 @@
-"""Fuzzing the lab's file entry points (issue 12, Tests): `query` and `report` on arbitrary
+"""Fuzzing the lab's file entry points (Tests): `query` and `report` on arbitrary
 files and SQL, and `sim` / `compare` writing where anything may already lie (a file, a planted
 symlink, a stale temporary file, a garbage journal or recovered file). Whatever happens: exit 0
 or 2, one line on error, no file touched on error, and never a write through a symlink."""

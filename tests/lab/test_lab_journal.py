@@ -1,5 +1,4 @@
-"""The crash journal at a cost near the result's (issue 31), and the result schema's version
-(issue 28).
+"""The crash journal at a cost near the result's, and the result schema's version.
 
 A run writing FILE journals its games as Parquet fragments (each row group again) plus a tail
 of the games since, a compressed Arrow stream; a killed run loses no finished game whatever

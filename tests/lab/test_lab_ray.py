@@ -1,4 +1,4 @@
-"""The Ray backend against a local Ray instance (issue 6, "Measured": the Ray backend runs in the
+"""The Ray backend against a local Ray instance ("Measured": the Ray backend runs in the
 test suite against a local Ray instance; the local backend stays the default and needs no Ray).
 
 `playtable sim --backend ray` runs as a person would run it, but inside a network namespace that

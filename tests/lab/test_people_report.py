@@ -1,4 +1,4 @@
-"""People's rows in the lab (issue 31): a playtest's export is read by `query` and `report` like
+"""People's rows in the lab: a playtest's export is read by `query` and `report` like
 any result file, alone or beside bot rows of the same deals, and the report's "People and bots"
 section gives the numbers the rows hold (win rates with Wilson intervals, the paired difference on
 common deals with the exact sign test, Fisher's exact test, the questionnaire's means)."""

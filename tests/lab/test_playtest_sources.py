@@ -1,4 +1,4 @@
-"""Where the playtest answers say the seeds asked their questions (issue 31, "Sources").
+"""Where the playtest answers say the seeds asked their questions ("Sources").
 
 Star Dice (seed 002): Stephen's "The small dice tend to be pretty useless. It seems like
 everything hinges on the d20." is his answer to the third iteration's question 3, and "The

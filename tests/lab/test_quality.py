@@ -1,4 +1,4 @@
-"""Game-quality measures (issue 31, "What designers measure elsewhere"): lead changes, how often
+"""Game-quality measures ("What designers measure elsewhere"): lead changes, how often
 and how far the eventual winner was behind (drama), when the game was decided (Ludii's
 decisiveness), from the game's value of each position; in every `sim` row (schema 2), in the
 summaries with intervals, and read from files of schema 1 that lack them."""

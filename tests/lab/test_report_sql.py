@@ -1,4 +1,4 @@
-"""`playtable report` groups in SQL (issue 31, "The lab at the sizes it promises"): its content is
+"""`playtable report` groups in SQL ("The lab at the sizes it promises"): its content is
 unchanged. The judge: every aggregate the report draws from DuckDB equals what the row-by-row code
 it replaced computed from the same files (that code is kept below, as it was, as the reference):
 the groups and their order, each group's summary (`metrics.summarize`), the plotted values, the

@@ -1,4 +1,4 @@
-"""A solitaire tournament ranks agents by paired results on the same deals (issue 31): the win
+"""A solitaire tournament ranks agents by paired results on the same deals: the win
 first, then the game's `score` metric, deal by deal, so two losses are not a draw when one
 agent lasted far longer. Before, the troll's heuristic bot came out a few Elo above random play
 (both lose nearly every deal); now it is ranked clearly above, with intervals that do not meet."""

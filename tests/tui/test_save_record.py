@@ -1,4 +1,4 @@
-"""The terminal apps save a record on request (issue 12): Ctrl+S writes game, parameters,
+"""The terminal apps save a record on request: Ctrl+S writes game, parameters,
 seed and every action so far (undone ones taken back), and the record replays to the very
 position on the screen."""
 

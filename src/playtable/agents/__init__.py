@@ -21,7 +21,7 @@ __all__ = ["GENERIC_AGENTS", "PERSON", "available_agents", "check_remote_agent_s
 
 PERSON = "person"
 """Not an agent: the label of a seat a person plays, in a playtest's seats and a lab row's
-`agents` (a person's games are lab rows too, issue 31); `make_agent` knows no such name."""
+`agents` (a person's games are lab rows too: `lab/people.py`); `make_agent` knows no such name."""
 
 GENERIC_AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,

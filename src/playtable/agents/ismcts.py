@@ -29,7 +29,7 @@ The budget is `iterations`, or wall-clock `seconds` when that is positive (then 
 on the machine's speed; iterations are the reproducible budget). With an iteration budget the
 agent is deterministic given the rng handed to `choose`.
 
-Speed (issue 13; `benchmarks/ismcts_speed.py` times it against the original in one run): edges
+Speed (`benchmarks/ismcts_speed.py` times it against the original in one run): edges
 are keyed by the action itself (actions are hashable, and equal exactly when their canonical
 texts are), a node is a plain dict of its edges, the one-tree search (one seat, or
 `single_tree`) has its own loop without per-seat dicts, the leaf scorer is looked up once per

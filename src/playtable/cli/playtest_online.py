@@ -1,4 +1,4 @@
-"""`playtable playtest-online`: playtests with people on the web server (issue 31).
+"""`playtable playtest-online`: playtests with people on the web server (docs/lab.md).
 
     playtable playtest-online create troll --variant default --variant easier-ends --games 20
     playtable playtest-online create wizard --variant final --variant beta --games 8 \

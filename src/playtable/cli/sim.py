@@ -105,7 +105,7 @@ def sim(
             # A generator, never a list: the runner cuts batches from it as workers need them.
             tasks = ((arm, s) for s in seeds if (arm.label, s) not in done)
             # Workers hand over whole chunks (rows already encoded, a summary of their own): the
-            # parent writes and merges them without touching a row (issue 13, target 4).
+            # parent writes and merges them without touching a row (`lab/chunks.py`).
             take_chunk = frame.on_chunk
 
             def on_chunk(chunk: Chunk) -> None:

@@ -1,5 +1,5 @@
 """`playtable stardice tuio-sim`: the virtual table's throws sent as a TUIO 1.1 stream to a live
-table over UDP (issue 30), so a table owner tests the whole chain without the hardware:
+table over UDP, so a table owner tests the whole chain without the hardware:
 
     playtable stardice table --tuio-port 3333 --dice sample     # the live table, in a browser
     playtable stardice tuio-sim --port 3333                     # a battle thrown at it

@@ -1,6 +1,6 @@
 """`playtable stardice table`: the web server with one live Star Dice table driven by a real
 multitouch table's TUIO stream (or a recording), to open full screen on the table
-(issue 15, mode 2; docs/web.md "Live tables")."""
+(seed 002's table mode; docs/web.md "Live tables")."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ class Chance:
 
     def upcoming(self, n: int, after: int = 0) -> list[int]:
         """The raw draws that `next_u64` would give after `after` more draws, n of them, without
-        taking any: a loop that draws hundreds of numbers (Star Dice's menus, issue 30) reads
+        taking any: a loop that draws hundreds of numbers (Star Dice's menus) reads
         them from this list (`below(m)` is a draw % m, `random()` is (draw >> 11) * 2**-53)
         and then adds the number it used to `counter`.
 
@@ -100,7 +100,7 @@ class Chance:
         if n <= 0:
             raise ValueError("below() needs n > 0")
         # next_u64() % n with _mix written out: engines draw here on every die roll and every
-        # swap of a shuffle, and the two calls were most of the cost (issue 13).
+        # swap of a shuffle, and the two calls were most of the cost (`benchmarks/troll_speed.py`).
         self.counter += 1
         if _COMPILED_SHUFFLE and self.counter < 1 << 62:
             return splitmix.below(self._base, self.counter, n)

@@ -2,7 +2,7 @@
 
 Compiled (the install does it where a C compiler is: setup.py), `i64` is a machine integer whose
 products wrap around, which is exactly SplitMix64's arithmetic modulo 2**64: a 52-card deal is
-about 20 times faster than in Python (issue 13: the deal was most of a troll game's setup). As
+about 20 times faster than in Python (the deal was most of a troll game's setup). As
 Python source `i64` is an ordinary integer that never wraps, so this module gives wrong numbers
 uncompiled: `Chance.shuffle` calls it only when `compiled()` says so, and a test checks it
 against the Python shuffle.

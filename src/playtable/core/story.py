@@ -1,4 +1,4 @@
-"""A finished game's story, told from its log for an end screen (issue 29): the key moments the
+"""A finished game's story, told from its log for an end screen: the key moments the
 game names (`State.story_kinds`), who did what (each seat's actions and key moments), and the
 game's own figures (`State.metrics`). Built from the public side of the log only
 (`events_for(..., None)`), so it says nothing a watcher could not read; front ends show it once

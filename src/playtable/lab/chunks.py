@@ -5,7 +5,7 @@ once: the rows as an Arrow table of the file's columns (`columns.py`), the same 
 message the result file's journal appends for recovery (`storage`), the running summary of these
 games (`metrics.RunningSummary`, merged by the parent) and the wins per variant for the progress
 bar. The parent then writes one string, appends one table and merges one summary per batch,
-instead of doing all of that per row while the workers wait for it (issue 13, target 4).
+instead of doing all of that per row while the workers wait for it (`benchmarks/sim_scaling.py`).
 """
 
 from __future__ import annotations

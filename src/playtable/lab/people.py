@@ -1,4 +1,4 @@
-"""Games people played, as lab rows (issue 31, "Playtests with people").
+"""Games people played, as lab rows (docs/lab.md, "Playtests with people").
 
 A person's game is a record: the game, its parameters, its seed and the action texts in order.
 `person_row` replays that record through the runner's own `play_game`, so a person's row has

@@ -1,4 +1,4 @@
-"""The report's "People and bots" section (issue 31): rows of people (`agents` holding `person`,
+"""The report's "People and bots" section: rows of people (`agents` holding `person`,
 from `playtable playtest-online export`) beside bot rows of the same variants, in the same
 files or others.
 

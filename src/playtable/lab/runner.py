@@ -108,7 +108,7 @@ def play_game(arm: Arm, seed: int, record: Sequence[str] | None = None) -> dict[
     """Play one game and describe it as a result row (see `storage` for the columns).
 
     `record`: the game's action texts, played in order instead of asking the agents (a game
-    people played on the web, issue 31: its row is computed by the very code of `sim`'s, so the
+    people played on the web: its row is computed by the very code of `sim`'s, so the
     two can stand side by side; `arm.agents` then only labels the seats, e.g. "person")."""
     game = resolve_game(arm.game)
     params_json = json.dumps(arm.params, sort_keys=True)

@@ -4,7 +4,7 @@ each result back through its own pipe; the parent waits on the pipes in its own 
 Why not `multiprocessing.Pool`: every result went from the pool's result thread through a queue
 to the main thread, and every task through its task thread. Those hand-offs (thread switches,
 lock waits) cost the parent more CPU than handing over the results themselves, CPU the two
-workers of a two-core machine then missed (issue 13; `benchmarks/sim_scaling.py`). Here the
+workers of a two-core machine then missed (`benchmarks/sim_scaling.py` measured it). Here the
 parent has no helper thread: it sends, waits (`multiprocessing.connection.wait`) and receives.
 
 Workers are forked from a `forkserver` (`spawn` where there is none): a clean process, started

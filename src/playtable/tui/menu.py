@@ -28,7 +28,7 @@ from playtable.core.params import resolve_params
 from playtable.core.registry import game_ids, get_game
 from playtable.tui.frame import note_if_screen_hidden
 
-# Variants a newcomer should start with (issue 14: the troll's standard rules are the designer's
+# Variants a newcomer should start with (the troll's standard rules are the designer's
 # hardest, the heuristic bot wins 2% of them; the tutorial bridge is the gentlest).
 FIRST_GAME: dict[str, tuple[str, ...]] = {"troll": ("tutorial", "plus-one"), "rotator": ("easy",)}
 STANDARD = "__standard__"
@@ -76,7 +76,7 @@ def variant_options(game_id: str) -> list[Option]:
     described: dict[str, str] = dict(getattr(game, "variant_descriptions", {}) or {})
     suggested = [v for v in FIRST_GAME.get(game_id, ()) if v in game.variants]
     options = []
-    titles = game.variant_titles  # a player's name for each (issue 29); the id, dim, for the CLI
+    titles = game.variant_titles  # a player's name for each; the id, dim, for the CLI
     for name in suggested:
         line = Text.assemble(("★ ", "bold yellow"), (titles.get(name, name), "bold"), (f"  {name}", "dim"),
                              ("  good for a first game", "yellow"))

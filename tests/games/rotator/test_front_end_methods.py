@@ -16,7 +16,7 @@ def test_spectator_undo_hint_and_end_text() -> None:
         assert found is not None
         action, words = found
         assert str(action) in map(str, state.legal_actions()) and "wins on turn" in words
-        # The hint says why (issue 29): what the move does, in the events it will make.
+        # The hint says why: what the move does, in the events it will make.
         assert words.startswith(f"{action}: ") and "Why: it is the first move of the best line" in words
         effects = [e.text for e in state.clone().apply(action) if e.kind not in ("start", "collapse")]
         assert all(text in words for text in effects)

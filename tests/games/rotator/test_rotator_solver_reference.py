@@ -1,4 +1,4 @@
-"""The bounded solver (issue 13, target 5) gives the plain breadth-first solver's answers.
+"""The bounded solver gives the plain breadth-first solver's answers.
 
 `solver_reference.json` holds, for generated boards (seeds 0-999, the default parameters), the
 answer of the solver before the bound: whether the board is won, on which turn at the soonest,

@@ -1,6 +1,6 @@
 """The fast engine (engine.py) plays exactly the rules of the readable reference (rules.py):
 every rule of RULES.md R1-R17, D1-D4 (seed 000 §6-§7.1, seed 001 §4.1), played side by side
-in random games (issue 13). `benchmarks/troll_differential.py` runs the same at 100,000+ steps."""
+in random games. `benchmarks/troll_differential.py` runs the same at 100,000+ steps."""
 
 from __future__ import annotations
 

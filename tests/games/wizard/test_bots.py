@@ -79,7 +79,7 @@ def test_win_probability_formula() -> None:
     assert p_heroes_win(1, 0, 25) == 0.0 and p_heroes_win(1, 25, 0) == 1.0
 
 
-# -- play styles (issue 31; seed 003, 26 Oct: "fair for the wizard and the heroes no matter what
+# -- play styles (seed 003, 26 Oct: "fair for the wizard and the heroes no matter what
 # play-style they choose") -----------------------------------------------------------------------
 STYLES = ("cautious", "reckless", "hoarder", "spender")
 

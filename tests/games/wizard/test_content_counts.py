@@ -1,4 +1,4 @@
-"""Content counts as parameters (RULES.md §6, issue 17): how many of each wizard card and room
+"""Content counts as parameters (RULES.md §6): how many of each wizard card and room
 tile, the numbers the designers changed while balancing (26 Oct update: "a lot of creatures that
 costs 1 mana", Switcheroo and Whirlwind, traps "too powerful", "tweaked the numbers on the
 tiles"). The defaults are the content files' counts and play today's games exactly."""

@@ -1,4 +1,4 @@
-"""A position in the middle of a spell survives save and load (issue 27, item 4)."""
+"""A position in the middle of a spell survives save and load."""
 
 from __future__ import annotations
 

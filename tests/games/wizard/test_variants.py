@@ -130,7 +130,7 @@ def test_beta_and_alpha_sprint_flips_and_loots_the_tile_gone_through(variant: st
     that tile and all tokens ... if there are no monsters on that tile the player get to loot
     that room ... If a player can move more than 1 tile due to abilities, that player then gets
     to loot every tile without monsters on it that the player enters." `sprint E E` from a1
-    enters b1 and c1: both are turned face up and each loots one card (issue 31: b1 used to
+    enters b1 and c1: both are turned face up and each loots one card (b1 used to
     stay face down)."""
     st, kinds = _sprint_through_b1(variant)
     assert st.cells[sq("b1")].flipped and st.cells[sq("c1")].flipped

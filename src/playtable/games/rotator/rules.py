@@ -330,7 +330,7 @@ class RotatorState(State):
             return None
         first = solution.actions[0]
         action = self.parse_action(first)
-        # Why (issue 29: a hint lit a button without saying why): what this move does, told
+        # Why (a hint that only lit a button taught nothing): what this move does, told
         # by the very events it makes, and the win it leads to.
         done = [e.text for e in self.clone().apply(action) if e.kind not in ("start", "collapse")]
         return action, (

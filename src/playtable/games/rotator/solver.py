@@ -8,7 +8,7 @@ least as many boost spaces left dominates, so a position is expanded again only 
 back with more boost spaces. Every position is finite (200 cells, bounded boosts), so the search
 ends: when it ends without a win, no sequence of moves wins within the turn limit.
 
-Deepening by south turns (issue 13, target 5). Only a turn whose "down" is south can carry the
+Deepening by south turns. Only a turn whose "down" is south can carry the
 player to the far row by falling and drilling; the other turns reach it only by a start square
 picked after capturing a node whose territory touches that row. So the search is run with a
 bound: the next south turn `Ts`, then `Ts + 4`, and so on. Within the last four turns before

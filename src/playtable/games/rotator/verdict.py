@@ -1,4 +1,4 @@
-"""What the board editor says about a board a person drew (issue 29; seed 004, "Getting
+"""What the board editor says about a board a person drew (seed 004, "Getting
 Started": "choose the location of ten Control Nodes"): whether it is legal (the validator's
 every broken rule), whether it can be won and how hard (the solver's best line and its level,
 `game.level_of`), under the game's parameters.

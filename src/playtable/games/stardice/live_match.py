@@ -1,4 +1,4 @@
-"""The match on a real table (issue 30, mode 2): the seed's wish "that the game could keep track
+"""The match on a real table (the seed's table mode): the seed's wish "that the game could keep track
 of the score" (It. 3; FR "War"). The dice are thrown by hand on the table; the table sees where
 they lie (`LiveDice`, fed by `playtable.tableinput`), and the players confirm what it cannot see
 (the call, a die's face, a throw that never reached the touch surface, who forfeits).

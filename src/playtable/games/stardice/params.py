@@ -208,7 +208,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
                                "single_value": "face", "hysteresis": 0.0, "jitter": 0.0},
 }
 VARIANTS["objective1"] = {**VARIANTS["iteration2_multipliers"], "mode": "objective1"}
-# The seed's other modes (issue 30); appended, so that every earlier variant keeps its place
+# The seed's other modes; appended, so that every earlier variant keeps its place
 # (the differential test seeds each variant by its position).
 VARIANTS["objective2"] = {**VARIANTS["iteration2_multipliers"], "mode": "objective2"}
 VARIANTS["solo_iteration1"] = {**VARIANTS["iteration1_multipliers"], "mode": "solo"}

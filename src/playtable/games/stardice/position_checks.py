@@ -1,6 +1,6 @@
 """The invariants of a Star Dice position that the rules rely on, checked when a position is
 read from outside (`StarDiceGame.state_from_json`, after `state_json` has read its fields;
-copies of a valid state skip it), issue 12: each broken one raises BadPosition naming it.
+copies of a valid state skip it): each broken one raises BadPosition naming it.
 
 * Every die of a seat in play is exactly once in its hand, on the table or eliminated (FR
   Materials: 2d20, 1d12, 1d8, 3d6 a player; RULES.md rules 3-4); torpedo stones on the table

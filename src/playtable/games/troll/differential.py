@@ -1,6 +1,5 @@
 """The fast engine against the readable reference: both play the same random games side by side
-and must never differ (issue 13: "a differential test plays at least 100,000 random steps through
-the fast path and the readable reference together").
+and must never differ over at least 100,000 random steps (`benchmarks/troll_differential.py`).
 
 After the setup and after every step, the two states must agree on the whole position
 (`to_json`: bridge, deck, dice stream, stats...), the legal actions in order, the events of the

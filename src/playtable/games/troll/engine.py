@@ -7,7 +7,7 @@ reference method of the same name does (`tests/games/troll/test_engine_different
 actions, the events and the outcome after every step). The position's fields are the
 reference's (lists, sets), so the bots, views and front ends read the same state.
 
-Where the time went (issue 13, a cProfile of random play): building event objects and their
+Where the time went (a cProfile of random play): building event objects and their
 text (now records, built when read: events.py), the legal actions rebuilt from direction names
 and `_top_awake` calls, the collapse search after every turn, the awakening's target search,
 and the SplitMix stream's function calls (core/chance.py). Here:

@@ -4,7 +4,7 @@ its plain words, and `TrollEvents`, the list `apply` returns, which builds them 
 The rules (rules.py, engine.py) do not build events while they play: they note a *record*, the
 builder and its arguments, `(moved, "left", 3)`. Random play, search and the lab's workers
 apply hundreds of thousands of actions whose events nobody reads; building each event's text
-was a third of a random game (issue 13). A record costs one tuple; reading a `TrollEvents`
+was a third of a random game. A record costs one tuple; reading a `TrollEvents`
 builds every event of that action once, exactly as if it had been built at once (the records
 hold every value the text needs, taken when it happened).
 """

@@ -159,7 +159,7 @@ VARIANTS: dict[str, dict[str, object]] = {
     "ladder-50": {"extra_end_bricks": 4},
     "ladder-70": {"extra_per_slot": 1, "troll_starts_with_card": True, "diamond_from_start": True},
     # The same ladder for the depth-2 search on the fitted win chance (`expectimax:leaf=learned`,
-    # issue 13; the strongest bot when it was tuned, before `leaf=rows`), which wins
+    # the strongest bot when it was tuned, before `leaf=rows`), which wins
     # about 19 % of the seed's own bridge: its 10 % lies below the seed's "most difficult legal
     # variation", so `expert-10` takes a brick from each second slot (fewer bricks, harder: the
     # other way of §4.1's dial) and gives the ace of diamonds back after every throw. The other

@@ -342,8 +342,9 @@ class ExpectimaxTroll:
 
 @dataclass
 class StrongestTroll(ExpectimaxTroll):
-    """The strongest troll bot measured (issue 13): the depth-2 search on the `rows` leaf, under a
-    name of its own so that the menus that offer bot names (the web lobby) offer it too;
+    """The strongest troll bot measured (troll RULES.md, "The expectimax bot"): the depth-2
+    search on the `rows` leaf, under a name of its own so that the menus that offer bot names
+    (the web lobby) offer it too;
     `strongest` and `expectimax:leaf=rows` are the same bot."""
 
     leaf: str = field(default="rows", metadata={"one_of": tuple(LEAVES)})

@@ -154,7 +154,7 @@ def observation(state: TrollPosition) -> dict[str, Any]:
     flight stacks and set-aside cards, the deck's size. Never the deck order, an unseen
     face-down brick, or the future die rolls.
 
-    Built at every move a person makes at a table (issue 32: about a seventh of the server's
+    Built at every move a person makes at a table (about a seventh of the server's
     instructions an action), so the bridge is one loop over the slots. `flees`: which way an
     awake brick not under the troll will step in the next flight phase (§7.1, I6), shown to
     the player, who can work it out anyway."""

@@ -457,7 +457,7 @@ def _useful_gift(st: WizardState, h: Hero, legal: list[Act]) -> Act | None:
     return None
 
 
-# -- play styles (issue 31; seed 003, 26 Oct: "fair for the wizard and the heroes no matter what
+# -- play styles (seed 003, 26 Oct: "fair for the wizard and the heroes no matter what
 # play-style they choose") ------------------------------------------------------------------------
 HeroStyle = Literal["steady", "cautious", "reckless"]
 WizardStyle = Literal["steady", "hoarding", "spending"]

@@ -1,6 +1,6 @@
 """The invariants of a wizard position that the rules rely on, checked when a position is read
 from outside (`WizardGame.state_from_json`; copies of a valid state skip it): each broken one
-raises BadPosition naming it (issue 12).
+raises BadPosition naming it (`benchmarks/invalid_positions.py` mutates positions to check them).
 
 * Every wizard card, loot card and tile is exactly once somewhere (8 Nov "Components": the
   wizard deck, the loot deck and the tiles; RULES.md): the wizard's hand, deck, discard pile,

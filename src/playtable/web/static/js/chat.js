@@ -1,4 +1,4 @@
-// The table chat (issue 16): every connection reads it; a seated player writes one line at a
+// The table chat: every connection reads it; a seated player writes one line at a
 // time (the server refuses watchers and checks the line). Lines arrive as `chat` messages, and
 // a (re)connecting page gets the table's last lines in its `welcome`.
 

@@ -1,4 +1,4 @@
-// The Rotator board editor (issue 29; seed 004, "Getting Started": "choose the location of ten
+// The Rotator board editor (seed 004, "Getting Started": "choose the location of ten
 // Control Nodes on the game grid, five on each half"). A person places the nodes on the 10 x 20
 // map with the mouse, a finger or the keyboard (arrow keys move, Enter or Space places or
 // removes); each pause in editing asks the server's check (POST /api/rotator/boards/check: the

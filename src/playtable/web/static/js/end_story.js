@@ -1,4 +1,4 @@
-// What a finished game shows every seat, watcher and the replay's last step (issue 29): what was
+// What a finished game shows every seat, watcher and the replay's last step: what was
 // hidden (the game's own words, `State.revealed`), the game's story told from its log (key
 // moments, who did what, the game's figures: core/story.py), and the wizard game's vote for the
 // most evil player (seed 003, 8 Nov: the most evil player is the next game's wizard; votes.py).

@@ -20,7 +20,7 @@
 // Seats with secrets and simultaneous moves need nothing more: each seat only ever receives its
 // own observation, and `waiting_for` names everyone who still has to commit.
 //
-// People (issue 29): seats are shown by their players' names (the log says "Alice: Move left",
+// People: seats are shown by their players' names (the log says "Alice: Move left",
 // and "Alice's clock ran out: heuristic played Move left" for a stand-in); a page opened
 // on its own seat without a token (`/t/ID?seat=N`, from the lobby's "Yours") asks for it with
 // the player key in a `hello` message; every seat's clock shows in the header (clocks.js); the tab title

@@ -1,4 +1,4 @@
-// The lobby: who you are (a name; issue 29), the games with a picture and a pitch, the form that
+// The lobby: who you are (a name), the games with a picture and a pitch, the form that
 // creates a table (variant with its one-line description, seats as you, anyone, someone invited
 // or bots, seed), the links a new table gives, and the lists of tables: your turn, yours (every
 // table you sit at, from the server, plus the ones made in this browser), open (a free seat

@@ -1,4 +1,4 @@
-// Who this browser is (issue 29, names without accounts): a private player key made here once
+// Who this browser is (names without accounts): a private player key made here once
 // and kept in localStorage (the server stores only its hash; it travels in request bodies and
 // socket messages, never in a URL), the name chosen in the lobby, the tables this player sits
 // at, and the two ways a page tells a player it is their move: the tab title and, only once the

@@ -1,4 +1,4 @@
-// The playtest page (/p/ID, issue 31): a tester chooses a name, is seated at the next game of
+// The playtest page (/p/ID): a tester chooses a name, is seated at the next game of
 // the playtest (its variant and deal assigned by the server), plays it on the table page, and
 // comes back here to answer the designer's questions about it.
 

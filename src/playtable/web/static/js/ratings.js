@@ -1,4 +1,4 @@
-// Ratings and personal bests (issue 29; docs/web.md "Ratings"): the lobby's Leaderboard tab (a
+// Ratings and personal bests (docs/web.md "Ratings"): the lobby's Leaderboard tab (a
 // game's rated people and bots, best first, with this player's solitaire bests and last scores),
 // each bot's rating where seats are chosen, and on a finished table how its end counted (each
 // seat's rating before and after, or the solitaire score with the player's best).

@@ -42,7 +42,7 @@ class ReplayViewer {
     this.statusEl = h("p", { class: "board-status" });
     this.endEl = h("section", { class: "replay-end", "aria-label": "The end", hidden: true });
     const tableSeats = this.table.seats.map((seat) => seat.name);
-    // People by their names (issue 29): the seat's player, else its name in the game.
+    // People by their names: the seat's player, else its name in the game.
     this.who = (seat) => this.table.seats[seat]?.player || this.table.seats[seat]?.name || "";
     this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => tableSeats,
       who: (seat) => this.who(seat), table: () => this.table });

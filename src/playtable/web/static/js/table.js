@@ -27,7 +27,7 @@ async function main() {
   playtestBar();
 }
 
-/** A playtest's table (`&playtest=ID`, issue 31): the way back to the playtest's questions. */
+/** A playtest's table (`&playtest=ID`): the way back to the playtest's questions. */
 function playtestBar() {
   const id = new URLSearchParams(window.location.search).get("playtest");
   if (!id || !/^[A-Za-z0-9_-]{12}$/.test(id)) return;

@@ -1,4 +1,4 @@
-// Tutorials (issue 29): a guided first game on the real table page with the real engine. The
+// Tutorials: a guided first game on the real table page with the real engine. The
 // server makes a table with the tutorial's fixed deal and bots (POST /api/tutorials); this module
 // reads the same shipped script (/static/tutorials/NAME.json) and walks the player through it in
 // a bubble pointing at the page's own elements. A step either waits for "Next", or for the action

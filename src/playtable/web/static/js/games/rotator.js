@@ -4,7 +4,7 @@
 // one line per turn of age, node territories, boost spaces left, and the start square and drill
 // depth chosen on the board itself.
 //
-// On a phone (issue 29: cells were about 14 px) the drawing is cropped to the board as it lies
+// On a phone (cells were about 14 px) the drawing is cropped to the board as it lies
 // this turn: upright it fills the width (cells about 30 px on a 390 px screen); on its side it
 // keeps cells of at least 24 px and scrolls sideways inside its own box, centred on the player.
 

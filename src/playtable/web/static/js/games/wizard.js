@@ -1,4 +1,4 @@
-// The Wizard's Labyrinth page (issue 16): the grid of tiles (face down, or face up with their
+// The Wizard's Labyrinth page: the grid of tiles (face down, or face up with their
 // Card Draw and Mana Wheel values as symbols), the tower and its entrance, tokens as discs (face
 // down until flipped), the heroes with hit points, keys and gear, the Mana Wheel drawn as a
 // wheel, the wizard's hand and the heroes' loot as cards. Every seat only ever receives its own
@@ -33,7 +33,7 @@ function nameOf(id) {
 }
 
 function heroName(arg) {
-  // People by their names (issue 29); a seat nobody named is "hero 2", as the rules say it.
+  // People by their names; a seat nobody named is "hero 2", as the rules say it.
   const seat = Number(String(arg).replace("hero", ""));
   const name = who?.(seat) ?? seatNames[seat];
   return name && name !== `hero${seat}` ? name : `hero ${seat}`;
