@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playtable.games.stardice.formation import static_layout
+from playtable.games.stardice.formation import FormationParams, detect, static_layout
 from playtable.games.stardice.scoring import (
     DieInfo,
     ScoringRules,
@@ -117,6 +117,25 @@ def test_iteration2_singles_worth_one_and_objectives() -> None:
     s = score_table(LAYOUT, {}, d, rules)
     assert s.points == (2 * 10 + 2, 3 + 1)
     assert objective1_target(1) == 10 and objective1_target(3) == 30
+
+
+def test_iteration2_dice_seen_as_one_lying_alone_score_one() -> None:
+    """Iteration 2 ("Changes to rules of play"): dice detected as one are a single die whose
+    value is their sum, and a single die is worth 1 (RULES.md interpretation 36): a d20 and a
+    d12 touching at (0.20, 0.20) and (0.22, 0.20) with a d6 far away score 2, not 3; a mixed
+    pair's point goes to the higher sum, a tie to nobody."""
+    rules = ScoringRules(system="multiplier", single_value="one")
+    seen = detect([("a", 0.20, 0.20), ("b", 0.22, 0.20), ("c", 0.80, 0.60)],
+                  FormationParams().merge_distance)
+    layout = static_layout({o.id: (o.x, o.y) for o in seen})
+    merged = {o.id: o.members for o in seen}
+    assert sorted(len(ms) for ms in merged.values()) == [1, 2] and len(layout.singles) == 2
+    same = dice(a=(0, 20), b=(0, 12), c=(0, 6))
+    assert score_table(layout, merged, same, rules, players=1).points == (2,)
+    mixed = dice(a=(0, 20), b=(1, 12), c=(1, 6))
+    assert score_table(layout, merged, mixed, rules).points == (1, 1)
+    tied = dice(a=(0, 7), b=(1, 7), c=(1, 6))
+    assert score_table(layout, merged, tied, rules).points == (0, 1)
 
 
 def test_iteration3_scoring1_maximum_times_multiplier() -> None:

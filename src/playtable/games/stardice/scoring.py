@@ -229,12 +229,17 @@ def _multiplier(kind: Literal["formation", "string", "single"], objects: tuple[s
                 players: int) -> ShapeScore:
     mult = len(objects) - 1 if kind == "formation" else 1
     per_seat = [0] * players
+    if kind == "single" and rules.single_value == "one":
+        # It. 2: dice the table sees as one are "a single die whose value is their sum", and a
+        # single die is worth 1: the detected object scores 1, not 1 a die (interpretation 36).
+        sums = [sum(d.value for d in info if d.owner == seat) for seat in range(players)]
+        holders = [seat for seat in range(players) if any(d.owner == seat for d in info)]
+        best = [seat for seat in holders if sums[seat] == max(sums[h] for h in holders)]
+        if len(best) == 1:
+            per_seat[best[0]] = 1
+        return ShapeScore(kind, objects, ids, mult, None, 0, tuple(per_seat), f"x{mult}")
     for d in info:
-        if d.owner is None:
-            continue
-        if kind == "single" and rules.single_value == "one":
-            per_seat[d.owner] += 1
-        else:
+        if d.owner is not None:
             per_seat[d.owner] += d.value * mult
     return ShapeScore(kind, objects, ids, mult, None, 0, tuple(per_seat), f"x{mult}")
 
