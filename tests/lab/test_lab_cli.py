@@ -74,6 +74,19 @@ def test_variant_specs() -> None:
     assert params.players == 2 and params.turns == 3 and agents == ["random", "greedy"]
 
 
+def test_compare_variant_takes_list_valued_parameters() -> None:
+    """A list-valued parameter's commas stay in its value (Star Dice's `dice`, the troll's
+    `heights`), before and after other assignments and the agent."""
+    stardice = resolve_game("stardice")
+    label, params, _ = parse_variant_spec(
+        stardice, "x:dice=d20,d20,d8,d8,d6,d6,d6,war_target=40,agent=random", [], [])
+    assert label == "x" and params.war_target == 40
+    assert [str(d) for d in params.dice] == ["d20", "d20", "d8", "d8", "d6", "d6", "d6"]
+    troll = resolve_game("troll")
+    _, params, _ = parse_variant_spec(troll, "t:heights=4,2,1,1,2,4", [], [])
+    assert tuple(params.heights) == (4, 2, 1, 1, 2, 4)
+
+
 def test_compare_pairs_variants_on_common_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cmp.parquet"
     code, text, err = _run(

@@ -44,7 +44,7 @@ def parse_variant_spec(
     if match:
         agent_items = [match.group(1)]
         rest = rest[: match.start()]
-    assignments = [p for p in rest.split(",") if p.strip()]
+    assignments = list_aware_assignments(rest)
     values = split_assignments(base_params)
     values.update(split_assignments(assignments))
     params = game.params_type()
@@ -57,6 +57,20 @@ def parse_variant_spec(
         agent_specs.append(value if key == "agent" else f"{key[5:]}={value}")
     agents = agents_for(game, params, agent_specs, agents_for(game, params, base_agents))
     return label, params, agents
+
+
+def list_aware_assignments(text: str) -> list[str]:
+    """`a=1,dice=d20,d12,d6,b=2` -> ["a=1", "dice=d20,d12,d6", "b=2"]: a piece without '='
+    continues the list value before it (Star Dice's `dice`, the troll's `heights`)."""
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" not in piece and out:
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
 
 
 @click.command()
