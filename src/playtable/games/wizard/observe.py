@@ -22,6 +22,7 @@ from playtable.games.wizard.board import Square
 from playtable.games.wizard.content import kind_of
 from playtable.games.wizard.hero_turn import legal_commit
 from playtable.games.wizard.position import Token, WizardPosition
+from playtable.games.wizard.wizard_turn import placeable
 
 P = TypeVar("P", bound=WizardPosition)
 
@@ -263,6 +264,11 @@ def _resample_tiles(out: WizardPosition, seat: int, rng: Chance) -> None:
     out.unused_tiles = pool + spare_keys
 
 
+PLACE_TRIES = 50
+"""Resamplings of a placement's token kinds tried before keeping the true one (rejection
+sampling: the copy must agree with what the heroes saw, a wizard still placing)."""
+
+
 def _resample_tokens(out: WizardPosition, rng: Chance) -> None:
     slots: dict[int, list[Token]] = {}
     for _, c in sorted(out.cells.items()):
@@ -280,11 +286,21 @@ def _resample_tokens(out: WizardPosition, rng: Chance) -> None:
         own = out.decision.get("kind") == "place" and batch == int(out.decision["batch"])
         if own:
             kinds += pending
-        rng.shuffle(kinds)
-        for t, k in zip(tokens, kinds, strict=False):
+        shuffled = list(kinds)
+        rng.shuffle(shuffled)
+        for _ in range(PLACE_TRIES):
+            # The wizard is still placing, so some token in hand has a square (a trap never goes
+            # on the tower: `placeable`): a resampling that leaves none is not a world the
+            # heroes may be in, and its copy would have no legal action.
+            if not own or any(placeable(out, k) for k in set(shuffled[len(tokens):])):
+                break
+            rng.shuffle(shuffled)
+        else:
+            shuffled = kinds  # the true assignment is always consistent with what was seen
+        for t, k in zip(tokens, shuffled, strict=False):
             t.kind = k
         if own:
-            pending[:] = kinds[len(tokens):]
+            pending[:] = shuffled[len(tokens):]
 
 
 def _resample_commits(out: WizardPosition, seat: int, rng: Chance) -> None:
