@@ -11,6 +11,7 @@ import click
 
 from playtable.agents import available_agents
 from playtable.cli.common import complete_game
+from playtable.core.params import field_docs
 from playtable.core.protocol import params_as_dict
 from playtable.core.registry import game_ids, get_game
 
@@ -31,18 +32,19 @@ def game_json(game_id: str) -> dict[str, Any]:
     hints = typing.get_type_hints(game.params_type)
     defaults = game.params_type()
     values = params_as_dict(defaults)
+    docs = field_docs(game.params_type)
     return {
         "id": game.id,
         "name": game.name,
-        "parameters": [_param_json(f, values.get(f.name), hints[f.name])
+        "parameters": [_param_json(f, values.get(f.name), hints[f.name], docs[f.name])
                        for f in dataclasses.fields(game.params_type)],
         "variants": {name: dict(settings) for name, settings in game.variants.items()},
         "agents": list(available_agents(game)),
     }
 
 
-def _param_json(f: dataclasses.Field[Any], default: Any, hint: Any) -> dict[str, Any]:
-    out = {"name": f.name, "default": default, "type": _kind(hint), "doc": f.metadata.get("doc", "")}
+def _param_json(f: dataclasses.Field[Any], default: Any, hint: Any, doc: str) -> dict[str, Any]:
+    out = {"name": f.name, "default": default, "type": _kind(hint), "doc": doc}
     if typing.get_origin(hint) is typing.Literal:
         out["type"], out["choices"] = "str", list(typing.get_args(hint))
     return out
@@ -68,10 +70,11 @@ def games(game: str | None, as_json: bool) -> None:
     click.echo(f"{the_game.id}: {the_game.name}\n\nparameters (defaults are the seed's rules):")
     hints = typing.get_type_hints(the_game.params_type)
     defaults = the_game.params_type()
+    docs = field_docs(the_game.params_type)
     for f in dataclasses.fields(the_game.params_type):
         value = getattr(defaults, f.name)
         shown = ",".join(map(str, value)) if isinstance(value, tuple) else value
-        doc = f.metadata.get("doc", "")
+        doc = docs[f.name]
         click.echo(f"  {f.name}={shown}  ({_kind(hints[f.name])}) {doc}")
     if the_game.variants:
         click.echo("\nvariants (--variant NAME):")

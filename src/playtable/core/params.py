@@ -30,9 +30,12 @@ tuner's search space, which lies inside the bounds.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
+import inspect
 import math
+import textwrap
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -135,6 +138,25 @@ def params_from_dict(params_type: type, values: Mapping[str, Any], base: Any = N
     if callable(validate):
         validate()
     return result
+
+
+@functools.cache
+def field_docs(params_type: type) -> dict[str, str]:
+    """Each parameter's description, on one line: its `doc` metadata, else the docstring written
+    under the field in the class body (read from the source; '' where there is neither)."""
+    docs = {f.name: " ".join(str(f.metadata.get("doc", "")).split())
+            for f in dataclasses.fields(params_type)}
+    try:
+        body = ast.parse(textwrap.dedent(inspect.getsource(params_type))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return docs
+    statements = getattr(body, "body", [])
+    for field_line, after in zip(statements, statements[1:], strict=False):
+        if (isinstance(field_line, ast.AnnAssign) and isinstance(field_line.target, ast.Name)
+                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str) and not docs.get(field_line.target.id)):
+            docs[field_line.target.id] = " ".join(after.value.value.split())
+    return docs
 
 
 def split_assignments(pairs: Iterable[str]) -> dict[str, str]:

@@ -31,14 +31,18 @@ class StarDiceParams:
     # -- materials (Final Rules: 2d20, 1d12, 1d8, 3d6 per player; the Borg die) --------------
     dice: tuple[str, ...] = field(default=("d20", "d20", "d12", "d8", "d6", "d6", "d6"), metadata={
         "one_of": DIE_KINDS, "min_items": 1, "max_items": MAX_DICE})
+    """Each player's dice (Final Rules: 2d20, 1d12, 1d8, 3d6; earlier iterations other sets)."""
     use_borg: bool = True
+    """The neutral Borg die is rolled first and lies in play (It. 3 onward); False: no neutral die."""
     borg_faces: tuple[int, ...] = field(  # search space: the Final Rules' faces or iteration 7's doubling
         default=(8, 16, 16, 24, 24, 32),
         metadata={"choices": ((8, 16, 16, 24, 24, 32), (2, 4, 8, 16, 32, 64)),
                   "range": (0, 100), "min_items": 1, "max_items": 20},
     )
+    """The Borg die's values (Final Rules 8, 16, 16, 24, 24, 32; It. 7 the doubling d6 2-64)."""
     borg_pips: tuple[int, ...] = field(default=(3, 4, 4, 5, 5, 6), metadata={
         "range": (0, 6), "min_items": 1, "max_items": 20})
+    """The pips on each Borg face, in order (Final Rules 3, 4, 4, 5, 5, 6): odds or evens, and the bonus."""
     # -- rules of play ---------------------------------------------------------------------
     slide_d6: bool = field(default=True, metadata={"choices": (True, False)})
     """Ninth iteration / Final Rules: a d6 may be slid instead of rolled."""
@@ -55,11 +59,20 @@ class StarDiceParams:
     die is lost (a guard against endless misses)."""
     # -- scoring ---------------------------------------------------------------------------
     scoring: Literal["final", "multiplier", "max", "max_best"] = "final"
+    """final: the points table (It. 5 onward); multiplier: face value times the shape's multiplier (It.
+    1-2); max: the shape's maximum (It. 3 Scoring 1, It. 4); max_best: a player's best shape only (It. 3
+    Scoring 2)."""
     single_value: Literal["face", "one"] = "face"
+    """multiplier scoring: a single die scores its face (It. 1) or 1 (It. 2)."""
     formation_points: tuple[int, ...] = field(default=FINAL_POINTS, metadata={
         "range": (0, 1000), "min_items": 2, "max_items": 2 * MAX_DICE + 1})
+    """Points of a closed formation of 3, 4, 5 ... dice (It. 5's table 3, 6, 10 ... 73; past its end the
+    last step repeats)."""
     borg_must_be_beaten: bool = True
+    """With the Borg die in a shape, the owner's sum must exceed the Borg's value to score it (Final
+    Rules)."""
     borg_bonus: bool = True
+    """Beating the Borg in a closed formation adds the Borg's pips (It. 7 "Borg 2", Final Rules)."""
     ignore_values: bool = False
     """Blank dice (It. 2 "Ignore numbers on the dice"; It. 6, Craig: "Make all dice blank d6.
     (Ignore rolled values.)"): every die counts 1, whatever it shows, so a shape goes to the
@@ -76,6 +89,8 @@ class StarDiceParams:
     """both: each player adds their battle points (Final Rules); winner_only: only the battle's
     winner adds theirs (iteration 3/4)."""
     max_battles: int = field(default=40, metadata={"range": (1, 100)})
+    """Ours: a war still undecided after this many battles ends: the higher war total wins (best_of: more
+    battles won), equal is a draw, so every war ends."""
     war_format: Literal["target", "rounds", "best_of"] = "target"
     """target: the first to exceed `war_target` wins (Final Rules). rounds: play `war_rounds`
     battles, the higher total wins (It. 4 "Play to X number of rounds"). best_of: the first to
@@ -100,23 +115,40 @@ class StarDiceParams:
     # flat so that `--param connect_range=0.3` reaches them ------------------------------------
     connect_range: float = field(default=FormationParams.connect_range,
                                  metadata={"space": (0.15, 0.4), "range": (0.05, 0.75)})
+    """Seed iteration 1: "close enough" is "about a quarter of the screen"."""
     hysteresis: float = field(default=FormationParams.hysteresis, metadata={"range": (0.0, 0.1)})
+    """Iteration 2 flicker fix: an existing connection breaks only beyond range + hysteresis."""
     min_angle_deg: float = field(default=FormationParams.min_angle_deg,
                                  metadata={"space": (0.0, 30.0), "range": (0.0, 90.0)})
+    """Iteration 7: reject "very small angles" between two connections at one die (0 = off)."""
     jitter: float = field(default=FormationParams.jitter, metadata={"range": (0.0, 0.05)})
+    """Iteration 3/4: movements under this distance from a die's resting point are ignored."""
     stop_speed: float = field(default=FormationParams.stop_speed, metadata={"range": (0.0, 0.5)})
+    """Iteration 5: a die faster than this (table widths / s, when a speed is known) is moving."""
     settle_time: float = field(default=FormationParams.settle_time, metadata={"range": (0.0, 3.0)})
+    """Iteration 5: a die must be still this long before it may connect."""
     merge_distance: float = field(default=FormationParams.merge_distance, metadata={"range": (0.0, 0.1)})
+    """Dice whose centres are closer than this are detected as a single die (final rules)."""
     check_crossing: bool = FormationParams.check_crossing
+    """Iteration 4: connections never cross."""
     disconnect_on_move: bool = FormationParams.disconnect_on_move
+    """Iteration 7: a die that moves loses its connections (before: only distance breaks them)."""
     connect_while_moving: bool = FormationParams.connect_while_moving
+    """Before iteration 5 a moving die could connect."""
     # -- the table simulation ---------------------------------------------------------------
     frame: float = field(default=0.06, metadata={"range": (0.03, 0.2)})
+    """Width of the glass frame around the touch surface, in table widths: a die resting there is on the
+    table but not seen."""
     max_speed: float = field(default=5.0, metadata={"range": (0.5, 10.0)})
+    """Fastest throw, in table widths a second."""
     roll_dir_noise_deg: float = field(default=6.0, metadata={"range": (0.0, 45.0)})
+    """A rolled die's aim wanders by up to this many degrees (a hand is not a machine)."""
     roll_speed_noise: float = field(default=0.12, metadata={"range": (0.0, 0.5)})
+    """A rolled die's speed varies by up to this share."""
     slide_dir_noise_deg: float = field(default=1.5, metadata={"range": (0.0, 45.0)})
+    """A slid d6's aim wanders by up to this many degrees (sliding is more precise, It. 9)."""
     slide_speed_noise: float = field(default=0.04, metadata={"range": (0.0, 0.5)})
+    """A slid d6's speed varies by up to this share."""
     tumble_speed: float = field(default=0.25, metadata={"range": (0.0, 2.0)})
     """A die knocked faster than this tumbles and shows a new random face."""
 

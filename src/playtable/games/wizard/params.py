@@ -4,7 +4,7 @@ variants. Each field cites the seed section it comes from (see RULES.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Literal
+from typing import Any, Literal
 
 from playtable.core.errors import BadParameter
 from playtable.games.wizard.content import load_content
@@ -12,6 +12,11 @@ from playtable.games.wizard.content import load_content
 COUNT_PREFIXES = ("cards_", "tiles_")
 COUNT_RANGE = (0, 60)
 """Each content count's bounds (`validate`, and a remote client's, `core.params`)."""
+
+def _count(default: int, space: tuple[int, int], what: str) -> Any:
+    """A content count: its tuning space, the bounds every count shares, and what it counts."""
+    return field(default=default, metadata={"space": space, "range": COUNT_RANGE, "doc": what})
+
 
 # Remote bounds (`core.params`): each is what `validate` allows, so every value of the seed's
 # versions, the variants, the tuner and the tests lies inside; the content directory is the
@@ -72,29 +77,29 @@ class WizardParams:
     # equal); a count left at its default keeps the content file's own count (so a designer's
     # `content=` directory is used as written), a count set to another value replaces it. 0
     # leaves the card or tile out. The key tiles stay 3 (8 Nov 'Preparation').
-    cards_goblin: int = field(default=6, metadata={"space": (2, 12), "range": COUNT_RANGE})
-    cards_rat_swarm: int = field(default=3, metadata={"space": (0, 8), "range": COUNT_RANGE})
-    cards_goblin_pack: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    cards_orc: int = field(default=6, metadata={"space": (2, 12), "range": COUNT_RANGE})
-    cards_troll: int = field(default=4, metadata={"space": (0, 8), "range": COUNT_RANGE})
-    cards_ogre: int = field(default=3, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    cards_dragon: int = field(default=1, metadata={"space": (0, 3), "range": COUNT_RANGE})
-    cards_spike_trap: int = field(default=4, metadata={"space": (0, 8), "range": COUNT_RANGE})
-    cards_pit_traps: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    cards_frost_bolt: int = field(default=3, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    cards_switcheroo: int = field(default=2, metadata={"space": (0, 5), "range": COUNT_RANGE})
-    cards_whirlwind: int = field(default=1, metadata={"space": (0, 3), "range": COUNT_RANGE})
-    cards_fireball: int = field(default=2, metadata={"space": (0, 5), "range": COUNT_RANGE})
-    tiles_empty_room: int = field(default=8, metadata={"space": (4, 16), "range": COUNT_RANGE})
-    tiles_library: int = field(default=8, metadata={"space": (4, 16), "range": COUNT_RANGE})
-    tiles_shrine: int = field(default=12, metadata={"space": (6, 20), "range": COUNT_RANGE})
-    tiles_altar: int = field(default=10, metadata={"space": (5, 18), "range": COUNT_RANGE})
-    tiles_vault: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    tiles_ley_line: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    tiles_ransacked_study: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    tiles_drained_well: int = field(default=2, metadata={"space": (0, 6), "range": COUNT_RANGE})
-    tiles_collapsed_hall: int = field(default=1, metadata={"space": (0, 4), "range": COUNT_RANGE})
-    tiles_mixed_blessing: int = field(default=1, metadata={"space": (0, 4), "range": COUNT_RANGE})
+    cards_goblin: int = _count(6, (2, 12), "Goblin cards in the wizard deck")
+    cards_rat_swarm: int = _count(3, (0, 8), "Rat Swarm cards in the wizard deck")
+    cards_goblin_pack: int = _count(2, (0, 6), "Goblin Pack cards in the wizard deck")
+    cards_orc: int = _count(6, (2, 12), "Orc cards in the wizard deck")
+    cards_troll: int = _count(4, (0, 8), "Troll cards in the wizard deck")
+    cards_ogre: int = _count(3, (0, 6), "Ogre cards in the wizard deck")
+    cards_dragon: int = _count(1, (0, 3), "Dragon cards in the wizard deck")
+    cards_spike_trap: int = _count(4, (0, 8), "Spike Trap cards in the wizard deck")
+    cards_pit_traps: int = _count(2, (0, 6), "Pit Traps cards in the wizard deck")
+    cards_frost_bolt: int = _count(3, (0, 6), "Frost Bolt cards in the wizard deck")
+    cards_switcheroo: int = _count(2, (0, 5), "Switcheroo cards in the wizard deck")
+    cards_whirlwind: int = _count(1, (0, 3), "Whirlwind cards in the wizard deck")
+    cards_fireball: int = _count(2, (0, 5), "Fireball cards in the wizard deck")
+    tiles_empty_room: int = _count(8, (4, 16), "Empty Room tiles in the labyrinth")
+    tiles_library: int = _count(8, (4, 16), "Library tiles in the labyrinth")
+    tiles_shrine: int = _count(12, (6, 20), "Shrine tiles in the labyrinth")
+    tiles_altar: int = _count(10, (5, 18), "Altar tiles in the labyrinth")
+    tiles_vault: int = _count(2, (0, 6), "Vault tiles in the labyrinth")
+    tiles_ley_line: int = _count(2, (0, 6), "Ley Line tiles in the labyrinth")
+    tiles_ransacked_study: int = _count(2, (0, 6), "Ransacked Study tiles in the labyrinth")
+    tiles_drained_well: int = _count(2, (0, 6), "Drained Well tiles in the labyrinth")
+    tiles_collapsed_hall: int = _count(1, (0, 4), "Collapsed Hall tiles in the labyrinth")
+    tiles_mixed_blessing: int = _count(1, (0, 4), "Mixed Blessing tiles in the labyrinth")
 
     def validate(self) -> None:
         if not 3 <= self.players <= 5:
