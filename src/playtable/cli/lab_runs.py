@@ -76,6 +76,24 @@ def resume_killed(out: str, arms: Sequence[Any], seeds: Collection[int]) -> list
     return previous
 
 
+def continue_interrupted(out: str, arms: Sequence[Any], seeds: Collection[int]) -> None:
+    """OUT is what an interrupted run of this very command wrote (Ctrl-C or SIGTERM complete
+    the file, so its journal is gone): its games become the recovered games this run resumes
+    from, as a killed run's are, and OUT is written again, whole, by this run."""
+    import os
+
+    from playtable.core.files import shown
+    from playtable.lab.recovery import interrupted_games, recovered_path
+
+    target = recovered_path(out)
+    if not os.path.isfile(out) or os.path.islink(out) or os.path.lexists(target):
+        return
+    games = interrupted_games(out, arms, seeds)
+    if games:
+        os.replace(out, target)
+        log.warning("continuing an interrupted run: its %d games in %s are kept", games, shown(out))
+
+
 def check_out_names(out: str) -> None:
     """The files a run keeps beside OUT (its journal, the recovered games) need names the
     system can hold too: a name too long is refused now, not when the first games are written."""
@@ -100,7 +118,8 @@ def end_line(out: str | None, finished: int, rows_in_file: int, interrupted: boo
         if not out:
             return head if finished else "interrupted before any game finished"
         if rows_in_file:
-            return f"{head}, {rows_in_file} rows written to {shown(out)}"
+            return (f"{head}, {rows_in_file} rows written to {shown(out)}; the same command "
+                    "continues the run")
         return f"interrupted before any game finished: {shown(out)} not written"
     if not out:
         return ""
@@ -151,6 +170,8 @@ def recorded_run(
             # One run at a time on OUT: a second one is refused while the first is alive (its
             # journal is then a live run's, not one a killed run left to recover).
             held.enter_context(exclusive(out, "running a simulation into it"))
+            if not force:
+                continue_interrupted(out, arms, seeds)
             check_new_output(out, force)
             frame.previous = resume_killed(out, arms, seeds)
             from playtable.lab.storage import ResultWriter

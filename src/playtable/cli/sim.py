@@ -64,8 +64,8 @@ def sim(
     force: bool,
 ) -> None:
     """Simulate N games of GAME and summarise them (win rate with a Wilson 95% interval, length
-    and score distributions, game metrics). Ctrl-C keeps every finished game; a run killed
-    outright is resumed by the same command at its first missing seed. Games stream through:
+    and score distributions, game metrics). Ctrl-C keeps every finished game; the same command
+    continues an interrupted run, and resumes one killed outright, at its missing seeds. Games stream through:
     memory stays bounded however large N is."""
     from playtable.lab.chunks import Chunk
     from playtable.lab.metrics import RunningSummary

@@ -280,6 +280,31 @@ def check_resumable(out: str | Path, arms: Sequence[Arm], seeds: Collection[int]
         _refuse(recovered, row)
 
 
+def interrupted_games(out: str | Path, arms: Sequence[Arm], seeds: Collection[int]) -> int:
+    """How many games of this very run (arms and seeds) the result file `out` holds when it is
+    the file of an earlier, interrupted run of it: some of its games and none of another run's.
+    0 for a file of another run, a finished one (every game there), or one that cannot be read:
+    those are the user's to keep or to replace with --force."""
+    import duckdb
+
+    from playtable.lab.storage import connect
+
+    try:
+        con = connect([Path(out)])
+    except ResultsError:
+        return 0
+    try:
+        if _foreign_in(con, "games", arms, seeds) is not None:
+            return 0
+        held = con.execute("SELECT count(DISTINCT (variant, seed)) FROM games").fetchone()
+    except duckdb.Error:
+        return 0
+    finally:
+        con.close()
+    count = int(held[0]) if held else 0
+    return count if 0 < count < len(arms) * len(seeds) else 0
+
+
 def _refuse(path: Path, row: Any) -> None:
     if row is not None:
         raise ResultsError(
