@@ -1,37 +1,25 @@
 // Star Dice's canvas drawing (the seed's table software, iterations 1-9, made readable for a
-// newcomer in issue 30): the glass frame (lit in the colour of the fleet whose turn it is, seed
-// brainstorm 18) round the touch surface; each die drawn as what it is, the outline of its kind
-// (d20 a hexagon with its facets, d12 a pentagon, d10 a kite, d8 a diamond, d6 a square, d4 a
-// triangle) in its fleet's colour (the seed's white Federation and red Klingon sets), its rolled
-// face inside it when it fits, else beside it; the Borg die a black cube with a green grid;
-// torpedo stones small discs of their fleet's colour; connections as lines, closed formations
-// filled (each a different colour, none of them a fleet's), open strings white; each shape's
-// points as a tag in its owner's colour; a faint range ring round every moving die; the logo
-// on an empty table; and the aim of a throw: where a lone die would stop, how far it may
-// stray, and the throw's strength. Every label (faces, tags) is placed where it covers no other
-// label and no other piece. Pure drawing: positions and the layout come from stardice.js (and
-// stardice_live.js, which shares it).
+// newcomer): the glass frame (lit in the colour of the fleet whose turn it is, seed brainstorm
+// 18) round the touch surface; connections as lines, closed formations filled (each a different
+// colour, none of them a fleet's), open strings white; a faint range ring round every moving
+// die; the logo on an empty table; the aim of a throw: where a lone die would stop, how far it
+// may stray, and the throw's strength; the live table's fading points and banners. The pieces
+// and their labels are drawn by stardice_labels.js (`drawPieces`, exported here too), each
+// piece's look by stardice_dice.js. Pure drawing: positions and the layout come from
+// stardice_canvas.js (and stardice_live.js, which shares it).
+
+import { bodyRadius, drawBody, FLEET_STYLE, polygon } from "./stardice_dice.js";
+
+export { bodyRadius, drawBody, FLEET_STYLE, kindOf, outline, ownerOf } from "./stardice_dice.js";
+export { drawPieces } from "./stardice_labels.js";
 
 export const TABLE = { width: 1.0, depth: 0.75, frame: 0.06 };
 /** The formation engine's default connect range (seed iteration 1: "about a quarter of the screen"). */
 export const CONNECT_RANGE = 0.25;
-/** The fleets: white Federation dice, red Klingon dice (Final Rules, Materials Included). */
-export const FLEET_STYLE = [
-  { body: "#f4f1e8", edge: "#5d5a52", ink: "#15151a", facet: "rgba(0,0,0,0.28)", glow: "#ffffff" },
-  { body: "#d3222a", edge: "#4a0508", ink: "#ffffff", facet: "rgba(255,255,255,0.35)", glow: "#ff3b3b" },
-];
 export const OWNER_COLOURS = [FLEET_STYLE[0].body, FLEET_STYLE[1].body];
-const BORG_STYLE = { body: "#07110b", grid: "#3ddc66", ink: "#7dff9e" };
-const NEUTRAL_TAG = { body: "#59606e", ink: "#ffffff" };
 /** Formation fills (seed iteration 2: closed shapes "colored and different from each other");
  *  neither white nor red, so a formation is never taken for a fleet. */
 export const FORMATION_FILLS = ["#f5c542", "#b57cff", "#42e0d0", "#9be15d", "#ff9f43", "#4da3ff", "#ff8fd0", "#c9a27e"];
-const RADIUS = { d4: 0.014, d6: 0.013, d8: 0.014, d10: 0.015, d12: 0.016, d20: 0.017, borg: 0.018, stone: 0.012 };
-/** Drawn a little larger than the real dice, and never smaller than this many pixels. */
-const GROW = 1.3;
-const MIN_RADIUS = 8;
-/** A face is written inside its die when the die is drawn at least this large (pixels). */
-const INSIDE = 10.5;
 
 /** The transform from table units to canvas pixels, fitted to the canvas with the frame. */
 export function fit(width, height) {
@@ -67,23 +55,6 @@ export function nearestFramePoint(x, y) {
   return [sides[0][0], sides[0][1]];
 }
 
-export function kindOf(id) {
-  if (id === "borg") return "borg";
-  if (id === "blank") return "blank";
-  const name = id.split(".")[1] ?? id;
-  return /^t\d*$/.test(name) ? "stone" : name.replace(/[a-z]+$/, "");
-}
-
-export function ownerOf(id) {
-  if (id === "borg" || id === "blank") return null;
-  return id.startsWith("F.") ? 0 : id.startsWith("K.") ? 1 : null;
-}
-
-/** The drawn radius of a piece of `kind` at `scale` pixels a table width. */
-export function bodyRadius(kind, scale) {
-  return Math.max(MIN_RADIUS, (RADIUS[kind === "blank" ? "d6" : kind] ?? 0.015) * scale * GROW);
-}
-
 function starPath(ctx, cx, cy, r, points = 5) {
   ctx.beginPath();
   for (let i = 0; i < points * 2; i += 1) {
@@ -91,30 +62,6 @@ function starPath(ctx, cx, cy, r, points = 5) {
     const a = -Math.PI / 2 + (i * Math.PI) / points;
     ctx.lineTo(cx + rr * Math.cos(a), cy + rr * Math.sin(a));
   }
-  ctx.closePath();
-}
-
-/** The corners of a kind's outline round (cx, cy), radius r: what a die of that kind looks like
- *  from above, as the usual dice icons draw it. */
-export function outline(kind, cx, cy, r) {
-  const ring = (n, start, rx = r, ry = r) => Array.from({ length: n }, (_, i) => {
-    const a = start + (i * 2 * Math.PI) / n;
-    return [cx + rx * Math.cos(a), cy + ry * Math.sin(a)];
-  });
-  switch (kind) {
-    case "d4": return ring(3, -Math.PI / 2, r * 1.1, r * 1.1);
-    case "d6": case "blank": case "borg": return ring(4, Math.PI / 4, r * 1.2, r * 1.2);
-    case "d8": return ring(4, -Math.PI / 2, r * 0.95, r * 1.2);
-    case "d10": return [[cx, cy - r * 1.2], [cx + r, cy - r * 0.1], [cx, cy + r * 0.9], [cx - r, cy - r * 0.1]];
-    case "d12": return ring(5, -Math.PI / 2, r * 1.1, r * 1.1);
-    case "d20": return ring(6, 0, r * 1.12, r * 1.12);
-    default: return ring(24, 0);
-  }
-}
-
-function polygon(ctx, points) {
-  ctx.beginPath();
-  points.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
   ctx.closePath();
 }
 
@@ -240,251 +187,6 @@ export function drawRangeRing(ctx, view, x, y, range = CONNECT_RANGE, dashed = f
   ctx.lineWidth = 1;
   ctx.stroke();
   ctx.restore();
-}
-
-/** One piece's body where it lies (`px`, `py` in pixels): the outline of its kind in its
- *  fleet's colour, the Borg die's cube, a torpedo stone; `alpha` < 1 draws a ghost. */
-export function drawBody(ctx, kind, owner, px, py, r, alpha = 1) {
-  ctx.save();
-  ctx.globalAlpha = alpha;
-  if (kind === "borg") {
-    const side = r * 1.7;
-    ctx.fillStyle = BORG_STYLE.body;
-    ctx.shadowColor = BORG_STYLE.grid;
-    ctx.shadowBlur = alpha < 1 ? 0 : 6;
-    ctx.fillRect(px - side / 2, py - side / 2, side, side);
-    ctx.shadowBlur = 0;
-    ctx.strokeStyle = BORG_STYLE.grid;
-    ctx.lineWidth = 1.5;
-    ctx.strokeRect(px - side / 2, py - side / 2, side, side);
-    ctx.globalAlpha = alpha * 0.55; // the Borg cube's grid
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (const k of [1, 2]) {
-      ctx.moveTo(px - side / 2 + (k * side) / 3, py - side / 2);
-      ctx.lineTo(px - side / 2 + (k * side) / 3, py + side / 2);
-      ctx.moveTo(px - side / 2, py - side / 2 + (k * side) / 3);
-      ctx.lineTo(px + side / 2, py - side / 2 + (k * side) / 3);
-    }
-    ctx.stroke();
-  } else if (kind === "stone") {
-    ctx.beginPath();
-    ctx.arc(px, py, r * 0.85, 0, 2 * Math.PI);
-    ctx.fillStyle = owner === null ? "#9aa0a6" : FLEET_STYLE[owner].body;
-    ctx.fill();
-    ctx.strokeStyle = "#9aa0a6";
-    ctx.lineWidth = 2;
-    ctx.stroke();
-  } else if (kind === "blank") {
-    polygon(ctx, outline("d6", px, py, r));
-    ctx.fillStyle = "#8c8f99";
-    ctx.fill();
-    ctx.setLineDash([3, 2]);
-    ctx.strokeStyle = "#ffffff";
-    ctx.lineWidth = 1;
-    ctx.stroke();
-  } else {
-    const style = FLEET_STYLE[owner ?? 0];
-    const pts = outline(kind, px, py, r);
-    polygon(ctx, pts);
-    ctx.fillStyle = style.body;
-    ctx.fill();
-    ctx.strokeStyle = style.edge;
-    ctx.lineWidth = 1.5;
-    ctx.stroke();
-    // the facets that tell a d20 from a d12 at a glance: an inner triangle / pentagon, a d8's waist
-    ctx.strokeStyle = style.facet;
-    ctx.lineWidth = 1;
-    if (kind === "d20") {
-      polygon(ctx, outline("d4", px, py + r * 0.08, r * 0.72));
-      ctx.stroke();
-    } else if (kind === "d12") {
-      polygon(ctx, outline("d12", px, py + r * 0.05, r * 0.55));
-      ctx.stroke();
-    } else if (kind === "d8") {
-      ctx.beginPath();
-      ctx.moveTo(pts[3][0], pts[3][1]);
-      ctx.lineTo(pts[1][0], pts[1][1]);
-      ctx.stroke();
-    }
-  }
-  ctx.restore();
-}
-
-function overlaps(a, b) {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
-
-function area(a, b) {
-  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
-// Where a face may go round its die, in order of preference (directions of the label's nearest
-// corner or edge from the die's centre): the four corners, the sides, above and below; in rings
-// ever further out when the nearest ones are full (a die in the middle of a cluster), joined to
-// its die by a thin line.
-const PLACES = [[1, -1], [-1, -1], [1, 1], [-1, 1], [1, 0], [-1, 0], [0, -1], [0, 1],
-  [2, -1], [-2, -1], [2, 1], [-2, 1], [1, -2], [-1, -2], [1, 2], [-1, 2]];
-const RINGS = [1, 1.8, 2.7, 3.8, 5.2];
-
-/**
- * Draw the pieces on the table, `[{id, x, y, value}]` (a value of null shows "?", `moving`
- * pieces show no face), with `tags` (`[{x, y, text, owner, alpha}]` in table units: a shape's
- * points), each label where it covers no other label and no other piece. Returns the boxes
- * written: `{bodies: [{id, kind, px, py, r}], labels: [{kind: "face"|"tag", text, x, y, w, h}]}`.
- */
-export function drawPieces(ctx, view, pieces, tags = []) {
-  const { toPx, scale } = view.fit;
-  const bodies = pieces.map((p) => {
-    const kind = kindOf(p.id);
-    const [px, py] = toPx(p.x, p.y);
-    return { ...p, kind, owner: ownerOf(p.id), px, py, r: bodyRadius(kind, scale) };
-  });
-  for (const b of bodies) drawBody(ctx, b.kind, b.owner, b.px, b.py, b.r);
-  const boxOf = (b) => {
-    const half = b.kind === "borg" ? b.r * 0.85 : b.r;
-    return { x: b.px - half, y: b.py - half, w: 2 * half, h: 2 * half };
-  };
-  const bodyBoxes = bodies.map((b) => ({ body: b, box: boxOf(b) }));
-  const labels = [];
-  const bounds = { x: 0, y: 0, w: view.width, h: view.height };
-  const inside = (box) => box.x >= bounds.x && box.y >= bounds.y && box.x + box.w <= bounds.w && box.y + box.h <= bounds.h;
-  const cost = (box, self) => labels.reduce((s, l) => s + area(box, l) * 4, 0)
-    + bodyBoxes.reduce((s, { body, box: bb }) => s + (body === self ? 0 : area(box, bb)), 0)
-    + (inside(box) ? 0 : box.w * box.h);
-
-  // 1. faces that fit inside their own die
-  const outside = [];
-  for (const b of bodies) {
-    if (b.kind === "stone" || b.kind === "blank" || b.moving) continue;
-    const text = b.value === null || b.value === undefined ? "?" : String(b.value);
-    const size = Math.round(Math.min(b.r * 0.95, 18));
-    ctx.font = `bold ${size}px system-ui, sans-serif`;
-    const w = ctx.measureText(text).width;
-    const box = { x: b.px - w / 2, y: b.py - size / 2 + (b.kind === "d20" ? 1 : 0), w, h: size };
-    const fits = b.r >= INSIDE && w <= b.r * 1.5
-      && !bodyBoxes.some(({ body, box: bb }) => body !== b && overlaps(box, bb));
-    if (!fits) { outside.push({ b, text }); continue; }
-    const ink = b.kind === "borg" ? BORG_STYLE.ink : FLEET_STYLE[b.owner ?? 0].ink;
-    writeText(ctx, text, box, size, ink, null);
-    labels.push({ kind: "face", id: b.id, text, ...box });
-  }
-  // 2. the shapes' tags, on their shape or as near it as is free
-  for (const tag of tags) {
-    const [ax, ay] = toPx(tag.x, tag.y);
-    const size = Math.max(11, Math.round(Math.min(scale * 0.03, 18)));
-    ctx.font = `bold ${size}px system-ui, sans-serif`;
-    const w = ctx.measureText(tag.text).width + size * 0.8;
-    const h = size * 1.4;
-    const candidates = [[0, 0]];
-    for (const ring of [0.8, 1.6, 2.4, 3.4]) {
-      for (const [dx, dy] of PLACES.slice(0, 8)) candidates.push([dx * ring * w * 0.6, dy * ring * h]);
-    }
-    let best = null;
-    for (const [dx, dy] of candidates) {
-      const box = { x: ax + dx - w / 2, y: ay + dy - h / 2, w, h };
-      const c = cost(box, null);
-      if (!best || c < best.c) best = { box, c };
-      if (c === 0) break;
-    }
-    const style = tag.owner === 0 || tag.owner === 1 ? FLEET_STYLE[tag.owner] : NEUTRAL_TAG;
-    ctx.save();
-    ctx.globalAlpha = tag.alpha ?? 1;
-    const mx = best.box.x + w / 2;
-    const my = best.box.y + h / 2;
-    if (Math.hypot(mx - ax, my - ay) > h) { // moved off its shape: a line back to it
-      ctx.beginPath();
-      ctx.moveTo(ax, ay);
-      ctx.lineTo(Math.min(Math.max(ax, best.box.x), best.box.x + w), Math.min(Math.max(ay, best.box.y), best.box.y + h));
-      ctx.strokeStyle = tag.colour ?? "rgba(255,255,255,0.7)";
-      ctx.lineWidth = 1.5;
-      ctx.stroke();
-      ctx.beginPath();
-      ctx.arc(ax, ay, 2.5, 0, 2 * Math.PI);
-      ctx.fillStyle = tag.colour ?? "#ffffff";
-      ctx.fill();
-    }
-    roundRect(ctx, best.box, h / 2);
-    ctx.fillStyle = style.body;
-    ctx.fill();
-    ctx.strokeStyle = tag.colour ?? "rgba(0,0,0,0.6)";
-    ctx.lineWidth = tag.colour ? 2.5 : 1;
-    ctx.stroke();
-    ctx.fillStyle = style.ink;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillText(tag.text, best.box.x + w / 2, best.box.y + h / 2 + 0.5);
-    ctx.restore();
-    labels.push({ kind: "tag", text: tag.text, ...best.box });
-  }
-  // 3. the other faces beside their die, ring after ring until a free place is found
-  for (const { b, text } of outside) {
-    const size = Math.max(11, Math.round(Math.min(b.r * 1.05, 16)));
-    ctx.font = `bold ${size}px system-ui, sans-serif`;
-    const w = ctx.measureText(text).width + 2;
-    let best = null;
-    for (const ring of RINGS) {
-      for (const [dx, dy] of PLACES) {
-        const gap = b.r * 1.05 * ring + 1;
-        const box = {
-          x: dx > 0 ? b.px + gap * Math.min(dx, 1.6) : dx < 0 ? b.px - gap * Math.min(-dx, 1.6) - w : b.px - w / 2,
-          y: dy > 0 ? b.py + gap * 0.55 * dy : dy < 0 ? b.py + gap * 0.55 * dy - size : b.py - size / 2,
-          w, h: size, ring,
-        };
-        const c = cost(box, b);
-        if (!best || c < best.c) best = { box, c };
-        if (c === 0) break;
-      }
-      if (best.c === 0) break;
-    }
-    const box = best.box;
-    if (box.ring > 1) {
-      const tx = Math.min(Math.max(b.px, box.x), box.x + box.w);
-      const ty = Math.min(Math.max(b.py, box.y), box.y + box.h);
-      const along = b.r / Math.max(1, Math.hypot(tx - b.px, ty - b.py)); // from the die's edge
-      ctx.save();
-      ctx.beginPath();
-      ctx.moveTo(b.px + (tx - b.px) * along, b.py + (ty - b.py) * along);
-      ctx.lineTo(tx, ty);
-      ctx.strokeStyle = "rgba(255,255,255,0.65)";
-      ctx.lineWidth = 1;
-      ctx.stroke();
-      ctx.restore();
-    }
-    writeText(ctx, text, box, size, "#ffffff", "rgba(0,0,0,0.75)");
-    labels.push({ kind: "face", id: b.id, text, x: box.x, y: box.y, w: box.w, h: box.h });
-  }
-  return { bodies: bodies.map(({ id, kind, px, py, r }) => ({ id, kind, px, py, r })), labels };
-}
-
-function writeText(ctx, text, box, size, ink, halo) {
-  ctx.save();
-  ctx.font = `bold ${size}px system-ui, sans-serif`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  const cx = box.x + box.w / 2;
-  const cy = box.y + box.h / 2 + 0.5;
-  if (halo) {
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = halo;
-    ctx.strokeText(text, cx, cy);
-  }
-  ctx.fillStyle = ink;
-  ctx.fillText(text, cx, cy);
-  ctx.restore();
-}
-
-function roundRect(ctx, box, radius) {
-  const r = Math.min(radius, box.h / 2, box.w / 2);
-  ctx.beginPath();
-  ctx.moveTo(box.x + r, box.y);
-  ctx.arcTo(box.x + box.w, box.y, box.x + box.w, box.y + box.h, r);
-  ctx.arcTo(box.x + box.w, box.y + box.h, box.x, box.y + box.h, r);
-  ctx.arcTo(box.x, box.y + box.h, box.x, box.y, r);
-  ctx.arcTo(box.x, box.y, box.x + box.w, box.y, r);
-  ctx.closePath();
 }
 
 /** A formation's points at its centre; `alpha` fades it in and out (the live table's numbers). */

@@ -157,133 +157,129 @@ function onSurface(x, y) {
   return x > 0 && x < 1 && y > 0 && y < 0.75;
 }
 
+/** What a throw's events say: the piece landing, dice knocked (out of their shape, off the
+ *  table), a miss, formations forming and breaking. Each returns a sentence, or null when the
+ *  event was already told with another (a die knocked out of the formation it broke). */
+const THROW_SENTENCES = {
+  landed(d, step) {
+    const { viewer } = step;
+    const piece = d.piece;
+    const t = who(d.seat, viewer, step.names);
+    const verb = { roll: "roll", slide: "slide", fire: "fire" }[step.mode] ?? "roll";
+    const what = piece === "borg" ? "the Borg die" : kindOf(piece) === "stone" ? "a torpedo"
+      : `${ownerOf(piece) === d.seat && d.seat === viewer ? "your" : "a"} ${thing(kindOf(piece))}`;
+    const face = d.value === null || d.value === undefined || kindOf(piece) === "stone" || piece === "blank" ? ""
+      : ` showing ${d.value}`;
+    const where = onSurface(d.x, d.y) ? "" : " on the grey frame, where the table cannot see it";
+    const rests = kindOf(piece) === "stone" ? "it stops" : "it comes to rest";
+    return `${cap(t.name)} ${verb}${t.s} ${what}: ${rests}${where}${face}.`;
+  },
+  knocked(d, step) {
+    if (step.told.has(d.piece)) return null;
+    const out = step.broken.find((objects) => objects.some((o) => o.split("+").includes(d.piece)));
+    const shape = out ? ` out of the ${shapeName(out.length)}` : "";
+    if (out) step.broken.splice(step.broken.indexOf(out), 1);
+    const falls = step.fell.has(d.piece);
+    step.told.add(d.piece);
+    return `${cap(step.hitter)} knocks ${pieceName(d.piece, step.viewer)}${shape}${falls ? "" : `: it now shows ${d.value}`}.`;
+  },
+  knocked_off(d, step) {
+    const piece = d.piece;
+    const off = piece === step.thrown ? `${cap(pieceName(piece, step.viewer))} goes off the table`
+      : `${cap(pieceName(piece, step.viewer))} is knocked off the table`;
+    const gone = piece === "borg" ? "." : kindOf(piece) === "stone" ? "." : ": it is out of this battle.";
+    return off + gone;
+  },
+  rethrow(d, step) {
+    const t = who(d.seat, step.viewer, step.names);
+    return `${cap(pieceName(d.die, step.viewer))} misses the table without touching anything: ${t.name} may throw it again.`;
+  },
+  formation_closed(d, step) {
+    return `A ${shapeName((d.objects || []).length)} forms: ${membersWords(d.objects || [], step.viewer)}.`;
+  },
+  formation_broken(d, step) {
+    const objects = d.objects || [];
+    if (!step.broken.includes(objects)) return null; // already told with the die knocked out of it
+    const moved = objects.flatMap((o) => o.split("+")).find((p) => step.knocked.has(p) || step.fell.has(p));
+    const why = moved && !step.told.has(moved) ? `: ${pieceName(moved, step.viewer)} was knocked away` : "";
+    return `The ${shapeName(objects.length)} of ${membersWords(objects, step.viewer)} breaks${why}.`;
+  },
+};
+
+/** What the match's events say: a battle starting, the call and the Borg roll, its end, the
+ *  war's, forfeits, fouls, held fire, the solitaire's blank d6. */
+const MATCH_SENTENCES = {
+  battle_started(d, { viewer, names }) {
+    if (d.roller === undefined) {
+      const f = who(d.first, viewer, names);
+      return `Battle ${d.battle}: ${f.name} throw${f.s} first.`;
+    }
+    const r = who(d.roller, viewer, names);
+    const c = who(1 - d.roller, viewer, names);
+    return `Battle ${d.battle}: ${r.name} roll${r.s} the Borg die and ${c.name} call${c.s} odd or even.`;
+  },
+  called(d, { viewer, names }) {
+    const c = who(d.seat, viewer, names);
+    return `${cap(c.name)} call${c.s} ${d.call}.`;
+  },
+  first_player(d, { viewer, names }) {
+    const f = who(d.first, viewer, names);
+    const parity = d.pips % 2 ? "odd" : "even";
+    return `The Borg die shows ${d.value} with ${d.pips} pips (${parity}): ${f.name} go${f.es} first.`;
+  },
+  borg_reroll: () => "The Borg die left the table: it is rolled again, and the call may be made again.",
+  battle_scored(d, { names, options }) {
+    const [f, k] = d.points;
+    const war = d.war ? ` The war stands ${d.war[0]} to ${d.war[1]}${options.warTarget ? ` (first past ${options.warTarget} wins)` : ""}.` : "";
+    return `Battle ${d.battle} is over: ${playerName(0, names)} ${f}, ${playerName(1, names)} ${k}.${options.warTarget ? war : ""}`;
+  },
+  war_over(d, { viewer, names }) {
+    if (d.winner === null || d.winner === undefined) return `The war ends in a draw, ${d.war[0]} to ${d.war[1]}.`;
+    const w = who(d.winner, viewer, names);
+    return `${cap(w.name)} win${w.s} the war, ${d.war[d.winner]} to ${d.war[1 - d.winner]}!`;
+  },
+  forfeit(d, { viewer, names, options }) {
+    const f = who(d.seat, viewer, names);
+    return `${cap(f.name)} ${d.why} and forfeit${f.s} the ${options.solo ? "round" : "battle"}.`;
+  },
+  foul(d, { viewer, names }) {
+    const f = who(d.seat, viewer, names);
+    return `${cap(f.name)} foul${f.s} and discard${f.s} a ${kindOf(d.die)}.`;
+  },
+  held_fire(d, { viewer, names }) {
+    const f = who(d.seat, viewer, names);
+    return `${cap(f.name)} hold${f.s} fire.`;
+  },
+  blank_dropped: () => "The blank d6 is dropped onto the table.",
+};
+
 /**
  * One step of the log in words, from `viewer`'s seat (null: watching): [{kind, text}].
  * `entry` is {step, seat, action, events: [{kind, text, data}]}; `options.names` the seats'
- * names, `options.warTarget` the war's target.
+ * names, `options.warTarget` the war's target. An event with no sentence of its own keeps
+ * the engine's text.
  */
 export function stepLines(entry, viewer, options = {}) {
-  const names = options.names;
   const events = entry.events || [];
-  const lines = [];
   const thrown = events.find((e) => e.kind === "landed")?.data?.piece ?? null;
-  const mode = /^(roll|slide)\b/.exec(entry.action || "")?.[1] ?? (entry.action?.startsWith("torpedo") ? "fire" : "roll");
-  const knocked = new Map(events.filter((e) => e.kind === "knocked").map((e) => [e.data.piece, e.data.value]));
-  const fell = new Set(events.filter((e) => e.kind === "knocked_off").map((e) => e.data.piece));
-  const broken = events.filter((e) => e.kind === "formation_broken").map((e) => e.data.objects || []);
-  const told = new Set(); // knocked dice already worded with the formation they left
-  const say = (kind, text) => lines.push({ kind, text });
-  const hitter = thrown ? pieceName(thrown, viewer) : "a throw";
+  const step = {
+    viewer,
+    names: options.names,
+    options,
+    thrown,
+    hitter: thrown ? pieceName(thrown, viewer) : "a throw",
+    mode: /^(roll|slide)\b/.exec(entry.action || "")?.[1] ?? (entry.action?.startsWith("torpedo") ? "fire" : "roll"),
+    knocked: new Map(events.filter((e) => e.kind === "knocked").map((e) => [e.data.piece, e.data.value])),
+    fell: new Set(events.filter((e) => e.kind === "knocked_off").map((e) => e.data.piece)),
+    broken: events.filter((e) => e.kind === "formation_broken").map((e) => e.data.objects || []),
+    told: new Set(), // knocked dice already worded with the formation they left
+  };
+  const lines = [];
   for (const e of events) {
-    const d = e.data || {};
-    switch (e.kind) {
-      case "battle_started": {
-        if (d.roller !== undefined) {
-          const r = who(d.roller, viewer, names);
-          const c = who(1 - d.roller, viewer, names);
-          say(e.kind, `Battle ${d.battle}: ${r.name} roll${r.s} the Borg die and ${c.name} call${c.s} odd or even.`);
-        } else {
-          const f = who(d.first, viewer, names);
-          say(e.kind, `Battle ${d.battle}: ${f.name} throw${f.s} first.`);
-        }
-        break;
-      }
-      case "called": {
-        const c = who(d.seat, viewer, names);
-        say(e.kind, `${cap(c.name)} call${c.s} ${d.call}.`);
-        break;
-      }
-      case "first_player": {
-        const f = who(d.first, viewer, names);
-        const parity = d.pips % 2 ? "odd" : "even";
-        say(e.kind, `The Borg die shows ${d.value} with ${d.pips} pips (${parity}): ${f.name} go${f.es} first.`);
-        break;
-      }
-      case "borg_reroll":
-        say(e.kind, "The Borg die left the table: it is rolled again, and the call may be made again.");
-        break;
-      case "landed": {
-        const piece = d.piece;
-        const t = who(d.seat, viewer, names);
-        const verb = { roll: "roll", slide: "slide", fire: "fire" }[mode] ?? "roll";
-        const what = piece === "borg" ? "the Borg die" : kindOf(piece) === "stone" ? "a torpedo"
-          : `${ownerOf(piece) === d.seat && d.seat === viewer ? "your" : "a"} ${thing(kindOf(piece))}`;
-        const face = d.value === null || d.value === undefined || kindOf(piece) === "stone" || piece === "blank" ? ""
-          : ` showing ${d.value}`;
-        const where = onSurface(d.x, d.y) ? "" : " on the grey frame, where the table cannot see it";
-        const rests = kindOf(piece) === "stone" ? "it stops" : "it comes to rest";
-        say(e.kind, `${cap(t.name)} ${verb}${t.s} ${what}: ${rests}${where}${face}.`);
-        break;
-      }
-      case "knocked": {
-        if (told.has(d.piece)) break;
-        const out = broken.find((objects) => objects.some((o) => o.split("+").includes(d.piece)));
-        const shape = out ? ` out of the ${shapeName(out.length)}` : "";
-        if (out) broken.splice(broken.indexOf(out), 1);
-        const falls = fell.has(d.piece);
-        say(e.kind, `${cap(hitter)} knocks ${pieceName(d.piece, viewer)}${shape}${falls ? "" : `: it now shows ${d.value}`}.`);
-        told.add(d.piece);
-        break;
-      }
-      case "knocked_off": {
-        const piece = d.piece;
-        const off = piece === thrown ? `${cap(pieceName(piece, viewer))} goes off the table`
-          : `${cap(pieceName(piece, viewer))} is knocked off the table`;
-        const gone = piece === "borg" ? "." : kindOf(piece) === "stone" ? "." : ": it is out of this battle.";
-        say(e.kind, off + gone);
-        break;
-      }
-      case "rethrow": {
-        const t = who(d.seat, viewer, names);
-        say(e.kind, `${cap(pieceName(d.die, viewer))} misses the table without touching anything: ${t.name} may throw it again.`);
-        break;
-      }
-      case "formation_closed": {
-        const objects = d.objects || [];
-        say(e.kind, `A ${shapeName(objects.length)} forms: ${membersWords(objects, viewer)}.`);
-        break;
-      }
-      case "formation_broken": {
-        const objects = d.objects || [];
-        if (!broken.includes(objects)) break; // already told with the die knocked out of it
-        const moved = objects.flatMap((o) => o.split("+")).find((p) => knocked.has(p) || fell.has(p));
-        const why = moved && !told.has(moved) ? `: ${pieceName(moved, viewer)} was knocked away` : "";
-        say(e.kind, `The ${shapeName(objects.length)} of ${membersWords(objects, viewer)} breaks${why}.`);
-        break;
-      }
-      case "battle_scored": {
-        const [f, k] = d.points;
-        const war = d.war ? ` The war stands ${d.war[0]} to ${d.war[1]}${options.warTarget ? ` (first past ${options.warTarget} wins)` : ""}.` : "";
-        say(e.kind, `Battle ${d.battle} is over: ${playerName(0, names)} ${f}, ${playerName(1, names)} ${k}.${options.warTarget ? war : ""}`);
-        break;
-      }
-      case "war_over": {
-        if (d.winner === null || d.winner === undefined) { say(e.kind, `The war ends in a draw, ${d.war[0]} to ${d.war[1]}.`); break; }
-        const w = who(d.winner, viewer, names);
-        say(e.kind, `${cap(w.name)} win${w.s} the war, ${d.war[d.winner]} to ${d.war[1 - d.winner]}!`);
-        break;
-      }
-      case "forfeit": {
-        const f = who(d.seat, viewer, names);
-        say(e.kind, `${cap(f.name)} ${d.why} and forfeit${f.s} the ${options.solo ? "round" : "battle"}.`);
-        break;
-      }
-      case "foul": {
-        const f = who(d.seat, viewer, names);
-        say(e.kind, `${cap(f.name)} foul${f.s} and discard${f.s} a ${kindOf(d.die)}.`);
-        break;
-      }
-      case "held_fire": {
-        const f = who(d.seat, viewer, names);
-        say(e.kind, `${cap(f.name)} hold${f.s} fire.`);
-        break;
-      }
-      case "blank_dropped":
-        say(e.kind, "The blank d6 is dropped onto the table.");
-        break;
-      default:
-        say(e.kind, e.text);
-    }
+    const sentence = Object.hasOwn(THROW_SENTENCES, e.kind) ? THROW_SENTENCES[e.kind]
+      : Object.hasOwn(MATCH_SENTENCES, e.kind) ? MATCH_SENTENCES[e.kind] : null;
+    const text = sentence ? sentence(e.data || {}, step) : e.text;
+    if (text !== null) lines.push({ kind: e.kind, text });
   }
   return lines;
 }
