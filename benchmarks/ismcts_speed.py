@@ -10,7 +10,7 @@ disturbs that less than wall time). In each repeat the original algorithm and to
 `IsmctsAgent` take turns, position by position, so that the ratio in a row is measured under
 the same load.
 
-The original algorithm (issue 13's baseline, 7,720 it/s) is the agent as committed in
+The original algorithm (the baseline, 7,720 it/s) is the agent as committed in
 `ORIGINAL` (it keys information sets by the observation as canonical JSON text), read from git
 and run verbatim on today's engine, with the troll's hidden cards resampled as they were then
 (`original_determinize`: a full copy, the unseen cards found and sorted afresh, a Fisher-Yates
@@ -44,7 +44,7 @@ from playtable.games.troll.rules import TrollState
 
 ORIGINAL = "02d35d1"
 """The last commit of agents/ismcts.py before the information-set key and the resampling were
-made faster (6495ff1): the code issue 13 measured."""
+made faster (6495ff1): the code the speed work measured."""
 
 
 def positions(game_id: str, count: int) -> list[State]:

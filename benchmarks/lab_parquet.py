@@ -1,4 +1,4 @@
-"""Result files: row-group size against file size and query time (issue 12 item 8).
+"""Result files: row-group size against file size and query time.
 
     .venv/bin/python benchmarks/lab_parquet.py [--rows 200000] [--repeat 5]
 

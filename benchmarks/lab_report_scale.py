@@ -8,7 +8,7 @@ the sim schema (`columns.schema_for`, the file metadata of `ResultWriter`): thos
 under new seeds, seed s of one variant paired with seed s of the other, in row groups of
 `storage.ROW_GROUP_ROWS`. Each file is reported by `playtable report FILE --out ... --force` in
 a child process of its own (imports included, as a user runs it); the table gives its wall
-time and peak resident memory (the child's `ru_maxrss`). Issue 31's target: 1,000,000 rows in
+time and peak resident memory (the child's `ru_maxrss`). The target: 1,000,000 rows in
 under 30 s and 500 MB (`--rows 1000000`).
 """
 

@@ -9,7 +9,7 @@ with SIGKILL, and the journal is recovered (`playtable.lab.recovery.recover`) to
 games it held. The table gives those games, the journal's bytes at the kill and per game, its
 peak over the run, the `.part` file, and the recovered Parquet file's bytes per game (what the
 result itself costs). Run it with `PYTHONPATH=<an older checkout>/src` to measure that
-version's journal (the JSON journal before issue 31).
+version's journal (the JSON journal of earlier versions).
 """
 
 from __future__ import annotations

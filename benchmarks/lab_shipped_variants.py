@@ -34,7 +34,7 @@ TROLL = (("final", None, None), ("ladder-10", "ladder-10", 0.10), ("ladder-30", 
 TROLL_EXPERT = (("final", None, None), ("expert-10", "expert-10", 0.10), ("expert-30", "expert-30", 0.30),
                 ("expert-50", "expert-50", 0.50), ("expert-70", "expert-70", 0.70))
 EXPERT_AGENT = "expectimax:leaf=learned"
-"""The strongest troll bot measured (issue 13's strength table), the expert ladder's player."""
+"""The strongest troll bot measured (troll RULES.md's strength table), the expert ladder's player."""
 WIZARD = (("final", None, None), ("balanced", "balanced", 0.50))
 
 

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/lab_writer.py [--rows 8000] [--batch 32]
 
 Rows of random troll games (played first, not timed) are handed to `storage.ResultWriter` in
-batches of `--batch`: as rows (`write`, what the parent did with every batch before issue 13
+batches of `--batch`: as rows (`write`, what the parent did with every batch before the chunked hand-over
 and still does with the rows of a resumed run), and as the chunks workers now encode
 (`chunks.encode`, not timed: the workers' work) taken by `write_chunk`, plus the merge of each
 chunk's summary, which is all `sim`'s parent does per batch. Two passes each (the first pays the

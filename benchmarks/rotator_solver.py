@@ -10,7 +10,7 @@ the histogram of the fewest turns needed, boost spaces used, and how the difficu
 `playtable state new rotator --seed N` draws them (seeds 0..N-1). With `--reference FILE` it
 also checks every answer (winnable, fewest turns, boost spaces) against stored answers, and
 `--write-reference FILE` stores this solver's answers (the shipped file was written by the plain
-breadth-first solver of commit 1d8882f, before the bounded search of issue 13).
+breadth-first solver of commit 1d8882f, before the bounded search).
 """
 
 from __future__ import annotations

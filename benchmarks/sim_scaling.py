@@ -9,7 +9,7 @@ with the range of the speed-ups beside them. For each agent (random, the troll's
 
 * each run is the real command (`playtable sim troll --agent A -n N --workers W --out F`) in a
   subprocess, timed on the wall clock from start to the file in place: games/s with 1 and 2
-  workers and their ratio, the target of issue 13 (at least 1.8x);
+  workers and their ratio, the target (at least 1.8x);
 * start-up: the same command for 2 games, 2 workers against 1 (interpreter, worker processes,
   imports): a fixed cost that a short run pays in full; "steady" is the ratio with it taken off
   both runs;

@@ -1,5 +1,5 @@
 """A Star Dice battle planned with the engine so that its last throw sets every piece on the
-table moving at once (issue 15's "frame times while 15 dice move"; used by
+table moving at once ("frame times while 15 dice move"; used by
 `benchmarks/stardice_table.py --scatter`).
 
 Every throw of the battle (the Final Rules' 14 dice, after the call and the Borg roll) is aimed

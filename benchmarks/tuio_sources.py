@@ -1,4 +1,4 @@
-"""A TUIO table flooded with source names (issue 12 item 7): the time of an ordinary frame
+"""A TUIO table flooded with source names: the time of an ordinary frame
 after N distinct `source` names were sent, with the listener's bound (`MAX_SOURCES`) and, for
 comparison, with the bound lifted (the state grows with every name, as it did before).
 

@@ -278,7 +278,7 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
 
 @functools.cache
 def serve_options() -> str:
-    """`playtable serve --help`: which options this server has (issue 27 added some)."""
+    """`playtable serve --help`: which options this server has (the hostile-client work added some)."""
     return subprocess.run([sys.executable, "-m", "playtable", "serve", "--help"],
                           capture_output=True, text=True, timeout=60).stdout
 

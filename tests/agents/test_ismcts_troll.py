@@ -1,4 +1,4 @@
-"""ISMCTS on the troll game (issue 13 target 3: its fast information-set key and resampling):
+"""ISMCTS on the troll game (its fast information-set key and resampling):
 legal, deterministic for a seed, and blind to what the troll cannot see."""
 
 from __future__ import annotations

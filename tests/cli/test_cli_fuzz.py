@@ -1,5 +1,5 @@
 """Fuzzing the command line's entry points (item 3 and Tests): position files for
-`playtable state ...`, Rotator board files, and options; and issue 28's new inputs: FIFOs and
+`playtable state ...`, Rotator board files, and options; and the careless inputs: FIFOs and
 device nodes where files are read or written, a closed stdout, names too long, junk databases
 and absurd worker counts. Whatever comes in, the command exits 0 or 2 and never hangs; on 2 it
 prints one line and touches no file; an invalid position is never accepted."""
@@ -174,7 +174,7 @@ def test_options_fuzz(draw: st.DataObject) -> None:
             read_position(game, folder / out)
 
 
-# -- issue 28: FIFOs and device nodes, closed stdout, long names, junk databases, absurd workers --------
+# -- FIFOs and device nodes, closed stdout, long names, junk databases, absurd workers --------
 SPECIAL_INPUTS = ["fifo", "dev_null", "dev_zero", "directory", "socket", "link_to_fifo", "long_name",
                   "junk", "other_sqlite", "empty", "missing"]
 SPECIAL_OUTPUTS = ["fifo", "directory", "socket", "link_to_device", "long_name", "missing", "regular"]
@@ -299,7 +299,7 @@ def _workers_command(draw: st.DataObject, count: str, folder: Path) -> list[str]
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(draw=st.data())
 def test_hostile_files_closed_stdout_and_worker_counts_fuzz(draw: st.DataObject) -> None:
-    """Issue 28's new inputs: a FIFO, a device, a socket, a directory, a name too long, junk or
+    """Careless inputs: a FIFO, a device, a socket, a directory, a name too long, junk or
     another program's database where a file is read or written; absurd worker counts; and the
     same with stdout closed. Whatever comes in: no hang, exit 0 or 2 (one line on 2, nothing
     touched), and no FIFO, device link or other special file replaced."""

@@ -1,4 +1,4 @@
-"""Issue 12, items 1 and 3, one test per example of the issue: nothing a user types hangs the
+"""One test per example of the issue: nothing a user types hangs the
 program, and every kind of bad input ends with one line and exit status 2, writing nothing."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def test_the_throw_sampler_is_bounded_when_no_throw_is_legal() -> None:
     state = game.new_state(game.default_params(), 1)
     state.apply_text("call even")
     # every throw's start refused (the sampler checks where a throw starts, its speed and spin
-    # itself since the engine was made faster: issue 30, Speed)
+    # itself since the engine was made faster)
     state._throw_place_legal = lambda action: "nothing is legal here"  # type: ignore[method-assign]
     assert state.fresh_throws(Chance(3), 8) == []
 

@@ -1,4 +1,4 @@
-"""Issue 12 item 6 for positions: `state new/apply --out` refuse an existing file without
+"""For positions: `state new/apply --out` refuse an existing file without
 --force (as sim, compare and report do), and a symlink planted at the old temporary name
 `FILE.tmp` is never written through."""
 

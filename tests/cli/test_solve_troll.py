@@ -34,7 +34,7 @@ def test_solve_troll_cli_prints_the_line(capsys: pytest.CaptureFixture[str]) -> 
     main(["solve", "troll", "--seed", "1"])
     out = capsys.readouterr().out
     assert "can be won" in out and "winning line, one turn a line:" in out
-    # issue 14: one turn a line (two actions, or one wait), and replaying the lines wins
+    # one turn a line (two actions, or one wait), and replaying the lines wins
     from playtable.core.registry import get_game
 
     turns = [line.split(": ", 1) for line in out.splitlines() if line.startswith("  turn ")]

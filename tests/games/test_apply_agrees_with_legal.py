@@ -1,4 +1,4 @@
-"""`apply` accepts an action exactly when `legal_actions` lists it, for every game (issue 12,
+"""`apply` accepts an action exactly when `legal_actions` lists it, for every game (
 item 2b; the protocol in core/protocol.py and DESIGN.md "The game protocol").
 
 Texts are legal action texts, near misses of them (a character changed, dropped or added, a

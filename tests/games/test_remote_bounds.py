@@ -1,4 +1,4 @@
-"""Every parameter and bot option a remote client may set is declared and bounded (issue 27,
+"""Every parameter and bot option a remote client may set is declared and bounded (
 item 1), for every game and agent: a new field without bounds fails here. The values at the
 extremes of every bound build a working state (its time is printed, never asserted; the
 dearest combinations and bot moves are measured by `benchmarks/remote_bounds.py`); a path on

@@ -1,4 +1,4 @@
-"""Issue 12 item 4: `compare` with 1,024 or more disagreeing seeds (the exact sign test used to
+"""`compare` with 1,024 or more disagreeing seeds (the exact sign test used to
 overflow a float there and crash the command)."""
 
 from __future__ import annotations

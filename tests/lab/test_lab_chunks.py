@@ -1,4 +1,4 @@
-"""Issue 13 target 4: workers hand over whole chunks (journal lines, an Arrow table, a running
+"""Workers hand over whole chunks (journal lines, an Arrow table, a running
 summary) and the batch sizes adapt; none of it changes what a run writes or reports."""
 
 from __future__ import annotations

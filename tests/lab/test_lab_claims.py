@@ -35,7 +35,7 @@ def test_claims_for_other_games_are_refused(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_claims_report_every_game_for_a_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 14: `claims` was silent for 12 s; now every game played is heard, per difficulty,
+    """`claims` was silent for 12 s; now every game played is heard, per difficulty,
     and the table view shows a progress bar on stderr (sim's)."""
     from playtable.lab.claims import DIFFICULTIES, troll_claims
 
@@ -48,7 +48,7 @@ def test_claims_report_every_game_for_a_progress_bar(capsys: pytest.CaptureFixtu
 
 
 def test_designer_claims_of_section_4_2_are_measured(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 31, seed 000 §4.2: the row bias ("Raw mechanics ... sufficiently random"), "a minimum
+    """Seed 000 §4.2: the row bias ("Raw mechanics ... sufficiently random"), "a minimum
     of 21 bricks", hearts that "dismay", stomping not "repeatedly possible" ("Boring actions have
     a cost"), the ends "most tactically dangerous" ("Player must constantly balance
     positioning") and "three turns to cross" ("Movement rules extend the metaphorical playing

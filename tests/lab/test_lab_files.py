@@ -1,4 +1,4 @@
-"""Issue 12 items 5, 6 and 8: the lab's files. Results are never lost (recovery is cumulative
+"""The lab's files. Results are never lost (recovery is cumulative
 and a killed run resumes at its first missing seed; the printed row count is the file's), temp
 files never follow a planted symlink, existing outputs need --force, `sim` streams, Parquet
 files have large row groups, metadata and typed parameter columns, and `query` takes globs."""

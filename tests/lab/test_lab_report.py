@@ -62,7 +62,7 @@ def test_report_of_missing_or_empty_files_fails_cleanly(
 
 
 def test_troll_report_says_which_way_is_better(tmp_path: Path) -> None:
-    """Issue 14: a line per plot saying what it shows and which way is better (the troll's score
+    """A line per plot saying what it shows and which way is better (the troll's score
     is cards left: lower is better), readable metric names, and no two-seat analysis text."""
     runs = tmp_path / "troll.parquet"
     page = tmp_path / "troll.html"

@@ -1,4 +1,4 @@
-"""Issue 28, "the conventions its users expect": `gymnasium.make("playtable/Troll-v0",
+"""`gymnasium.make("playtable/Troll-v0",
 variant="plus-one")` (variant and parameters as keyword arguments of every registered id);
 PettingZoo's usual `env()` / `raw_env()` with its standard wrappers, per game module; and the
 Parallel API (`parallel_env()`) for the games whose turns allow it: the wizard game, whose

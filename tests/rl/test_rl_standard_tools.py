@@ -1,4 +1,4 @@
-"""Issue 12, "Install and interfaces": the RL environments work with the standard tools without
+"""The RL environments work with the standard tools without
 wrappers. Ids for all four games are registered on import (`gymnasium.make` with no prior
 call), each with `max_episode_steps` and `render_fps`; the mask is in `info["action_mask"]` and
 `action_masks()`; troll has an optional shaped reward; and sb3-contrib's MaskablePPO trains on

@@ -1,4 +1,4 @@
-"""The seed's fouls on a real table, without a browser (issue 15, mode 2; RULES.md 31): a
+"""The seed's fouls on a real table, without a browser (RULES.md 31): a
 finger (TUIO cursor) on the table in a frame where the game's state changes is flagged once per
 touch; the Borg die leaving the table is announced (FR Other rules)."""
 

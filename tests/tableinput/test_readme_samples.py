@@ -1,4 +1,4 @@
-"""Issue 14: the README's Star Dice table-input examples run as written, on the shipped dice map
+"""The README's Star Dice table-input examples run as written, on the shipped dice map
 and recording (`playtable.tableinput.samples`): the replay prints the formation the recording
 closes, and the live listener scores the same session sent over loopback UDP."""
 

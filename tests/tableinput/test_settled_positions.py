@@ -1,4 +1,4 @@
-"""Connections on settled positions, and the Surface's touch limit (issue 30, the real table).
+"""Connections on settled positions, and the Surface's touch limit (the real table).
 
 * It. 3 "Positions of dice as identified by the software tend to move around a bit, sometimes
   resulting in glitchy behavior" / It. 7 "Any dice that move are automatically disconnected":

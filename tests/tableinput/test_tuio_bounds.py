@@ -1,4 +1,4 @@
-"""Issue 12 item 7: the TUIO listener's state is bounded (sources, uncommitted sets), numbers
+"""The TUIO listener's state is bounded (sources, uncommitted sets), numbers
 are range-checked (1e308 is finite but no place on a table, and printed `Infinity` into the
 --json lines), and one garbage frame cannot move a resting die for good. Fuzzed with
 hypothesis: whatever arrives, no crash, bounded state, and every report is strict JSON."""

@@ -151,7 +151,7 @@ def test_menu_entry_point() -> None:
 
 
 def test_cursor_moves_the_way_of_the_arrow_on_a_rotated_board() -> None:
-    """Issue 14: after a capture on turn 2 the board is turned; each arrow moves the cursor that
+    """After a capture on turn 2 the board is turned; each arrow moves the cursor that
     way on the screen (seed "Making A Move": the next move starts from any space of the node)."""
 
     async def body() -> None:

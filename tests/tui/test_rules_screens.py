@@ -1,4 +1,4 @@
-"""Issue 14: the `?` screen of every terminal app shows the game's player rules, the same
+"""The `?` screen of every terminal app shows the game's player rules, the same
 HOW_TO_PLAY.md text the web app serves (one text, not two), with the app's keys."""
 
 from __future__ import annotations

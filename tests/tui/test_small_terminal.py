@@ -1,4 +1,4 @@
-"""Issue 14: every terminal app is usable at 80x24: its first screen and a screen in mid-game
+"""Every terminal app is usable at 80x24: its first screen and a screen in mid-game
 show whole log lines (wrapped, never cut off) and no size complaint; a smaller window is told
 the minimum size; a redirected stderr (where the screen is drawn) gets a note on stdout."""
 

@@ -277,7 +277,7 @@ def test_menu_lists_the_games_and_opens_troll() -> None:
             games.highlighted = ids.index("troll")
             await pilot.press("enter")
             await pilot.pause()
-            # issue 14: the rules variants, the easy ones first and marked for a first game
+            # the rules variants, the easy ones first and marked for a first game
             variants = app.screen.query_one("#variants", OptionList)
             shown = [variants.get_option_at_index(i) for i in range(variants.option_count)]
             assert [o.id for o in shown[:3]] == ["tutorial", "plus-one", "__standard__"]
@@ -493,7 +493,7 @@ def test_an_action_that_collapses_the_bridge_asks_first() -> None:
 
 
 def test_standard_rules_suggest_the_easy_variants_and_tutorial_does_not() -> None:
-    """Issue 14: a first game on the designer's hardest rules names the easier variants."""
+    """A first game on the designer's hardest rules names the easier variants."""
 
     async def go() -> None:
         app = TrollApp(None, 2)

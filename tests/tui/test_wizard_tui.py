@@ -171,7 +171,7 @@ def screen_words(app: WizardApp) -> str:
 
 
 def test_no_snake_case_id_on_any_screen_over_a_whole_game() -> None:
-    """Issue 14: cards, items and rooms by name, on every screen of a game to its end."""
+    """Cards, items and rooms by name, on every screen of a game to its end."""
 
     async def go() -> None:
         app = WizardApp(params(3), seed=6, seats={0: "heuristic", 2: "heuristic"})
@@ -192,7 +192,7 @@ def test_no_snake_case_id_on_any_screen_over_a_whole_game() -> None:
 
 
 def test_q_quits_after_typing_an_action() -> None:
-    """Issue 14: the typed line hands the keys back to the list once an action is played."""
+    """The typed line hands the keys back to the list once an action is played."""
 
     async def go() -> None:
         app = WizardApp(params(3), seed=9, seats={1: "heuristic", 2: "heuristic"})

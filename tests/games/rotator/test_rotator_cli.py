@@ -41,7 +41,7 @@ def test_solve_prints_the_line_in_canonical_form(capsys: pytest.CaptureFixture[s
     code, out, _ = run_cli(["solve", "rotator", "easy"], capsys)
     assert code == 0
     assert out.startswith("win on turn 5, spending")
-    # issue 14: one turn a line, numbered by the turns the header counts
+    # one turn a line, numbered by the turns the header counts
     turns = [ln.split(": ", 1) for ln in out.splitlines()[1:]]
     assert [int(t.split()[1]) for t, _ in turns] == list(range(1, 6))
     state = GAME.new_state(RotatorParams(board="easy"), 0)

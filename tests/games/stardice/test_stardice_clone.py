@@ -1,5 +1,5 @@
 """A Star Dice copy (`clone`, and so `determinize`) is made field by field instead of through
-the JSON form (issue 30, "Speed": the JSON round trip read the parameters back through their
+the JSON form (the JSON round trip read the parameters back through their
 type hints, milliseconds a copy, and a search bot copies the position for every throw it
 tries). It must be the position the JSON gives, and independent of its original."""
 

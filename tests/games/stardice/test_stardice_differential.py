@@ -1,4 +1,4 @@
-"""The fast Star Dice engine changes no outcome (issue 30, "Speed"): random games of every
+"""The fast Star Dice engine changes no outcome: random games of every
 variant, and random play of the Gymnasium environment, recorded from the engine as it was
 before it was made faster (commit 209f1d4, `differential_games.json`), are played again and
 must come out the same, bit for bit.
@@ -63,7 +63,7 @@ def _digest(value: Any) -> str:
 
 
 ADDED_PARAMS = ("ignore_values", "borg_enemy", "war_format", "war_rounds", "many_per_turn")
-"""Parameters added after the fixture was recorded (issue 30, the seed's other modes). At their
+"""Parameters added after the fixture was recorded (the seed's other modes). At their
 defaults they change no outcome, so a state's JSON is compared without them there; a variant
 that sets one keeps it (the variants recorded with `--record-missing`)."""
 

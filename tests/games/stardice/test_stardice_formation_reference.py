@@ -2,7 +2,7 @@
 while nothing it reads has changed, shapes kept while the connections stand) reports exactly
 what the engine as first written reports (`ReferenceEngine`, `reference_detect` below, copied
 from commit 209f1d4), frame after frame, on random tables under every variant's thresholds:
-dice that appear, move, jitter, stop, settle, touch, leave and come back (issue 30, "Speed")."""
+dice that appear, move, jitter, stop, settle, touch, leave and come back."""
 
 from __future__ import annotations
 

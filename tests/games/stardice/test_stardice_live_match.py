@@ -1,4 +1,4 @@
-"""The match on a real table (issue 30, mode 2; seed It. 3 "Wish that the game could keep track
+"""The match on a real table (seed It. 3 "Wish that the game could keep track
 of the score", FR "Rules of Play" and "War"): the Borg roll and the odd/even call (FR Battle 1),
 whose turn (FR Battle 2, It. 3/It. 9), the end of a battle and its scoring (FR Calculate your
 score), the war to 50 (FR War) and forfeits (FR Other rules), kept by `LiveMatch` from the dice

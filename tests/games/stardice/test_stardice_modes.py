@@ -1,4 +1,4 @@
-"""The seed's other modes as named variants (issue 30, "Every mode of the seed"; seed 002), each
+"""The seed's other modes as named variants (seed 002), each
 tested against the seed section it cites, and a knob for every playtest question of the seed
 that docs/playtest-answers.md answers (benchmarks/stardice_questions.py)."""
 

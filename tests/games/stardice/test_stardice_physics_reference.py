@@ -2,7 +2,7 @@
 asleep until a moving piece may reach them) gives exactly the numbers of the table as it was
 first written (`reference_simulate` below: pymunk's objects, every piece with its friction
 joints from the first step), on random tables: crowded, with touching dice, pieces on the
-frame, fast and spinning throws (issue 30, "Speed"). Every field of the result and every 0.1 s
+frame, fast and spinning throws. Every field of the result and every 0.1 s
 frame is compared with ==, floats included."""
 
 from __future__ import annotations

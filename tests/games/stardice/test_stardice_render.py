@@ -1,4 +1,4 @@
-"""The battle picture (issue 14): value labels never overlap each other, and the picture carries a
+"""The battle picture: value labels never overlap each other, and the picture carries a
 legend of what its colours and marks mean (the Borg die's 'number/pips', the dashed range ring)."""
 
 from __future__ import annotations

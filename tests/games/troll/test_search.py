@@ -131,7 +131,7 @@ def test_it_never_reads_hidden_cards_or_future_dice() -> None:
 
 
 def test_the_strongest_bot_is_offered_by_name_and_is_the_search_on_the_rows_leaf() -> None:
-    """Issue 13: the strongest bot is selectable wherever a bot name is (the web lobby lists
+    """The strongest bot is selectable wherever a bot name is (the web lobby lists
     `GAME.bots()`), takes the search's options, and plays as `expectimax:leaf=rows`."""
     assert "strongest" in GAME.bots()
     agent = make_agent(GAME, "strongest:depth=1")

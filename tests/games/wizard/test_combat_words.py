@@ -1,5 +1,5 @@
 """The fight told in a sentence (8 Nov "Combat": the wizard's d20 plus the monsters' levels
-against the heroes' best d20 plus their equipment; a tie goes to the heroes), issue 14."""
+against the heroes' best d20 plus their equipment; a tie goes to the heroes)."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def test_whirlwind_half_sent_is_saved_and_read_back() -> None:
 
 
 def test_the_stalled_all_bot_table_now_plays_to_its_end() -> None:
-    """Issue 27, item 4: the all-bot 3-player table of seed 92646142 (every seat the heuristic
+    """The all-bot 3-player table of seed 92646142 (every seat the heuristic
     bot) stopped at step 109, a half-sent Whirlwind its worker could not read back. Played as
     the server plays it: before every bot move the position goes to JSON text and back, and the
     bot's random stream is the table's seed and the step, as the server's hub makes it."""

@@ -1,5 +1,5 @@
-"""Issue 28: the command line under hostile and careless use, the rest of the way, one test per
-item (2, 3, 4, 6, 7, 8, 9, 10, 11, 12), and the conventions its users expect (completion, JSON,
+"""The command line under hostile and careless use, a test per way it was found to break, and
+the conventions its users expect (completion, JSON,
 -v/--quiet, environment variables, p-values, `query` output, `report --out` help)."""
 
 from __future__ import annotations
