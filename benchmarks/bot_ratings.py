@@ -51,10 +51,12 @@ def rated_games() -> list[str]:
 def measure(game_id: str, games: int, workers: int) -> tuple[dict[str, Skill], object]:
     game = get_game(game_id)
     agents = [a for a in available_agents(game) if a not in SKIP.get(game_id, set())]
+    played: list[tuple[int, int, int, float]] = []
     tournament = play_tournament(game_id, agents, games=games, seed=0,
-                                 options=RunOptions(workers=workers), bootstrap=200)
+                                 options=RunOptions(workers=workers), bootstrap=200,
+                                 on_game=lambda *game: played.append(game))
     skills = {a: Skill("bot", a, START_MU, START_SIGMA) for a in agents}
-    for _, i, j, points in sorted(tournament.results):
+    for _, i, j, points in sorted(played):
         a, b = skills[agents[i]], skills[agents[j]]
         (new_a,), (new_b,) = rate([[a], [b]], [points, 1.0 - points])
         skills[a.who], skills[b.who] = new_a, new_b

@@ -37,13 +37,14 @@ def test_a_two_player_tournament_orders_agents_of_known_strength() -> None:
     assert [r.agent for r in t.ratings] == ["ismcts:iterations=60", "random"]
     best, worst = t.ratings
     assert worst.high < best.low  # the intervals do not overlap
-    assert len(t.results) == 2 * 30 and {(i, j) for _, i, j, _ in t.results} == {(0, 1), (1, 0)}
+    assert t.seeds_played == 30 and t.tally.games[0, 1] == 2 * 30  # both seatings of every seed
+    assert best.games == worst.games == 2 * 30 and not t.interrupted
 
 
 def test_a_solitaire_tournament_compares_agents_on_the_same_deals(tmp_path: Path) -> None:
     t = play_tournament(TOY, ["random", "greedy:samples=4"], ToyParams(players=1), games=60, bootstrap=60)
     assert t.solitaire and t.ratings[0].agent == "greedy:samples=4"
-    assert sorted({s for s, *_ in t.results}) == list(range(60))
+    assert t.seeds_played == 60 and t.solo.deals[0] == t.solo.deals[1] == 60
     plot_ratings(t, str(tmp_path / "r.png"))
     assert (tmp_path / "r.png").stat().st_size > 1000
 
@@ -53,3 +54,28 @@ def test_a_tournament_needs_two_different_agents() -> None:
         play_tournament(TOY, ["random"], ToyParams(players=2), games=2)
     with pytest.raises(BadParameter):
         play_tournament(TOY, ["random", "random"], ToyParams(players=2), games=2)
+
+
+def test_a_tournament_streams_and_an_interrupted_one_rates_what_finished() -> None:
+    """Seeds stream through running sums (no list of a trillion seeds or games is ever made):
+    stopped with Ctrl-C, the command rates the seeds that finished, prints them and says so in
+    one line, with status 130."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "playtable", "tournament", TOY, "--param",
+                             "players=2", "--agent", "random", "--agent", "greedy:samples=2",
+                             "-n", str(10**12), "--bootstrap", "20", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err.decode()
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted") and "Traceback" not in err.decode()
+    printed = json.loads(out)
+    assert printed["interrupted"] and printed["seeds"] > 0
+    assert sum(r["games"] for r in printed["ratings"]) == 2 * 2 * printed["seeds"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -46,12 +47,30 @@ def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], vari
     the_game = resolve_game(game)
     the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
     options = RunOptions(workers=workers)
-    result = play_tournament(game, list(agents), the_params, games, seed, options, bootstrap)
+    try:
+        result = play_tournament(game, list(agents), the_params, games, seed, options, bootstrap)
+    except KeyboardInterrupt:  # before the first game, or while the ratings were fitted
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    if result.interrupted and not result.seeds_played:
+        click.echo("interrupted before any seed finished: nothing to rate", err=True)
+        sys.exit(130)
     if plot:
         plot_ratings(result, plot)
+    _show(result, as_json)
+    if plot:
+        log.info("plot written to %s", plot)
+    if result.interrupted:  # one line, whatever --quiet says: the tournament did not finish
+        click.echo(f"interrupted: the {result.seeds_played} seeds that finished (of {games}) are "
+                   "rated above", err=True)
+        sys.exit(130)
+
+
+def _show(result: Any, as_json: bool) -> None:
     if as_json:
         out = {"game": result.game, "ratings": [vars(r) for r in result.ratings],
-               "pairwise": result.pairwise(), "agents": result.agents}
+               "pairwise": result.pairwise(), "agents": result.agents,
+               "seeds": result.seeds_played, "interrupted": result.interrupted}
         if result.solitaire:
             out["same_deals"] = result.same_deals()
         click.echo(json.dumps(jsonable(out), indent=1))
@@ -60,7 +79,8 @@ def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], vari
     from rich.table import Table
 
     how = "same deals" if result.solitaire else "seats swapped"
-    table = Table(title=f"{result.game}: {games} seeds per pair, {how}", title_justify="left")
+    table = Table(title=f"{result.game}: {result.seeds_played} seeds per pair, {how}",
+                  title_justify="left")
     for col in ("rank", "agent", "rating", "95% interval", "score", "games"):
         table.add_column(col)
     for rank, r in enumerate(result.ratings, 1):
@@ -76,8 +96,21 @@ def tournament(game: str, agents: tuple[str, ...], params: tuple[str, ...], vari
     Console().print(matrix)
     if result.solitaire:
         _print_same_deals(result)
-    if plot:
-        log.info("plot written to %s", plot)
+    log.info("%s", MEASURES_SOLO if result.solitaire else MEASURES)
+
+
+MEASURES = """Which figure answers which question:
+  rating and interval  how strong each agent is on one scale (Bradley-Terry over every game,
+                       95% bootstrap over seeds); two agents whose intervals overlap may still
+                       differ: their own games (the matrix) say more about that pair
+  points matrix        how one agent fares against another, seat swap included"""
+MEASURES_SOLO = MEASURES + """
+  wins +/-             how much more often the agent wins the same deals (paired, 95% interval):
+                       the answer to "does it win more?"
+  score better by      how much further it gets on the same deals, won or lost
+  sign test p          whether the deals it did better on (the win first, then the score)
+                       outnumber those it did worse on by more than chance: a small p with a
+                       wins interval touching 0 means it is better mostly on lost deals"""
 
 
 def _print_same_deals(result: Any) -> None:
