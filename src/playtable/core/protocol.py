@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from playtable.core.chance import Chance
+from playtable.core.claims import DesignClaims
 from playtable.core.errors import IllegalAction
 
 TERMINAL = -1
@@ -278,6 +279,12 @@ class Game(ABC, Generic[P, S]):
         if state.is_terminal:
             return float(state.returns()[seat])
         return 0.5
+
+    def claims(self) -> DesignClaims | None:
+        """What the game's design document says its rules will do, for the lab to measure
+        against simulation (`playtable claims`, `core/claims.py`); None when it states nothing
+        measurable."""
+        return None
 
 
 class Agent(Protocol):
