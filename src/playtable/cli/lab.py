@@ -191,7 +191,7 @@ def _claims_with_progress(game: str, games: int, seed: int, agent: str, quiet: b
 def _luck(games: int, seed: int, agent: str, variants: list[str], budget: int, as_json: bool) -> None:
     from playtable.core.params import resolve_params
     from playtable.core.registry import get_game
-    from playtable.games.troll.solver import solve_deal
+    from playtable.games.troll import solve_deal
     from playtable.lab.luck import CLASSES, luck_report
 
     game = get_game("troll")

@@ -27,8 +27,7 @@ from playtable.core.protocol import State
 from playtable.core.records import Recorder
 from playtable.core.registry import get_game
 from playtable.core.words import plural
-from playtable.games.rotator.board import cell_name, parse_cell
-from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
+from playtable.games.rotator import GLYPHS, LEGEND, BoardView, cell_name, parse_cell
 from playtable.tui.confirm_screen import ConfirmScreen, quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record
@@ -310,7 +309,7 @@ class RotatorApp(App[None]):
         self.play(f"drill {spaces}")
 
     def action_hint(self) -> None:
-        from playtable.games.rotator.solver import solve_state
+        from playtable.games.rotator import solve_state
 
         if self.state.is_terminal:
             return
