@@ -170,6 +170,97 @@ def crossing_turns(heights: list[int]) -> int | None:
 
 
 @dataclass
+class _Watch:
+    """One game's tallies for claims 7-12 while `_Designer.play` watches it."""
+
+    rows: list[int] = field(default_factory=lambda: [0, 0])  # [to the bigger row, cards]
+    drawn: list[int] = field(default_factory=lambda: [0, 0])  # the same, drawn cards alone
+    # per group (heart, other, end, second, middle): [awakened, escaped, still awake when lost]
+    fates: dict[str, list[int]] = field(
+        default_factory=lambda: {g: [0, 0, 0] for g in ("heart", "other", *PLACES)})
+    # [turns, stomp legal, stomp legal in the previous turn too, previous legal, pick-up legal]
+    stomps: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
+    # per place of the troll at the start of its actions: [turns, the game lost in it]
+    stands: dict[str, list[int]] = field(default_factory=lambda: {p: [0, 0] for p in PLACES})
+    cross: list[int] = field(default_factory=lambda: [0, 0])  # [crossings in 3, turns]
+    awake: dict[int, tuple[str, str]] = field(default_factory=dict)  # slot -> (suit, place)
+    subdued: int = 0
+    stomp_now: bool = False
+    pick_now: bool = False
+    previous: bool = False
+    turn_place: str = ""
+
+    def awoke(self, slot: int, heart: bool) -> None:
+        self.awake[slot] = ("heart" if heart else "other", _place(slot))
+        for group in self.awake[slot]:
+            self.fates[group][0] += 1
+
+    def turn_begins(self, obs: dict[str, Any], crossing_counts: dict[str, int]) -> None:
+        """The troll's first decision of a turn: the last turn's stomps are counted, and where
+        the troll stands and how fast the bridge can be crossed now."""
+        if self.turn_place:
+            self.stomps[0] += 1
+            self.stomps[1] += self.stomp_now
+            self.stomps[2] += self.stomp_now and self.previous
+            self.stomps[3] += self.previous
+            self.stomps[4] += self.pick_now
+            self.previous = self.stomp_now
+        self.stomp_now = self.pick_now = False
+        self.turn_place = _place(_slot_of(obs["troll"]))
+        self.stands[self.turn_place][0] += 1
+        turns = crossing_turns(_heights(obs))
+        if turns is not None:
+            self.cross[0] += turns == 3
+            self.cross[1] += 1
+            key = str(turns) if turns <= 3 else "4+"
+            crossing_counts[key] = crossing_counts.get(key, 0) + 1
+
+    def heard(self, events: list[Event], heights: list[int], set_aside: set[str]) -> None:
+        """One action's events, on the bridge of `heights` bricks a slot before it."""
+        for e in events:
+            d = e.data
+            if e.kind in ("card_played", "no_brick"):
+                count = [sum(heights[:COLUMNS]), sum(heights[COLUMNS:])]
+                if count[0] != count[1]:
+                    hit = int(d["row"] == (0 if count[0] > count[1] else 1))
+                    self.rows[0] += hit
+                    self.rows[1] += 1
+                    if card_text(d["card"]) not in set_aside:
+                        self.drawn[0] += hit
+                        self.drawn[1] += 1
+            elif e.kind == "awakened":
+                self.awoke(int(d["slot"]), suit(int(d["card"])) == HEARTS)
+            elif e.kind in SUBDUED and d.get("slot") is not None:
+                self.subdued += 1
+                self.awake.pop(int(d["slot"]), None)
+                if e.kind == "shovelled":
+                    heights[int(d["slot"])] -= 1
+            elif e.kind == "picked_up":
+                self.awake.pop(int(d["slot"]), None)
+                heights[int(d["slot"])] -= 1
+            elif e.kind == "laid":
+                heights[int(d["slot"])] += 1
+            elif e.kind == "fled_step":
+                heights[int(d["from"])] -= 1
+                heights[int(d["to"])] += 1
+                if int(d["from"]) in self.awake:
+                    self.awake[int(d["to"])] = self.awake.pop(int(d["from"]))
+            elif e.kind in ESCAPED:
+                slot = int(d["from"] if e.kind == "fled" else d["slot"])
+                heights[slot] -= 1
+                for group in self.awake.pop(slot, ()):
+                    self.fates[group][1] += 1
+            elif e.kind == "fell":
+                heights[int(d["slot"])] -= int(d["count"])
+            elif e.kind == "lost":
+                for groups in self.awake.values():
+                    for group in groups:
+                        self.fates[group][2] += 1
+                if self.turn_place:
+                    self.stands[self.turn_place][1] += 1
+
+
+@dataclass
 class _Designer:
     """Per-game tallies for claims 7-12, kept per game so that intervals cluster by game."""
 
@@ -178,13 +269,9 @@ class _Designer:
     subdued_won: list[int] = field(default_factory=list)
     stomps_won_no_item: list[int] = field(default_factory=list)
     club_wins: int = 0
-    # fates: per game, per group (heart, other, end, second, middle): [awakened, escaped, lost]
-    fates: list[dict[str, list[int]]] = field(default_factory=list)
-    # per game: [turns, stomp legal, stomp legal in the previous turn too, previous legal,
-    #            pick-up legal]
-    stomps: list[list[int]] = field(default_factory=list)
-    # per game, per place of the troll at the start of its actions: [turns, the game lost in it]
-    stands: list[dict[str, list[int]]] = field(default_factory=list)
+    fates: list[dict[str, list[int]]] = field(default_factory=list)  # `_Watch.fates` a game
+    stomps: list[list[int]] = field(default_factory=list)  # `_Watch.stomps` a game
+    stands: list[dict[str, list[int]]] = field(default_factory=list)  # `_Watch.stands` a game
     crossing: list[tuple[int, int]] = field(default_factory=list)  # (crossings in 3, turns) a game
     crossing_counts: dict[str, int] = field(default_factory=dict)
 
@@ -192,105 +279,34 @@ class _Designer:
              heard: Callable[[list[Event], dict[str, Any]], None], limit: int = 10_000) -> None:
         """Play one game to its end with `choose`, watching every action's events; `heard`
         gets each action's events and the observation after it (claim 6)."""
-        rows = [0, 0]
-        drawn = [0, 0]
-        fates: dict[str, list[int]] = {g: [0, 0, 0] for g in ("heart", "other", *PLACES)}
-        stomps = [0, 0, 0, 0, 0]
-        stands: dict[str, list[int]] = {p: [0, 0] for p in PLACES}
-        cross = [0, 0]
-        awake: dict[int, tuple[str, str]] = {}  # slot -> (heart or other, place it awoke at)
-        subdued = 0
-        stomp_now = pick_now = False
-        previous = False
-        turn_place = ""
+        watch = _Watch()
         obs = state.observation(0)
         for slot, s in enumerate(x for row in ROWS for x in obs["bridge"][row]):
             if s["awake"]:  # an awakening before the first decision (the first turn's)
-                card = s["cards"][-1]
-                awake[slot] = ("heart" if card.endswith("H") else "other", _place(slot))
-                for group in awake[slot]:
-                    fates[group][0] += 1
+                watch.awoke(slot, s["cards"][-1].endswith("H"))
         steps = 0
         while not state.is_terminal and steps < limit:
             if obs["actions_left"] == 2:  # the troll's first decision of a turn
-                if turn_place:
-                    stomps[0] += 1
-                    stomps[1] += stomp_now
-                    stomps[2] += stomp_now and previous
-                    stomps[3] += previous
-                    stomps[4] += pick_now
-                    previous = stomp_now
-                stomp_now = pick_now = False
-                turn_place = _place(_slot_of(obs["troll"]))
-                stands[turn_place][0] += 1
-                turns = crossing_turns(_heights(obs))
-                if turns is not None:
-                    cross[0] += turns == 3
-                    cross[1] += 1
-                    key = str(turns) if turns <= 3 else "4+"
-                    self.crossing_counts[key] = self.crossing_counts.get(key, 0) + 1
+                watch.turn_begins(obs, self.crossing_counts)
             legal = [str(a) for a in state.legal_actions()]
-            stomp_now = stomp_now or "stomp" in legal
-            pick_now = pick_now or any(a.startswith("pick") for a in legal)
+            watch.stomp_now = watch.stomp_now or "stomp" in legal
+            watch.pick_now = watch.pick_now or any(a.startswith("pick") for a in legal)
             heights = _heights(obs)
             set_aside = set(obs["set_aside"])
             events: list[Event] = list(state.apply(choose()))
             steps += 1
-            for e in events:
-                d = e.data
-                if e.kind in ("card_played", "no_brick"):
-                    count = [sum(heights[:COLUMNS]), sum(heights[COLUMNS:])]
-                    if count[0] != count[1]:
-                        hit = int(d["row"] == (0 if count[0] > count[1] else 1))
-                        rows[0] += hit
-                        rows[1] += 1
-                        if card_text(d["card"]) not in set_aside:
-                            drawn[0] += hit
-                            drawn[1] += 1
-                elif e.kind == "awakened":
-                    slot = int(d["slot"])
-                    awake[slot] = ("heart" if suit(int(d["card"])) == HEARTS else "other", _place(slot))
-                    for group in awake[slot]:
-                        fates[group][0] += 1
-                elif e.kind in SUBDUED and d.get("slot") is not None:
-                    subdued += 1
-                    awake.pop(int(d["slot"]), None)
-                    if e.kind == "shovelled":
-                        heights[int(d["slot"])] -= 1
-                elif e.kind == "picked_up":
-                    awake.pop(int(d["slot"]), None)
-                    heights[int(d["slot"])] -= 1
-                elif e.kind == "laid":
-                    heights[int(d["slot"])] += 1
-                elif e.kind == "fled_step":
-                    heights[int(d["from"])] -= 1
-                    heights[int(d["to"])] += 1
-                    if int(d["from"]) in awake:
-                        awake[int(d["to"])] = awake.pop(int(d["from"]))
-                elif e.kind in ESCAPED:
-                    slot = int(d["from"] if e.kind == "fled" else d["slot"])
-                    heights[slot] -= 1
-                    for group in awake.pop(slot, ()):
-                        fates[group][1] += 1
-                elif e.kind == "fell":
-                    heights[int(d["slot"])] -= int(d["count"])
-                elif e.kind == "lost":
-                    for groups in awake.values():
-                        for group in groups:
-                            fates[group][2] += 1
-                    if turn_place:
-                        stands[turn_place][1] += 1
+            watch.heard(events, heights, set_aside)
             obs = state.observation(0)
             heard(events, obs)
         metrics = state.metrics()
-        self.rows.append((rows[0], rows[1]))
-        self.rows_drawn.append((drawn[0], drawn[1]))
-        self.fates.append(fates)
-        self.stomps.append(stomps)
-        self.stands.append(stands)
-        self.crossing.append((cross[0], cross[1]))
+        self.rows.append((watch.rows[0], watch.rows[1]))
+        self.rows_drawn.append((watch.drawn[0], watch.drawn[1]))
+        self.fates.append(watch.fates)
+        self.stomps.append(watch.stomps)
+        self.stands.append(watch.stands)
+        self.crossing.append((watch.cross[0], watch.cross[1]))
         if state.returns()[0] >= 1:
-            self.subdued_won.append(subdued)
+            self.subdued_won.append(watch.subdued)
             self.club_wins += bool(metrics.get("club_acquired"))
             if not metrics.get("items_used"):
                 self.stomps_won_no_item.append(int(metrics.get("stomps", 0)))
@@ -435,7 +451,7 @@ def _play(game: Game[Any, Any], difficulty: dict[str, Any], games: int, seed: in
 def _played_claims(played: dict[str, _Played], games: int, agent: str,
                    est: Estimates) -> list[Claim]:
     """The claims of the games played at every difficulty: THE CLUB, the minimum awakenings,
-    game time, and how easy a game can be."""
+    game time, and how easy a game can be (`_easy_game_claims`)."""
     claims: list[Claim] = []
     final = played["final"]
     lo, hi = est.wilson(final.club, final.games)
@@ -489,6 +505,12 @@ def _played_claims(played: dict[str, _Played], games: int, agent: str,
             "balanced" if ratio < 1.5 else "not balanced",
         )
     )
+    return claims + _easy_game_claims(final, est)
+
+
+def _easy_game_claims(final: _Played, est: Estimates) -> list[Claim]:
+    """§4.2 "A really easy game is unlikely", from the awakenings of the final-rules games."""
+    claims: list[Claim] = []
     near, total = final.near, final.awakenings
     lo, hi = est.wilson(near, total)
     share = near / max(1, total)
