@@ -28,6 +28,7 @@ from pythonosc.osc_message_builder import OscMessageBuilder
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
+from playtable.core.presentation import presentation
 from playtable.games.stardice import (
     GAME,
     SEAT_NAMES,
@@ -124,7 +125,7 @@ class TuioSim:
                               "on the live page.", seat, parity=action.parity)
                 continue
             assert isinstance(action, Throw)
-            motion = state.motion()
+            motion = presentation(state).motion()
             over = state.battle != battle or state.is_terminal
             # the faces from the events: a battle's last throw clears the state's table at once
             faces = {e.data["piece"]: e.data["value"] for e in events

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 
 from playtable.core.errors import IllegalAction, PlaytableError
 from playtable.core.params import resolve_params
+from playtable.core.presentation import presentation
 from playtable.core.protocol import State
 from playtable.core.records import Recorder
 from playtable.core.registry import get_game
@@ -231,7 +232,7 @@ class RotatorApp(App[None]):
             self.hint_text = str(err)
             self.refresh_view()
             return
-        warning = None if confirmed else self.state.action_warning(action)
+        warning = None if confirmed else presentation(self.state).action_warning(action)
         if warning:
             def answered(yes: bool | None) -> None:
                 if yes:
