@@ -127,3 +127,18 @@ def test_the_lab_measures_whatever_claims_a_game_states() -> None:
         patch.setattr(type(rotator), "claims", lambda self: RandomWins())
         first, again = (measure_claims("rotator", 3, 5, "random") for _ in range(2))
     assert first == again and first[0].n == 3 and first[0].interval.startswith("[0.")
+
+
+def test_luck_is_refused_for_a_game_whose_claims_are_not_the_troll_s(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--luck` splits deals with the troll's clairvoyant solver; another game that states
+    claims gets a clear error, not the troll's deals."""
+    from playtable.core.registry import get_game
+    from playtable.games.troll.claims import TrollClaims
+
+    rotator = get_game("rotator")
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(SystemExit) as done:
+        patch.setattr(type(rotator), "claims", lambda self: TrollClaims(self))
+        main(["claims", "rotator", "--luck", "-n", "1", "--agent", "random"])
+    assert done.value.code == 2
+    assert "--luck is measured for the troll game only, not 'rotator'" in capsys.readouterr().err

@@ -146,6 +146,8 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bo
     from playtable.core.registry import get_game
 
     make_agent(get_game(game), agent)
+    if luck and game != "troll":  # the luck classes need the troll's clairvoyant solver
+        raise BadParameter(f"--luck is measured for the troll game only, not '{game}'")
     if luck:
         _luck(games, seed, agent, list(variants), budget, as_json)
         return
