@@ -25,7 +25,7 @@ Claims measured (the seed's words in quotes):
    ("1.3 / 10 trillion"). We measure the per-awakening share and raise it (and its interval) to
    the 27th power.
 
-The designer's other claims of §4.2 (issue 31), watched in the final-rules games (`_Designer`):
+The designer's other claims of §4.2, watched in the final-rules games (`_Designer`):
 
 7. "the row selected for awakening will always have a slight bias towards the row that contains
    more cards": of the cards played while the rows hold different numbers of bricks, the share
@@ -45,8 +45,8 @@ The designer's other claims of §4.2 (issue 31), watched in the final-rules game
 12. "three turns to cross": on the bridge of every turn played, the fewest turns (two steps a turn)
     from a brick at one end to a brick at the other.
 
-Shares of turns or bricks carry a game-clustered 95 % interval (the events of one game are not
-independent draws): the ratio estimator's delta-method variance over games.
+Shares of turns or bricks carry a game-clustered 95 % interval (the lab's `Estimates.clustered`,
+since the events of one game are not independent draws).
 """
 
 from __future__ import annotations
