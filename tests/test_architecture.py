@@ -1,6 +1,7 @@
-"""The layout holds (issue 18, docs/architecture.md): no module imports a package above its
-floor or a sibling package on its own floor, no game imports another game, and no import circle
-joins two modules.
+"""The layout holds (docs/architecture.md): no module imports a package above its floor or a
+sibling package on its own floor, no game imports another game, no import circle joins two
+modules, and nothing outside a game reaches past its public face (the names its `__init__`
+exports in `__all__`) into one of its modules.
 
 Imports are read with `ast` from the source, so every import counts: module-level, inside
 functions (a lazy import still ties the two modules together) and under `TYPE_CHECKING` (a
@@ -111,6 +112,56 @@ def layer_violations(edges: dict[str, list[tuple[int, str]]], where: bool = True
     return out
 
 
+def game_of(module: str) -> str:
+    """The game a module belongs to (`playtable.games.troll.rules` -> "troll"), or ""."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "games" else ""
+
+
+def boundary_violations(edges: dict[str, list[tuple[int, str]]], where: bool = True) -> list[str]:
+    """One line per import of a game's own module (`playtable.games.<id>.<module>`) from outside
+    that game: front ends, the lab, agents, input devices and the command line see a game only
+    through the protocol, the registry and its public face (`from playtable.games.<id> import
+    name`). `core/registry.py` names each game's `game` module as text, not as an import."""
+    paths = all_modules() if where else {}
+    out = []
+    for source, targets in sorted(edges.items()):
+        here = str(paths[source].relative_to(SRC.parent)) if where else source
+        for line, target in targets:
+            game = game_of(target)
+            if game and target.count(".") > 2 and game_of(source) != game:
+                out.append(f"{here}:{line}: {source} imports {target}, a module inside the "
+                           f"{game} game; import the name from playtable.games.{game} (its "
+                           "__all__) instead")
+    return list(dict.fromkeys(out))  # `from m import a, b` is one import, named once
+
+
+def names_past_the_face() -> list[str]:
+    """One line per name that a module outside a game imports from the game's package but its
+    `__all__` does not export (a module of the game is `boundary_violations`' to name)."""
+    faces: dict[str, set[str]] = {}
+    for init in sorted((SRC / ROOT / "games").glob("*/__init__.py")):
+        exported: set[str] = set()
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                exported = set(ast.literal_eval(node.value))
+        faces[f"{ROOT}.games.{init.parent.name}"] = exported
+    out = []
+    modules = all_modules()
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if (isinstance(node, ast.ImportFrom) and not node.level and node.module in faces
+                    and game_of(node.module) != game_of(name)):
+                for alias in node.names:
+                    if (alias.name not in faces[node.module]
+                            and f"{node.module}.{alias.name}" not in modules):
+                        out.append(f"{path.relative_to(SRC.parent)}:{node.lineno}: {name} imports "
+                                   f"{alias.name} from {node.module}, which its __all__ does not "
+                                   "export")
+    return out
+
+
 def cycles(edges: dict[str, list[tuple[int, str]]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan), each sorted."""
     succ = {m: sorted({t for _, t in ts if t in edges}) for m, ts in edges.items()}
@@ -189,6 +240,45 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert cycles(fake) == [["playtable.core.a", "playtable.core.b"]]
     assert describe_cycle(["playtable.core.a", "playtable.core.b"], fake) == (
         "import circle among playtable.core.a, playtable.core.b (a:1->b; b:2->a)")
+
+
+def test_the_boundary_check_names_each_reach_into_a_game() -> None:
+    """A made-up graph: a front end and the lab reaching into game modules fail, one line each;
+    the game's public face, core, and a game's own modules importing each other pass."""
+    fake = {
+        "playtable.web.server.live": [(7, "playtable.games.stardice.live_match"),
+                                      (8, "playtable.games.stardice")],
+        "playtable.lab.claims": [(9, "playtable.games.troll.cards")],
+        "playtable.games.troll.claims": [(3, "playtable.games.troll.cards"),
+                                         (4, "playtable.core.protocol")],
+        "playtable.tui.rotator": [(5, "playtable.games.rotator")],
+    }
+    assert [line.split(": ", 1)[1] for line in boundary_violations(fake, where=False)] == [
+        "playtable.lab.claims imports playtable.games.troll.cards, a module inside the troll game;"
+        " import the name from playtable.games.troll (its __all__) instead",
+        "playtable.web.server.live imports playtable.games.stardice.live_match, a module inside the"
+        " stardice game; import the name from playtable.games.stardice (its __all__) instead",
+    ]
+
+
+def test_every_game_has_a_public_face() -> None:
+    """Each game's `__init__` exports a deliberate `__all__`, and every name in it exists."""
+    import importlib
+
+    for init in sorted((SRC / ROOT / "games").glob("*/__init__.py")):
+        package = importlib.import_module(f"{ROOT}.games.{init.parent.name}")
+        exported = getattr(package, "__all__", None)
+        assert exported, f"{package.__name__} has no __all__"
+        missing = [name for name in exported if not hasattr(package, name)]
+        assert not missing, f"{package.__name__}.__all__ names what it lacks: {missing}"
+    games = {p.name for p in (SRC / ROOT / "games").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    faces = {p.parent.name for p in (SRC / ROOT / "games").glob("*/__init__.py")}
+    assert games == faces, f"games without a public face (__init__.py): {sorted(games - faces)}"
+
+
+def test_nothing_outside_a_game_reaches_into_its_modules() -> None:
+    problems = boundary_violations(graph()) + names_past_the_face()
+    assert not problems, "\n" + "\n".join(problems)
 
 
 def test_every_floor_is_known() -> None:

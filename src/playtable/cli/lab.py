@@ -23,7 +23,7 @@ from playtable.cli.common import (
 from playtable.core.errors import BadParameter
 
 if TYPE_CHECKING:
-    from playtable.lab.claims import Claim
+    from playtable.core.claims import Claim
 
 # -- query -------------------------------------------------------------------------------------------
 QUERY_EXAMPLES = """Examples (the view `games` holds every row of FILES, plus `filename`):
@@ -137,19 +137,21 @@ def report(files: tuple[str, ...], out: str, force: bool, title: str | None,
 def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bool,
            variants: tuple[str, ...], budget: int) -> None:
     """Measure a design's own claims against simulation (troll: seed 000 §4.2)."""
-    if game != "troll":
-        raise BadParameter(f"claims are measured for the troll game only, not '{game}'")
+    from playtable.lab.claims import claims_rows, design_claims
+
+    stated = design_claims(game)
     if games < 1:
         raise BadParameter("-n must be at least 1")
     from playtable.agents import make_agent
     from playtable.core.registry import get_game
-    from playtable.lab.claims import claims_rows
 
-    make_agent(get_game("troll"), agent)
+    make_agent(get_game(game), agent)
+    if luck and game != "troll":  # the luck classes need the troll's clairvoyant solver
+        raise BadParameter(f"--luck is measured for the troll game only, not '{game}'")
     if luck:
         _luck(games, seed, agent, list(variants), budget, as_json)
         return
-    measured = _claims_with_progress(games, seed, agent, quiet=as_json or quiet_wanted())
+    measured = _claims_with_progress(game, games, seed, agent, quiet=as_json or quiet_wanted())
     if as_json:
         click.echo(json.dumps(claims_rows(measured), indent=1, ensure_ascii=False))
         return
@@ -157,7 +159,7 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bo
     from rich.table import Table
 
     table = Table(
-        title=f"troll design claims (seed 000 §4.2), seeds {seed}..{seed + games - 1}", title_justify="left"
+        title=f"{stated.title}, seeds {seed}..{seed + games - 1}", title_justify="left"
     )
     for col in ("claim", "the seed says", "measured", "95% CI", "n", "verdict"):
         table.add_column(col)
@@ -166,14 +168,16 @@ def claims(game: str, games: int, seed: int, agent: str, as_json: bool, luck: bo
     Console().print(table)
 
 
-def _claims_with_progress(games: int, seed: int, agent: str, quiet: bool) -> list[Claim]:
-    """troll_claims with a progress bar on stderr like sim's: games played of all difficulties,
-    and the running win rate of the difficulty being played (never pooled across them)."""
+def _claims_with_progress(game: str, games: int, seed: int, agent: str, quiet: bool) -> list[Claim]:
+    """measure_claims with a progress bar on stderr like sim's: games played of all runs (the
+    troll's difficulties), and the running win rate of the run being played (never pooled
+    across them)."""
     from playtable.cli.lab_progress import Live
-    from playtable.lab.claims import DIFFICULTIES, troll_claims
+    from playtable.lab.claims import design_claims, measure_claims
 
-    with Live(games * len(DIFFICULTIES), f"claims: {DIFFICULTIES[0][0]}", quiet) as live:
-        current = [DIFFICULTIES[0][0]]
+    runs = design_claims(game).runs
+    with Live(games * len(runs), f"claims: {runs[0]}", quiet) as live:
+        current = [runs[0]]
 
         def on_game(difficulty: str, won: bool) -> None:
             if difficulty != current[0]:  # a new difficulty: its own win rate from zero
@@ -183,13 +187,13 @@ def _claims_with_progress(games: int, seed: int, agent: str, quiet: bool) -> lis
                 live.progress.update(live.task, description=f"claims: {difficulty}")
             live.add([{"win": won}])
 
-        return troll_claims(games, seed, agent, on_game)
+        return measure_claims(game, games, seed, agent, on_game)
 
 
 def _luck(games: int, seed: int, agent: str, variants: list[str], budget: int, as_json: bool) -> None:
     from playtable.core.params import resolve_params
     from playtable.core.registry import get_game
-    from playtable.games.troll.solver import solve_deal
+    from playtable.games.troll import solve_deal
     from playtable.lab.luck import CLASSES, luck_report
 
     game = get_game("troll")

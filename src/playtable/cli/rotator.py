@@ -14,9 +14,14 @@ from playtable.core.files import check_input, exists, shown
 
 def _state_for(board: str, turn_limit: int, placement: str) -> object:
     from playtable.core.position import read_position
-    from playtable.games.rotator.board import SAMPLE_NAMES, board_problems, load_board
-    from playtable.games.rotator.game import GAME
-    from playtable.games.rotator.rules import RotatorParams, RotatorState
+    from playtable.games.rotator import (
+        GAME,
+        SAMPLE_NAMES,
+        RotatorParams,
+        RotatorState,
+        board_problems,
+        load_board,
+    )
 
     if board.endswith(".json") and exists(board):
         return read_position(GAME, board)
@@ -45,7 +50,7 @@ def solve_rotator(board: str, as_json: bool, turn_limit: int, placement: str) ->
 
     Prints a winning line with the fewest turns (then the fewest boost spaces), in the
     canonical action form, or says that no win exists."""
-    from playtable.games.rotator.solver import solve_state
+    from playtable.games.rotator import solve_state
 
     state = _state_for(board, turn_limit, placement)
     t0 = time.perf_counter()
@@ -87,7 +92,7 @@ def play_rotator(board: str | None, seed: int | None, level: str | None, record_
     """Rotator (one-player puzzle): drill from the top row to the far end."""
     import random
 
-    from playtable.games.rotator.rules import RotatorParams
+    from playtable.games.rotator import RotatorParams
     from playtable.tui.rotator import run_rotator
 
     if board and (seed is not None or level):

@@ -66,7 +66,7 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
     from playtable.core.chance import Chance
     from playtable.core.params import params_from_dict
     from playtable.core.records import record_of
-    from playtable.games.stardice.render import render_table, table_summary
+    from playtable.games.stardice import render_table, table_summary
 
     game, the_params = game_and_params("stardice", variant, params)
     if the_params.mode != "versus":

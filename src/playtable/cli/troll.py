@@ -26,7 +26,7 @@ def solve_troll(seed: int, variant: str | None, params: tuple[str, ...], budget:
     winning line if there is one (the clairvoyant upper bound of any player)."""
     from playtable.core.protocol import params_as_dict
     from playtable.core.registry import get_game
-    from playtable.games.troll.solver import solve_deal
+    from playtable.games.troll import solve_deal
 
     game = get_game("troll")
     the_params = resolve_params(game.params_type, game.variants, variant, params)

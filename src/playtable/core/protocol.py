@@ -12,6 +12,10 @@ It follows OpenSpiel's state API in plain Python (see DESIGN.md):
   unchanged.
 * `Event`s say what happened, in data and in plain words.
 
+What a front end shows beyond this (a warning before a losing action, why the game ended, what
+stayed hidden, a story's key moments, a throw's motion, a hint) is not the protocol's: a game
+that has such things implements the optional `core.presentation.Presentation` as well.
+
 Chance is resolved inside `apply` from the state's own seeded `Chance` stream, so there is no
 chance player. Simultaneous moves (the wizard game's heroes) are taken as sequential secret
 commits: `current_player` names one seat at a time, and the other seats' observations show only
@@ -29,7 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from playtable.core.chance import Chance
+from playtable.core.claims import DesignClaims
 from playtable.core.errors import IllegalAction
+from playtable.core.presentation import Presentation, presentation
+from playtable.core.presentation import revealed as revealed_parts
 
 TERMINAL = -1
 """`current_player` of a finished game."""
@@ -116,12 +123,6 @@ class State(ABC):
         rng.shuffle(picked)
         return picked[:k]
 
-    def action_warning(self, action: Any) -> str | None:
-        """A plain-words warning when `action` is legal but loses the game on the spot (or is a
-        blunder the rules make final), so a front end can ask the player to confirm. None when
-        there is nothing to warn about; games with such actions override this."""
-        return None
-
     # -- outcome --------------------------------------------------------------------------------
     @property
     @abstractmethod
@@ -177,37 +178,6 @@ class State(ABC):
         hidden. The game decides and writes its rule in RULES.md; the default is never."""
         return False
 
-    def end_text(self) -> str | None:
-        """Why the game ended, in plain words (None while it goes on)."""
-        return None
-
-    story_kinds: ClassVar[frozenset[str]] = frozenset()
-    """The kinds of events an end screen's story lists as the game's key moments
-    (`core.story.tell`); the game names them, since only it knows which events matter."""
-
-    def revealed(self) -> list[dict[str, Any]]:
-        """Once the game is over, everything that stayed hidden from some seat, for every seat
-        and watcher to see on the end screen (the record and seed are public by then too):
-        sections `{"heading": str, "lines": [str, ...]}` in plain words. Empty while the game
-        goes on, whatever the game says: `hidden_parts` is only ever read after the end."""
-        return self.hidden_parts() if self.is_terminal else []
-
-    def hidden_parts(self) -> list[dict[str, Any]]:
-        """What `revealed` shows at the end; games with secrets override it (the default:
-        nothing was hidden). Called only on a finished game."""
-        return []
-
-    def motion(self) -> list[dict[str, Any]]:
-        """The continuous motion the last `apply` produced, as frames in time order for a front
-        end to animate (Star Dice: dice positions while a throw runs, `{"t", ...}`). Not part of
-        the state (a copy or a restored state has none); most games have none."""
-        return []
-
-    def hint(self) -> tuple[Any, str] | None:
-        """A suggested action for the current player and why, in plain words, or None when the
-        game has no hints. May be slow (a solver): front ends call it off their event loop."""
-        return None
-
     @abstractmethod
     def determinize(self, seat: int, rng: Chance) -> State:
         """A copy where everything `seat` cannot know (hidden cards, future chance) is resampled
@@ -220,6 +190,34 @@ class State(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The full state: hidden parts, rigged queues and the random stream included."""
+
+    # -- the presentation hooks, forwarded -------------------------------------------------------
+    # The front-end hooks are not the protocol's: they are `core.presentation.Presentation`'s,
+    # which a game's state implements when it has them, and front ends ask `presentation(state)`.
+    # These forwarders only keep the web server's call sites (`state.end_text()` and the like)
+    # working until they ask `presentation(state)` too; a game never overrides them.
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        mro = cls.__mro__
+        if Presentation in mro and mro.index(Presentation) > mro.index(State):
+            # State's forwarders would be found before the game's own hooks and ask for them
+            # again, for ever
+            raise TypeError(f"{cls.__name__}: list Presentation before State among its bases")
+
+    def action_warning(self, action: Any) -> str | None:
+        return presentation(self).action_warning(action)
+
+    def end_text(self) -> str | None:
+        return presentation(self).end_text()
+
+    def revealed(self) -> list[dict[str, Any]]:
+        return revealed_parts(self)
+
+    def motion(self) -> list[dict[str, Any]]:
+        return presentation(self).motion()
+
+    def hint(self) -> tuple[Any, str] | None:
+        return presentation(self).hint()
 
 
 class Game(ABC, Generic[P, S]):
@@ -278,6 +276,12 @@ class Game(ABC, Generic[P, S]):
         if state.is_terminal:
             return float(state.returns()[seat])
         return 0.5
+
+    def claims(self) -> DesignClaims | None:
+        """What the game's design document says its rules will do, for the lab to measure
+        against simulation (`playtable claims`, `core/claims.py`); None when it states nothing
+        measurable."""
+        return None
 
 
 class Agent(Protocol):

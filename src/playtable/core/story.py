@@ -1,8 +1,8 @@
-"""A finished game's story, told from its log for an end screen: the key moments the
-game names (`State.story_kinds`), who did what (each seat's actions and key moments), and the
+"""A finished game's story, told from its log for an end screen: the key moments the game
+names (`Presentation.story_kinds`), who did what (each seat's actions and key moments), and the
 game's own figures (`State.metrics`). Built from the public side of the log only
 (`events_for(..., None)`), so it says nothing a watcher could not read; front ends show it once
-the game is over, next to what `State.revealed` uncovers.
+the game is over, next to what `core.presentation.revealed` uncovers.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from playtable.core.presentation import presentation
 from playtable.core.protocol import Event, State
 
 MAX_MOMENTS = 40
@@ -34,7 +35,7 @@ def tell(state: State, log: Iterable[tuple[int | None, str | None, Sequence[Even
     acted, its action text, its events; step 0 the setup). Empty before the end."""
     if not state.is_terminal:
         return {}
-    kinds = state.story_kinds
+    kinds = presentation(state).story_kinds
     moments: list[dict[str, Any]] = []
     actions = [0] * state.num_players
     tallies: list[dict[str, int]] = [{} for _ in range(state.num_players)]

@@ -1,7 +1,8 @@
 """Angry Troll versus Magic Bridge (seed 000 §4.2): the design's claims, game time across the
 difficulties, and the troll's tools, measured.
 
-The claims (`lab/claims.py`, the `playtable claims troll` command) are folded in as they are.
+The claims (`games/troll/claims.py`, measured by `lab/claims.py`: `playtable claims troll`) are
+folded in as they are.
 The tools (a club, a thrown diamond, a shovel, laying a card into the bridge) are counted from
 each game's events; a club is any club-shaped brick, THE CLUB among them, and a diamond any
 diamond (the events `clubbed` and `thrown` do not say which card struck). Whether a use
@@ -13,7 +14,7 @@ it.
 
 from __future__ import annotations
 
-from playtable.lab.claims import troll_claims
+from playtable.lab.claims import measure_claims
 from playtable.lab.playtest import Answer, play, rate
 from playtable.lab.runner import RunOptions
 from playtable.lab.stats import wilson
@@ -24,7 +25,7 @@ TOOLS = (("a club (THE CLUB or any club brick)", "clubbed"), ("a thrown diamond"
 
 def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> list[Answer]:
     out = []
-    for claim in troll_claims(games, seed, agent):
+    for claim in measure_claims("troll", games, seed, agent):
         question = claim.claim.replace(f" ({agent})", "").replace(f", {agent})", ")")
         answer = Answer(question, "§4.2 'List intended consequences'", claim.seed_says, agent,
                         f"{claim.measured} {claim.interval}".strip() + (f" ({claim.verdict})" if claim.verdict

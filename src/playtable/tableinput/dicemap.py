@@ -15,7 +15,7 @@ from pathlib import Path
 from playtable.core.errors import BadParameter
 from playtable.core.files import exists
 from playtable.core.jsonio import parse_json, read_text
-from playtable.games.stardice.live import DieSpec, check_die
+from playtable.games.stardice import DieSpec, check_die
 from playtable.tableinput.samples import resolve
 
 MAX_FIDUCIAL = 2**31 - 1

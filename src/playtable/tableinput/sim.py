@@ -28,11 +28,17 @@ from pythonosc.osc_message_builder import OscMessageBuilder
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
-from playtable.games.stardice.actions import SEAT_NAMES, Call, Throw
-from playtable.games.stardice.formation import TABLE_DEPTH, TABLE_WIDTH
-from playtable.games.stardice.game import GAME
-from playtable.games.stardice.match import StarDiceState
-from playtable.games.stardice.params import StarDiceParams
+from playtable.core.presentation import presentation
+from playtable.games.stardice import (
+    GAME,
+    SEAT_NAMES,
+    TABLE_DEPTH,
+    TABLE_WIDTH,
+    Call,
+    StarDiceParams,
+    StarDiceState,
+    Throw,
+)
 from playtable.tableinput.samples import FIDUCIALS
 
 SOURCE = "playtable-sim"
@@ -99,7 +105,7 @@ class TuioSim:
         self.sent: dict[str, tuple[float, float]] = {}
 
     def _all_dice(self) -> list[str]:
-        from playtable.games.stardice.actions import die_names
+        from playtable.games.stardice import die_names
 
         names = die_names(self.params)
         return ["borg"] + [f"{s}.{n}" for s in "FK" for n in names]
@@ -119,7 +125,7 @@ class TuioSim:
                               "on the live page.", seat, parity=action.parity)
                 continue
             assert isinstance(action, Throw)
-            motion = state.motion()
+            motion = presentation(state).motion()
             over = state.battle != battle or state.is_terminal
             # the faces from the events: a battle's last throw clears the state's table at once
             faces = {e.data["piece"]: e.data["value"] for e in events

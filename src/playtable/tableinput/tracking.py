@@ -45,16 +45,19 @@ from pathlib import Path
 from typing import Any
 
 from playtable.core.errors import BadParameter
-from playtable.games.stardice.formation import (
+from playtable.games.stardice import (
     TABLE_DEPTH,
     TABLE_WIDTH,
+    DieInfo,
+    DieSpec,
     FormationEngine,
     FormationParams,
     Layout,
+    LiveDice,
+    ScoringRules,
     Sighting,
+    TableScore,
 )
-from playtable.games.stardice.live import DieSpec, LiveDice
-from playtable.games.stardice.scoring import DieInfo, ScoringRules, TableScore
 from playtable.tableinput.tuio import PROFILES, TuioObject, TuioReceiver
 
 SURFACE_TOUCH_LIMIT = 15

@@ -1,5 +1,5 @@
 """A yes/no question the terminal apps ask before something that cannot be taken back: an action
-the game warns about (`State.action_warning`: it loses on the spot, or risks it) and quitting a
+the game warns about (`Presentation.action_warning`: it loses on the spot, or risks it) and quitting a
 game in progress. y answers yes; n or Esc answers no; Enter presses the focused button, which
 is No to begin with, so a stray key never loses a game."""
 

@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static
 
+from playtable.core.presentation import presentation
 from playtable.core.protocol import State
 from playtable.core.records import Record, Step
 
@@ -32,6 +33,11 @@ def view_of(state: State, seat: int | None) -> dict[str, Any]:
         return state.public_observation()
     except NotImplementedError:  # a game that does not say what a spectator sees
         return {"note": "this game shows no spectator view; pass --seat to see a seat's view"}
+
+
+def game_over(state: State) -> str:
+    """The line a finished game's last step shows: why it ended, or its returns."""
+    return f"game over: {presentation(state).end_text() or 'returns ' + str(state.returns())}"
 
 
 def step_heading(record: Record, step: Step, total: int, seat_names: Sequence[str]) -> str:
@@ -47,7 +53,7 @@ def step_text(record: Record, step: Step, total: int, seat_names: Sequence[str],
     lines = [step_heading(record, step, total, seat_names)]
     lines += [f"  {e.text}" for e in step.events]
     if step.state.is_terminal:
-        lines.append(f"  game over: {step.state.end_text() or 'returns ' + str(step.state.returns())}")
+        lines.append(f"  {game_over(step.state)}")
     lines.append(json.dumps(view_of(step.state, seat), ensure_ascii=False, sort_keys=True))
     return "\n".join(lines)
 
@@ -103,7 +109,7 @@ class ReplayApp(App[None]):
         )
         events = [e.text for e in step.events]
         if step.state.is_terminal:
-            events.append(f"game over: {step.state.end_text() or 'returns ' + str(step.state.returns())}")
+            events.append(game_over(step.state))
         self.query_one("#events", Static).update("\n".join(events) or "(no events)")
         self.query_one("#position", Static).update(Pretty(view_of(step.state, self.seat)))
         history = [f"{s.index}. {s.action}" for s in self.steps[1 : self.index + 1]]

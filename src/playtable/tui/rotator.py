@@ -23,12 +23,12 @@ from textual.widgets import Footer, Static
 
 from playtable.core.errors import IllegalAction, PlaytableError
 from playtable.core.params import resolve_params
+from playtable.core.presentation import presentation
 from playtable.core.protocol import State
 from playtable.core.records import Recorder
 from playtable.core.registry import get_game
 from playtable.core.words import plural
-from playtable.games.rotator.board import cell_name, parse_cell
-from playtable.games.rotator.render import GLYPHS, LEGEND, BoardView
+from playtable.games.rotator import GLYPHS, LEGEND, BoardView, cell_name, parse_cell
 from playtable.tui.confirm_screen import ConfirmScreen, quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record
@@ -232,7 +232,7 @@ class RotatorApp(App[None]):
             self.hint_text = str(err)
             self.refresh_view()
             return
-        warning = None if confirmed else self.state.action_warning(action)
+        warning = None if confirmed else presentation(self.state).action_warning(action)
         if warning:
             def answered(yes: bool | None) -> None:
                 if yes:
@@ -310,7 +310,7 @@ class RotatorApp(App[None]):
         self.play(f"drill {spaces}")
 
     def action_hint(self) -> None:
-        from playtable.games.rotator.solver import solve_state
+        from playtable.games.rotator import solve_state
 
         if self.state.is_terminal:
             return

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from playtable.core.errors import IllegalAction
 from playtable.core.params import params_from_dict, resolve_params
+from playtable.core.presentation import presentation
 from playtable.core.protocol import Event, State
 from playtable.core.records import Recorder
 from playtable.core.registry import get_game, player_rules
@@ -197,7 +198,7 @@ class TrollApp(App[None]):
         if text not in legal:
             self.hint(f"'{text}' is not possible now.", bad=True)
             return False
-        warning = None if confirmed else self.state.action_warning(legal[text])
+        warning = None if confirmed else presentation(self.state).action_warning(legal[text])
         if warning:
             self.pending, self.pending_column = None, None
 

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 from playtable.core import checks
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, BadPosition, IllegalAction
+from playtable.core.presentation import Presentation
 from playtable.core.protocol import TERMINAL, Event, State, params_as_dict
 from playtable.core.words import plural
 from playtable.games.rotator.board import (
@@ -158,7 +159,7 @@ HINT_MAX_STATES = 100_000
 the solver must otherwise exhaust every line before it can say so."""
 
 
-class RotatorState(State):
+class RotatorState(Presentation, State):
     """A Rotator position: the board, the engine's Core tuple, and the rules."""
 
     game_id: ClassVar[str] = "rotator"

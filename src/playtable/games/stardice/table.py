@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
+from playtable.core.presentation import Presentation
 from playtable.core.protocol import TERMINAL, State
 from playtable.games.stardice.actions import (
     BORG,
@@ -54,7 +55,7 @@ def _is_stone(piece: str) -> bool:
     return stone
 
 
-class StarDiceTable(State):
+class StarDiceTable(Presentation, State):
     """The fields of a Star Dice state and the queries on them (see the module docstring)."""
 
     def __init__(self, params: StarDiceParams, chance: Chance) -> None:

@@ -6,8 +6,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from playtable.core.chance import Chance
+from playtable.core.claims import DesignClaims
 from playtable.core.protocol import Agent, Game
 from playtable.games.troll.bots import evaluate as heuristic_evaluate
+from playtable.games.troll.claims import TrollClaims
 from playtable.games.troll.engine import FastTrollState
 from playtable.games.troll.params import VARIANTS, TrollParams
 from playtable.games.troll.rules import TrollState
@@ -112,6 +114,10 @@ class TrollGame(Game[TrollParams, TrollState]):
 
     def evaluate(self, state: TrollState, seat: int) -> float:
         return heuristic_evaluate(state)
+
+    def claims(self) -> DesignClaims:
+        """Seed 000 §4.2's intended consequences and §7's minimum awakenings."""
+        return TrollClaims(self)
 
 
 _DEFAULT = TrollParams()

@@ -15,6 +15,7 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, IllegalAction
+from playtable.core.presentation import Presentation
 from playtable.core.protocol import Event, State
 from playtable.games.troll import bridge as geo
 from playtable.games.troll import events as ev
@@ -47,7 +48,7 @@ _UNSEEN = b"\xff" * 256
 THROWN_OFF = "The troll's brick flies away, and the troll with it."
 
 
-class TrollState(TrollPosition):
+class TrollState(Presentation, TrollPosition):
     """The rules: legal actions, turns and their phases, setup (RULES.md); copies are the
     position's (`TrollPosition.clone`).
 

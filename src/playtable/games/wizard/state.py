@@ -10,13 +10,14 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
+from playtable.core.presentation import Presentation
 from playtable.core.protocol import Event
 from playtable.games.wizard import observe, rules, serialize
 from playtable.games.wizard.actions import Act, parse
 from playtable.games.wizard.position import WizardPosition
 
 
-class WizardState(WizardPosition):
+class WizardState(Presentation, WizardPosition):
     """A wizard game as the protocol sees it."""
 
     def legal_actions(self) -> list[Any]:

@@ -22,9 +22,15 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.core.errors import BadParameter
 from playtable.core.params import check_remote_values, params_from_dict
-from playtable.games.rotator.board import BOARD_TEXT_MAX, SAMPLE_NAMES, cell_name, load_board
-from playtable.games.rotator.rules import HINT_MAX_STATES, RotatorParams
-from playtable.games.rotator.verdict import board_verdict
+from playtable.games.rotator import (
+    BOARD_TEXT_MAX,
+    HINT_MAX_STATES,
+    SAMPLE_NAMES,
+    RotatorParams,
+    board_verdict,
+    cell_name,
+    load_board,
+)
 from playtable.web.server.bots import JobFailed, Workers
 from playtable.web.server.past import Busy, PastCache
 from playtable.web.server.table_request import BadRequest

@@ -29,9 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from playtable.core.errors import BadParameter
-from playtable.games.stardice.live import DieSpec
-from playtable.games.stardice.live_match import LiveMatch
-from playtable.games.stardice.params import StarDiceParams
+from playtable.games.stardice import DieSpec, LiveMatch, StarDiceParams
 from playtable.tableinput.fouls import FoulWatch
 from playtable.tableinput.listener import (
     MAX_RECORDING_BYTES,

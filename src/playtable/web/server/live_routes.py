@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
 from playtable.core.params import resolve_params
-from playtable.games.stardice.params import VARIANTS, StarDiceParams
+from playtable.games.stardice import VARIANTS, StarDiceParams
 from playtable.tableinput.dicemap import load_dice_map, parse_dice_map
 from playtable.tableinput.samples import sample_file
 from playtable.web.server.live import LiveConnection, LiveSpec, LiveTable, LiveTables

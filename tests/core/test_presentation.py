@@ -1,0 +1,114 @@
+"""The optional presentation hooks (core/presentation.py): a game implements them only when it
+has them, and front ends ask `presentation(state)`, which answers for any state."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+
+from playtable.core.chance import Chance
+from playtable.core.presentation import NEUTRAL, Presentation, presentation, revealed
+from playtable.core.protocol import TERMINAL, Event, State
+from playtable.core.registry import game_ids, get_game
+
+
+class Coin(State):
+    """A one-seat game of one move (`flip`) whose game has no presentation at all."""
+
+    game_id: ClassVar[str] = "coin"
+
+    def __init__(self) -> None:
+        self.done = False
+
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.done else 0
+
+    def legal_actions(self) -> list[Any]:
+        return [] if self.done else ["flip"]
+
+    def parse_action(self, text: str) -> Any:
+        return text
+
+    def apply(self, action: Any) -> list[Event]:
+        self.require_legal(action)
+        self.done = True
+        return [Event("flipped", "the coin is flipped")]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.done
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.done else 0.0]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return {"done": self.done}
+
+    def determinize(self, seat: int, rng: Chance) -> State:
+        return self.clone()
+
+    def clone(self) -> Coin:
+        copy = Coin()
+        copy.done = self.done
+        return copy
+
+    def to_json(self) -> dict[str, Any]:
+        return {"done": self.done}
+
+
+class SecretCoin(Presentation, Coin):
+    """The same game with a presentation: a secret to reveal and a reason for the end."""
+
+    story_kinds = frozenset({"flipped"})
+
+    def end_text(self) -> str | None:
+        return "The coin was flipped." if self.done else None
+
+    def hidden_parts(self) -> list[dict[str, Any]]:
+        return [{"heading": "The coin", "lines": ["It was weighted."]}]
+
+
+def test_a_game_without_presentation_gets_the_neutral_hooks() -> None:
+    coin = Coin()
+    assert presentation(coin) is NEUTRAL and not isinstance(coin, Presentation)
+    coin.apply("flip")
+    shown = presentation(coin)
+    assert (shown.end_text(), shown.action_warning("flip"), shown.hint(), shown.motion(),
+            shown.story_kinds, revealed(coin)) == (None, None, None, [], frozenset(), [])
+    # the forwarders the web server still calls answer the same
+    assert (coin.end_text(), coin.action_warning("flip"), coin.hint(), coin.motion(),
+            coin.revealed()) == (None, None, None, [], [])
+
+
+def test_a_game_with_presentation_answers_for_itself_and_reveals_only_at_the_end() -> None:
+    coin = SecretCoin()
+    assert presentation(coin) is coin
+    assert revealed(coin) == [] and coin.revealed() == [] and coin.end_text() is None
+    coin.apply("flip")
+    assert revealed(coin) == coin.revealed() == [{"heading": "The coin", "lines": ["It was weighted."]}]
+    assert presentation(coin).end_text() == coin.end_text() == "The coin was flipped."
+    assert presentation(coin).story_kinds == {"flipped"}
+    assert coin.motion() == [] and coin.hint() is None  # the hooks it does not have stay neutral
+
+
+def test_presentation_must_come_before_state_among_the_bases() -> None:
+    """Else State's forwarders would be found first and ask the state again, for ever."""
+    with pytest.raises(TypeError, match="list Presentation before State"):
+        type("Backwards", (Coin, Presentation), {})
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_presents_its_positions(game_id: str) -> None:
+    """Each registered game implements the hooks it has; the rest stay neutral, through the
+    helper and through the forwarders alike."""
+    state = get_game(game_id).new_state(None, 3)
+    shown = presentation(state)
+    assert shown is state and shown.story_kinds
+    assert shown.end_text() is None and revealed(state) == [] and state.revealed() == []
+    assert state.motion() == shown.motion() == []  # nothing thrown yet, if the game throws at all
