@@ -47,7 +47,7 @@ $(PLAY_STAMP): pyproject.toml requirements/play.txt requirements/build.txt
 	touch $(PLAY_STAMP)
 
 # The MaskablePPO training test's torch and sb3-contrib, on top of `make setup` (the test skips,
-# saying so, without them). PyPI's torch for Linux x86_64 is the CUDA build: several GB more.
+# saying so, without them). PyPI's torch for Linux x86_64 is the CUDA build: 4.6 GB more.
 setup-train: $(TRAIN_STAMP)
 
 $(TRAIN_STAMP): $(STAMP) $(BUILT) requirements/train.txt
