@@ -1,16 +1,24 @@
 # Everything installs into .venv; a fresh machine needs only python3 (3.11+), pip and make.
 # Dependencies come from the lock files in requirements/ (exact versions and hashes, made by
 # `make lock` with pip-tools), so a new release of a dependency cannot break a fresh machine:
-# requirements/all.txt is everything (the lab, RL, Ray and the test tools), play.txt a player's.
+# requirements/all.txt is everything but the training test's torch (the lab, RL, Ray and the
+# test tools), play.txt a player's, train.txt the training test's (`make setup-train`).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PLAY_STAMP := $(VENV)/.play-stamp
+TRAIN_STAMP := $(VENV)/.train-stamp
 BUILT := $(VENV)/.built-stamp
-LOCK := $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
+# Every install and lock comes from PyPI alone: pip's configuration files and PIP_* variables
+# (a machine's own folder of wheels or index, find-links, constraints) are set aside, so that
+# what installs here is what installs on a fresh machine and in CI (as `pip --isolated` does;
+# `make PYPI_ONLY= ...` keeps your own pip configuration, a proxy's certificate, say).
+PYPI_ONLY ?= env $(addprefix -u ,$(filter PIP_%,$(.VARIABLES))) PIP_CONFIG_FILE=/dev/null
+PIP := $(PYPI_ONLY) $(PY) -m pip
+LOCK := $(PYPI_ONLY) $(PY) -m piptools compile --quiet --strip-extras --generate-hashes --allow-unsafe \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: setup setup-play play test lint typecheck unit bench clean lock browser fast slow test-python \
+.PHONY: setup setup-play setup-train play test lint typecheck unit bench clean lock browser fast slow test-python \
 	check-compiled
 
 setup: $(STAMP) $(BUILT)
@@ -20,13 +28,13 @@ setup: $(STAMP) $(BUILT)
 # where not; it prints which. It is redone when the engine's sources change, so that the compiled
 # modules never run older code than their sources (a test checks that too).
 ENGINE := src/playtable/core/splitmix.py src/playtable/games/troll/kernel.py
-INSTALL := $(PY) -m pip install --quiet --no-build-isolation --no-deps -e .
+INSTALL := $(PIP) install --quiet --no-build-isolation --no-deps -e .
 ENGINE_SAYS := $(PY) -c 'from playtable.games.troll import kernel; print("troll engine:", \
 	"compiled by mypyc" if kernel.compiled() else "Python source (no C compiler, Python headers or mypyc)")'
 
 $(STAMP): pyproject.toml requirements/all.txt
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --require-hashes -r requirements/all.txt
+	$(PIP) install --quiet --require-hashes -r requirements/all.txt
 	touch $(STAMP) $(PLAY_STAMP)
 
 # A player's install: the games and the terminal apps only (no lab, no RL), and the build tools
@@ -35,8 +43,16 @@ setup-play: $(PLAY_STAMP) $(BUILT)
 
 $(PLAY_STAMP): pyproject.toml requirements/play.txt requirements/build.txt
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --require-hashes -r requirements/play.txt -r requirements/build.txt
+	$(PIP) install --quiet --require-hashes -r requirements/play.txt -r requirements/build.txt
 	touch $(PLAY_STAMP)
+
+# The MaskablePPO training test's torch and sb3-contrib, on top of `make setup` (the test skips,
+# saying so, without them). PyPI's torch for Linux x86_64 is the CUDA build: 4.6 GB more.
+setup-train: $(TRAIN_STAMP)
+
+$(TRAIN_STAMP): $(STAMP) $(BUILT) requirements/train.txt
+	$(PIP) install --quiet --require-hashes -r requirements/train.txt
+	touch $(TRAIN_STAMP)
 
 # playtable itself, after its dependencies (setup and setup-play list it second).
 $(BUILT): pyproject.toml setup.py $(ENGINE)
@@ -45,9 +61,16 @@ $(BUILT): pyproject.toml setup.py $(ENGINE)
 	touch $(BUILT)
 
 # Re-pin every dependency after pyproject.toml's dependencies change (needs `make setup` first).
+# pip-tools reads no dependency groups (PEP 735): each group's list is written out for it first.
+GROUPS := build/locks
 lock:
+	mkdir -p $(GROUPS)
+	for group in test train; do $(PY) -c 'import sys, tomllib; \
+		print(*tomllib.load(open("pyproject.toml", "rb"))["dependency-groups"][sys.argv[1]], sep="\n")' \
+		$$group > $(GROUPS)/$$group.in || exit 1; done
 	$(LOCK) --output-file requirements/play.txt pyproject.toml
-	$(LOCK) --extra dev --extra lab --extra rl --extra ray --output-file requirements/all.txt pyproject.toml
+	$(LOCK) --extra lab --extra rl --extra ray --output-file requirements/all.txt pyproject.toml $(GROUPS)/test.in
+	$(LOCK) -c requirements/all.txt --output-file requirements/train.txt $(GROUPS)/train.in
 	$(LOCK) --only-build-deps --all-build-deps -c requirements/all.txt -c requirements/play.txt \
 		--output-file requirements/build.txt pyproject.toml
 

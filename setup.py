@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -72,6 +73,10 @@ def remove_compiled() -> None:
 def compiled_extensions() -> list[Any]:
     if not BUILDING & set(sys.argv[1:]):
         return []
+    # Every build compiles afresh or installs the source: a compiled module left in build/ by an
+    # earlier build is "up to date" for setuptools, which would then skip this machine's compiler
+    # (or its absence: CC=false) and ship the old module.
+    remove_compiled()
     reason = why_not_compiled()
     if reason is None:
         from mypyc.build import mypycify
@@ -104,9 +109,25 @@ class BuildOrFallBack(build_ext):
                 built.unlink(missing_ok=True)
             remove_compiled()
             self.extensions = []
+            self.distribution.ext_modules = []  # what WheelAsBuilt tags the wheel by
             say(f"the troll engine installs as Python source: compiling failed ({brief(error)})")
             return
         say(f"compiled the troll engine with mypyc: {', '.join(COMPILED)}")
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildOrFallBack})
+class WheelAsBuilt(bdist_wheel):
+    """Tags the wheel by what the build made: `py3-none-any` when the engine went in as Python
+    source, this Python and platform's tag when compiled modules are in it. setuptools decides
+    before building, when the compilation has not yet had its chance to fail."""
+
+    def run(self) -> None:
+        if not self.skip_build:
+            self.run_command("build")
+        self.root_is_pure = not self.distribution.has_ext_modules()
+        super().run()
+
+
+setup(
+    ext_modules=compiled_extensions(),
+    cmdclass={"build_ext": BuildOrFallBack, "bdist_wheel": WheelAsBuilt},
+)

@@ -75,8 +75,9 @@ def test_troll_shaped_reward_gives_signal_and_keeps_the_return_order() -> None:
 
 @pytest.mark.parametrize("env_id", ["playtable/Troll-v0", "playtable/Rotator-v0"])
 def test_maskable_ppo_trains_on_each_single_agent_game(env_id: str) -> None:
-    torch = pytest.importorskip("torch")
-    sb3_contrib = pytest.importorskip("sb3_contrib")
+    train = "not in `make setup`: `make setup-train` installs it (requirements/train.txt)"
+    torch = pytest.importorskip("torch", reason=f"torch is {train}")
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason=f"sb3-contrib is {train}")
     torch.set_num_threads(1)
     env = gymnasium.make(env_id)
     model = sb3_contrib.MaskablePPO(

@@ -15,10 +15,14 @@ import click
 
 
 def default_db() -> Path:
-    """The per-user data directory (XDG), so tables survive whichever directory the server is
-    started from and never land inside a source checkout."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "playtable" / "tables.sqlite3"
+    """The per-user data directory, so tables survive whichever directory the server is started
+    from and never land inside a source checkout: the system's own place for an application's
+    data (platformdirs): `$XDG_DATA_HOME/playtable`, else `~/.local/share/playtable`, on Linux
+    (where earlier versions kept it too), `~/Library/Application Support/playtable` on macOS,
+    `%LOCALAPPDATA%\\playtable` on Windows."""
+    from platformdirs import user_data_path  # here: the command's start-up stays light
+
+    return user_data_path("playtable", appauthor=False) / "tables.sqlite3"
 
 
 def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -80,14 +84,16 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               envvar="PLAYTABLE_PORT")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None, envvar="PLAYTABLE_DB",
-              help="SQLite file of the tables [default: $XDG_DATA_HOME/playtable/tables.sqlite3].")
+              help="SQLite file of the tables [default: the user's data folder, "
+                   "$XDG_DATA_HOME/playtable/tables.sqlite3 on Linux].")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes for bots and hints.")
 @click.option("--rate-limit", default=20.0, show_default=True, type=click.FloatRange(1, 100000),
               help="Messages a second each WebSocket may send (bursts of twice that).")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where live Star Dice tables' pages record TUIO streams "
-                   "[default: $XDG_DATA_HOME/playtable/recordings].")
+                   "[default: recordings in the user's data folder, "
+                   "$XDG_DATA_HOME/playtable/recordings on Linux].")
 @click.option("--public-url", callback=_public_url, default=None, envvar="PLAYTABLE_PUBLIC_URL",
               help="The address people open (behind a proxy: https://games.example.org): the base "
                    "of join and watch links, and an allowed host and origin.")

@@ -43,7 +43,8 @@ def _check_port(kind: int, host: str, port: int, what: str) -> None:
               help="Record every datagram of the stream to this file (JSON lines).")
 @click.option("--record-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where the page's Record button writes "
-                   "[default: $XDG_DATA_HOME/playtable/recordings].")
+                   "[default: recordings in the user's data folder, "
+                   "$XDG_DATA_HOME/playtable/recordings on Linux].")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite file of the lobby's tables [default: as `playtable serve`].")
 @click.option("--profiles", default="2Dobj,2Dblb", show_default=True,

@@ -22,17 +22,21 @@ path on Linux) is refused in one line before any work, instead of failing half-w
 One at a time (`exclusive`): a command that reads a file and writes it back (`state apply`) or
 that owns a file for a long run (`sim --out`) holds a lock beside it, so a second command on the
 same file waits or is refused instead of silently losing the first one's work.
+
+Any desktop system: the lock is `flock` where `fcntl` exists (Linux, macOS, the BSDs) and
+msvcrt's byte-range lock on Windows, and nothing here needs a call Windows lacks (`pread`,
+`O_NONBLOCK`, `fchmod`) at import time or when that call is missing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import os
 import secrets
 import stat
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +44,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from playtable.core.errors import BadParameter, PlaytableError
+
+try:
+    import fcntl
+except ImportError:  # Windows: msvcrt's locks serve instead (`_try_lock`)
+    fcntl = None  # type: ignore[assignment]
 
 NAME_MAX = 255
 """The longest file name (one path component), in bytes, on Linux's usual file systems."""
@@ -139,7 +148,9 @@ def open_input(path: str | Path, what: str = "file", error: type[PlaytableError]
     opened without blocking and checked again once open, so a FIFO swapped in meanwhile is
     refused too, never waited on."""
     check_input(path, what, error)
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    # Windows has no O_NONBLOCK, and no FIFO that a name could block on either.
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    flags = os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
     except OSError as err:
@@ -148,7 +159,8 @@ def open_input(path: str | Path, what: str = "file", error: type[PlaytableError]
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise error(f"{what} {shown(path)}: {kind_of(mode)}, not a regular file")
-        os.set_blocking(fd, True)
+        if nonblocking:
+            os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
@@ -220,7 +232,7 @@ def temp_beside(path: str | Path, suffix: str = ".tmp") -> tuple[int, Path]:
             continue
         with contextlib.suppress(OSError):
             info = os.lstat(target)
-            if stat.S_ISREG(info.st_mode):
+            if stat.S_ISREG(info.st_mode) and hasattr(os, "fchmod"):  # no fchmod on Windows
                 os.fchmod(fd, stat.S_IMODE(info.st_mode) & 0o777)
         return fd, name
     raise FileExistsError(errno.EEXIST, f"no free temporary name beside {shown(target)}")
@@ -277,10 +289,37 @@ class FileBusy(BadParameter):
     """Another process holds the lock of a file (`exclusive`)."""
 
 
+LOCKED_BYTE = 1 << 20
+"""Where Windows' lock lies in a lock file: past the holder's line, which a lock there would
+hide from the process that wants to name the holder (Windows' locks bar reading)."""
+
+
+def _try_lock(fd: int) -> bool:
+    """Lock the open lock file `fd` for this process without waiting: False when another
+    process holds it. The system drops the lock when the file is closed or its process dies."""
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+    if sys.platform == "win32":
+        import msvcrt
+
+        os.lseek(fd, LOCKED_BYTE, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except PermissionError:  # EACCES: another process holds it
+            return False
+        return True
+    raise OSError(errno.ENOSYS, "this system offers no file locks to playtable")
+
+
 def _holder(fd: int) -> tuple[str, str]:
     """Who holds a lock, from its file: ' (process N)' and what it is doing (or '', '')."""
     with contextlib.suppress(OSError, ValueError):
-        pid, _, doing = os.pread(fd, 300, 0).decode("utf-8", "replace").strip().partition(" ")
+        os.lseek(fd, 0, os.SEEK_SET)
+        pid, _, doing = os.read(fd, 300).decode("utf-8", "replace").strip().partition(" ")
         if pid.isdigit():
             return f" (process {pid})", doing.strip()
     return "", ""
@@ -288,7 +327,7 @@ def _holder(fd: int) -> tuple[str, str]:
 
 @contextmanager
 def exclusive(path: str | Path, doing: str, wait: float = 0.0) -> Iterator[None]:
-    """Hold the lock of `path` for the block: an advisory lock (`flock`) on `lock_path(path)`,
+    """Hold the lock of `path` for the block: a lock (`_try_lock`) on `lock_path(path)`,
     which holds the holder's process id and `doing` (what it does with the file) and is removed
     when the block ends. Another process holding it makes this wait up to `wait` seconds, then
     raise FileBusy naming the holder and what it is doing. The kernel drops the lock of a
@@ -296,25 +335,26 @@ def exclusive(path: str | Path, doing: str, wait: float = 0.0) -> Iterator[None]
     taken over)."""
     lock = lock_path(path)
     deadline = time.monotonic() + wait
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)  # Windows: no newline rewriting
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     while True:
         try:
             fd = os.open(lock, flags, 0o644)
         except OSError as err:
             raise BadParameter(f"cannot lock {shown(path)}: {_os_message(err)} ({shown(lock)})") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            locked = _try_lock(fd)
+        except OSError as err:
+            os.close(fd)
+            raise BadParameter(f"cannot lock {shown(path)}: {_os_message(err)}") from None
+        if not locked:
             holder, theirs = _holder(fd)
             os.close(fd)
             if time.monotonic() < deadline:
                 time.sleep(0.05)
                 continue
             raise FileBusy(f"{shown(path)} is in use: another playtable command{holder} is "
-                           f"{theirs or 'using it'}; wait for it to finish, or use another file") from None
-        except OSError as err:
-            os.close(fd)
-            raise BadParameter(f"cannot lock {shown(path)}: {_os_message(err)}") from None
+                           f"{theirs or 'using it'}; wait for it to finish, or use another file")
         # The lock file locked must still be the one at its name: a holder that finished removes
         # it, and a process that opened it just before would then hold a lock on nothing.
         try:
@@ -326,7 +366,8 @@ def exclusive(path: str | Path, doing: str, wait: float = 0.0) -> Iterator[None]
         os.close(fd)
     try:
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {doing}\n".encode(), 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()} {doing}\n".encode())
         yield
     finally:
         with contextlib.suppress(OSError):
