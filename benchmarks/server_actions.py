@@ -203,21 +203,21 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
     half, so that the tables' first states are not counted; NaN without `tracked`)."""
     from playtable.web.server.hub import Hub
     try:
-        from playtable.web.server.tables import fresh_start
+        from playtable.web.server.tables.tables import fresh_start
     except ImportError:  # a server from before snapshots: its hub made the first state
         from playtable.web.server.hub import _new_state  # type: ignore[attr-defined]
 
         def fresh_start(row: Any) -> Any:
             return _new_state(row.game, row.params, row.seed)
     try:
-        from playtable.web.server.wire import encode
+        from playtable.web.server.transport.wire import encode
     except ImportError:  # a server from before it had one: what its writer did
         def encode(message: dict[str, Any]) -> str:
             return json.dumps(message, separators=(",", ":"))
-    from playtable.web.server.store import SqliteStore
-    from playtable.web.server.table_request import row_from_request
-    from playtable.web.server.tables import Table
-    from playtable.web.server.wire import parse_client_message
+    from playtable.web.server.store.store import SqliteStore
+    from playtable.web.server.tables.table_request import row_from_request
+    from playtable.web.server.tables.tables import Table
+    from playtable.web.server.transport.wire import parse_client_message
 
     store = SqliteStore(db)
     hub = Hub(store, None)  # type: ignore[arg-type]  # no bots: troll tables of one person

@@ -20,8 +20,10 @@ from tests.web.test_people import greet, receive_until, register
 from playtable.core.errors import BadParameter
 from playtable.core.registry import get_game
 from playtable.games.wizard.params import WizardParams
-from playtable.web.server import clocks
-from playtable.web.server.clocks import (
+from playtable.web.server.hub import Hub
+from playtable.web.server.store.store import SqliteStore
+from playtable.web.server.tables import clocks
+from playtable.web.server.tables.clocks import (
     COME_BACK_LATER,
     DAY,
     REAL_TIME,
@@ -30,8 +32,6 @@ from playtable.web.server.clocks import (
     forfeit_returns,
     settings_from_request,
 )
-from playtable.web.server.hub import Hub
-from playtable.web.server.store import SqliteStore
 
 START = 1_800_000_000.0
 

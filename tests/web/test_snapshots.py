@@ -17,9 +17,9 @@ import pytest
 
 from playtable.web.server import hub as hub_module
 from playtable.web.server.hub import Hub
-from playtable.web.server.store import Snapshot, SqliteStore, TableRow
-from playtable.web.server.table_request import row_from_request
-from playtable.web.server.tables import Table, fresh_start
+from playtable.web.server.store.store import Snapshot, SqliteStore, TableRow
+from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.tables.tables import Table, fresh_start
 
 GAMES = [("troll", 1), ("rotator", 1), ("wizard", 4), ("stardice", 2)]
 

@@ -19,9 +19,9 @@ from starlette.testclient import TestClient
 
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.bots import bot_move, bot_seed, new_position
-from playtable.web.server.table_request import row_from_request
-from playtable.web.server.tutorials import Tutorial, shipped
+from playtable.web.server.bots.bots import bot_move, bot_seed, new_position
+from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.tables.tutorials import Tutorial, shipped
 
 NAMES = sorted(shipped())
 FREE_PLAY = "random"

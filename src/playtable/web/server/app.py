@@ -25,26 +25,26 @@ from starlette.websockets import WebSocket
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
-from playtable.web.server import collector
-from playtable.web.server.api import catalogue, record_response, rules_markdown
-from playtable.web.server.board_routes import board_routes
-from playtable.web.server.bots import BOT_SECONDS, JobFailed, Workers
-from playtable.web.server.guard import MAX_BODY, BodyTooLarge, Guard, Policy
+from playtable.web.server.bots.bots import BOT_SECONDS, JobFailed, Workers
 from playtable.web.server.hub import Hub, Limits
-from playtable.web.server.live import LiveSpec, LiveTables
-from playtable.web.server.live_routes import live_routes
-from playtable.web.server.owners import Owner, OwnerCheck
-from playtable.web.server.past import Busy, PastCache
-from playtable.web.server.peers import Peers
-from playtable.web.server.playtest_routes import playtest_routes
-from playtable.web.server.playtests import Playtests, PlaytestStore
-from playtable.web.server.rating_routes import rating_routes
-from playtable.web.server.socket_pump import pump
-from playtable.web.server.store import PlayerRow, SqliteStore
-from playtable.web.server.table_request import BadRequest, parse_seat
-from playtable.web.server.tables import Table
-from playtable.web.server.tutorials import shipped, tutorial_request
-from playtable.web.server.wire import RATE_PER_SECOND, BadMessage, error, parse_client_message
+from playtable.web.server.live.live import LiveSpec, LiveTables
+from playtable.web.server.live.live_routes import live_routes
+from playtable.web.server.people.rating_routes import rating_routes
+from playtable.web.server.playtests.playtest_routes import playtest_routes
+from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
+from playtable.web.server.store.store import PlayerRow, SqliteStore
+from playtable.web.server.tables.api import catalogue, record_response, rules_markdown
+from playtable.web.server.tables.board_routes import board_routes
+from playtable.web.server.tables.past import Busy, PastCache
+from playtable.web.server.tables.table_request import BadRequest, parse_seat
+from playtable.web.server.tables.tables import Table
+from playtable.web.server.tables.tutorials import shipped, tutorial_request
+from playtable.web.server.transport import collector
+from playtable.web.server.transport.guard import MAX_BODY, BodyTooLarge, Guard, Policy
+from playtable.web.server.transport.owners import Owner, OwnerCheck
+from playtable.web.server.transport.peers import Peers
+from playtable.web.server.transport.socket_pump import pump
+from playtable.web.server.transport.wire import RATE_PER_SECOND, BadMessage, error, parse_client_message
 
 log = logging.getLogger("playtable.web")
 

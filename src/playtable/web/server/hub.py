@@ -35,16 +35,15 @@ from playtable.core.errors import PlaytableError
 from playtable.core.params import resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.address_rates import AddressRates, AddressSockets
-from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
-from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
-from playtable.web.server.owners import Owner, owner_of
-from playtable.web.server.people import People, check_key, valid_key
-from playtable.web.server.ratings import Ratings
-from playtable.web.server.seating import plan_seats, stand_in_agent
-from playtable.web.server.store import PlayerRow, SeatRow, Snapshot, StoreError, TableRow, TableStore
-from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
-from playtable.web.server.tables import (
+from playtable.web.server.bots.bots import JobFailed, JobTimedOut, Workers, bot_seed
+from playtable.web.server.people.people import People, check_key, valid_key
+from playtable.web.server.people.ratings import Ratings
+from playtable.web.server.store.address_rates import AddressRates, AddressSockets
+from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, StoreError, TableRow, TableStore
+from playtable.web.server.tables.clocks import FORFEIT, ClockKeeper, TableClock
+from playtable.web.server.tables.seating import plan_seats, stand_in_agent
+from playtable.web.server.tables.table_request import BadRequest, now, parse_seat, row_from_request
+from playtable.web.server.tables.tables import (
     SNAPSHOT_EVERY,
     Connection,
     Table,
@@ -53,8 +52,9 @@ from playtable.web.server.tables import (
     paced_frames,
     row_summary,
 )
-from playtable.web.server.votes import SqliteVoteStore, Votes
-from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
+from playtable.web.server.tables.votes import SqliteVoteStore, Votes
+from playtable.web.server.transport.owners import Owner, owner_of
+from playtable.web.server.transport.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
 
 log = logging.getLogger("playtable.web")
 MAX_LISTED = 100

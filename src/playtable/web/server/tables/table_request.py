@@ -16,9 +16,9 @@ from playtable.core.errors import BadParameter, PlaytableError
 from playtable.core.params import check_remote_values, params_from_dict, resolve_params
 from playtable.core.protocol import Game, params_as_dict
 from playtable.core.registry import game_ids, get_game
-from playtable.web.server.clocks import settings_from_request
-from playtable.web.server.store import SeatRow, TableRow
-from playtable.web.server.tables import hash_token
+from playtable.web.server.store.store import SeatRow, TableRow
+from playtable.web.server.tables.clocks import settings_from_request
+from playtable.web.server.tables.tables import hash_token
 
 REQUEST_FIELDS = frozenset({"game", "variant", "params", "seed", "seats", "players", "clock", "key",
                             "rated"})

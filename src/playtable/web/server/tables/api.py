@@ -17,7 +17,7 @@ from playtable.core.params import params_from_dict
 from playtable.core.protocol import Game
 from playtable.core.records import Record
 from playtable.core.registry import game_ids, get_game, player_rules
-from playtable.web.server.tables import Table
+from playtable.web.server.tables.tables import Table
 
 
 def _type_name(kind: Any) -> str:

@@ -25,9 +25,9 @@ from playtable.core.params import check_remote_values, params_from_dict
 from playtable.games.rotator.board import BOARD_TEXT_MAX, SAMPLE_NAMES, cell_name, load_board
 from playtable.games.rotator.rules import HINT_MAX_STATES, RotatorParams
 from playtable.games.rotator.verdict import board_verdict
-from playtable.web.server.bots import JobFailed, Workers
-from playtable.web.server.past import Busy, PastCache
-from playtable.web.server.table_request import BadRequest
+from playtable.web.server.bots.bots import JobFailed, Workers
+from playtable.web.server.tables.past import Busy, PastCache
+from playtable.web.server.tables.table_request import BadRequest
 
 CHECKS_PER_MINUTE = 30.0
 """Checks one address may ask for a minute (bursts of as many): the editor asks once a pause in

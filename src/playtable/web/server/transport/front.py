@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from playtable.web.server.owners import preferred, route
-from playtable.web.server.processes import ServeSettings
+from playtable.web.server.transport.owners import preferred, route
+from playtable.web.server.transport.processes import ServeSettings
 
 log = logging.getLogger("playtable.web")
 
@@ -59,8 +59,9 @@ class Worker:
 
     def start(self) -> None:
         front_end, worker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        command = [sys.executable, "-m", "playtable.web.server.processes", str(self.index), str(self.count),
-                   str(worker_end.fileno()), str(self.peers), self.settings.to_json()]
+        command = [sys.executable, "-m", "playtable.web.server.transport.processes",
+                   str(self.index), str(self.count), str(worker_end.fileno()), str(self.peers),
+                   self.settings.to_json()]
         self.process = subprocess.Popen(command, pass_fds=[worker_end.fileno()], stdin=subprocess.DEVNULL)
         worker_end.close()
         front_end.setblocking(False)

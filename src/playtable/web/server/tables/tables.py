@@ -33,10 +33,10 @@ from playtable.core.params import params_from_dict
 from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
 from playtable.core.story import tell
-from playtable.web.server.clocks import TableClock, forfeit_returns
-from playtable.web.server.replays import start_state
-from playtable.web.server.store import SeatRow, Snapshot, TableRow
-from playtable.web.server.wire import PACES, RateLimit, shared
+from playtable.web.server.store.store import SeatRow, Snapshot, TableRow
+from playtable.web.server.tables.clocks import TableClock, forfeit_returns
+from playtable.web.server.tables.replays import start_state
+from playtable.web.server.transport.wire import PACES, RateLimit, shared
 
 SYNC_COST = 40
 """A sync (a whole welcome: the log of a long game is hundreds of kilobytes) costs as much as

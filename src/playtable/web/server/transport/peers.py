@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from playtable.web.server.owners import Owner
+from playtable.web.server.transport.owners import Owner
 
 log = logging.getLogger("playtable.web")
 

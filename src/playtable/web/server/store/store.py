@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from playtable.core.errors import PlaytableError
-from playtable.web.server.clocks import legacy_settings
+from playtable.web.server.tables.clocks import legacy_settings
 
 log = logging.getLogger("playtable.web")
 

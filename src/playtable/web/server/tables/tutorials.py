@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from playtable.core.jsonio import parse_json
-from playtable.web.server.table_request import BadRequest
+from playtable.web.server.tables.table_request import BadRequest
 
 NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 TUTORIAL_FIELDS = frozenset({"name", "key"})

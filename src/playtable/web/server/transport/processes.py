@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from playtable.web.server.owners import Owner
-from playtable.web.server.peers import Peers
+from playtable.web.server.transport.owners import Owner
+from playtable.web.server.transport.peers import Peers
 
 log = logging.getLogger("playtable.web")
 
@@ -79,8 +79,8 @@ def divided_limits(limits: Any, count: int) -> Any:
 def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers | None = None) -> Any:
     """The app one process serves (the only one with `--processes 1`, `owner` None)."""
     from playtable.web.server.app import create_app
-    from playtable.web.server.guard import Policy
     from playtable.web.server.hub import Limits
+    from playtable.web.server.transport.guard import Policy
 
     limits = Limits(**settings.limits)
     if owner is not None and owner.count > 1:
@@ -151,7 +151,7 @@ async def _serve_worker(server: Any, channel_fd: int) -> None:
 
 
 def worker_main(argv: list[str]) -> None:
-    """`python -m playtable.web.server.processes INDEX COUNT CHANNEL_FD PEER_DIR SETTINGS_JSON`."""
+    """`python -m playtable.web.server.transport.processes INDEX COUNT CHANNEL_FD PEER_DIR SETTINGS_JSON`."""
     index, count, channel_fd = int(argv[0]), int(argv[1]), int(argv[2])
     settings = ServeSettings.from_json(argv[4])
     logging.basicConfig(level=logging.WARNING, format=f"worker {index}: %(levelname)s %(name)s: %(message)s")

@@ -22,7 +22,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from playtable.web.server.store import StoreError
+from playtable.web.server.store.store import StoreError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (

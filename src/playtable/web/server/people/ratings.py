@@ -51,16 +51,16 @@ from openskill.models import PlackettLuce
 from playtable.core.errors import PlaytableError
 from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Game, params_as_dict
-from playtable.web.server.rating_store import (
+from playtable.web.server.people.rating_store import (
     RatingStore,
     Settlement,
     Skill,
     SoloScore,
     SqliteRatingStore,
 )
-from playtable.web.server.store import SeatRow, StoreError, TableStore
-from playtable.web.server.table_request import BadRequest, now
-from playtable.web.server.tables import Table
+from playtable.web.server.store.store import SeatRow, StoreError, TableStore
+from playtable.web.server.tables.table_request import BadRequest, now
+from playtable.web.server.tables.tables import Table
 
 log = logging.getLogger("playtable.web")
 
@@ -89,7 +89,7 @@ def shown(mu: float, sigma: float) -> dict[str, Any]:
 def bot_starts() -> dict[str, dict[str, dict[str, float]]]:
     """Game -> agent spec -> {mu, sigma, games}: the shipped bot-against-bot measurement (none
     before `benchmarks/bot_ratings.py` has written it: every bot then starts as a newcomer)."""
-    source = resources.files("playtable.web.server") / BOT_RATINGS_FILE
+    source = resources.files("playtable.web.server.people") / BOT_RATINGS_FILE
     if not source.is_file():
         log.warning("no %s: every bot starts at a newcomer's rating", BOT_RATINGS_FILE)
         return {}

@@ -20,9 +20,9 @@ import secrets
 from collections import OrderedDict
 from typing import Any
 
-from playtable.web.server.store import PlayerRow, StoreError, TableStore
-from playtable.web.server.table_request import BadRequest, now
-from playtable.web.server.wire import KEY_ALPHABET, KEY_LENGTH
+from playtable.web.server.store.store import PlayerRow, StoreError, TableStore
+from playtable.web.server.tables.table_request import BadRequest, now
+from playtable.web.server.transport.wire import KEY_ALPHABET, KEY_LENGTH
 
 MAX_NAME = 30
 CACHED_PLAYERS = 10_000

@@ -36,7 +36,7 @@ from typing import Any
 
 from playtable.core.registry import get_game
 from playtable.web.server.hub import Hub, PlayedElsewhere
-from playtable.web.server.playtest_spec import (
+from playtable.web.server.playtests.playtest_spec import (
     PLAYTEST_ID,
     BadAnswers,
     PlaytestSpec,
@@ -44,8 +44,8 @@ from playtable.web.server.playtest_spec import (
     new_playtest_id,
     schedule,
 )
-from playtable.web.server.store import PlayerRow, StoreError
-from playtable.web.server.table_request import BadRequest, now
+from playtable.web.server.store.store import PlayerRow, StoreError
+from playtable.web.server.tables.table_request import BadRequest, now
 
 log = logging.getLogger("playtable.web")
 

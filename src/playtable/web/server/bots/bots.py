@@ -102,7 +102,7 @@ def new_position(game_id: str, params: dict[str, Any], seed: int) -> dict[str, A
     """A new table's starting position as JSON, or {"error": why} (runs in a worker: Rotator's
     boards of a given difficulty are solved, seconds of work a stranger may ask for)."""
     from playtable.core.errors import PlaytableError
-    from playtable.web.server.replays import start_state
+    from playtable.web.server.tables.replays import start_state
 
     try:
         state = start_state(game_id, params, seed)
@@ -115,14 +115,14 @@ def replay(game_id: str, params: dict[str, Any], seed: int, actions: list[tuple[
            seat: int | None, hidden_texts: bool, stand_ins: dict[int, str] | None = None) -> bytes:
     """A table's replay (`api.replay_steps`), already encoded as JSON (runs in a worker: a long
     game's replay is seconds of work and megabytes of text)."""
-    from playtable.web.server.replays import encode_replay
+    from playtable.web.server.tables.replays import encode_replay
 
     return encode_replay(game_id, params, seed, actions, seat, hidden_texts, stand_ins)
 
 
 def position(game_id: str, params: dict[str, Any], seed: int, actions: list[str]) -> bytes:
     """The full position after `actions`, encoded (`replays.encode_position`; runs in a worker)."""
-    from playtable.web.server.replays import encode_position
+    from playtable.web.server.tables.replays import encode_position
 
     return encode_position(game_id, params, seed, actions)
 

@@ -10,8 +10,8 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 
-from playtable.web.server.address_rates import AddressRates
-from playtable.web.server.wire import RateLimit
+from playtable.web.server.store.address_rates import AddressRates
+from playtable.web.server.transport.wire import RateLimit
 
 CACHE_BYTES = 64 * 1024 * 1024
 """The encoded replays and positions kept, in bytes (the least recently used go first)."""

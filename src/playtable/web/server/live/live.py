@@ -42,7 +42,7 @@ from playtable.tableinput.listener import (
 )
 from playtable.tableinput.samples import sample_file
 from playtable.tableinput.tracking import TuioTable
-from playtable.web.server.tables import Connection
+from playtable.web.server.tables.tables import Connection
 
 log = logging.getLogger("playtable.web")
 FRAMES_KEPT = 32

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from playtable.web.server.playtests import Playtests
+from playtable.web.server.playtests.playtests import Playtests
 
 
 def playtest_routes(playtests: Callable[[], Playtests], page: Any,

@@ -22,9 +22,9 @@ from playtable.core.params import resolve_params
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.tableinput.dicemap import load_dice_map, parse_dice_map
 from playtable.tableinput.samples import sample_file
-from playtable.web.server.live import LiveConnection, LiveSpec, LiveTable, LiveTables
-from playtable.web.server.socket_pump import pump
-from playtable.web.server.wire import MAX_FRAME, error
+from playtable.web.server.live.live import LiveConnection, LiveSpec, LiveTable, LiveTables
+from playtable.web.server.transport.socket_pump import pump
+from playtable.web.server.transport.wire import MAX_FRAME, error
 
 LIVE_TYPES = ("set_value", "record", "sync", "match")
 MATCH_DOS = ("start", "call", "borg_off", "borg_on_frame", "unseen", "forfeit", "score")

@@ -23,8 +23,8 @@ from starlette.routing import BaseRoute, Route
 from playtable.agents import available_agents
 from playtable.core.registry import game_ids, get_game
 from playtable.web.server.hub import Hub
-from playtable.web.server.ratings import MAX_OFFSET, MAX_PAGE, bounded_int
-from playtable.web.server.table_request import BadRequest
+from playtable.web.server.people.ratings import MAX_OFFSET, MAX_PAGE, bounded_int
+from playtable.web.server.tables.table_request import BadRequest
 
 LEADERBOARD_PARAMS = frozenset({"game", "kind", "offset", "limit"})
 

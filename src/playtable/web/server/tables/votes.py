@@ -26,10 +26,10 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from playtable.web.server.seating import SeatPlan
-from playtable.web.server.store import StoreError
-from playtable.web.server.tables import Connection, Table
-from playtable.web.server.wire import error
+from playtable.web.server.store.store import StoreError
+from playtable.web.server.tables.seating import SeatPlan
+from playtable.web.server.tables.tables import Connection, Table
+from playtable.web.server.transport.wire import error
 
 VOTE_GAMES = {"wizard": 0}
 """Games with the seed's vote, and the seat the most evil player takes at the rematch."""
