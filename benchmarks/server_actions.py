@@ -228,12 +228,12 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
         table = Table(row, fresh_start(row))
         store.create(row)
         hub.tables[row.id] = table
-        conn, _ = hub.connect(table, "0", tokens[0])
+        conn, _ = hub.connections.connect(table, "0", tokens[0])
         assert conn is not None
         conn_table[conn] = table
         hub.greet(table, conn)
         for _ in range(watchers):
-            watcher, _ = hub.connect(table, None, None)
+            watcher, _ = hub.connections.connect(table, None, None)
             assert watcher is not None
             hub.greet(table, watcher)
         return table, conn, drain(conn)
@@ -261,7 +261,7 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
     while not state["terminal"]:
         state = await play(table, conn, state, rng)
     for gone in list(table.connections):
-        hub.disconnect(table, gone)
+        hub.connections.disconnect(table, gone)
     rngs = [random.Random(rng.random()) for _ in range(tables)]
     seats = [sit(seed) for seed in range(1, tables + 1)]
     seed, new_tables = tables, 0
@@ -277,7 +277,7 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
         table, conn, state = seats[k % tables]
         if state["terminal"]:
             for gone in list(table.connections):
-                hub.disconnect(table, gone)
+                hub.connections.disconnect(table, gone)
             seed, new_tables = seed + 1, new_tables + 1
             table, conn, state = seats[k % tables] = sit(seed)
         seats[k % tables] = (table, conn, await play(table, conn, state, rngs[k % tables]))

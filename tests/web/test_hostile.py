@@ -30,10 +30,10 @@ from tests.web.test_people import receive_until
 import playtable
 from playtable.web.server.bots import bots
 from playtable.web.server.bots.bots import JobFailed, JobTimedOut, Pool
-from playtable.web.server.hub import Limits
 from playtable.web.server.store import store
 from playtable.web.server.store.store import SqliteStore, StoreError
 from playtable.web.server.tables import past
+from playtable.web.server.tables.room import Limits
 from playtable.web.server.transport.guard import Policy
 
 PACKAGE = Path(playtable.__file__).resolve().parent
@@ -576,8 +576,8 @@ def test_a_table_nobody_plays_is_ended(client: TestClient) -> None:
     table = created["table_id"]
     hub = _hub(client)
     later = datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)
-    assert hub.reap_idle(datetime.now(UTC)) == []
-    assert hub.reap_idle(later) == [table]
+    assert hub.ends.reap_idle(datetime.now(UTC)) == []
+    assert hub.ends.reap_idle(later) == [table]
     summary = client.get(f"/api/tables/{table}").json()
     assert summary["status"] == "finished" and summary["result"]["abandoned"]
     assert "seed" not in summary  # the game did not end: its future stays hidden

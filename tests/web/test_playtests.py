@@ -332,7 +332,7 @@ def test_a_slot_whose_table_was_abandoned_goes_back_to_the_schedule(playtest: tu
         first = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()
         hub = _hub(client)
         # nobody plays it: the server ends it as abandoned (docs/web.md, idle tables)
-        assert hub.reap_idle(datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)) \
+        assert hub.ends.reap_idle(datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)) \
             == [first["table_id"]]
         assert client.post(f"/api/playtests/{pid}/me", json={"key": key}).json()["last"] is None
         again = client.post(f"/api/playtests/{pid}/play", json={"key": key})

@@ -26,12 +26,13 @@ from tests.web.test_restart import _descendants, _running
 from tests.web.wire_client import Client, create_table, join_query
 
 from playtable.agents import PERSON
-from playtable.web.server.hub import Hub, Limits
+from playtable.web.server.hub import Hub
 from playtable.web.server.playtests.playtest_spec import DEFAULT_QUESTIONS, check_spec
 from playtable.web.server.playtests.playtests import PlaytestStore
 from playtable.web.server.store.address_rates import AddressRates
 from playtable.web.server.store.store import SqliteStore
 from playtable.web.server.tables.past import PER_ADDRESS_PER_MINUTE, PastCache
+from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_request import row_from_request
 from playtable.web.server.tables.tables import Table, fresh_start
 from playtable.web.server.transport import front
@@ -139,17 +140,18 @@ def test_the_processes_count_an_address_open_sockets_together(tmp_path: Path) ->
         table = Table(row, fresh_start(row))
 
         def watch(hub: Hub, address: str = "10.0.0.1") -> Any:
-            conn, _refusal = hub.connect(table, None, None, address)
+            conn, _refusal = hub.connections.connect(table, None, None, address)
             return conn
 
         opened = [watch(hubs[0]), watch(hubs[1]), watch(hubs[0])]
         assert all(opened)
         assert watch(hubs[1]) is None and watch(hubs[0]) is None  # 3 open over both processes
         assert watch(hubs[1], "10.0.0.2") is not None  # another address is counted apart
-        hubs[0].disconnect(table, opened[0])
+        hubs[0].connections.disconnect(table, opened[0])
         assert watch(hubs[1]) is not None  # its place is free, at the other process too
         again = Hub(stores[1], None, limits, owner=Owner(1, 2))  # type: ignore[arg-type]
-        assert again.connect(table, None, None, "10.0.0.1")[0] is not None  # process 1 started again
+        # process 1 started again
+        assert again.connections.connect(table, None, None, "10.0.0.1")[0] is not None
     finally:
         for store in stores:
             store.close()

@@ -178,9 +178,9 @@ def test_a_table_counts_once_ended_twice_or_rebuilt_after_a_restart(store: Sqlit
     restarted.restore()  # rebuilds the table, finds it over and marks it ended: rated already
     table = restarted.tables["once"]
     assert table.row.ended is not None
-    restarted._mark_ended(table)
+    restarted.mark_ended(table)
     table.row.ended = None
-    restarted._mark_ended(table)  # ended a second time
+    restarted.mark_ended(table)  # ended a second time
     again = skill(restarted.ratings, "stardice", "player", "alice")
     assert (again.mu, again.games) == (first.mu, first.games) == (first.mu, 1)
 

@@ -77,7 +77,7 @@ import gc, json, sys
 from starlette.testclient import TestClient
 from playtable.web.server.app import create_app
 from playtable.web.server.transport.processes import ServeSettings, build_app
-from playtable.web.server.hub import Limits
+from playtable.web.server.tables.room import Limits
 import dataclasses
 default = gc.get_threshold()
 with TestClient(create_app(sys.argv[1] + "/a.sqlite3", workers=1)):

@@ -116,8 +116,8 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
-    from playtable.web.server.hub import Limits
     from playtable.web.server.store.store import SqliteStore, StoreError
+    from playtable.web.server.tables.room import Limits
     from playtable.web.server.transport.processes import ServeSettings, build_app, uvicorn_options
 
     path = db or default_db()

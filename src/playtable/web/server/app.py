@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
 from playtable.web.server.bots.bots import BOT_SECONDS, JobFailed, Workers
-from playtable.web.server.hub import Hub, Limits
+from playtable.web.server.hub import Hub
 from playtable.web.server.live.live import LiveSpec, LiveTables
 from playtable.web.server.live.live_routes import live_routes
 from playtable.web.server.people.rating_routes import rating_routes
@@ -36,6 +36,7 @@ from playtable.web.server.store.store import PlayerRow, SqliteStore
 from playtable.web.server.tables.api import catalogue, record_response, rules_markdown
 from playtable.web.server.tables.board_routes import board_routes
 from playtable.web.server.tables.past import Busy, PastCache
+from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_request import BadRequest, parse_seat
 from playtable.web.server.tables.tables import Table
 from playtable.web.server.tables.tutorials import shipped, tutorial_request
@@ -144,9 +145,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         if question["ask"] == "playing":
             return hub().playing(question["status"])
         if question["ask"] == "mine":
-            return hub().entries(question["player"], question["tables"])
+            return hub().players.entries(question["player"], question["tables"])
         if question["ask"] == "renamed":
-            hub().renamed(question["player"], question["name"])
+            hub().players.renamed(question["player"], question["name"])
             return {}
         if question["ask"] == "table_status":  # of a playtest's table this process plays
             table = await hub().fetch(question["table"])
@@ -155,7 +156,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             table = await hub().fetch(question["table"])
             player = PlayerRow(question["player"], question["name"], None, "")
             try:
-                return {"token": hub().seat_invited(table, int(question["seat"]), player)}
+                return {"token": hub().sitting.seat_invited(table, int(question["seat"]), player)}
             except BadRequest as refused:
                 return {"refused": refused.message}
         raise ValueError(f"unknown question {question['ask']!r}")
@@ -198,7 +199,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                                          f"&tutorial={tutorial.name}"}, status_code=201)
 
     async def register(request: Request) -> Response:
-        player, new = hub().register(await _body(request), _client(request))
+        player, new = hub().players.register(await _body(request), _client(request))
         if peers is not None and not new:
             await peers.ask({"ask": "renamed", "player": player.id, "name": player.name})
         return JSONResponse({"player": {"name": player.name, "created": player.created}},
@@ -207,18 +208,18 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     async def me(request: Request) -> Response:
         body = await _body(request)
         if peers is None:
-            return JSONResponse(hub().mine(body))
-        player, rows = found = hub().player_tables(body)
+            return JSONResponse(hub().players.mine(body))
+        player, rows = found = hub().players.player_tables(body)
         away = [row.id for row, _ in rows if row.ended is None and not owner.owns(row.id)]
         elsewhere: dict[str, Any] = {}
         if away:
             for part in await peers.ask({"ask": "mine", "player": player.id, "tables": away}):
                 elsewhere.update(part)
-        return JSONResponse(hub().mine(body, elsewhere, found))
+        return JSONResponse(hub().players.mine(body, elsewhere, found))
 
     async def take(request: Request) -> Response:
         table = await hub().fetch(request.path_params["table_id"])
-        seat, token = await hub().take(table, await _body(request), _client(request))
+        seat, token = await hub().sitting.take(table, await _body(request), _client(request))
         return JSONResponse({"table_id": table.id, "seat": seat, "name": table.row.seats[seat].name,
                              "join_url": f"{base}/t/{table.id}?seat={seat}&token={token}"})
 
@@ -235,7 +236,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
 
     async def rematch(request: Request) -> Response:
         table = await hub().fetch(request.path_params["table_id"])
-        new, seat = await hub().rematch(table, await _body(request), _client(request))
+        new, seat = await hub().rematches.rematch(table, await _body(request), _client(request))
         if new is None:  # a mid-game proposal: the others are asked (docs/web.md, rematch)
             return JSONResponse({"table_id": None, "seat": None, "proposed": True,
                                  "waiting_for": table.awaiting_agreement}, status_code=202)
@@ -303,8 +304,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             await ws.send_json(error("not_found", bad.message))
             await ws.close(code=1008)
             return
-        conn, refusal = hub().connect(table, ws.query_params.get("seat"), ws.query_params.get("token"),
-                                      _client(ws))
+        conn, refusal = hub().connections.connect(table, ws.query_params.get("seat"),
+                                                  ws.query_params.get("token"), _client(ws))
         if conn is None:
             await ws.send_json(error("too_many", refusal or ""))
             await ws.close(code=1013)
@@ -324,7 +325,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         try:
             await pump(ws, conn, rate, on_frame)
         finally:
-            hub().disconnect(table, conn)
+            hub().connections.disconnect(table, conn)
 
     async def bad_request(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, BadRequest)

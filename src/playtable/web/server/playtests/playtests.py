@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from playtable.core.registry import get_game
-from playtable.web.server.hub import Hub, PlayedElsewhere
+from playtable.web.server.hub import Hub
 from playtable.web.server.playtests.playtest_spec import (
     PLAYTEST_ID,
     BadAnswers,
@@ -45,6 +45,7 @@ from playtable.web.server.playtests.playtest_spec import (
     schedule,
 )
 from playtable.web.server.store.store import PlayerRow, StoreError
+from playtable.web.server.tables.room import PlayedElsewhere
 from playtable.web.server.tables.table_request import BadRequest, now
 
 log = logging.getLogger("playtable.web")
@@ -307,7 +308,7 @@ class Playtests:
                 raise BadRequest(reply["refused"], 409) from None
             token = reply.get("token")
             return token if isinstance(token, str) else None
-        return self.hub.seat_invited(table, seat, player)
+        return self.hub.sitting.seat_invited(table, seat, player)
 
     async def _places(self, playtest_id: str, player_id: str) -> list[Tester]:
         """The player's places, oldest first; a last one whose table ended unfinished is given

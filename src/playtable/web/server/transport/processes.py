@@ -79,7 +79,7 @@ def divided_limits(limits: Any, count: int) -> Any:
 def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers | None = None) -> Any:
     """The app one process serves (the only one with `--processes 1`, `owner` None)."""
     from playtable.web.server.app import create_app
-    from playtable.web.server.hub import Limits
+    from playtable.web.server.tables.room import Limits
     from playtable.web.server.transport.guard import Policy
 
     limits = Limits(**settings.limits)
