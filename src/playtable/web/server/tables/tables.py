@@ -157,6 +157,31 @@ SNAPSHOT_EVERY = 50
 at most this many of its actions, however long its record (issue 32)."""
 
 
+def replayed(row: TableRow, state: State, first: int, last: int) -> list[Step]:
+    """The record's actions `first` to `last` played on `state`, in place, as log steps. The
+    record was legal when it was stored: no copy of the state at every step (a wizard game's
+    copy is a JSON round trip: that copy was most of a restart's time,
+    benchmarks/web_restart.py)."""
+    steps = []
+    for k in range(first, last + 1):
+        seat, text = row.actions[k - 1]
+        events = list(state.apply(state.parse_action(text)))
+        steps.append(Step(seat, text, events, row.stand_ins.get(k)))
+    return steps
+
+
+def forfeit_result(game: Game[Any, Any], row: TableRow, seat: int) -> dict[str, Any]:
+    """`seat` ran out of time at a table set to forfeit: its side loses, every other side
+    wins (the game's `sides`; docs/web.md "Clocks")."""
+    sides = game.sides(params_from_dict(game.params_type, row.params))
+    returns = forfeit_returns(sides, len(row.seats), seat)
+    winners = [seat_label(row.seats[s]) for s, r in enumerate(returns) if r > 0]
+    then = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}." if winners \
+        else "the game is lost."
+    return {"returns": returns, "forfeit": seat,
+            "text": f"{seat_label(row.seats[seat])} ran out of time and forfeits: {then}"}
+
+
 def fresh_start(row: TableRow) -> State:
     """The first state of the row's game, settings and seed (a table being restored)."""
     return start_state(row.game, row.params, row.seed)
@@ -294,7 +319,7 @@ class Table:
         self._logs: dict[int | None, tuple[int, list[dict[str, Any]]]] = {}
         self._end: tuple[int, dict[str, Any]] | None = None
         last = len(row.actions)
-        self._steps += self._replayed(self.state, first, last - 1)
+        self._steps += replayed(self.row, self.state, first, last - 1)
         if last >= first:  # the last action keeps the state before it, for the take-back rule
             seat, text = row.actions[last - 1]
             self._play(seat, text, row.stand_ins.get(last))
@@ -325,21 +350,9 @@ class Table:
         if self._unreplayed:
             start = self.start
             self._steps[:0] = [Step(None, None, list(start.setup_events)),
-                               *self._replayed(start.clone(), 1, self._unreplayed)]
+                               *replayed(self.row, start.clone(), 1, self._unreplayed)]
             self._unreplayed = 0
         return self._steps
-
-    def _replayed(self, state: State, first: int, last: int) -> list[Step]:
-        """The record's actions `first` to `last` played on `state`, in place, as log steps. The
-        record was legal when it was stored: no copy of the state at every step (a wizard game's
-        copy is a JSON round trip: that copy was most of a restart's time,
-        benchmarks/web_restart.py)."""
-        steps = []
-        for k in range(first, last + 1):
-            seat, text = self.row.actions[k - 1]
-            events = list(state.apply(state.parse_action(text)))
-            steps.append(Step(seat, text, events, self.row.stand_ins.get(k)))
-        return steps
 
     @property
     def last_step(self) -> Step:
@@ -395,16 +408,16 @@ class Table:
         snapshot = self._snapshot
         if snapshot is not None and snapshot.step < kept and not self._unreplayed:
             state = self.game.state_from_json(snapshot.state)
-            self._replayed(state, snapshot.step + 1, kept - 1)
+            replayed(self.row, state, snapshot.step + 1, kept - 1)
             before, state = state, state.clone()
-            self._replayed(state, kept, kept)
+            replayed(self.row, state, kept, kept)
             return Rebuilt(of_step, state, before, self._steps[:kept + 1])
         start = self.start
         state, before = start.clone(), None
-        steps = [Step(None, None, list(start.setup_events)), *self._replayed(state, 1, kept - 1)]
+        steps = [Step(None, None, list(start.setup_events)), *replayed(self.row, state, 1, kept - 1)]
         if kept >= 1:  # the last kept action keeps the state before it, for the take-back rule
             before, state = state, state.clone()
-            steps += self._replayed(state, kept, kept)
+            steps += replayed(self.row, state, kept, kept)
         return Rebuilt(of_step, state, before, steps)
 
     def adopt(self, rebuilt: Rebuilt) -> None:
@@ -478,7 +491,7 @@ class Table:
     # -- messages -----------------------------------------------------------------------------
     def result(self) -> dict[str, Any] | None:
         if self.forfeited is not None:
-            return self.forfeit_result(self.forfeited)
+            return forfeit_result(self.game, self.row, self.forfeited)
         if self.state.is_terminal:
             return {"returns": self.state.returns(), "text": self.state.end_text() or "The game is over."}
         if self.left_unfinished:
@@ -489,22 +502,11 @@ class Table:
                             "bots could not move."}
         return None
 
-    def forfeit_result(self, seat: int) -> dict[str, Any]:
-        """`seat` ran out of time at a table set to forfeit: its side loses, every other side
-        wins (the game's `sides`; docs/web.md "Clocks")."""
-        sides = self.game.sides(params_from_dict(self.game.params_type, self.row.params))
-        returns = forfeit_returns(sides, len(self.row.seats), seat)
-        winners = [self.label(s) for s, r in enumerate(returns) if r > 0]
-        then = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}." if winners \
-            else "the game is lost."
-        return {"returns": returns, "forfeit": seat,
-                "text": f"{self.label(seat)} ran out of time and forfeits: {then}"}
-
     def final_returns(self) -> list[float]:
         """Each seat's return once the game is decided (`decided`): the game's own at its end,
         or the forfeit's when a seat's clock ran out."""
         if self.forfeited is not None:
-            returns: list[float] = self.forfeit_result(self.forfeited)["returns"]
+            returns: list[float] = forfeit_result(self.game, self.row, self.forfeited)["returns"]
             return returns
         return self.state.returns()
 
