@@ -3,11 +3,11 @@ or more plays every other on the same seeds with seats swapped (`playtable tourn
 matches: in the wizard game, A as the wizard against B as every hero, and the reverse), and the
 games go through the server's own rating update (`web.server.ratings.rate`) in seed order,
 each bot starting as a newcomer. The result is written to the file the server ships
-(`src/playtable/web/server/bot_ratings.json`) and printed as a table, beside the tournament's
+(`src/playtable/web/server/people/bot_ratings.json`) and printed as a table, beside the tournament's
 Bradley-Terry fit (Elo scale, mean 0, 95% bootstrap interval) as a cross-check of the order.
 
     .venv/bin/python benchmarks/bot_ratings.py [--games 20] [--workers 2] [--game wizard]
-        [--out src/playtable/web/server/bot_ratings.json]
+        [--out src/playtable/web/server/people/bot_ratings.json]
 
 `--games` seeds per pair of bots (each played in both seatings). `--game` (repeatable) measures
 only those games and keeps the file's other games as they are. A bot missing from the file
@@ -26,10 +26,10 @@ from playtable.agents import available_agents
 from playtable.core.registry import game_ids, get_game
 from playtable.lab.runner import RunOptions
 from playtable.lab.tournament import play_tournament
-from playtable.web.server.rating_store import Skill
-from playtable.web.server.ratings import START_MU, START_SIGMA, rate, shown
+from playtable.web.server.people.rating_store import Skill
+from playtable.web.server.people.ratings import START_MU, START_SIGMA, rate, shown
 
-OUT = Path(__file__).resolve().parent.parent / "src/playtable/web/server/bot_ratings.json"
+OUT = Path(__file__).resolve().parent.parent / "src/playtable/web/server/people/bot_ratings.json"
 SKIP = {"stardice": {"ismcts", "greedy"}, "wizard": {"ismcts", "greedy"}}
 """Bots too slow to measure here: one game with every seat played by them takes over 20 s of CPU
 (Star Dice's greedy and ISMCTS simulate the physics of every throw they try; the wizard game's

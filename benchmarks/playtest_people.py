@@ -42,9 +42,9 @@ from playtable.cli import cli
 from playtable.lab.report_people import people_vs_bots
 from playtable.lab.storage import connect
 from playtable.web.server.app import create_app
-from playtable.web.server.guard import Policy
-from playtable.web.server.playtest_spec import DEFAULT_QUESTIONS, check_spec
-from playtable.web.server.playtests import PlaytestStore
+from playtable.web.server.playtests.playtest_spec import DEFAULT_QUESTIONS, check_spec
+from playtable.web.server.playtests.playtests import PlaytestStore
+from playtable.web.server.transport.guard import Policy
 
 
 def run(*args: str) -> str:

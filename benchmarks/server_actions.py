@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import json
 import os
 import random
@@ -195,6 +196,17 @@ class Player:
         return renewed
 
 
+def server_module(name: str) -> Any:
+    """A module of the server under test by its file's name: in its room (`web/server/<room>/`)
+    or, in a server from before the rooms, in `web/server/` itself."""
+    for room in ("tables.", "transport.", "store.", ""):
+        try:
+            return importlib.import_module(f"playtable.web.server.{room}{name}")
+        except ImportError:
+            continue
+    raise ImportError(f"the server under test has no module {name}")
+
+
 async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
                    tracked: bool = False) -> tuple[float, int, float]:
     """`--hub`'s play (in a worker process of this script): the CPU seconds of `actions`
@@ -202,25 +214,25 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
     objects the cyclic collector tracks that an action leaves alive (over the play's second
     half, so that the tables' first states are not counted; NaN without `tracked`)."""
     from playtable.web.server.hub import Hub
-    try:
-        from playtable.web.server.tables import fresh_start
-    except ImportError:  # a server from before snapshots: its hub made the first state
+    tables_module = server_module("tables")
+    fresh_start = getattr(tables_module, "fresh_start", None)
+    if fresh_start is None:  # a server from before snapshots: its hub made the first state
         from playtable.web.server.hub import _new_state  # type: ignore[attr-defined]
 
         def fresh_start(row: Any) -> Any:
             return _new_state(row.game, row.params, row.seed)
-    try:
-        from playtable.web.server.wire import encode
-    except ImportError:  # a server from before it had one: what its writer did
+    wire = server_module("wire")
+    encode = getattr(wire, "encode", None)
+    if encode is None:  # a server from before it had one: what its writer did
         def encode(message: dict[str, Any]) -> str:
             return json.dumps(message, separators=(",", ":"))
-    from playtable.web.server.store import SqliteStore
-    from playtable.web.server.table_request import row_from_request
-    from playtable.web.server.tables import Table
-    from playtable.web.server.wire import parse_client_message
+    SqliteStore = server_module("store").SqliteStore
+    row_from_request = server_module("table_request").row_from_request
+    Table, parse_client_message = tables_module.Table, wire.parse_client_message
 
     store = SqliteStore(db)
     hub = Hub(store, None)  # type: ignore[arg-type]  # no bots: troll tables of one person
+    connections = getattr(hub, "connections", hub)  # a hub from before its concerns had classes
     conn_table: dict[Any, Any] = {}
 
     def sit(seed: int) -> tuple[Any, Any, dict[str, Any]]:
@@ -228,12 +240,12 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
         table = Table(row, fresh_start(row))
         store.create(row)
         hub.tables[row.id] = table
-        conn, _ = hub.connect(table, "0", tokens[0])
+        conn, _ = connections.connect(table, "0", tokens[0])
         assert conn is not None
         conn_table[conn] = table
         hub.greet(table, conn)
         for _ in range(watchers):
-            watcher, _ = hub.connect(table, None, None)
+            watcher, _ = connections.connect(table, None, None)
             assert watcher is not None
             hub.greet(table, watcher)
         return table, conn, drain(conn)
@@ -261,7 +273,7 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
     while not state["terminal"]:
         state = await play(table, conn, state, rng)
     for gone in list(table.connections):
-        hub.disconnect(table, gone)
+        connections.disconnect(table, gone)
     rngs = [random.Random(rng.random()) for _ in range(tables)]
     seats = [sit(seed) for seed in range(1, tables + 1)]
     seed, new_tables = tables, 0
@@ -277,7 +289,7 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
         table, conn, state = seats[k % tables]
         if state["terminal"]:
             for gone in list(table.connections):
-                hub.disconnect(table, gone)
+                connections.disconnect(table, gone)
             seed, new_tables = seed + 1, new_tables + 1
             table, conn, state = seats[k % tables] = sit(seed)
         seats[k % tables] = (table, conn, await play(table, conn, state, rngs[k % tables]))

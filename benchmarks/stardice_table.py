@@ -118,7 +118,7 @@ def server_work(n: int) -> list[float]:
     import time
 
     from playtable.tableinput.dicemap import load_dice_map
-    from playtable.web.server.live import LiveConnection, LiveSpec, LiveTable
+    from playtable.web.server.live.live import LiveConnection, LiveSpec, LiveTable
 
     table = LiveTable("bench", LiveSpec(load_dice_map("sample"), tuio_port=None), None)
     conn = LiveConnection()

@@ -131,7 +131,7 @@ def front_cpu_per_connection(server: ServerProcess, connections: int) -> float:
 
 def sqlite_commits_per_second(seconds: float = 3.0) -> float:
     """Actions one process commits a second back to back, with the server's own store."""
-    from playtable.web.server.store import SeatRow, SqliteStore, TableRow
+    from playtable.web.server.store.store import SeatRow, SqliteStore, TableRow
 
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(Path(tmp) / "commits.sqlite3")

@@ -40,8 +40,8 @@ import httpx
 
 from playtable.core.chance import Chance
 from playtable.core.registry import get_game
-from playtable.web.server.store import SeatRow, SqliteStore, TableRow
-from playtable.web.server.tables import SNAPSHOT_EVERY, Table, fresh_start
+from playtable.web.server.store.store import SeatRow, SqliteStore, TableRow
+from playtable.web.server.tables.tables import SNAPSHOT_EVERY, Table, fresh_start
 
 GAMES = ("troll", "rotator", "wizard")
 

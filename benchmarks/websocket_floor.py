@@ -79,7 +79,7 @@ def starlette_app(reply: str) -> Any:
 def serve(kind: str, port: int, reply_bytes: int) -> None:
     import uvicorn
 
-    from playtable.web.server.processes import uvicorn_options
+    from playtable.web.server.transport.processes import uvicorn_options
 
     reply = '{"type":"state","pad":"' + "x" * max(0, reply_bytes - 24) + '"}'
     app = asgi_app(reply) if kind == "asgi" else starlette_app(reply)

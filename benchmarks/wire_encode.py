@@ -20,9 +20,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playtable.web.server.table_request import row_from_request  # noqa: E402
-from playtable.web.server.tables import Table, fresh_start  # noqa: E402
-from playtable.web.server.wire import encode  # noqa: E402
+from playtable.web.server.tables.table_request import row_from_request  # noqa: E402
+from playtable.web.server.tables.tables import Table, fresh_start  # noqa: E402
+from playtable.web.server.transport.wire import encode  # noqa: E402
 
 STANDARD = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 

@@ -297,3 +297,54 @@ def test_no_import_circles() -> None:
     edges = graph()
     problems = [describe_cycle(c, edges) for c in cycles(edges)]
     assert not problems, "\n" + "\n".join(problems)
+
+
+MAX_CLASS_LINES = 400
+MAX_FUNCTION_LINES = 80
+"""The web app's bounds (docs/architecture.md, "The server's rooms"): a class a concern, small
+enough to read at once, and no function past a screen or two."""
+BOUNDED = SRC / ROOT / "web"
+
+
+def oversized(root: Path) -> list[str]:
+    """One line per class over `MAX_CLASS_LINES` or function (method, nested function) over
+    `MAX_FUNCTION_LINES` in the Python files under `root`, measured from its `def`/`class` line
+    (decorators apart) to its last line."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ClassDef):
+                kind, bound = "class", MAX_CLASS_LINES
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                kind, bound = "function", MAX_FUNCTION_LINES
+            else:
+                continue
+            assert node.end_lineno is not None
+            lines = node.end_lineno - node.lineno + 1
+            if lines > bound:
+                out.append(f"{path.relative_to(root)}:{node.lineno}: {kind} {node.name} has {lines} "
+                           f"lines (at most {bound})")
+    return out
+
+
+def test_the_size_check_catches_what_it_is_for(tmp_path: Path) -> None:
+    """A made-up module: a class one line over its bound, a nested function one line over its
+    own, and a function exactly at the bound (allowed)."""
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_CLASS_LINES))
+    inner = "\n".join(f"        y{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    at_bound = "\n".join(f"    z{i} = {i}" for i in range(MAX_FUNCTION_LINES - 1))
+    (tmp_path / "big.py").write_text(
+        f"class Big:\n{body}\n\n\ndef outer():\n    def inner():\n{inner}\n\n\n"
+        f"def fits():\n{at_bound}\n")
+    assert oversized(tmp_path) == [
+        f"big.py:1: class Big has {MAX_CLASS_LINES + 1} lines (at most {MAX_CLASS_LINES})",
+        f"big.py:{MAX_CLASS_LINES + 4}: function outer has {MAX_FUNCTION_LINES + 2} lines "
+        f"(at most {MAX_FUNCTION_LINES})",
+        f"big.py:{MAX_CLASS_LINES + 5}: function inner has {MAX_FUNCTION_LINES + 1} lines "
+        f"(at most {MAX_FUNCTION_LINES})",
+    ]
+
+
+def test_no_class_or_function_of_the_web_app_outgrows_its_bound() -> None:
+    problems = oversized(BOUNDED)
+    assert not problems, "\n" + "\n".join(problems)

@@ -33,7 +33,7 @@ def test_every_variant_has_a_player_facing_name_and_description(game_id: str) ->
 
 
 def test_the_lobby_catalogue_carries_the_names() -> None:
-    from playtable.web.server.api import game_entry
+    from playtable.web.server.tables.api import game_entry
 
     for game_id in game_ids():
         game = get_game(game_id)

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from tests.web.server_process import ServerProcess, start_server
 
 from playtable.web.server.app import create_app
-from playtable.web.server.guard import Policy
+from playtable.web.server.transport.guard import Policy
 
 TEST_HOST = Policy.of(["testserver"])
 """Starlette's TestClient reaches the app as http://testserver (ws://testserver for sockets)."""

@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 from tests.web.conftest import in_process_app
 
 from playtable.games.rotator.board import BOARD_TEXT_MAX, SAMPLES_DIR
-from playtable.web.server import bots
-from playtable.web.server.board_routes import CHECKS_PER_MINUTE, check_board
+from playtable.web.server.bots import bots
+from playtable.web.server.tables.board_routes import CHECKS_PER_MINUTE, check_board
 
 CHECK = "/api/rotator/boards/check"
 MEDIUM = (SAMPLES_DIR / "medium.txt").read_text(encoding="utf-8")

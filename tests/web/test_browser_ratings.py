@@ -19,8 +19,8 @@ from tests.web.browser_support import click_action, new_page, wait_connected
 from tests.web.server_process import start_server
 from tests.web.test_ratings import WIZARD_HEROES_WIN, bot, finished_row, person
 
-from playtable.web.server.people import hash_key
-from playtable.web.server.store import PlayerRow, SqliteStore
+from playtable.web.server.people.people import hash_key
+from playtable.web.server.store.store import PlayerRow, SqliteStore
 
 
 def as_alice(page: Any, key: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from tests.web.browser_support import click_action, new_page, step_of, wait_connected
 from tests.web.server_process import ServerProcess
 
-from playtable.web.server.tutorials import shipped
+from playtable.web.server.tables.tutorials import shipped
 
 BUBBLE = ".tutorial-bubble"
 

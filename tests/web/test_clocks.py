@@ -20,8 +20,10 @@ from tests.web.test_people import greet, receive_until, register
 from playtable.core.errors import BadParameter
 from playtable.core.registry import get_game
 from playtable.games.wizard.params import WizardParams
-from playtable.web.server import clocks
-from playtable.web.server.clocks import (
+from playtable.web.server.hub import Hub
+from playtable.web.server.store.store import SqliteStore
+from playtable.web.server.tables import clocks
+from playtable.web.server.tables.clocks import (
     COME_BACK_LATER,
     DAY,
     REAL_TIME,
@@ -30,8 +32,6 @@ from playtable.web.server.clocks import (
     forfeit_returns,
     settings_from_request,
 )
-from playtable.web.server.hub import Hub
-from playtable.web.server.store import SqliteStore
 
 START = 1_800_000_000.0
 
@@ -162,7 +162,7 @@ def test_a_come_back_later_timeout_brings_the_stand_in_for_one_move(tmp_path: Pa
             _, state = greet(watcher)
             assert state["clock"]["waiting"] == 0 and state["clock"]["left"] == [2 * DAY]
             fake_time.now += 3 * DAY  # nobody there: nothing runs out
-            client.portal.call(_hub().clocks.check)  # type: ignore[union-attr]
+            client.portal.call(_hub().clock_watch.keeper.check)  # type: ignore[union-attr]
             assert client.get(f"/api/tables/{table}").json()["step"] == 0
             with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created)}") as ws:
                 _, mine = greet(ws)
@@ -172,7 +172,7 @@ def test_a_come_back_later_timeout_brings_the_stand_in_for_one_move(tmp_path: Pa
                 listed = client.post("/api/players/me", json={"key": alice}).json()["tables"][0]
                 assert listed["clock"]["left"] == [DAY]  # the lobby's "Your turn" shows it
                 fake_time.now += DAY
-                client.portal.call(_hub().clocks.check)  # type: ignore[union-attr]
+                client.portal.call(_hub().clock_watch.keeper.check)  # type: ignore[union-attr]
                 notice = receive_until(ws, "notice")
                 assert notice["text"] == "Alice's clock ran out: the heuristic bot plays this move for them."
                 played = receive_until(ws, "state")
@@ -200,7 +200,7 @@ def test_a_real_time_timeout_hands_the_seat_to_the_stand_in(tmp_path: Path, fake
             moved = receive_until(ws, "state")
             assert moved["clock"]["left"] == [52.0]  # 60 - 10 + 2
             fake_time.now += 53
-            client.portal.call(_hub().clocks.check)  # type: ignore[union-attr]
+            client.portal.call(_hub().clock_watch.keeper.check)  # type: ignore[union-attr]
             notice = receive_until(ws, "notice")
             assert notice["text"] == ("Alice's clock ran out: the heuristic bot plays every later move "
                                       "for them.")
@@ -224,7 +224,7 @@ def test_a_forfeit_ends_the_table_with_the_other_side_winning(tmp_path: Path, fa
             _, state = greet(ws)
             assert state["current_player"] == 0  # the wizard hides the keys first
             fake_time.now += 31
-            client.portal.call(_hub().clocks.check)  # type: ignore[union-attr]
+            client.portal.call(_hub().clock_watch.keeper.check)  # type: ignore[union-attr]
             assert receive_until(ws, "notice")["text"] == "Alice's clock ran out: Alice forfeits the game."
             over = receive_until(ws, "state")
             assert over["terminal"] and not over["your_turn"]
@@ -251,7 +251,7 @@ def test_a_restart_keeps_the_come_back_later_deadline(tmp_path: Path, fake_time:
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
         summary = client.get(f"/api/tables/{created['table_id']}").json()
         assert summary["clock"]["running"] == 0 and summary["clock"]["left"] == [2 * DAY]
-        armed = _hub().clocks.armed[created["table_id"]]
+        armed = _hub().clock_watch.keeper.armed[created["table_id"]]
         assert armed[1].deadline() == START + 3 * DAY
 
 
@@ -290,7 +290,7 @@ def test_a_forfeit_is_rated_as_a_loss_for_its_side(tmp_path: Path, fake_time: Fa
             greet(second)
             loser = state["current_player"]
             fake_time.now += 31
-            client.portal.call(_hub().clocks.check)  # type: ignore[union-attr]
+            client.portal.call(_hub().clock_watch.keeper.check)  # type: ignore[union-attr]
             over = receive_until(first, "state")
             assert over["result"]["forfeit"] == loser and over["result"]["returns"][loser] == 0.0
         rating = client.get(f"/api/tables/{table}/rating").json()
@@ -311,7 +311,7 @@ def test_a_running_come_back_later_clock_keeps_its_table_from_the_idle_reaper(
             greet(ws)
         hub = _hub()
         later = datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)
-        assert hub.reap_idle(later) == [waiting["table_id"]]  # nobody came: idle, as before
+        assert hub.ends.reap_idle(later) == [waiting["table_id"]]  # nobody came: idle, as before
 
 
 def test_a_rematch_keeps_the_table_s_clock(client: TestClient) -> None:

@@ -20,9 +20,9 @@ from playtable.core.params import params_from_dict
 from playtable.core.registry import get_game
 from playtable.core.story import tell
 from playtable.games.troll.cards import card_pretty
-from playtable.web.server.store import SeatRow, TableRow
-from playtable.web.server.tables import Connection, Table
-from playtable.web.server.votes import SqliteVoteStore, Votes
+from playtable.web.server.store.store import SeatRow, TableRow
+from playtable.web.server.tables.tables import Connection, Table
+from playtable.web.server.tables.votes import SqliteVoteStore, Votes
 
 
 def _greet(ws: WebSocketTestSession) -> dict[str, Any]:

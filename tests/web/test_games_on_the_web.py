@@ -11,7 +11,7 @@ import pytest
 from playtable.core.chance import Chance
 from playtable.core.params import resolve_params
 from playtable.core.registry import game_ids, get_game
-from playtable.web.server.tables import Connection
+from playtable.web.server.tables.tables import Connection
 
 CASES = [("troll", None), ("rotator", None), ("stardice", None), ("stardice", "battle"),
          ("stardice", "objective1"), ("wizard", None)]

@@ -28,11 +28,13 @@ from tests.web.hub_support import running_hub
 from tests.web.test_people import receive_until
 
 import playtable
-from playtable.web.server import bots, past, store
-from playtable.web.server.bots import JobFailed, JobTimedOut, Pool
-from playtable.web.server.guard import Policy
-from playtable.web.server.hub import Limits
-from playtable.web.server.store import SqliteStore, StoreError
+from playtable.web.server.bots import bots
+from playtable.web.server.bots.bots import JobFailed, JobTimedOut, Pool
+from playtable.web.server.store import store
+from playtable.web.server.store.store import SqliteStore, StoreError
+from playtable.web.server.tables import past
+from playtable.web.server.tables.room import Limits
+from playtable.web.server.transport.guard import Policy
 
 PACKAGE = Path(playtable.__file__).resolve().parent
 
@@ -166,7 +168,7 @@ def test_a_streamed_body_is_cut_off_at_the_limit() -> None:
     """A body without a Content-Length (chunked) is counted as it arrives and cut off at the
     limit: the app reads one chunk past it, never the rest (checked at the ASGI level, where the
     chunks are seen one by one)."""
-    from playtable.web.server.guard import MAX_BODY, Guard
+    from playtable.web.server.transport.guard import MAX_BODY, Guard
 
     async def scenario() -> tuple[int, int]:
         read = 0
@@ -182,7 +184,7 @@ def test_a_streamed_body_is_cut_off_at_the_limit() -> None:
             sent.append(message)
 
         async def app(scope: Any, receive_: Any, send_: Any) -> None:
-            from playtable.web.server.guard import BodyTooLarge
+            from playtable.web.server.transport.guard import BodyTooLarge
             try:
                 while (await receive_()).get("more_body"):
                     pass
@@ -340,8 +342,8 @@ def test_a_failing_bot_is_replaced_and_the_table_is_told(client: TestClient,
 
 def test_bots_are_asked_only_for_the_seat_whose_turn_it_is() -> None:
     from playtable.core.registry import get_game
-    from playtable.web.server.store import SeatRow, TableRow
-    from playtable.web.server.tables import Table
+    from playtable.web.server.store.store import SeatRow, TableRow
+    from playtable.web.server.tables.tables import Table
 
     game = get_game("wizard")
     params = game.default_params()
@@ -574,8 +576,8 @@ def test_a_table_nobody_plays_is_ended(client: TestClient) -> None:
     table = created["table_id"]
     hub = _hub(client)
     later = datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)
-    assert hub.reap_idle(datetime.now(UTC)) == []
-    assert hub.reap_idle(later) == [table]
+    assert hub.ends.reap_idle(datetime.now(UTC)) == []
+    assert hub.ends.reap_idle(later) == [table]
     summary = client.get(f"/api/tables/{table}").json()
     assert summary["status"] == "finished" and summary["result"]["abandoned"]
     assert "seed" not in summary  # the game did not end: its future stays hidden

@@ -146,7 +146,7 @@ def test_a_slow_page_skips_to_the_newest_frames() -> None:
     """Frames wait in a bounded queue per page (the oldest dropped); other messages never are."""
     import asyncio
 
-    from playtable.web.server.live import FRAMES_KEPT, LiveConnection
+    from playtable.web.server.live.live import FRAMES_KEPT, LiveConnection
 
     conn = LiveConnection()
     conn.push({"type": "live_event", "kind": "foul"})

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query, token_of
 
-from playtable.web.server.hub import Limits
+from playtable.web.server.tables.room import Limits
 
 
 def new_key() -> str:

@@ -13,7 +13,7 @@ import os
 import sys
 from playtable.cli import main
 from playtable.web.server.app import create_app
-from playtable.web.server import bots
+from playtable.web.server.bots import bots
 from playtable.agents import available_agents, make_agent
 from playtable.core.registry import game_ids, get_game
 bots._warm_up(os.getpid())

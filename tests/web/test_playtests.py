@@ -29,7 +29,7 @@ from playtable.lab.columns import schema_for
 from playtable.lab.people import people_schema, person_row
 from playtable.lab.report_people import people_section
 from playtable.lab.runner import Arm, play_game
-from playtable.web.server.playtest_spec import (
+from playtable.web.server.playtests.playtest_spec import (
     DEFAULT_QUESTIONS,
     MAX_GAMES,
     MAX_TEXT_ANSWER,
@@ -40,7 +40,7 @@ from playtable.web.server.playtest_spec import (
     parse_question,
     schedule,
 )
-from playtable.web.server.playtests import PlaytestStore
+from playtable.web.server.playtests.playtests import PlaytestStore
 
 ROTATOR = ("rotator", ["easy", "medium"])
 
@@ -151,7 +151,7 @@ def test_questions_parse_from_the_command_line() -> None:
     {"colour": "blue"},
 ])
 def test_bad_answers_are_refused(answers: Any) -> None:
-    from playtable.web.server.playtest_spec import BadAnswers
+    from playtable.web.server.playtests.playtest_spec import BadAnswers
 
     with pytest.raises(BadAnswers):
         check_answers(DEFAULT_QUESTIONS, answers)
@@ -332,7 +332,7 @@ def test_a_slot_whose_table_was_abandoned_goes_back_to_the_schedule(playtest: tu
         first = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()
         hub = _hub(client)
         # nobody plays it: the server ends it as abandoned (docs/web.md, idle tables)
-        assert hub.reap_idle(datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)) \
+        assert hub.ends.reap_idle(datetime.now(UTC) + timedelta(seconds=hub.limits.idle_seconds + 60)) \
             == [first["table_id"]]
         assert client.post(f"/api/playtests/{pid}/me", json={"key": key}).json()["last"] is None
         again = client.post(f"/api/playtests/{pid}/play", json={"key": key})
@@ -468,7 +468,8 @@ def test_a_playtest_id_never_begins_with_a_dash(tmp_path: Path, monkeypatch: pyt
     """The designer types the id as a command's argument: one beginning with '-' would be read as
     an option ("No such option '-a'"), so such a draw is drawn again."""
     draws = iter(["-aBcDeFgHiJk", "_aBcDeFgHiJk"])
-    monkeypatch.setattr("playtable.web.server.playtest_spec.secrets.token_urlsafe", lambda n: next(draws))
+    monkeypatch.setattr("playtable.web.server.playtests.playtest_spec.secrets.token_urlsafe",
+                        lambda n: next(draws))
     store = PlaytestStore(tmp_path / "tables.sqlite3")
     try:
         pid = store.create(spec(), random.Random(1))

@@ -26,19 +26,20 @@ from tests.web.test_restart import _descendants, _running
 from tests.web.wire_client import Client, create_table, join_query
 
 from playtable.agents import PERSON
-from playtable.web.server import front
-from playtable.web.server.address_rates import AddressRates
-from playtable.web.server.front import referer_path, request_path
-from playtable.web.server.hub import Hub, Limits
-from playtable.web.server.owners import Owner, OwnerCheck, owner_of, preferred, route
-from playtable.web.server.past import PER_ADDRESS_PER_MINUTE, PastCache
-from playtable.web.server.playtest_spec import DEFAULT_QUESTIONS, check_spec
-from playtable.web.server.playtests import PlaytestStore
-from playtable.web.server.processes import divided_limits
-from playtable.web.server.store import SqliteStore
-from playtable.web.server.table_request import row_from_request
-from playtable.web.server.tables import Table, fresh_start
-from playtable.web.server.wire import KEY_LENGTH
+from playtable.web.server.hub import Hub
+from playtable.web.server.playtests.playtest_spec import DEFAULT_QUESTIONS, check_spec
+from playtable.web.server.playtests.playtests import PlaytestStore
+from playtable.web.server.store.address_rates import AddressRates
+from playtable.web.server.store.store import SqliteStore
+from playtable.web.server.tables.past import PER_ADDRESS_PER_MINUTE, PastCache
+from playtable.web.server.tables.room import Limits
+from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.tables.tables import Table, fresh_start
+from playtable.web.server.transport import front
+from playtable.web.server.transport.front import referer_path, request_path
+from playtable.web.server.transport.owners import Owner, OwnerCheck, owner_of, preferred, route
+from playtable.web.server.transport.processes import divided_limits
+from playtable.web.server.transport.wire import KEY_LENGTH
 
 
 # -- the routing function (owners.py) --------------------------------------------------------------
@@ -139,17 +140,18 @@ def test_the_processes_count_an_address_open_sockets_together(tmp_path: Path) ->
         table = Table(row, fresh_start(row))
 
         def watch(hub: Hub, address: str = "10.0.0.1") -> Any:
-            conn, _refusal = hub.connect(table, None, None, address)
+            conn, _refusal = hub.connections.connect(table, None, None, address)
             return conn
 
         opened = [watch(hubs[0]), watch(hubs[1]), watch(hubs[0])]
         assert all(opened)
         assert watch(hubs[1]) is None and watch(hubs[0]) is None  # 3 open over both processes
         assert watch(hubs[1], "10.0.0.2") is not None  # another address is counted apart
-        hubs[0].disconnect(table, opened[0])
+        hubs[0].connections.disconnect(table, opened[0])
         assert watch(hubs[1]) is not None  # its place is free, at the other process too
         again = Hub(stores[1], None, limits, owner=Owner(1, 2))  # type: ignore[arg-type]
-        assert again.connect(table, None, None, "10.0.0.1")[0] is not None  # process 1 started again
+        # process 1 started again
+        assert again.connections.connect(table, None, None, "10.0.0.1")[0] is not None
     finally:
         for store in stores:
             store.close()
@@ -164,8 +166,8 @@ def _workers(front: int) -> dict[int, int]:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"playtable.web.server.processes" in argv and _running(pid):
-            found[pid] = int(argv[argv.index(b"playtable.web.server.processes") + 1])
+        if b"playtable.web.server.transport.processes" in argv and _running(pid):
+            found[pid] = int(argv[argv.index(b"playtable.web.server.transport.processes") + 1])
     return found
 
 

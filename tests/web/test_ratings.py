@@ -21,10 +21,10 @@ from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
 from playtable.core.registry import get_game
 from playtable.web.server.hub import Hub
-from playtable.web.server.people import hash_key
-from playtable.web.server.ratings import START_MU, Ratings, fresh, shown
-from playtable.web.server.store import PlayerRow, SeatRow, SqliteStore, TableRow
-from playtable.web.server.tables import Table
+from playtable.web.server.people.people import hash_key
+from playtable.web.server.people.ratings import START_MU, Ratings, fresh, shown
+from playtable.web.server.store.store import PlayerRow, SeatRow, SqliteStore, TableRow
+from playtable.web.server.tables.tables import Table
 
 
 @cache
@@ -128,8 +128,8 @@ def test_the_side_is_its_members_mean_not_their_sum() -> None:
     """Openskill's own teams add their members' skills: three newcomers would be nearly sure to
     beat one. Rated as their mean, the heroes' win against an equal wizard moves each of them as
     much as a one-against-one win would."""
-    from playtable.web.server.rating_store import Skill
-    from playtable.web.server.ratings import rate
+    from playtable.web.server.people.rating_store import Skill
+    from playtable.web.server.people.ratings import rate
 
     def newcomer(name: str) -> Skill:
         return Skill("player", name, START_MU, 25 / 3)
@@ -178,9 +178,9 @@ def test_a_table_counts_once_ended_twice_or_rebuilt_after_a_restart(store: Sqlit
     restarted.restore()  # rebuilds the table, finds it over and marks it ended: rated already
     table = restarted.tables["once"]
     assert table.row.ended is not None
-    restarted._mark_ended(table)
+    restarted.mark_ended(table)
     table.row.ended = None
-    restarted._mark_ended(table)  # ended a second time
+    restarted.mark_ended(table)  # ended a second time
     again = skill(restarted.ratings, "stardice", "player", "alice")
     assert (again.mu, again.games) == (first.mu, first.games) == (first.mu, 1)
 

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from playtable.web.server import hub as hub_module
 from playtable.web.server.hub import Hub
-from playtable.web.server.store import Snapshot, SqliteStore, TableRow
-from playtable.web.server.table_request import row_from_request
-from playtable.web.server.tables import Table, fresh_start
+from playtable.web.server.store.store import Snapshot, SqliteStore, TableRow
+from playtable.web.server.tables import play as play_module
+from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.tables.tables import Table, fresh_start
 
 GAMES = [("troll", 1), ("rotator", 1), ("wizard", 4), ("stardice", 2)]
 
@@ -121,7 +121,7 @@ def test_an_unreadable_snapshot_costs_only_time(tmp_path: Path, caplog: pytest.L
 def test_the_hub_stores_a_snapshot_and_a_restart_replays_only_after_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     every = 8  # a random troll game is too short for the server's own interval
-    monkeypatch.setattr(hub_module, "SNAPSHOT_EVERY", every)
+    monkeypatch.setattr(play_module, "SNAPSHOT_EVERY", every)
 
     async def play_through_hub(hub: Hub, table: Table, actions: list[tuple[int | None, str]]) -> None:
         for seat, text in actions:

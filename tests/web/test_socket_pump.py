@@ -12,9 +12,9 @@ from typing import Any
 
 from starlette.websockets import WebSocketDisconnect
 
-from playtable.web.server.socket_pump import pump
-from playtable.web.server.tables import Connection
-from playtable.web.server.wire import encode, shared
+from playtable.web.server.tables.tables import Connection
+from playtable.web.server.transport.socket_pump import pump
+from playtable.web.server.transport.wire import encode, shared
 
 
 class FakeSocket:

@@ -14,7 +14,7 @@ from tests.web.conftest import create, seat_query
 from tests.web.test_table_socket import greet
 
 from playtable.core.registry import get_game
-from playtable.web.server.tables import paced_frames
+from playtable.web.server.tables.tables import paced_frames
 
 
 def _until_state(ws: WebSocketTestSession) -> tuple[list[dict[str, Any]], dict[str, Any]]:

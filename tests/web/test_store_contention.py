@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from playtable.web.server.store import SeatRow, SqliteStore, StoreError, TableRow
+from playtable.web.server.store.store import SeatRow, SqliteStore, StoreError, TableRow
 
 
 def _store_with_a_table(path: Path) -> SqliteStore:
@@ -76,8 +76,8 @@ PROBE = """
 import gc, json, sys
 from starlette.testclient import TestClient
 from playtable.web.server.app import create_app
-from playtable.web.server.processes import ServeSettings, build_app
-from playtable.web.server.hub import Limits
+from playtable.web.server.transport.processes import ServeSettings, build_app
+from playtable.web.server.tables.room import Limits
 import dataclasses
 default = gc.get_threshold()
 with TestClient(create_app(sys.argv[1] + "/a.sqlite3", workers=1)):
@@ -91,7 +91,7 @@ print(json.dumps({"default": default, "untouched": untouched, "served": served})
 
 
 def test_a_server_process_sets_its_collector_once_started_and_a_tests_app_does_not(tmp_path: Path) -> None:
-    from playtable.web.server.collector import THRESHOLDS
+    from playtable.web.server.transport.collector import THRESHOLDS
 
     done = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path)], capture_output=True, text=True,
                           timeout=120, check=True)

@@ -11,8 +11,8 @@ import pytest
 
 from playtable.core.protocol import Event
 from playtable.core.registry import game_ids
-from playtable.web.server.replays import start_state
-from playtable.web.server.tables import Step
+from playtable.web.server.tables.replays import start_state
+from playtable.web.server.tables.tables import Step
 
 
 def _played(game: str, seed: int, limit: int = 200) -> list[list[Event]]:

@@ -19,9 +19,9 @@ from starlette.testclient import TestClient
 
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.bots import bot_move, bot_seed, new_position
-from playtable.web.server.table_request import row_from_request
-from playtable.web.server.tutorials import Tutorial, shipped
+from playtable.web.server.bots.bots import bot_move, bot_seed, new_position
+from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.tables.tutorials import Tutorial, shipped
 
 NAMES = sorted(shipped())
 FREE_PLAY = "random"
@@ -169,7 +169,7 @@ def test_only_a_shipped_tutorial_by_name_is_made_and_counts_like_any_table(tmp_p
     the address's tables a minute like any other (429 past it)."""
     from tests.web.conftest import in_process_app
 
-    from playtable.web.server.hub import Limits
+    from playtable.web.server.tables.room import Limits
 
     app = in_process_app(tmp_path / "t.sqlite3", limits=Limits(creations_per_minute=3))
     with TestClient(app) as client:

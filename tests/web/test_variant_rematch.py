@@ -13,7 +13,7 @@ from tests.web.test_table_socket import greet
 from playtable.core.params import resolve_params
 from playtable.core.protocol import params_as_dict
 from playtable.core.registry import get_game
-from playtable.web.server.seating import plan_seats
+from playtable.web.server.tables.seating import plan_seats
 
 
 def _two_people(client: TestClient) -> dict[str, Any]:

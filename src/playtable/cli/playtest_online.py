@@ -32,7 +32,7 @@ DB_OPTION = click.option(
 
 def _store(db: Path | None, must_exist: bool = True) -> Any:
     from playtable.cli.serve import default_db
-    from playtable.web.server.playtests import PlaytestStore
+    from playtable.web.server.playtests.playtests import PlaytestStore
 
     path = db or default_db()
     if must_exist and not path.is_file():
@@ -88,7 +88,7 @@ def playtest_online() -> None:
 def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, seats: tuple[str, ...],
            questions: tuple[str, ...], title: str, url: str, db: Path | None) -> None:
     """Make a playtest of GAME and print the link to share with testers."""
-    from playtable.web.server.playtest_spec import DEFAULT_QUESTIONS, check_spec, parse_question
+    from playtable.web.server.playtests.playtest_spec import DEFAULT_QUESTIONS, check_spec, parse_question
 
     asked = [parse_question(q) for q in questions] or list(DEFAULT_QUESTIONS)
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -143,7 +143,7 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | 
     require("lab", "playtest-online export")
     check_new_output(out, force)
     from playtable.lab.people import people_table, person_row, write_people
-    from playtable.web.server.store import SqliteStore
+    from playtable.web.server.store.store import SqliteStore
 
     store, path = _store(db)
     tables = SqliteStore(path)

@@ -68,7 +68,7 @@ def _port_taken(host: str, port: int) -> bool:
 
 
 def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
-    from playtable.web.server.owners import MAX_PROCESSES
+    from playtable.web.server.transport.owners import MAX_PROCESSES
 
     if value == "auto":
         return max(1, min(MAX_PROCESSES, len(os.sched_getaffinity(0))))
@@ -122,9 +122,9 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
-    from playtable.web.server.hub import Limits
-    from playtable.web.server.processes import ServeSettings, build_app, uvicorn_options
-    from playtable.web.server.store import SqliteStore, StoreError
+    from playtable.web.server.store.store import SqliteStore, StoreError
+    from playtable.web.server.tables.room import Limits
+    from playtable.web.server.transport.processes import ServeSettings, build_app, uvicorn_options
 
     path = db or default_db()
     try:  # a database that cannot be used is reported now, in one line, not as a traceback
@@ -146,7 +146,7 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
         click.echo("playtable: listening beyond this machine; people reach it by IP address "
                    "(host names need --allowed-hosts; see docs/web.md, 'Running it for real')", err=True)
     if processes > 1:
-        from playtable.web.server.front import serve_processes
+        from playtable.web.server.transport.front import serve_processes
 
         serve_processes(host, port, processes, settings)
         return

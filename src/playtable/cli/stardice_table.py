@@ -86,7 +86,7 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
     import uvicorn
 
     from playtable.web.server.app import create_app
-    from playtable.web.server.live import LiveSpec
+    from playtable.web.server.live.live import LiveSpec
 
     spec = LiveSpec(dice, the_params, tuio_host, tuio_port, replay_path, record_path, force,
                     grace, chosen)

@@ -1,0 +1,1 @@
+"""Bots and hints in worker processes."""

@@ -1,0 +1,1 @@
+"""Live Star Dice tables fed by a TUIO stream, and their routes."""

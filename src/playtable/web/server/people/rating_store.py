@@ -1,0 +1,214 @@
+"""Where ratings and personal scores live: the `RatingStore` interface and its SQLite default,
+in the tables' own database file (issue 29; the logic is `ratings.py`).
+
+Four tables, made on opening if missing (as `store.py` adds what an older database lacks):
+
+- `ratings`: one row per (game, rated identity): the Weng-Lin skill `mu` and its uncertainty
+  `sigma`, games played and won, when last changed. An identity is a kind and an id: a person
+  (`player`, a `players.id`) or a bot (`bot`, its agent spec). A real account system would point
+  its accounts at `players.id` (store.py), so ratings carry over unchanged.
+- `rated_tables`: each table whose end was settled, once: rated or not and why, and each seat's
+  rating before and after. Its primary key is what makes a table count once, however often its
+  end is seen (a second end, a restart that rebuilds a table already rated).
+- `table_choices`: the creator's "not rated" choice, made when the table is created.
+- `solo_scores`: a person's score in each finished solitaire game (by game and variant), for
+  their personal best and history.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from playtable.web.server.store.store import StoreError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS ratings (
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    who TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (game, kind, who)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(game, (mu - 3 * sigma) DESC);
+CREATE TABLE IF NOT EXISTS rated_tables (
+    table_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    rated INTEGER NOT NULL,
+    why TEXT,
+    settled TEXT NOT NULL,
+    changes TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS table_choices (
+    table_id TEXT PRIMARY KEY,
+    rated INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS solo_scores (
+    table_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    score REAL NOT NULL,
+    won INTEGER NOT NULL,
+    ended TEXT NOT NULL,
+    PRIMARY KEY (table_id, player_id)
+);
+CREATE INDEX IF NOT EXISTS solo_by_player ON solo_scores(player_id, game, variant, ended);
+"""
+
+
+@dataclass
+class Skill:
+    """One identity's rating at one game."""
+
+    kind: str  # "player" or "bot"
+    who: str  # a players.id, or a bot's agent spec
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    name: str = ""
+    """What people read: the player's current name, or the bot's agent spec."""
+
+
+@dataclass
+class Settlement:
+    """How a table's end counted: rated or not (and why not), and each seat's change."""
+
+    rated: bool
+    why: str | None
+    changes: list[dict[str, Any]]
+
+
+@dataclass
+class SoloScore:
+    table_id: str
+    game: str
+    variant: str
+    score: float
+    won: bool
+    ended: str
+
+
+class RatingStore(Protocol):
+    def skills(self, game: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Skill]:
+        """The stored skills of these (kind, who) identities at `game` (missing ones absent)."""
+
+    def settled(self, table_id: str) -> Settlement | None: ...
+
+    def settle(self, table_id: str, game: str, settlement: Settlement, skills: list[Skill],
+               scores: list[tuple[str, SoloScore]], at: str) -> bool:
+        """Record the table's end and write the new skills and scores in one transaction;
+        False (nothing written) if the table was settled already."""
+
+    def set_choice(self, table_id: str, rated: bool) -> None: ...
+
+    def choice(self, table_id: str) -> bool | None: ...
+
+    def board(self, game: str, kind: str | None, offset: int, limit: int) -> tuple[int, list[Skill]]:
+        """(how many identities are rated at `game`, the page of them from `offset`), best
+        first by `mu - 3 sigma`; `kind`: only players or only bots."""
+
+    def scores(self, player_id: str, game: str | None, limit: int) -> list[SoloScore]:
+        """The player's last solitaire scores, newest first."""
+
+    def bests(self, player_id: str, lower_better: dict[str, bool]) -> list[dict[str, Any]]:
+        """Per game and variant: the best score, games played, wins, the last game's time."""
+
+
+class SqliteRatingStore:
+    """The ratings' tables in the tables' SQLite database (the same connection, on the event
+    loop: every statement is an indexed lookup or a bounded page)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        try:
+            self.db.executescript(_SCHEMA)
+        except sqlite3.Error as err:
+            raise StoreError(f"the ratings' tables could not be made ({err})") from None
+
+    def skills(self, game: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Skill]:
+        found: dict[tuple[str, str], Skill] = {}
+        for kind, who in keys:
+            row = self.db.execute(
+                "SELECT mu, sigma, games, wins FROM ratings WHERE game = ? AND kind = ? AND who = ?",
+                (game, kind, who)).fetchone()
+            if row is not None:
+                found[(kind, who)] = Skill(kind, who, *row)
+        return found
+
+    def settled(self, table_id: str) -> Settlement | None:
+        row = self.db.execute("SELECT rated, why, changes FROM rated_tables WHERE table_id = ?",
+                              (table_id,)).fetchone()
+        return None if row is None else Settlement(bool(row[0]), row[1], json.loads(row[2]))
+
+    def settle(self, table_id: str, game: str, settlement: Settlement, skills: list[Skill],
+               scores: list[tuple[str, SoloScore]], at: str) -> bool:
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                inserted = self.db.execute(
+                    "INSERT OR IGNORE INTO rated_tables VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, game, int(settlement.rated), settlement.why, at,
+                     json.dumps(settlement.changes))).rowcount
+                if not inserted:
+                    return False
+                self.db.executemany(
+                    "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(game, s.kind, s.who, s.mu, s.sigma, s.games, s.wins, at) for s in skills])
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO solo_scores VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(s.table_id, player, s.game, s.variant, s.score, int(s.won), s.ended)
+                     for player, s in scores])
+            return True
+        except sqlite3.Error as err:
+            raise StoreError(f"the ratings could not be written ({err})") from None
+
+    def set_choice(self, table_id: str, rated: bool) -> None:
+        try:
+            self.db.execute("INSERT OR REPLACE INTO table_choices VALUES (?, ?)", (table_id, int(rated)))
+        except sqlite3.Error as err:
+            raise StoreError(f"the table's rated choice could not be written ({err})") from None
+
+    def choice(self, table_id: str) -> bool | None:
+        row = self.db.execute("SELECT rated FROM table_choices WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else bool(row[0])
+
+    def board(self, game: str, kind: str | None, offset: int, limit: int) -> tuple[int, list[Skill]]:
+        where, args = "r.game = ?", [game]
+        if kind is not None:
+            where += " AND r.kind = ?"
+            args.append(kind)
+        (total,) = self.db.execute(f"SELECT COUNT(*) FROM ratings r WHERE {where}", args).fetchone()
+        rows = self.db.execute(
+            "SELECT r.kind, r.who, r.mu, r.sigma, r.games, r.wins, COALESCE(p.name, r.who) "
+            "FROM ratings r LEFT JOIN players p ON r.kind = 'player' AND p.id = r.who "
+            f"WHERE {where} ORDER BY r.mu - 3 * r.sigma DESC, r.who LIMIT ? OFFSET ?",
+            [*args, limit, offset]).fetchall()
+        return total, [Skill(*row) for row in rows]
+
+    def scores(self, player_id: str, game: str | None, limit: int) -> list[SoloScore]:
+        where, args = "player_id = ?", [player_id]
+        if game is not None:
+            where += " AND game = ?"
+            args.append(game)
+        rows = self.db.execute(
+            "SELECT table_id, game, variant, score, won, ended FROM solo_scores "
+            f"WHERE {where} ORDER BY ended DESC, table_id LIMIT ?", [*args, limit]).fetchall()
+        return [SoloScore(t, g, v, s, bool(w), e) for t, g, v, s, w, e in rows]
+
+    def bests(self, player_id: str, lower_better: dict[str, bool]) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT game, variant, MIN(score), MAX(score), COUNT(*), SUM(won), MAX(ended) "
+            "FROM solo_scores WHERE player_id = ? GROUP BY game, variant ORDER BY MAX(ended) DESC",
+            (player_id,)).fetchall()
+        return [{"game": game, "variant": variant,
+                 "best": low if lower_better.get(game, False) else high,
+                 "games": games, "wins": wins, "last": last}
+                for game, variant, low, high, games, wins, last in rows]

@@ -1,0 +1,1 @@
+"""Playtests with people: their specs, store and routes."""

@@ -1,0 +1,73 @@
+"""What a seated player may ask for besides a move: taking the last action back (the game's
+`can_take_back` decides) and a hint, each worked out off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from playtable.core.errors import PlaytableError
+from playtable.core.protocol import Event
+from playtable.web.server.bots.bots import JobFailed
+from playtable.web.server.store.store import StoreError
+from playtable.web.server.tables.room import Room
+from playtable.web.server.tables.tables import Connection, Table
+from playtable.web.server.transport.wire import error
+
+log = logging.getLogger("playtable.web")
+HINTS_WAITING = 8
+"""Jobs waiting for the bots' workers past which a hint is refused (bots' moves come first)."""
+
+
+class Assists:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    async def undo(self, table: Table, conn: Connection) -> None:
+        """Take the last action back (the game's `can_take_back` decides): the record minus it is
+        replayed in a thread, off the event loop, then stored and made current, unless the table
+        moved meanwhile (the player is then told it is stale)."""
+        if not table.can_undo(conn.seat):
+            conn.push(error("no_undo", "the last action cannot be taken back (it was not yours, or "
+                                       "it drew a card, rolled a die or revealed something)"))
+            return
+        step = table.step
+        try:
+            rebuilt = await asyncio.to_thread(table.replay_without_last)
+        except PlaytableError as err:
+            log.error("table %s: undo could not replay the record: %s", table.id, err)
+            conn.push(error("unavailable", "the server could not take the move back; nothing changed"))
+            return
+        if table.step != rebuilt.of_step or not table.can_undo(conn.seat):
+            conn.push(error("stale", f"the table moved on to step {table.step}; nothing was taken back"))
+            conn.push(table.state_message(conn.seat, []))
+            return
+        try:
+            self.room.store.drop_last_action(table.id, step)
+        except StoreError as err:
+            log.error("table %s: undo not saved: %s", table.id, err)
+            conn.push(error("unavailable", "the server could not save the undo; nothing changed"))
+            return
+        table.adopt(rebuilt)
+        self.room.after_change(table, [Event("undo", "The last action was taken back.")])
+
+    async def hint(self, table: Table, conn: Connection) -> None:
+        step = table.step
+        if table.is_over or table.state.current_player != conn.seat:
+            conn.push(error("no_hint", "a hint is for the player whose turn it is"))
+            return
+        workers = self.room.workers
+        if workers.play.waiting >= HINTS_WAITING:
+            conn.push(error("no_hint", "the server is busy; ask for a hint again in a moment"))
+            return
+        try:
+            found = await workers.hint(table.row.game, table.state.to_json())
+        except JobFailed as err:
+            log.error("hint on table %s failed: %s", table.id, err)
+            conn.push(error("no_hint", "the hint could not be worked out in time"))
+            return
+        if found is None:
+            conn.push(error("no_hint", f"{table.game.name} has no hint for this position"))
+            return
+        action, text = found
+        conn.push({"type": "hint", "step": step, "action": action, "text": text})

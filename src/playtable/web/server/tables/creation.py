@@ -1,0 +1,100 @@
+"""Making a table (with seat tokens): the admission of strangers' new tables, then its start,
+made in the public worker, and its row in the store (docs/web.md, "Facing a network": each
+client address may create a few tables a minute, and the server holds at most `Limits.tables`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from playtable.core.errors import PlaytableError
+from playtable.core.protocol import Event, State
+from playtable.core.registry import get_game
+from playtable.web.server.bots.bots import JobFailed
+from playtable.web.server.people.people import check_key
+from playtable.web.server.store.store import SeatRow, StoreError
+from playtable.web.server.tables.room import Room
+from playtable.web.server.tables.table_request import BadRequest, row_from_request
+from playtable.web.server.tables.tables import Table
+
+log = logging.getLogger("playtable.web")
+CREATIONS_WAITING = 256
+"""Jobs waiting for the public worker past which a new table is refused (503). Generous: a
+waiting creation costs nothing but its place, each address may create only a few a minute,
+and a burst of honest players (web_load.py opens 50 tables at once) must not be refused."""
+
+
+class Creation:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    def admit(self, client: str) -> None:
+        """Refuse a new table when the server is full or this client makes them too fast."""
+        room = self.room
+        if len(room.tables) - len(room.ended) >= room.limits.tables:
+            raise BadRequest("the server holds as many tables as it may; try again later", 503)
+        room.per_address("tables", room.creations, client, room.limits.creations_per_minute,
+                         "too many new tables from your address; wait a minute")
+
+    async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
+                     carried: list[int | None] | None = None) -> tuple[Table, list[str | None]]:
+        """A new table from a request body; returns it and each seat's token (None for bots).
+        Seats marked `"mine"` are the body `key`'s player's. A rematch carries each seat's
+        token and player over (`carried`: the old seat each new seat continues, None for an
+        added bot; by default the old table's seat by seat)."""
+        room = self.room
+        row, tokens, mine = row_from_request(body, trusted=rematch_of is not None,
+                                             table_id=room.owner.new_table_id())
+        rated = body.get("rated")
+        if rated is not None and not isinstance(rated, bool):
+            raise BadRequest("'rated' must be true or false (default: true where ratings apply)")
+        creator = room.people.known(body.get("key")) if mine else None
+        if body.get("key") is not None and not mine:
+            check_key(body.get("key"))
+        self.admit(client)
+        for seat in mine:
+            assert creator is not None
+            row.seats[seat].player, row.seats[seat].player_name = creator.id, creator.name
+        if rematch_of is not None:
+            row.rematch_of = rematch_of.id
+            olds: list[SeatRow | None] = [rematch_of.row.seats[o] if o is not None else None
+                                          for o in (carried if carried is not None
+                                                    else range(len(rematch_of.row.seats)))]
+            for new, old in zip(row.seats, olds, strict=True):
+                if old is None:
+                    continue
+                # The same people sit down again: their tokens and names carry over, and a seat
+                # someone sat at is kept for them (never offered to strangers in the Open list).
+                new.token_hash, new.player, new.player_name = old.token_hash, old.player, old.player_name
+                new.reserved = old.reserved or old.joined or old.player is not None
+            tokens = [None] * len(tokens)
+        # Generating a position can take seconds (Rotator's boards of a given difficulty are
+        # solved), so it runs in the public worker, under its time limit, never in this process.
+        if room.workers.public.waiting >= CREATIONS_WAITING:
+            raise BadRequest("the server is busy making other tables; try again in a moment", 503)
+        try:
+            made = await room.workers.new_position(row.game, row.params, row.seed)
+            if "error" in made:
+                raise BadRequest(made["error"])
+            start: State = get_game(row.game).state_from_json(made["position"])
+            start.setup_events = [Event.from_json(e) for e in made["setup_events"]]
+        except JobFailed as err:
+            log.error("table %s not made: %s", row.id, err)
+            raise BadRequest("the table's start could not be made in time; try other settings", 503) from None
+        except PlaytableError as err:
+            raise BadRequest(str(err)) from None
+        table = Table(row, start)
+        try:
+            room.store.create(row)
+        except StoreError as err:
+            log.error("table %s not created: %s", row.id, err)
+            raise BadRequest("the server could not save the new table (its disk may be full); "
+                             "nothing was created", 503) from None
+        try:
+            room.ratings.choose(row.id, rated)
+        except StoreError as err:  # the table is made; only its "not rated" choice is lost
+            log.error("table %s: its rated choice not saved: %s", row.id, err)
+        room.tables[row.id] = table
+        room.schedule_bot(table)
+        room.arm_timer(table)
+        return table, tokens

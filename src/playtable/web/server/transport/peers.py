@@ -1,0 +1,94 @@
+"""What one table-owning worker process asks the others (`processes.py`; docs/web.md, "Beyond
+one process"): the lobby's list of tables in play, whose turn it is at a player's tables, a
+player's new name for the seats of tables in play; and of one worker, about a playtest's table
+it plays (`playtests.py`). A line of JSON to each other worker's Unix
+socket (in a private directory the front makes), a line back, bounded in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from playtable.web.server.transport.owners import Owner
+
+log = logging.getLogger("playtable.web")
+
+PEER_SECONDS = 2.0
+"""The longest a worker waits for another's answer (a worker being restarted is left out)."""
+MAX_PEER_LINE = 4 << 20
+Answer = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+class Peers:
+    """This worker's line to the others: `ask` sends every other worker a question, which each
+    answers with `answer` (the hub's part: `app.create_app` says which questions there are)."""
+
+    def __init__(self, owner: Owner, directory: Path) -> None:
+        self.owner, self.directory = owner, directory
+        self.answer: Answer | None = None
+        self._server: asyncio.AbstractServer | None = None
+
+    def path(self, index: int) -> Path:
+        return self.directory / f"worker-{index}.sock"
+
+    async def start(self, answer: Answer) -> None:
+        self.answer = answer
+        path = self.path(self.owner.index)
+        path.unlink(missing_ok=True)  # left by this worker's predecessor, if it died
+        self._server = await asyncio.start_unix_server(self._serve, path=str(path), limit=MAX_PEER_LINE)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self.path(self.owner.index).unlink(missing_ok=True)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            line = await asyncio.wait_for(reader.readline(), PEER_SECONDS)
+            assert self.answer is not None
+            reply = await self.answer(json.loads(line))
+            writer.write(json.dumps(reply).encode() + b"\n")
+            await writer.drain()
+        except Exception as err:  # a question cut short or not understood: the asker goes without
+            log.error("worker %d: a peer's question failed: %r", self.owner.index, err)
+        finally:
+            writer.close()
+
+    async def _ask_one(self, index: int, question: bytes) -> Any:
+        reader, writer = await asyncio.open_unix_connection(str(self.path(index)), limit=MAX_PEER_LINE)
+        try:
+            writer.write(question)
+            await writer.drain()
+            return json.loads(await reader.readline())
+        finally:
+            writer.close()
+
+    async def ask_one(self, index: int, question: dict[str, Any]) -> Any:
+        """Worker `index`'s answer (a JSON object), or None when it is down, slower than
+        PEER_SECONDS or could not answer (logged)."""
+        line = json.dumps(question).encode() + b"\n"
+        try:
+            return await asyncio.wait_for(self._ask_one(index, line), PEER_SECONDS)
+        except Exception as err:
+            log.warning("worker %d did not answer worker %d: %r", index, self.owner.index, err)
+            return None
+
+    async def ask(self, question: dict[str, Any]) -> list[Any]:
+        """Every other worker's answer; one that is down or slower than PEER_SECONDS is left out
+        (logged): a list is then short of its tables for the moment, never wrong."""
+        line = json.dumps(question).encode() + b"\n"
+        others = [i for i in range(self.owner.count) if i != self.owner.index]
+        replies = await asyncio.gather(*(asyncio.wait_for(self._ask_one(i, line), PEER_SECONDS)
+                                         for i in others), return_exceptions=True)
+        out = []
+        for index, reply in zip(others, replies, strict=True):
+            if isinstance(reply, BaseException):
+                log.warning("worker %d did not answer worker %d: %r", index, self.owner.index, reply)
+            else:
+                out.append(reply)
+        return out
