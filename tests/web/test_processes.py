@@ -27,7 +27,6 @@ from tests.web.wire_client import Client, create_table, join_query
 
 from playtable.agents import PERSON
 from playtable.web.server import front
-from playtable.web.server.address_rates import AddressRates
 from playtable.web.server.front import referer_path, request_path
 from playtable.web.server.hub import Hub, Limits
 from playtable.web.server.owners import Owner, OwnerCheck, owner_of, preferred, route
@@ -35,6 +34,7 @@ from playtable.web.server.past import PER_ADDRESS_PER_MINUTE, PastCache
 from playtable.web.server.playtest_spec import DEFAULT_QUESTIONS, check_spec
 from playtable.web.server.playtests import PlaytestStore
 from playtable.web.server.processes import divided_limits
+from playtable.web.server.rate_limits import Budgets, SharedBuckets
 from playtable.web.server.store import SqliteStore
 from playtable.web.server.table_request import row_from_request
 from playtable.web.server.tables import Table, fresh_start
@@ -100,7 +100,7 @@ def test_each_process_holds_its_share_of_the_tables_and_sockets() -> None:
 def test_the_processes_count_an_address_tables_a_minute_together(tmp_path: Path) -> None:
     first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
     try:
-        one, other = AddressRates(first), AddressRates(second)  # two processes' connections
+        one, other = SharedBuckets(first), SharedBuckets(second)  # two processes' connections
         answers = [rates.allow("tables", "10.0.0.1", 3) for rates in (one, other, one, other)]
         assert answers == [True, True, True, False]
         assert other.allow("tables", "10.0.0.2", 3) and other.allow("names", "10.0.0.1", 3)
@@ -115,7 +115,7 @@ def test_the_processes_count_an_address_pasts_together(tmp_path: Path) -> None:
     first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
     try:
         caches = [PastCache(per_minute=3) for _ in range(2)]
-        caches[0].shared_rates, caches[1].shared_rates = AddressRates(first), AddressRates(second)
+        caches[0].budgets, caches[1].budgets = Budgets(SharedBuckets(first)), Budgets(SharedBuckets(second))
         answers = [caches[k % 2].admit("10.0.0.1") for k in range(4)]
         assert answers == [True, True, True, False]
         assert caches[1].admit("10.0.0.2")

@@ -33,6 +33,7 @@ from playtable.web.server.guard import MAX_BODY, BodyTooLarge, Guard, Policy
 from playtable.web.server.hub import Hub, Limits
 from playtable.web.server.live import LiveSpec, LiveTables
 from playtable.web.server.live_routes import live_routes
+from playtable.web.server.networks import network_of
 from playtable.web.server.owners import Owner, OwnerCheck
 from playtable.web.server.past import Busy, PastCache
 from playtable.web.server.peers import Peers
@@ -62,7 +63,7 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _client(request: Request | WebSocket) -> str:
+def _address(request: Request | WebSocket) -> str:
     """The client's address (the proxy's X-Forwarded-For when uvicorn is told to trust it)."""
     return request.client.host if request.client else ""
 
@@ -105,6 +106,11 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     past = PastCache()
     base = (public_url or "").rstrip("/")
     policy = policy or Policy.of(public_url=public_url)
+    ipv6_prefix = (limits or Limits()).ipv6_prefix
+
+    def _client(request: Request | WebSocket) -> str:
+        """The client's network, whose budgets every request spends (networks.py)."""
+        return network_of(_address(request), ipv6_prefix)
 
     def hub() -> Hub:
         return state["hub"]
@@ -118,7 +124,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         the_hub.restore()
         the_hub.start()
         state["hub"] = the_hub
-        past.shared_rates = the_hub.shared_rates  # None with one process
+        past.budgets = the_hub.budgets  # shared by the processes when there are several
         tests["playtests"] = Playtests(the_hub, PlaytestStore(db), None if peers is None else peers.ask_one)
         lives["live"] = LiveTables(record_dir)
         if peers is not None:
@@ -189,9 +195,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
 
     async def start_tutorial(request: Request) -> Response:
         # Only a shipped tutorial's name: its game, deal and seats come from the script, and
-        # its table counts against the address's tables a minute like any other.
+        # its table counts against the network's tutorials, apart from its tables (in_play.py).
         tutorial, body = tutorial_request(await _body(request))
-        table, tokens = await hub().create(body, _client(request))
+        table, tokens = await hub().create(body, _client(request), tutorial=True)
         seat = tutorial.seat
         return JSONResponse({"table_id": table.id, "seat": seat, "tutorial": tutorial.name,
                              "join_url": f"{base}/t/{table.id}?seat={seat}&token={tokens[seat]}"

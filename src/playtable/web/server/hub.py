@@ -35,12 +35,16 @@ from playtable.core.errors import PlaytableError
 from playtable.core.params import resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.address_rates import AddressRates, AddressSockets
+from playtable.web.server.address_rates import AddressSockets
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
+from playtable.web.server.in_play import TablesInPlay
+from playtable.web.server.networks import IPV6_PREFIX
 from playtable.web.server.owners import Owner, owner_of
 from playtable.web.server.people import People, check_key, valid_key
+from playtable.web.server.rate_limits import Budgets, SharedBuckets
 from playtable.web.server.ratings import Ratings
+from playtable.web.server.seat_claims import SeatClaims, nobody_arrived
 from playtable.web.server.seating import plan_seats, stand_in_agent
 from playtable.web.server.store import PlayerRow, SeatRow, Snapshot, StoreError, TableRow, TableStore
 from playtable.web.server.table_request import BadRequest, now, parse_seat, row_from_request
@@ -54,7 +58,7 @@ from playtable.web.server.tables import (
     row_summary,
 )
 from playtable.web.server.votes import SqliteVoteStore, Votes
-from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, RateLimit, error
+from playtable.web.server.wire import RATE_PER_SECOND, ClientMessage, error
 
 log = logging.getLogger("playtable.web")
 MAX_LISTED = 100
@@ -84,7 +88,7 @@ class Limits:
     tables: int = 5000
     """Tables in play at once (not ended); past it new tables are refused (503)."""
     creations_per_minute: float = 20.0
-    """Tables one client address may create a minute (bursts of as many)."""
+    """Tables one client network may create a minute (bursts of as many; tutorials apart)."""
     idle_seconds: float = 7 * 24 * 3600.0
     """A table with no move for this long is ended as abandoned."""
     ended_in_memory: int = 200
@@ -95,7 +99,19 @@ class Limits:
     players_per_minute: float = 20.0
     """Names one client address may register or change a minute (bursts of as many)."""
     takes_per_minute: float | None = None
-    """Open seats one client address may take a minute (None: as many as tables it may create)."""
+    """Open seats one client network may take a minute (None: as many as tables it may create)."""
+    ipv6_prefix: int = IPV6_PREFIX
+    """The IPv6 prefix length of one client network (`networks.network_of`; `--ipv6-prefix`)."""
+    tables_per_network: int = 20
+    """Tables (not tutorials) one network may keep in play at once (`in_play.py`)."""
+    tables_per_person: int = 10
+    """Tables one known person (the request's player key) may keep in play at once."""
+    tutorials_per_network: int = 5
+    """Tutorials one network may keep in play at once (a person has as many)."""
+    unarrived_seconds: float = 600.0
+    """A table no person ever arrived at, or a tutorial nobody has open, ends after this long."""
+    take_seconds: float = 120.0
+    """A seat taken from the Open list whose person does not connect goes back after this long."""
 
 
 def _rebuild(row: TableRow, snapshot: Snapshot | None = None) -> Table:
@@ -126,17 +142,19 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.clocks = ClockKeeper(self._clock_ran_out, self._save_clock)
         """Each table's timer at its running clock's deadline (at most one: the seat to act)."""
-        self.creations: dict[str, RateLimit] = {}
-        self.takes: dict[str, RateLimit] = {}
-        self.registrations: dict[str, RateLimit] = {}
         self.people = People(store)
         self.ratings = Ratings(store)
         self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
         self.connections_by_address: dict[str, int] = {}
         self.open_connections = 0
         self._last_failure: dict[str, Exception] = {}
-        self.shared_rates = AddressRates(store.db) if self.owner.count > 1 else None  # type: ignore[attr-defined]
-        """Several processes count each address's tables, names and seats a minute together."""
+        self.budgets = Budgets(SharedBuckets(store.db) if self.owner.count > 1 else None)  # type: ignore[attr-defined]
+        """Each network's tables, names, seats and pasts a minute (`rate_limits.py`): several
+        processes count them together, in the shared file."""
+        self.in_play = TablesInPlay(store.db)  # type: ignore[attr-defined]
+        """Who made each table in play, for the per-network and per-person budgets."""
+        self.claims = SeatClaims()
+        """Seats taken from the Open list whose person has not arrived yet (`seat_claims.py`)."""
         self.shared_sockets = None if self.owner.count == 1 else \
             AddressSockets(store.db, self.owner.index, self.owner.count)  # type: ignore[attr-defined]
         """...and the sockets each address holds open."""
@@ -146,6 +164,7 @@ class Hub:
         """Rebuild every table still in play by replaying its record (startup, before serving).
         A table that cannot be rebuilt, or turns out to be over, is marked ended. With several
         processes each rebuilds only the tables it owns."""
+        self.in_play.forget_ended()
         snapshots = self.store.running_snapshots()
         for row in self.store.load_running():
             if not self.owner.owns(row.id):
@@ -226,16 +245,26 @@ class Hub:
                 found.append(table.summary() if table is not None else row_summary(row, steps))
         return found
 
-    def _admit(self, client: str) -> None:
-        """Refuse a new table when the server is full or this client makes them too fast."""
+    def _admit(self, client: str, person: str | None, tutorial: bool) -> None:
+        """Refuse a new table when the server is full, this client's network (or person) keeps
+        as many in play as it may, or makes them too fast (docs/web.md, "Fair use")."""
         if len(self.tables) - len(self.ended) >= self.limits.tables:
             raise BadRequest("the server holds as many tables as it may; try again later", 503)
-        self._per_address("tables", self.creations, client, self.limits.creations_per_minute,
-                     "too many new tables from your address; wait a minute")
+        limits = self.limits
+        refusal = self.in_play.refusal(
+            client, person, tutorial, limits.tutorials_per_network if tutorial else limits.tables_per_network,
+            limits.tutorials_per_network if tutorial else limits.tables_per_person)
+        if refusal is not None:
+            raise BadRequest(refusal, 429)
+        self._per_address("tutorials" if tutorial else "tables", client, limits.creations_per_minute,
+                          "too many new tables from your network; wait a minute")
 
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[int | None] | None = None) -> tuple[Table, list[str | None]]:
+                     carried: list[int | None] | None = None, tutorial: bool = False,
+                     present: Sequence[SeatRow] = ()) -> tuple[Table, list[str | None]]:
         """A new table from a request body; returns it and each seat's token (None for bots).
+        `client`: the asking network; `tutorial`: a shipped tutorial's table (budgeted apart);
+        `present`: the old seats of the people who asked for this rematch.
         Seats marked `"mine"` are the body `key`'s player's. A rematch carries each seat's
         token and player over (`carried`: the old seat each new seat continues, None for an
         added bot; by default the old table's seat by seat)."""
@@ -247,7 +276,8 @@ class Hub:
         creator = self.people.known(body.get("key")) if mine else None
         if body.get("key") is not None and not mine:
             check_key(body.get("key"))
-        self._admit(client)
+        person = self.people.find(body["key"]) if valid_key(body.get("key")) else None
+        self._admit(client, person.id if person else None, tutorial)
         for seat in mine:
             assert creator is not None
             row.seats[seat].player, row.seats[seat].player_name = creator.id, creator.name
@@ -261,8 +291,10 @@ class Hub:
                     continue
                 # The same people sit down again: their tokens and names carry over, and a seat
                 # someone sat at is kept for them (never offered to strangers in the Open list).
-                new.token_hash, new.player, new.player_name = old.token_hash, old.player, old.player_name
-                new.reserved = old.reserved or old.joined or old.player is not None
+                # A seat whose person never arrived is offered afresh (seat_claims.py).
+                if old.joined or any(old is asked for asked in present):
+                    new.token_hash, new.player, new.player_name = old.token_hash, old.player, old.player_name
+                    new.reserved = True
             tokens = [None] * len(tokens)
         # Generating a position can take seconds (Rotator's boards of a given difficulty are
         # solved), so it runs in the public worker, under its time limit, never in this process.
@@ -291,6 +323,7 @@ class Hub:
         except StoreError as err:  # the table is made; only its "not rated" choice is lost
             log.error("table %s: its rated choice not saved: %s", row.id, err)
         self.tables[row.id] = table
+        self.in_play.started(row.id, client, person.id if person else None, tutorial)
         self.schedule_bot(table)
         self.arm_timer(table)
         return table, tokens
@@ -336,7 +369,8 @@ class Hub:
                             else {"kind": old[o].kind, "agent": old[o].agent} for o in plan.new_from_old]
         request["clock"] = table.clock.settings.to_json() if table.clock is not None else None
         request["rated"] = self.ratings.choice(table.id)
-        new, _ = await self.create(request, client, rematch_of=table, carried=plan.new_from_old)
+        new, _ = await self.create(request, client, rematch_of=table, carried=plan.new_from_old,
+                                   present=[old[s] for s in {seat, *table.proposals}])
         try:
             self.store.link_rematch(table.id, new.id)
         except StoreError as err:
@@ -389,6 +423,7 @@ class Hub:
         now and the table's other connections are told (`clock`)."""
         if table.row.seats[seat].joined:
             return
+        self.claims.arrived(table.id, seat)
         try:
             self.store.mark_joined(table.id, seat)
         except StoreError as err:  # the seat is still played; only the lobby's "open" lags
@@ -456,8 +491,8 @@ class Hub:
         of the player's tables in play take the new name."""
         if not isinstance(body, dict) or set(body) - {"key", "name"}:
             raise BadRequest("the request body must be a JSON object with 'name' and 'key'")
-        self._per_address("names", self.registrations, client, self.limits.players_per_minute,
-                     "too many names from your address; wait a minute")
+        self._per_address("names", client, self.limits.players_per_minute,
+                          "too many names from your network; wait a minute")
         player, new = self.people.register(body.get("key"), body.get("name"))
         if not new:
             self._rename_seats(player)
@@ -547,14 +582,14 @@ class Hub:
         if not seat.free:
             raise BadRequest(f"{seat.name} is taken", 409)
         rate = self.limits.takes_per_minute or self.limits.creations_per_minute
-        self._per_address("seats", self.takes, client, rate,
-                          "too many seats taken from your address; wait a minute")
+        self._per_address("seats", client, rate, "too many seats taken from your network; wait a minute")
         token = secrets.token_urlsafe(18)
         try:
             self._seat_player(table, wanted, player, hash_token(token))
         except StoreError as err:
             log.error("table %s: seat %d not taken: %s", table.id, wanted, err)
             raise BadRequest("the server could not save your seat (its disk may be full)", 503) from None
+        self.claims.claim(table.id, wanted, datetime.now(UTC).timestamp() + self.limits.take_seconds)
         return wanted, token
 
     def seat_invited(self, table: Table, seat: int, player: PlayerRow) -> str:
@@ -779,6 +814,7 @@ class Hub:
             self.store.mark_ended(table.id, table.row.ended, table.row.result)
         except StoreError as err:  # it is rebuilt at the next start and marked then
             log.error("table %s: its end not saved: %s", table.id, err)
+        self.in_play.ended(table.id)
         self._remember_ended(table.id)
 
     def _remember_ended(self, table_id: str) -> None:
@@ -797,25 +833,50 @@ class Hub:
     async def _reap(self) -> None:
         """End the tables nobody has played for `idle_seconds`, checking every minute."""
         while True:
-            await asyncio.sleep(min(60.0, self.limits.idle_seconds / 4))
+            await asyncio.sleep(min(60.0, self.limits.idle_seconds / 4, self.limits.take_seconds / 4))
             self.reap_idle(datetime.now(UTC))
 
     def reap_idle(self, at: datetime) -> list[str]:
-        """End every table in play idle since before `at - idle_seconds`; their ids. A table
-        whose clock runs is not idle: its deadline (up to 14 days a move, longer than the idle
-        limit) decides what happens (clocks.py)."""
+        """End every table in play idle since before `at - idle_seconds`, or left unattended
+        (`_unattended`); their ids. A table whose clock runs is not idle: its deadline (up to 14
+        days a move, longer than the idle limit) decides what happens (clocks.py). Taken seats
+        whose person did not come in time go back to Open first."""
+        self._release_claims(at.timestamp())
         cutoff = (at - timedelta(seconds=self.limits.idle_seconds)).timestamp()
         reaped = []
         for table in list(self.tables.values()):
             timed = table.clock is not None and table.clock.running is not None
-            if table.row.ended is None and not table.is_over and table.last_activity < cutoff \
-                    and not timed:
+            if table.row.ended is None and not table.is_over and (
+                    table.last_activity < cutoff and not timed or self._unattended(table, at.timestamp())):
                 table.abandoned = True
                 table.broadcast_state([Event("abandoned", "Nobody played this table for too long: "
                                                           "it has been ended.")])
                 self._mark_ended(table)
                 reaped.append(table.id)
         return reaped
+
+    def _unattended(self, table: Table, at: float) -> bool:
+        """A table no person ever arrived at, or a tutorial nobody has open, for
+        `unarrived_seconds` (seat_claims.py)."""
+        before = at - self.limits.unarrived_seconds
+        return nobody_arrived(table.row, before) or not table.connections \
+            and table.last_activity < before and self.in_play.is_tutorial(table.id)
+
+    def _release_claims(self, at: float) -> None:
+        """Give back to Open every taken seat whose person has not connected by its due time."""
+        for table_id, seat in self.claims.expired(at):
+            table = self.tables.get(table_id)
+            if table is None or table.is_over or table.row.seats[seat].joined:
+                continue
+            fresh = hash_token(secrets.token_urlsafe(18))  # the taker's link stops working
+            try:
+                self.store.release_seat(table_id, seat, fresh)
+            except StoreError as err:
+                log.error("table %s: seat %d not given back: %s", table_id, seat, err)
+                continue
+            row = table.row.seats[seat]
+            row.player, row.player_name, row.token_hash = None, None, fresh
+            table.broadcast(table.seats_message())
 
     # -- the clocks (clocks.py) ------------------------------------------------------------------
     def arm_timer(self, table: Table, restarted: bool = False) -> None:
@@ -944,27 +1005,14 @@ class Hub:
         table.bot_busy = True
         return False
 
-    def _per_address(self, kind: str, buckets: dict[str, RateLimit], client: str, per_minute: float,
-                     refusal: str) -> None:
-        """`_per_address` below, counted for the whole server when it has several processes."""
-        shared = None if self.shared_rates is None else self.shared_rates.allow(kind, client, per_minute)
-        if shared is False:
+    def _per_address(self, kind: str, client: str, per_minute: float, refusal: str) -> None:
+        """Allow one more of something a client network may do `per_minute` times a minute
+        (bursts of as many), or refuse it (429) with `refusal`."""
+        if not self.budgets.allow(kind, client, per_minute):
             raise BadRequest(refusal, 429)
-        if shared is None:
-            _per_address(buckets, client, per_minute, refusal)
 
     def _notice(self, table: Table, text: str) -> None:
         """Tell every connection of the table something went wrong and what was done about it."""
         log.warning("table %s: %s", table.id, text)
         table.notice(text)
 
-
-def _per_address(buckets: dict[str, RateLimit], client: str, per_minute: float, refusal: str) -> None:
-    """Allow one more of something a client address may do `per_minute` times a minute (bursts
-    of as many), or refuse it (429) with `refusal`."""
-    bucket = buckets.setdefault(client, RateLimit(per_minute / 60.0, per_minute))
-    if not bucket.allow():
-        raise BadRequest(refusal, 429)
-    if len(buckets) > 10_000:  # forget the addresses whose buckets are full again
-        for key in [k for k, b in buckets.items() if b.full]:
-            del buckets[key]

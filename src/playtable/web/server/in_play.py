@@ -1,0 +1,93 @@
+"""The tables each network and each person keeps in play (docs/web.md, "Fair use").
+
+The server holds at most `Limits.tables` tables in play; without a bound per network one home
+network fills them all and every stranger after it is refused for as long as the tables stay
+(the idle rule's week). So a table in play is written down with the network that made it
+(`networks.network_of`) and, when the request named a known player, that person: a network
+keeps at most `Limits.tables_per_network` real tables in play, a person at most
+`Limits.tables_per_person`, and tutorials (a guided game of one person, made by one click) have
+a budget of their own, `Limits.tutorials_per_network`, so neither crowds the other out.
+
+The rows live in the SQLite file every table-owning process shares, so the count is the whole
+server's, and a restart keeps it. A table's row goes when the table ends; rows of tables that
+ended meanwhile (a crash between the two writes) are dropped at the start (`forget_ended`).
+A budget never fails a request on its own: if the file cannot answer, the table is made.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+log = logging.getLogger("playtable.web")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables_in_play (
+    table_id TEXT PRIMARY KEY,
+    network TEXT NOT NULL,
+    person TEXT,
+    tutorial INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tables_in_play_network ON tables_in_play(network, tutorial);
+CREATE INDEX IF NOT EXISTS tables_in_play_person ON tables_in_play(person, tutorial);
+"""
+
+
+class TablesInPlay:
+    """Who made each table in play, in the store's file (`db`: its autocommit connection)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.db.executescript(_SCHEMA)
+
+    def refusal(self, network: str, person: str | None, tutorial: bool, per_network: int,
+                per_person: int) -> str | None:
+        """Why `network` (and `person`, if known) may not start another table of this kind now
+        (`per_network` and `per_person` are that kind's budgets), or None."""
+        try:
+            (by_network,) = self.db.execute(
+                "SELECT COUNT(*) FROM tables_in_play WHERE network = ? AND tutorial = ?",
+                (network, int(tutorial))).fetchone()
+            by_person = 0 if person is None else self.db.execute(
+                "SELECT COUNT(*) FROM tables_in_play WHERE person = ? AND tutorial = ?",
+                (person, int(tutorial))).fetchone()[0]
+        except sqlite3.Error as err:
+            log.error("the tables in play per network cannot be counted (%s)", err)
+            return None
+        what = "tutorials" if tutorial else "tables"
+        if by_network >= per_network:
+            return (f"your network has {by_network} {what} in play, as many as it may; finish or "
+                    "leave one (a table nobody plays ends by itself) and try again")
+        if by_person >= per_person:
+            return (f"you have {by_person} {what} in play, as many as one person may; finish or "
+                    "leave one and try again")
+        return None
+
+    def started(self, table_id: str, network: str, person: str | None, tutorial: bool) -> None:
+        try:
+            self.db.execute("INSERT OR REPLACE INTO tables_in_play VALUES (?, ?, ?, ?)",
+                            (table_id, network, person, int(tutorial)))
+        except sqlite3.Error as err:  # the table is made; it only goes uncounted
+            log.error("table %s: not counted as in play (%s)", table_id, err)
+
+    def ended(self, table_id: str) -> None:
+        try:
+            self.db.execute("DELETE FROM tables_in_play WHERE table_id = ?", (table_id,))
+        except sqlite3.Error as err:  # dropped at the next start (`forget_ended`)
+            log.error("table %s: still counted as in play (%s)", table_id, err)
+
+    def is_tutorial(self, table_id: str) -> bool:
+        try:
+            found = self.db.execute("SELECT tutorial FROM tables_in_play WHERE table_id = ?",
+                                    (table_id,)).fetchone()
+        except sqlite3.Error:
+            return False
+        return bool(found and found[0])
+
+    def forget_ended(self) -> None:
+        """Drop the rows of tables the store has as ended (or has not at all)."""
+        try:
+            self.db.execute("DELETE FROM tables_in_play WHERE table_id NOT IN "
+                            "(SELECT id FROM tables WHERE ended IS NULL)")
+        except sqlite3.Error as err:
+            log.error("the tables in play could not be tidied (%s)", err)
