@@ -87,10 +87,7 @@ def test_network_of_counts_a_64_an_ipv4_address_and_a_mapped_one_as_one() -> Non
                          indirect=True)
 def test_a_64_shares_its_tables_names_seats_and_sockets(served: TestClient) -> None:
     client = served
-    codes = [client.post("/api/tables", json={"game": "troll"}, headers=one_home(n)).status_code
-             for n in range(4)]
-    assert codes == [201, 201, 201, 429]
-    assert client.post("/api/tables", json={"game": "troll"}, headers=NEIGHBOUR).status_code == 201
+    _three_tables_from_one_home_then_none(client)
     names = [client.post("/api/players", json={"key": _key(n), "name": f"Mal{n}"},
                          headers=one_home(n)).status_code for n in range(3)]
     assert names == [201, 201, 429]
@@ -125,6 +122,15 @@ def test_a_64_shares_its_replays_and_board_checks(served: TestClient) -> None:
     assert checks == [200] * 30 + [429]
 
 
+def _three_tables_from_one_home_then_none(client: TestClient) -> None:
+    """Four tables asked for from four addresses of one /64: the fourth is refused (429), and
+    the next /64 is another network, with a budget of its own."""
+    codes = [client.post("/api/tables", json={"game": "troll"}, headers=one_home(n)).status_code
+             for n in range(4)]
+    assert codes == [201, 201, 201, 429]
+    assert client.post("/api/tables", json={"game": "troll"}, headers=NEIGHBOUR).status_code == 201
+
+
 def _key(n: int) -> str:
     return f"{'k' * 40}{n:03d}"
 
@@ -135,10 +141,7 @@ def _key(n: int) -> str:
                                            tutorials_per_network=2)], indirect=True)
 def test_a_network_keeps_a_bounded_number_of_tables_in_play(served: TestClient) -> None:
     client = served
-    codes = [client.post("/api/tables", json={"game": "troll"}, headers=one_home(n)).status_code
-             for n in range(4)]
-    assert codes == [201, 201, 201, 429]
-    assert client.post("/api/tables", json={"game": "troll"}, headers=NEIGHBOUR).status_code == 201
+    _three_tables_from_one_home_then_none(client)
     # a tutorial is budgeted apart: the network's tables are all in play, its tutorials are not
     tutorials = [client.post("/api/tutorials", json={"name": "rotator-sequence"}, headers=one_home(n))
                  for n in range(3)]
