@@ -5,9 +5,10 @@ The hub runs on the event loop. Each request is checked completely before anythi
 an accepted action is written to the store (committed) before the table changes and before
 any message goes out. Bots and hints run in worker processes (`bots.Workers`).
 
-Facing strangers (docs/web.md, "Facing a network"): each client address may create a few tables
-a minute, the server holds at most `Limits.tables` tables in play, a table nobody plays for
-`Limits.idle_seconds` is ended as abandoned, and an ended table leaves memory (it is read back
+Facing strangers (docs/web.md, "Facing a network" and "Fair use"): each client network may create
+a few tables a minute and keep a few in play (`in_play.py`), the server holds at most
+`Limits.tables` tables in play, a table nobody plays for `Limits.idle_seconds` (or nobody ever
+arrived at, `seat_claims.py`) is ended as abandoned, and an ended table leaves memory (it is read back
 from the store when someone asks for it), so neither memory nor a restart grows with history.
 A bot that fails is tried again, then replaced for that move by the game's stand-in and then by
 a random legal move, and the table is told: no table waits for ever on a bot.
