@@ -25,6 +25,7 @@ from tests.web.hub_support import running_hub
 from tests.web.test_people import BATTLE, greet, receive_until, register
 
 from playtable.web.server.hub import Hub, Limits
+from playtable.web.server.in_play import TablesInPlay
 from playtable.web.server.networks import network_of
 from playtable.web.server.past import PER_ADDRESS_PER_MINUTE
 from playtable.web.server.store import SqliteStore, TableRow
@@ -268,3 +269,22 @@ def test_serve_on_a_database_with_corrupt_pages_says_so_in_one_line(tmp_path: Pa
     assert done.returncode == 1, done.stderr
     assert "tables.sqlite3" in done.stderr and "damaged" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_processes_count_a_network_tables_in_play_together(tmp_path: Path) -> None:
+    """Two processes' connections to the shared file: a network's tables in play are the whole
+    server's, counted and written at once, and a table that ends gives its place back."""
+    SqliteStore(tmp_path / "t.sqlite3").close()  # the `tables` table the tidying reads
+    first, second = (sqlite3.connect(tmp_path / "t.sqlite3", isolation_level=None) for _ in range(2))
+    try:
+        one, other = TablesInPlay(first), TablesInPlay(second)
+        home = network_of("2001:db8:1:2::1")
+        answers = [rows.reserve(f"t{n}", home, None, False, 3, 3) for n, rows in enumerate((one, other) * 2)]
+        assert answers[:3] == [None, None, None] and "your network" in str(answers[3])
+        assert other.reserve("u1", home, None, True, 1, 1) is None  # a tutorial: counted apart
+        assert other.reserve("u2", network_of("2001:db8:1:3::1"), None, False, 3, 3) is None
+        one.ended("t1")
+        assert other.reserve("t9", home, None, False, 3, 3) is None
+    finally:
+        first.close()
+        second.close()

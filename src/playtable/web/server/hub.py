@@ -246,19 +246,21 @@ class Hub:
                 found.append(table.summary() if table is not None else row_summary(row, steps))
         return found
 
-    def _admit(self, client: str, person: str | None, tutorial: bool) -> None:
-        """Refuse a new table when the server is full, this client's network (or person) keeps
-        as many in play as it may, or makes them too fast (docs/web.md, "Fair use")."""
+    def _admit(self, table_id: str, client: str, person: str | None, tutorial: bool) -> None:
+        """Refuse a new table when the server is full, this client's network makes them too
+        fast, or it (or the person) keeps as many in play as it may (docs/web.md, "Fair use");
+        else count `table_id` as in play (`_made` gives its place back if it is not made)."""
         if len(self.tables) - len(self.ended) >= self.limits.tables:
             raise BadRequest("the server holds as many tables as it may; try again later", 503)
         limits = self.limits
-        refusal = self.in_play.refusal(
-            client, person, tutorial, limits.tutorials_per_network if tutorial else limits.tables_per_network,
+        self._per_address("tutorials" if tutorial else "tables", client, limits.creations_per_minute,
+                          "too many new tables from your network; wait a minute")
+        refusal = self.in_play.reserve(
+            table_id, client, person, tutorial,
+            limits.tutorials_per_network if tutorial else limits.tables_per_network,
             limits.tutorials_per_network if tutorial else limits.tables_per_person)
         if refusal is not None:
             raise BadRequest(refusal, 429)
-        self._per_address("tutorials" if tutorial else "tables", client, limits.creations_per_minute,
-                          "too many new tables from your network; wait a minute")
 
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
                      carried: list[int | None] | None = None, tutorial: bool = False,
@@ -278,7 +280,7 @@ class Hub:
         if body.get("key") is not None and not mine:
             check_key(body.get("key"))
         person = self.people.find(body["key"]) if valid_key(body.get("key")) else None
-        self._admit(client, person.id if person else None, tutorial)
+        self._admit(row.id, client, person.id if person else None, tutorial)
         for seat in mine:
             assert creator is not None
             row.seats[seat].player, row.seats[seat].player_name = creator.id, creator.name
@@ -297,6 +299,23 @@ class Hub:
                     new.token_hash, new.player, new.player_name = old.token_hash, old.player, old.player_name
                     new.reserved = True
             tokens = [None] * len(tokens)
+        try:
+            table = await self._made(row)
+        except BaseException:
+            self.in_play.ended(row.id)  # nothing was made: its place in play is given back
+            raise
+        try:
+            self.ratings.choose(row.id, rated)
+        except StoreError as err:  # the table is made; only its "not rated" choice is lost
+            log.error("table %s: its rated choice not saved: %s", row.id, err)
+        self.tables[row.id] = table
+        self.schedule_bot(table)
+        self.arm_timer(table)
+        return table, tokens
+
+    async def _made(self, row: TableRow) -> Table:
+        """The new table of `row`, its start made and the row stored; BadRequest if either
+        cannot be done."""
         # Generating a position can take seconds (Rotator's boards of a given difficulty are
         # solved), so it runs in the public worker, under its time limit, never in this process.
         if self.workers.public.waiting >= CREATIONS_WAITING:
@@ -319,15 +338,7 @@ class Hub:
             log.error("table %s not created: %s", row.id, err)
             raise BadRequest("the server could not save the new table (its disk may be full); "
                              "nothing was created", 503) from None
-        try:
-            self.ratings.choose(row.id, rated)
-        except StoreError as err:  # the table is made; only its "not rated" choice is lost
-            log.error("table %s: its rated choice not saved: %s", row.id, err)
-        self.tables[row.id] = table
-        self.in_play.started(row.id, client, person.id if person else None, tutorial)
-        self.schedule_bot(table)
-        self.arm_timer(table)
-        return table, tokens
+        return table
 
     async def rematch(self, table: Table, body: Any, client: str = "") -> tuple[Table | None, int | None]:
         """The table's rematch (made at the first request, the same one after) and the seat the

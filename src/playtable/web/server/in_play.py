@@ -9,8 +9,9 @@ keeps at most `Limits.tables_per_network` real tables in play, a person at most
 a budget of their own, `Limits.tutorials_per_network`, so neither crowds the other out.
 
 The rows live in the SQLite file every table-owning process shares, so the count is the whole
-server's, and a restart keeps it. A table's row goes when the table ends; rows of tables that
-ended meanwhile (a crash between the two writes) are dropped at the start (`forget_ended`).
+server's, and a restart keeps it. A table's row is written when its creation is admitted (before
+its position is made), and goes when the table ends or its creation fails; rows of tables that
+ended meanwhile (a crash between two writes) are dropped at the start (`forget_ended`).
 A budget never fails a request on its own: if the file cannot answer, the table is made.
 """
 
@@ -40,35 +41,33 @@ class TablesInPlay:
         self.db = db
         self.db.executescript(_SCHEMA)
 
-    def refusal(self, network: str, person: str | None, tutorial: bool, per_network: int,
-                per_person: int) -> str | None:
-        """Why `network` (and `person`, if known) may not start another table of this kind now
-        (`per_network` and `per_person` are that kind's budgets), or None."""
-        try:
-            (by_network,) = self.db.execute(
-                "SELECT COUNT(*) FROM tables_in_play WHERE network = ? AND tutorial = ?",
-                (network, int(tutorial))).fetchone()
-            by_person = 0 if person is None else self.db.execute(
-                "SELECT COUNT(*) FROM tables_in_play WHERE person = ? AND tutorial = ?",
-                (person, int(tutorial))).fetchone()[0]
-        except sqlite3.Error as err:
-            log.error("the tables in play per network cannot be counted (%s)", err)
-            return None
+    def reserve(self, table_id: str, network: str, person: str | None, tutorial: bool,
+                per_network: int, per_person: int) -> str | None:
+        """Count `table_id` as in play for `network` (and `person`, if known) if neither has
+        its budget of this kind in play already (`per_network`, `per_person`); else why not.
+        Counted and written in one transaction, so concurrent creations (of this process, whose
+        tables take a while to make, or of others) never pass a budget together."""
         what = "tutorials" if tutorial else "tables"
-        if by_network >= per_network:
-            return (f"your network has {by_network} {what} in play, as many as it may; finish or "
-                    "leave one (a table nobody plays ends by itself) and try again")
-        if by_person >= per_person:
-            return (f"you have {by_person} {what} in play, as many as one person may; finish or "
-                    "leave one and try again")
-        return None
-
-    def started(self, table_id: str, network: str, person: str | None, tutorial: bool) -> None:
         try:
-            self.db.execute("INSERT OR REPLACE INTO tables_in_play VALUES (?, ?, ?, ?)",
-                            (table_id, network, person, int(tutorial)))
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                (by_network,) = self.db.execute(
+                    "SELECT COUNT(*) FROM tables_in_play WHERE network = ? AND tutorial = ?",
+                    (network, int(tutorial))).fetchone()
+                if by_network >= per_network:
+                    return (f"your network has {by_network} {what} in play, as many as it may; "
+                            "finish or leave one (a table nobody plays ends by itself) and try again")
+                by_person = 0 if person is None else self.db.execute(
+                    "SELECT COUNT(*) FROM tables_in_play WHERE person = ? AND tutorial = ?",
+                    (person, int(tutorial))).fetchone()[0]
+                if by_person >= per_person:
+                    return (f"you have {by_person} {what} in play, as many as one person may; "
+                            "finish or leave one and try again")
+                self.db.execute("INSERT OR REPLACE INTO tables_in_play VALUES (?, ?, ?, ?)",
+                                (table_id, network, person, int(tutorial)))
         except sqlite3.Error as err:  # the table is made; it only goes uncounted
-            log.error("table %s: not counted as in play (%s)", table_id, err)
+            log.error("table %s: the tables in play per network cannot be counted (%s)", table_id, err)
+        return None
 
     def ended(self, table_id: str) -> None:
         try:
