@@ -872,7 +872,7 @@ class Hub:
         `unarrived_seconds` (seat_claims.py)."""
         before = at - self.limits.unarrived_seconds
         return nobody_arrived(table.row, before) or not table.connections \
-            and table.last_activity < before and self.in_play.is_tutorial(table.id)
+            and table.last_activity < before and table.id in self.in_play.tutorials
 
     def _release_claims(self, at: float) -> None:
         """Give back to Open every taken seat whose person has not connected by its due time."""

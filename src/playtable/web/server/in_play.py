@@ -40,6 +40,9 @@ class TablesInPlay:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         self.db.executescript(_SCHEMA)
+        self.tutorials = {row[0] for row in
+                          db.execute("SELECT table_id FROM tables_in_play WHERE tutorial = 1")}
+        """The tutorials in play, in memory: the reaper asks of every table, every half minute."""
 
     def reserve(self, table_id: str, network: str, person: str | None, tutorial: bool,
                 per_network: int, per_person: int) -> str | None:
@@ -67,21 +70,16 @@ class TablesInPlay:
                                 (table_id, network, person, int(tutorial)))
         except sqlite3.Error as err:  # the table is made; it only goes uncounted
             log.error("table %s: the tables in play per network cannot be counted (%s)", table_id, err)
+        if tutorial:
+            self.tutorials.add(table_id)
         return None
 
     def ended(self, table_id: str) -> None:
+        self.tutorials.discard(table_id)
         try:
             self.db.execute("DELETE FROM tables_in_play WHERE table_id = ?", (table_id,))
         except sqlite3.Error as err:  # dropped at the next start (`forget_ended`)
             log.error("table %s: still counted as in play (%s)", table_id, err)
-
-    def is_tutorial(self, table_id: str) -> bool:
-        try:
-            found = self.db.execute("SELECT tutorial FROM tables_in_play WHERE table_id = ?",
-                                    (table_id,)).fetchone()
-        except sqlite3.Error:
-            return False
-        return bool(found and found[0])
 
     def forget_ended(self) -> None:
         """Drop the rows of tables the store has as ended (or has not at all)."""
