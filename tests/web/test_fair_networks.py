@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from starlette.types import ASGIApp, Receive, Scope, Send
+from tests.cli.cli_runner import run
 from tests.web.conftest import create, in_process_app, seat_query, token_of
 from tests.web.hub_support import running_hub
 from tests.web.test_people import BATTLE, greet, receive_until, register
@@ -288,3 +289,9 @@ def test_the_processes_count_a_network_tables_in_play_together(tmp_path: Path) -
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("prefix", ["16", "129", "x"])
+def test_serve_refuses_an_ipv6_prefix_out_of_bounds(tmp_path: Path, prefix: str) -> None:
+    refused = run("serve", "--ipv6-prefix", prefix, "--db", str(tmp_path / "t.sqlite3"))
+    assert refused.one_error_line() and "--ipv6-prefix" in refused.err, refused
