@@ -29,7 +29,7 @@ from playtable.agents import PERSON
 from playtable.web.server.hub import Hub
 from playtable.web.server.playtests.playtest_spec import DEFAULT_QUESTIONS, check_spec
 from playtable.web.server.playtests.playtests import PlaytestStore
-from playtable.web.server.store.address_rates import AddressRates
+from playtable.web.server.store.rate_limits import Budgets, SharedBuckets
 from playtable.web.server.store.store import SqliteStore
 from playtable.web.server.tables.past import PER_ADDRESS_PER_MINUTE, PastCache
 from playtable.web.server.tables.room import Limits
@@ -101,7 +101,7 @@ def test_each_process_holds_its_share_of_the_tables_and_sockets() -> None:
 def test_the_processes_count_an_address_tables_a_minute_together(tmp_path: Path) -> None:
     first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
     try:
-        one, other = AddressRates(first), AddressRates(second)  # two processes' connections
+        one, other = SharedBuckets(first), SharedBuckets(second)  # two processes' connections
         answers = [rates.allow("tables", "10.0.0.1", 3) for rates in (one, other, one, other)]
         assert answers == [True, True, True, False]
         assert other.allow("tables", "10.0.0.2", 3) and other.allow("names", "10.0.0.1", 3)
@@ -116,7 +116,7 @@ def test_the_processes_count_an_address_pasts_together(tmp_path: Path) -> None:
     first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
     try:
         caches = [PastCache(per_minute=3) for _ in range(2)]
-        caches[0].shared_rates, caches[1].shared_rates = AddressRates(first), AddressRates(second)
+        caches[0].budgets, caches[1].budgets = Budgets(SharedBuckets(first)), Budgets(SharedBuckets(second))
         answers = [caches[k % 2].admit("10.0.0.1") for k in range(4)]
         assert answers == [True, True, True, False]
         assert caches[1].admit("10.0.0.2")

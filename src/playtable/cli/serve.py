@@ -107,6 +107,10 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
               help="Tables in play at once; past it new tables are refused.")
 @click.option("--tables-per-minute", default=20.0, show_default=True, type=click.FloatRange(0.1, 10_000),
               help="Tables one client address may create a minute.")
+@click.option("--tables-per-network", default=20, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Tables one client network may keep in play at once (docs/web.md, 'Fair use').")
+@click.option("--ipv6-prefix", default=64, show_default=True, type=click.IntRange(32, 128),
+              help="The IPv6 prefix length of one client network: every budget counts a network.")
 @click.option("--idle-days", default=7.0, show_default=True, type=click.FloatRange(0.01, 3650),
               help="A table nobody plays for this many days is ended as abandoned.")
 @click.option("--bot-seconds", default=30.0, show_default=True, type=click.FloatRange(1, 3600),
@@ -118,7 +122,8 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
 def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float,
           record_dir: Path | None, public_url: str | None, allowed_hosts: tuple[str, ...],
           forwarded_allow_ips: str | None, max_tables: int, tables_per_minute: float,
-          idle_days: float, bot_seconds: float, processes: int) -> None:
+          tables_per_network: int, ipv6_prefix: int, idle_days: float,
+          bot_seconds: float, processes: int) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
@@ -128,14 +133,19 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
 
     path = db or default_db()
     try:  # a database that cannot be used is reported now, in one line, not as a traceback
-        SqliteStore(path).close()
+        store = SqliteStore(path)
+        try:
+            store.verify()
+        finally:
+            store.close()
     except StoreError as err:
         raise click.ClickException(str(err)) from None
     if _port_taken(host, port):
         raise click.ClickException(f"port {port} on {host} is already in use (another playtable "
                                    f"serve?); choose another with --port")
     limits = Limits(tables=max_tables, creations_per_minute=tables_per_minute,
-                    idle_seconds=idle_days * 86400.0)
+                    idle_seconds=idle_days * 86400.0, tables_per_network=tables_per_network,
+                    ipv6_prefix=ipv6_prefix)
     settings = ServeSettings(str(path), workers, rate_limit,
                              str(record_dir or default_db().parent / "recordings"), public_url,
                              list(allowed_hosts), forwarded_allow_ips, dataclasses.asdict(limits),

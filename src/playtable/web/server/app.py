@@ -56,7 +56,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     hub.restore()
     hub.start()
     server.opened_hub = hub
-    server.past.shared_rates = hub.shared_rates  # None with one process
+    server.past.budgets = hub.budgets  # shared by the processes when there are several
     peers = server.peers
     ask_owner = None if peers is None else peers.ask_one
     server.opened_playtests = Playtests(hub, PlaytestStore(server.db), ask_owner)

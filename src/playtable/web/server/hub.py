@@ -16,7 +16,7 @@ any message goes out. Bots and hints run in worker processes (`bots.Workers`).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from playtable.core.protocol import Event
@@ -24,7 +24,7 @@ from playtable.web.server.bots.bot_turns import BotTurns
 from playtable.web.server.bots.bots import Workers
 from playtable.web.server.people.players import Players
 from playtable.web.server.people.sitting import Sitting
-from playtable.web.server.store.store import PlayerRow, TableStore
+from playtable.web.server.store.store import PlayerRow, SeatRow, TableStore
 from playtable.web.server.tables.assists import Assists
 from playtable.web.server.tables.clock_watch import ClockWatch
 from playtable.web.server.tables.creation import Creation
@@ -109,8 +109,9 @@ class Hub(Room):
 
     # -- the calls between concerns, each routed to its own ----------------------------------
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[int | None] | None = None) -> tuple[Table, list[str | None]]:
-        return await self.creation.create(body, client, rematch_of, carried)
+                     carried: list[int | None] | None = None, tutorial: bool = False,
+                     present: Sequence[SeatRow] = ()) -> tuple[Table, list[str | None]]:
+        return await self.creation.create(body, client, rematch_of, carried, tutorial, present)
 
     def act(self, table: Table, seat: int, text: str, conn: Connection | None = None,
             bot: str | None = None) -> bool:

@@ -29,8 +29,8 @@ class Players:
         if not isinstance(body, dict) or set(body) - {"key", "name"}:
             raise BadRequest("the request body must be a JSON object with 'name' and 'key'")
         room = self.room
-        room.per_address("names", room.registrations, client, room.limits.players_per_minute,
-                         "too many names from your address; wait a minute")
+        room.per_network("names", client, room.limits.players_per_minute,
+                         "too many names from your network; wait a minute")
         player, new = room.people.register(body.get("key"), body.get("name"))
         if not new:
             self.rename_seats(player)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from playtable.web.server.people.people import valid_key
@@ -44,6 +45,7 @@ class Sitting:
         now and the table's other connections are told (`clock`)."""
         if table.row.seats[seat].joined:
             return
+        self.room.claims.arrived(table.id, seat)
         try:
             self.room.store.mark_joined(table.id, seat)
         except StoreError as err:  # the seat is still played; only the lobby's "open" lags
@@ -95,7 +97,7 @@ class Sitting:
         """`POST /api/tables/{id}/take`: the body key's player takes a free seat (`seat`, or the
         first free one) and gets a new token for it (the seat's first link, never used, stops
         working). Refused: a seat taken, joined or reserved (409; a reserved seat 403), a
-        finished table, an unknown player (403), too many takes from one address (429)."""
+        finished table, an unknown player (403), too many takes from one network (429)."""
         if not isinstance(body, dict) or set(body) - {"key", "seat"}:
             raise BadRequest("the request body must be a JSON object with 'key' and 'seat'")
         room = self.room
@@ -119,14 +121,14 @@ class Sitting:
         if not seat.free:
             raise BadRequest(f"{seat.name} is taken", 409)
         rate = room.limits.takes_per_minute or room.limits.creations_per_minute
-        room.per_address("seats", room.takes, client, rate,
-                         "too many seats taken from your address; wait a minute")
+        room.per_network("seats", client, rate, "too many seats taken from your network; wait a minute")
         token = secrets.token_urlsafe(18)
         try:
             self.seat_player(table, wanted, player, hash_token(token))
         except StoreError as err:
             log.error("table %s: seat %d not taken: %s", table.id, wanted, err)
             raise BadRequest("the server could not save your seat (its disk may be full)", 503) from None
+        room.claims.claim(table.id, wanted, datetime.now(UTC).timestamp() + room.limits.take_seconds)
         return wanted, token
 
     def seat_invited(self, table: Table, seat: int, player: PlayerRow) -> str:

@@ -137,6 +137,9 @@ class TableStore(Protocol):
                     token_hash: str | None = None) -> None:
         """The seat now belongs to `player` (and, when given, answers to a new token's hash)."""
 
+    def release_seat(self, table_id: str, seat: int, token_hash: str) -> None:
+        """The seat belongs to nobody again (its taker never came) and answers to a new token."""
+
     def add_player(self, player: PlayerRow) -> None: ...
 
     def find_player(self, key_hash: str) -> PlayerRow | None:
@@ -295,6 +298,17 @@ class SqliteStore:
                                               daemon=True)
         self._checkpointer.start()
 
+    def verify(self) -> None:
+        """StoreError unless every page of the file reads back (`PRAGMA quick_check`): a file with
+        corrupt pages opens, then fails at the first read of its tables (`serve` checks first)."""
+        try:
+            problems = [row[0] for row in self.db.execute("PRAGMA quick_check(3)")]
+        except sqlite3.DatabaseError as err:
+            problems = [str(err)]
+        if problems != ["ok"]:
+            raise StoreError(f"{self.path} is damaged ({'; '.join(problems)[:200]}): restore it from a "
+                             "backup, or give another file with --db")
+
     def _migrate(self) -> None:
         """Add what a database made by an earlier version lacks."""
         have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
@@ -402,6 +416,17 @@ class SqliteStore:
             self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
             self.db.execute("INSERT OR REPLACE INTO seat_players VALUES (?, ?, ?)",
                             (table_id, seat, player.id))
+
+    @_writes
+    def release_seat(self, table_id: str, seat: int, token_hash: str) -> None:
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
+            seats = json.loads(text)
+            seats[seat]["player"] = seats[seat]["player_name"] = None
+            seats[seat]["token_hash"] = token_hash
+            self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
+            self.db.execute("DELETE FROM seat_players WHERE table_id = ? AND seat = ?", (table_id, seat))
 
     @_writes
     def add_player(self, player: PlayerRow) -> None:

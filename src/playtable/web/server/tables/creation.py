@@ -1,18 +1,20 @@
 """Making a table (with seat tokens): the admission of strangers' new tables, then its start,
-made in the public worker, and its row in the store (docs/web.md, "Facing a network": each
-client address may create a few tables a minute, and the server holds at most `Limits.tables`)."""
+made in the public worker, and its row in the store (docs/web.md, "Facing a network" and "Fair
+use": each client network may create a few tables a minute and keep a few in play, tutorials
+apart (`in_play.py`), and the server holds at most `Limits.tables`)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from playtable.core.errors import PlaytableError
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.bots.bots import JobFailed
-from playtable.web.server.people.people import check_key
-from playtable.web.server.store.store import SeatRow, StoreError
+from playtable.web.server.people.people import check_key, valid_key
+from playtable.web.server.store.store import SeatRow, StoreError, TableRow
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.table_request import BadRequest, row_from_request
 from playtable.web.server.tables.tables import Table
@@ -28,17 +30,29 @@ class Creation:
     def __init__(self, room: Room) -> None:
         self.room = room
 
-    def admit(self, client: str) -> None:
-        """Refuse a new table when the server is full or this client makes them too fast."""
+    def admit(self, table_id: str, client: str, person: str | None, tutorial: bool) -> None:
+        """Refuse a new table when the server is full, this client's network makes them too
+        fast, or it (or the person) keeps as many in play as it may (docs/web.md, "Fair use");
+        else count `table_id` as in play (`create` gives its place back if it is not made)."""
         room = self.room
         if len(room.tables) - len(room.ended) >= room.limits.tables:
             raise BadRequest("the server holds as many tables as it may; try again later", 503)
-        room.per_address("tables", room.creations, client, room.limits.creations_per_minute,
-                         "too many new tables from your address; wait a minute")
+        limits = room.limits
+        room.per_network("tutorials" if tutorial else "tables", client, limits.creations_per_minute,
+                         "too many new tables from your network; wait a minute")
+        refusal = room.in_play.reserve(
+            table_id, client, person, tutorial,
+            limits.tutorials_per_network if tutorial else limits.tables_per_network,
+            limits.tutorials_per_network if tutorial else limits.tables_per_person)
+        if refusal is not None:
+            raise BadRequest(refusal, 429)
 
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[int | None] | None = None) -> tuple[Table, list[str | None]]:
+                     carried: list[int | None] | None = None, tutorial: bool = False,
+                     present: Sequence[SeatRow] = ()) -> tuple[Table, list[str | None]]:
         """A new table from a request body; returns it and each seat's token (None for bots).
+        `client`: the asking network; `tutorial`: a shipped tutorial's table (budgeted apart);
+        `present`: the old seats of the people who asked for this rematch.
         Seats marked `"mine"` are the body `key`'s player's. A rematch carries each seat's
         token and player over (`carried`: the old seat each new seat continues, None for an
         added bot; by default the old table's seat by seat)."""
@@ -51,7 +65,8 @@ class Creation:
         creator = room.people.known(body.get("key")) if mine else None
         if body.get("key") is not None and not mine:
             check_key(body.get("key"))
-        self.admit(client)
+        person = room.people.find(body["key"]) if valid_key(body.get("key")) else None
+        self.admit(row.id, client, person.id if person else None, tutorial)
         for seat in mine:
             assert creator is not None
             row.seats[seat].player, row.seats[seat].player_name = creator.id, creator.name
@@ -65,9 +80,29 @@ class Creation:
                     continue
                 # The same people sit down again: their tokens and names carry over, and a seat
                 # someone sat at is kept for them (never offered to strangers in the Open list).
-                new.token_hash, new.player, new.player_name = old.token_hash, old.player, old.player_name
-                new.reserved = old.reserved or old.joined or old.player is not None
+                # A seat whose person never arrived is offered afresh (seat_claims.py).
+                if old.joined or any(old is asked for asked in present):
+                    new.token_hash, new.player, new.player_name = old.token_hash, old.player, old.player_name
+                    new.reserved = True
             tokens = [None] * len(tokens)
+        try:
+            table = await self.made(row)
+        except BaseException:
+            room.in_play.ended(row.id)  # nothing was made: its place in play is given back
+            raise
+        try:
+            room.ratings.choose(row.id, rated)
+        except StoreError as err:  # the table is made; only its "not rated" choice is lost
+            log.error("table %s: its rated choice not saved: %s", row.id, err)
+        room.tables[row.id] = table
+        room.schedule_bot(table)
+        room.arm_timer(table)
+        return table, tokens
+
+    async def made(self, row: TableRow) -> Table:
+        """The new table of `row`, its start made and the row stored; BadRequest if either
+        cannot be done."""
+        room = self.room
         # Generating a position can take seconds (Rotator's boards of a given difficulty are
         # solved), so it runs in the public worker, under its time limit, never in this process.
         if room.workers.public.waiting >= CREATIONS_WAITING:
@@ -90,11 +125,4 @@ class Creation:
             log.error("table %s not created: %s", row.id, err)
             raise BadRequest("the server could not save the new table (its disk may be full); "
                              "nothing was created", 503) from None
-        try:
-            room.ratings.choose(row.id, rated)
-        except StoreError as err:  # the table is made; only its "not rated" choice is lost
-            log.error("table %s: its rated choice not saved: %s", row.id, err)
-        room.tables[row.id] = table
-        room.schedule_bot(table)
-        room.arm_timer(table)
-        return table, tokens
+        return table

@@ -1,19 +1,22 @@
-"""The end of tables: marking one over (rated, stored, then free to leave memory) and ending
-as abandoned the tables nobody plays for `Limits.idle_seconds` (docs/web.md, "Facing a
-network")."""
+"""The end of tables: marking one over (rated, stored, then free to leave memory and out of its
+network's tables in play), ending as abandoned the tables nobody plays for `Limits.idle_seconds`
+(docs/web.md, "Facing a network") or nobody ever arrived at, and giving back to Open the seats
+taken by people who never came (`seat_claims.py`; docs/web.md, "Fair use")."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from playtable.core.protocol import Event
+from playtable.web.server.people.seat_claims import nobody_arrived
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.table_request import now
-from playtable.web.server.tables.tables import Table
+from playtable.web.server.tables.tables import Table, hash_token
 
 log = logging.getLogger("playtable.web")
 
@@ -35,27 +38,56 @@ class Ends:
             room.store.mark_ended(table.id, table.row.ended, table.row.result)
         except StoreError as err:  # it is rebuilt at the next start and marked then
             log.error("table %s: its end not saved: %s", table.id, err)
+        room.in_play.ended(table.id)
         room.remember_ended(table.id)
 
     async def reap(self) -> None:
-        """End the tables nobody has played for `idle_seconds`, checking every minute."""
+        """End the tables nobody has played for `idle_seconds`, checking every minute (or more
+        often, for the taken seats' `take_seconds`)."""
+        limits = self.room.limits
         while True:
-            await asyncio.sleep(min(60.0, self.room.limits.idle_seconds / 4))
+            await asyncio.sleep(min(60.0, limits.idle_seconds / 4, limits.take_seconds / 4))
             self.reap_idle(datetime.now(UTC))
 
     def reap_idle(self, at: datetime) -> list[str]:
-        """End every table in play idle since before `at - idle_seconds`; their ids. A table
-        whose clock runs is not idle: its deadline (up to 14 days a move, longer than the idle
-        limit) decides what happens (clocks.py)."""
+        """End every table in play idle since before `at - idle_seconds`, or left unattended
+        (`unattended`); their ids. A table whose clock runs is not idle: its deadline (up to 14
+        days a move, longer than the idle limit) decides what happens (clocks.py). Taken seats
+        whose person did not come in time go back to Open first."""
+        self.release_claims(at.timestamp())
         cutoff = (at - timedelta(seconds=self.room.limits.idle_seconds)).timestamp()
         reaped = []
         for table in list(self.room.tables.values()):
             timed = table.clock is not None and table.clock.running is not None
-            if table.row.ended is None and not table.is_over and table.last_activity < cutoff \
-                    and not timed:
+            if table.row.ended is None and not table.is_over and (
+                    table.last_activity < cutoff and not timed or self.unattended(table, at.timestamp())):
                 table.abandoned = True
                 table.broadcast_state([Event("abandoned", "Nobody played this table for too long: "
                                                           "it has been ended.")])
                 self.mark_ended(table)
                 reaped.append(table.id)
         return reaped
+
+    def unattended(self, table: Table, at: float) -> bool:
+        """A table no person ever arrived at, or a tutorial nobody has open, for
+        `unarrived_seconds` (seat_claims.py)."""
+        before = at - self.room.limits.unarrived_seconds
+        return nobody_arrived(table.row, before) or not table.connections \
+            and table.last_activity < before and table.id in self.room.in_play.tutorials
+
+    def release_claims(self, at: float) -> None:
+        """Give back to Open every taken seat whose person has not connected by its due time."""
+        room = self.room
+        for table_id, seat in room.claims.expired(at):
+            table = room.tables.get(table_id)
+            if table is None or table.is_over or table.row.seats[seat].joined:
+                continue
+            fresh = hash_token(secrets.token_urlsafe(18))  # the taker's link stops working
+            try:
+                room.store.release_seat(table_id, seat, fresh)
+            except StoreError as err:
+                log.error("table %s: seat %d not given back: %s", table_id, seat, err)
+                continue
+            row = table.row.seats[seat]
+            row.player, row.player_name, row.token_hash = None, None, fresh
+            table.broadcast(table.seats_message())

@@ -10,17 +10,16 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 
-from playtable.web.server.store.address_rates import AddressRates
-from playtable.web.server.transport.wire import RateLimit
+from playtable.web.server.store.rate_limits import Budgets
 
 CACHE_BYTES = 64 * 1024 * 1024
 """The encoded replays and positions kept, in bytes (the least recently used go first)."""
 MAX_WAITING = 8
 """Requests that may wait for the public worker at once; past that a request gets 503."""
 PER_ADDRESS_PER_MINUTE = 30.0
-"""Pasts one client address may fetch a minute (bursts of as many): even from the cache, a long
+"""Pasts one client network may fetch a minute (bursts of as many): even from the cache, a long
 game's replay is megabytes to send, and a loop of them takes the server's time from players.
-With several table-owning processes the count is the whole server's (`shared_rates`)."""
+With several table-owning processes the count is the whole server's (`budgets`)."""
 
 
 class Busy(Exception):
@@ -32,26 +31,16 @@ class PastCache:
                  per_minute: float = PER_ADDRESS_PER_MINUTE) -> None:
         self.limit, self.max_waiting = limit, max_waiting
         self.per_minute = per_minute
-        self.buckets: dict[str, RateLimit] = {}
-        self.shared_rates: AddressRates | None = None
-        """Set by a server of several processes (the hub's): an address then gets `per_minute`
-        from all of them together, not from each, as its tables and names a minute do."""
+        self.budgets = Budgets()
+        """Replaced by the hub's (`rate_limits.Budgets`): with several processes a network then
+        gets `per_minute` from all of them together, as its tables and names a minute do."""
         self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
         self.size = 0
         self.pending: dict[Hashable, asyncio.Future[bytes]] = {}
 
-    def admit(self, address: str) -> bool:
-        """Whether `address` may fetch another past now (a token bucket per address; counted in
-        this process's memory when the shared count cannot say)."""
-        if self.shared_rates is not None:
-            shared = self.shared_rates.allow("pasts", address, self.per_minute)
-            if shared is not None:
-                return shared
-        bucket = self.buckets.setdefault(address, RateLimit(self.per_minute / 60.0, self.per_minute))
-        if len(self.buckets) > 10_000:  # forget the addresses that have been quiet
-            for quiet in [a for a, b in self.buckets.items() if b.full and a != address]:
-                del self.buckets[quiet]
-        return bucket.allow()
+    def admit(self, network: str) -> bool:
+        """Whether `network` (`networks.network_of`) may fetch another past now."""
+        return self.budgets.allow("pasts", network, self.per_minute)
 
     async def get(self, key: Hashable, compute: Callable[[], Awaitable[bytes]]) -> bytes:
         """The bytes for `key`, from the cache, from the same computation already running, or

@@ -63,7 +63,8 @@ class Rematches:
                             else {"kind": old[o].kind, "agent": old[o].agent} for o in plan.new_from_old]
         request["clock"] = table.clock.settings.to_json() if table.clock is not None else None
         request["rated"] = room.ratings.choice(table.id)
-        new, _ = await room.create(request, client, rematch_of=table, carried=plan.new_from_old)
+        new, _ = await room.create(request, client, rematch_of=table, carried=plan.new_from_old,
+                                   present=[old[s] for s in {seat, *table.proposals}])
         try:
             room.store.link_rematch(table.id, new.id)
         except StoreError as err:

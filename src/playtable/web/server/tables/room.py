@@ -1,10 +1,12 @@
 """The room every concern of the hub works in: the server's tables and what they share (the
-store, the workers, the limits, people, ratings, votes, the per-address counts), finding a table
+store, the workers, the limits, people, ratings, votes, each network's budgets, the tables in
+play and the taken seats), finding a table
 in memory or reading it back, and the calls one concern makes of another, which the hub routes
 to the concern that owns them (`hub.Hub`).
 
-Facing strangers (docs/web.md, "Facing a network"): the server holds at most `Limits.tables`
-tables in play, and an ended table leaves memory (it is read back from the store when someone
+Facing strangers (docs/web.md, "Facing a network" and "Fair use"): each client network may
+create a few tables a minute and keep a few in play (`in_play.py`), the server holds at most
+`Limits.tables` tables in play, and an ended table leaves memory (it is read back from the store when someone
 asks for it), so neither memory nor a restart grows with history.
 """
 
@@ -22,13 +24,17 @@ from playtable.core.protocol import Event
 from playtable.web.server.bots.bots import Workers
 from playtable.web.server.people.people import People
 from playtable.web.server.people.ratings import Ratings
-from playtable.web.server.store.address_rates import AddressRates, AddressSockets
-from playtable.web.server.store.store import PlayerRow, Snapshot, TableRow, TableStore
+from playtable.web.server.people.seat_claims import SeatClaims
+from playtable.web.server.store.address_rates import AddressSockets
+from playtable.web.server.store.rate_limits import Budgets, SharedBuckets
+from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, TableRow, TableStore
+from playtable.web.server.tables.in_play import TablesInPlay
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Connection, Table, fresh_start, row_summary
 from playtable.web.server.tables.votes import SqliteVoteStore, Votes
+from playtable.web.server.transport.networks import IPV6_PREFIX
 from playtable.web.server.transport.owners import Owner, owner_of
-from playtable.web.server.transport.wire import RATE_PER_SECOND, RateLimit
+from playtable.web.server.transport.wire import RATE_PER_SECOND
 
 log = logging.getLogger("playtable.web")
 MAX_LISTED = 100
@@ -50,7 +56,7 @@ class Limits:
     tables: int = 5000
     """Tables in play at once (not ended); past it new tables are refused (503)."""
     creations_per_minute: float = 20.0
-    """Tables one client address may create a minute (bursts of as many)."""
+    """Tables one client network may create a minute (bursts of as many; tutorials apart)."""
     idle_seconds: float = 7 * 24 * 3600.0
     """A table with no move for this long is ended as abandoned."""
     ended_in_memory: int = 200
@@ -61,7 +67,19 @@ class Limits:
     players_per_minute: float = 20.0
     """Names one client address may register or change a minute (bursts of as many)."""
     takes_per_minute: float | None = None
-    """Open seats one client address may take a minute (None: as many as tables it may create)."""
+    """Open seats one client network may take a minute (None: as many as tables it may create)."""
+    ipv6_prefix: int = IPV6_PREFIX
+    """The IPv6 prefix length of one client network (`networks.network_of`; `--ipv6-prefix`)."""
+    tables_per_network: int = 20
+    """Tables (not tutorials) one network may keep in play at once (`in_play.py`)."""
+    tables_per_person: int = 10
+    """Tables one known person (the request's player key) may keep in play at once."""
+    tutorials_per_network: int = 5
+    """Tutorials one network may keep in play at once (a person has as many)."""
+    unarrived_seconds: float = 600.0
+    """A table no person ever arrived at, or a tutorial nobody has open, ends after this long."""
+    take_seconds: float = 120.0
+    """A seat taken from the Open list whose person does not connect goes back after this long."""
 
 
 def _rebuild(row: TableRow, snapshot: Snapshot | None = None) -> Table:
@@ -93,14 +111,16 @@ class Room:
         """Every table in play, and the most recently used ended ones (`ended`)."""
         self.ended: OrderedDict[str, None] = OrderedDict()
         self.tasks: set[asyncio.Task[None]] = set()
-        self.creations: dict[str, RateLimit] = {}
-        self.takes: dict[str, RateLimit] = {}
-        self.registrations: dict[str, RateLimit] = {}
         self.people = People(store)
         self.ratings = Ratings(store)
         self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
-        self.shared_rates = AddressRates(store.db) if self.owner.count > 1 else None  # type: ignore[attr-defined]
-        """Several processes count each address's tables, names and seats a minute together."""
+        self.budgets = Budgets(SharedBuckets(store.db) if self.owner.count > 1 else None)  # type: ignore[attr-defined]
+        """Each network's tables, names, seats and pasts a minute (`rate_limits.py`): several
+        processes count them together, in the shared file."""
+        self.in_play = TablesInPlay(store.db)  # type: ignore[attr-defined]
+        """Who made each table in play, for the per-network and per-person budgets."""
+        self.claims = SeatClaims()
+        """Seats taken from the Open list whose person has not arrived yet (`seat_claims.py`)."""
         self.shared_sockets = None if self.owner.count == 1 else \
             AddressSockets(store.db, self.owner.index, self.owner.count)  # type: ignore[attr-defined]
         """...and the sockets each address holds open."""
@@ -110,6 +130,7 @@ class Room:
         """Rebuild every table still in play by replaying its record (startup, before serving).
         A table that cannot be rebuilt, or turns out to be over, is marked ended. With several
         processes each rebuilds only the tables it owns."""
+        self.in_play.forget_ended()
         snapshots = self.store.running_snapshots()
         for row in self.store.load_running():
             if not self.owner.owns(row.id):
@@ -202,18 +223,17 @@ class Room:
         log.warning("table %s: %s", table.id, text)
         table.notice(text)
 
-    def per_address(self, kind: str, buckets: dict[str, RateLimit], client: str, per_minute: float,
-                    refusal: str) -> None:
-        """`_per_address` below, counted for the whole server when it has several processes."""
-        shared = None if self.shared_rates is None else self.shared_rates.allow(kind, client, per_minute)
-        if shared is False:
+    def per_network(self, kind: str, client: str, per_minute: float, refusal: str) -> None:
+        """Allow one more of something a client network may do `per_minute` times a minute
+        (bursts of as many), or refuse it (429) with `refusal`; counted for the whole server
+        when it has several processes (`rate_limits.Budgets`)."""
+        if not self.budgets.allow(kind, client, per_minute):
             raise BadRequest(refusal, 429)
-        if shared is None:
-            _per_address(buckets, client, per_minute, refusal)
 
     # -- the calls between concerns (the hub routes each to its owner) -------------------------
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[int | None] | None = None) -> tuple[Table, list[str | None]]:
+                     carried: list[int | None] | None = None, tutorial: bool = False,
+                     present: Sequence[SeatRow] = ()) -> tuple[Table, list[str | None]]:
         raise NotImplementedError  # creation.Creation.create
 
     def act(self, table: Table, seat: int, text: str, conn: Connection | None = None,
@@ -248,13 +268,3 @@ class Room:
     def greet(self, table: Table, conn: Connection) -> None:
         raise NotImplementedError  # transport.connections.Connections.greet
 
-
-def _per_address(buckets: dict[str, RateLimit], client: str, per_minute: float, refusal: str) -> None:
-    """Allow one more of something a client address may do `per_minute` times a minute (bursts
-    of as many), or refuse it (429) with `refusal`."""
-    bucket = buckets.setdefault(client, RateLimit(per_minute / 60.0, per_minute))
-    if not bucket.allow():
-        raise BadRequest(refusal, 429)
-    if len(buckets) > 10_000:  # forget the addresses whose buckets are full again
-        for key in [k for k, b in buckets.items() if b.full]:
-            del buckets[key]

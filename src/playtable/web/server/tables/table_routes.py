@@ -51,10 +51,10 @@ async def tutorials(request: Request) -> Response:
 
 async def start_tutorial(request: Request) -> Response:
     # Only a shipped tutorial's name: its game, deal and seats come from the script, and
-    # its table counts against the address's tables a minute like any other.
+    # its table counts against the network's tutorials, apart from its tables (in_play.py).
     server = server_of(request)
     tutorial, body = tutorial_request(await read_body(request))
-    table, tokens = await server.hub.create(body, client_of(request))
+    table, tokens = await server.hub.create(body, client_of(request), tutorial=True)
     seat = tutorial.seat
     return JSONResponse({"table_id": table.id, "seat": seat, "tutorial": tutorial.name,
                          "join_url": f"{server.base}/t/{table.id}?seat={seat}&token={tokens[seat]}"

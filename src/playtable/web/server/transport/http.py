@@ -1,4 +1,4 @@
-"""What every HTTP route shares: the static pages, the client's address, a request's JSON body
+"""What every HTTP route shares: the static pages, the client's network, a request's JSON body
 (bounded as it streams) and the answers to errors (one JSON sentence, never a traceback)."""
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from starlette.websockets import WebSocket
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
+from playtable.web.server.context import server_of
 from playtable.web.server.tables.table_request import BadRequest
 from playtable.web.server.transport.guard import MAX_BODY, BodyTooLarge
+from playtable.web.server.transport.networks import IPV6_PREFIX, network_of
 
 log = logging.getLogger("playtable.web")
 
@@ -34,8 +36,11 @@ def json_error(message: str, status: int = 400) -> JSONResponse:
 
 
 def client_of(request: Request | WebSocket) -> str:
-    """The client's address (the proxy's X-Forwarded-For when uvicorn is told to trust it)."""
-    return request.client.host if request.client else ""
+    """The client's network, whose budgets every request spends (`networks.py`): that of its
+    address (the proxy's X-Forwarded-For when uvicorn is told to trust it)."""
+    address = request.client.host if request.client else ""
+    limits = server_of(request).limits
+    return network_of(address, IPV6_PREFIX if limits is None else limits.ipv6_prefix)
 
 
 async def read_body(request: Request) -> Any:

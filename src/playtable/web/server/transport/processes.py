@@ -70,7 +70,7 @@ def divided_limits(limits: Any, count: int) -> Any:
     """One worker's share of what the whole server may hold (`hub.Limits`): the tables in play
     and the open sockets are held in each worker's memory, so each worker takes 1/count of them
     (rounded up). The per-address rates of tables, names and seats a minute stay whole: the
-    workers count them together in the store (`address_rates.py`); the per-address socket
+    workers count them together in the store (`rate_limits.py`); the per-address socket
     limit stays whole in each worker (docs/web.md, "Beyond one process", says why)."""
     return replace(limits, tables=math.ceil(limits.tables / count),
                    connections=math.ceil(limits.connections / count))

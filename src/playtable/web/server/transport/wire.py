@@ -8,7 +8,6 @@ built in `tables.py` (they need the table's state) and turned into text here (`e
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,16 +15,15 @@ import orjson
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
+from playtable.web.server.store.rate_limits import RATE_PER_SECOND as RATE_PER_SECOND
+from playtable.web.server.store.rate_limits import RateLimit as RateLimit
+
+# A connection's limits are the server's one token bucket (`rate_limits.py`), named here too.
 
 MAX_FRAME = 16 * 1024
 """The largest text frame a client may send, in bytes (UTF-8)."""
 MAX_ACTION_TEXT = 200
 
-RATE_PER_SECOND = 20.0
-BURST = 40.0
-STRIKES_BEFORE_CLOSE = 20
-"""A client over the rate gets a `rate_limited` error per dropped message; after this many
-dropped messages in a row it is closed with code 1008 (policy violation)."""
 
 CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello", "vote", "pace")
 PACES = {"normal": 1.0, "fast": 3.0, "instant": None}
@@ -169,40 +167,3 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
             raise BadMessage("bad_message", f"'pace' must be one of {', '.join(PACES)}")
         return ClientMessage("pace", pace=pace)
     return ClientMessage(kind, _step(data, True))
-
-
-class RateLimit:
-    """A token bucket: RATE_PER_SECOND messages a second on average, bursts of BURST."""
-
-    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.last = time.monotonic()
-        self.strikes = 0
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            self.strikes = 0
-            return True
-        self.strikes += 1
-        return False
-
-    def wait(self) -> float:
-        """Take a token if one is there (0.0), else the seconds until one will be (none taken)."""
-        if self.allow():
-            return 0.0
-        self.strikes -= 1  # a wait is not a dropped message
-        return (1.0 - self.tokens) / self.rate
-
-    @property
-    def full(self) -> bool:
-        """Whether the bucket has refilled (its owner has been quiet long enough to forget)."""
-        return self.tokens + (time.monotonic() - self.last) * self.rate >= self.burst
-
-    @property
-    def exhausted(self) -> bool:
-        return self.strikes >= STRIKES_BEFORE_CLOSE
