@@ -1,0 +1,192 @@
+"""A public server one stranger cannot game (docs/web.md "Ratings that cannot be farmed",
+"Names", "Playtest slots"): a rated game is one its rated people played themselves, between
+different people, against shipped bot levels only, and a bot's rating moves only with games
+played out; a newcomer is off the leaderboard until established; a name is one person's up to
+case, width and look-alike letters; a playtest's slots go round fairly and its export marks the
+games nobody really played. Every game here is real: the random bot's, replayed."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from tests.web.conftest import in_process_app
+from tests.web.test_ratings import (
+    STARDICE_WON_BY_SEAT_0,
+    bot,
+    finished_row,
+    person,
+    skill,
+    table_of,
+)
+
+from playtable.web.server.fair_play import network_hash, network_of
+from playtable.web.server.people import hash_key
+from playtable.web.server.ratings import Ratings, fresh
+from playtable.web.server.store import PlayerRow, SeatRow, SqliteStore, TableRow
+
+PEOPLE = ("alice", "bob", "carol", "dave", "erin", "farmer")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    opened = SqliteStore(tmp_path / "tables.sqlite3")
+    for name in PEOPLE:
+        opened.add_player(PlayerRow(name, name.title(), hash_key(name * 15), "2026-11-27"))
+    yield opened
+    opened.close()
+
+
+def cut(row: TableRow, steps: int) -> TableRow:
+    """The row's first `steps` actions only: a game stopped there."""
+    row.actions = row.actions[:steps]
+    return row
+
+
+def forfeited(row: TableRow, seat: int) -> TableRow:
+    """The row as the hub stores a table whose `seat` ran out of time at a table set to forfeit."""
+    row.ended, row.result = "2026-11-27T09:05:00.000+00:00", {"forfeit": seat, "returns": None}
+    return row
+
+
+def first_move_of(row: TableRow, seat: int) -> int:
+    return next(k for k, (s, _) in enumerate(row.actions) if s == seat)
+
+
+# -- ratings (class 4) ----------------------------------------------------------------------------
+
+def test_a_forfeit_before_ones_first_move_or_a_game_the_stand_in_played_is_not_rated(
+        store: SqliteStore) -> None:
+    ratings = Ratings(store)
+    # The farmer's throwaway opponent sits down and lets a 5-s clock run out before moving.
+    row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("farmer"), person("bob")], "farm")
+    row = forfeited(cut(row, first_move_of(row, 1)), 1)
+    settled = ratings.settle(table_of(row))
+    assert settled is not None and not settled.rated and "Bob did not play" in (settled.why or "")
+    # A 5-s clock with the stand-in: the bot plays every move of Alice's seat, and wins.
+    stood = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), bot()], "stood")
+    stood.stand_ins = {k: "random" for k, (s, _) in enumerate(stood.actions, start=1) if s == 0}
+    settled = ratings.settle(table_of(stood))
+    assert settled is not None and not settled.rated and "Alice did not play" in (settled.why or "")
+    # Mostly the stand-in's: still not Alice's game; half and half is.
+    mine = [k for k, (s, _) in enumerate(stood.actions, start=1) if s == 0]
+    stood.id, stood.stand_ins = "mostly", {k: "random" for k in mine[len(mine) // 2 - 1:]}
+    assert not (ratings.settle(table_of(stood)) or pytest.fail()).rated
+    stood.id, stood.stand_ins = "half", {k: "random" for k in mine[len(mine) // 2:]}
+    assert (ratings.settle(table_of(stood)) or pytest.fail()).rated
+    assert skill(ratings, "stardice", "player", "farmer") is None
+
+
+def test_two_sides_from_one_network_are_not_rated(store: SqliteStore) -> None:
+    ratings = Ratings(store)
+    row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("farmer"), person("bob")], "home")
+    ratings.played_from(row.id, 0, "2001:db8:1:2::5")
+    ratings.played_from(row.id, 1, "2001:db8:1:2:aaaa::9")  # another address of the same /64
+    settled = ratings.settle(table_of(row))
+    assert settled is not None and not settled.rated and "one network" in (settled.why or "")
+    apart = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("farmer"), person("bob")], "apart")
+    ratings.played_from(apart.id, 0, "198.51.100.7")
+    ratings.played_from(apart.id, 1, "203.0.113.9")
+    assert (ratings.settle(table_of(apart)) or pytest.fail()).rated
+    assert network_of("::ffff:198.51.100.7") == "198.51.100.7"
+    assert network_hash("2001:db8:1:2::5") == network_hash("2001:db8:1:2:ffff::1") \
+        != network_hash("2001:db8:1:3::5")
+
+
+def test_only_shipped_bot_levels_are_rated(store: SqliteStore) -> None:
+    ratings = Ratings(store)
+    seats = [person("alice"), bot("ismcts:iterations=7")]
+    row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, seats, "odd")
+    settled = ratings.settle(table_of(row))
+    assert settled is not None and not settled.rated and "shipped levels" in (settled.why or "")
+    assert skill(ratings, "stardice", "bot", "ismcts:iterations=7") is None
+    assert skill(ratings, "stardice", "player", "alice") is None
+
+
+def test_a_forfeit_or_a_left_table_is_the_persons_loss_and_leaves_the_bots_rating(store: SqliteStore) -> None:
+    ratings = Ratings(store)
+    before = fresh("stardice", "bot", "random")
+    # Alice played, then let her clock run out: her loss; the bot did not earn anything.
+    row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), bot()], "ff")
+    row = forfeited(cut(row, first_move_of(row, 0) + 6), 0)
+    settled = ratings.settle(table_of(row))
+    assert settled is not None and settled.rated, settled
+    alice = skill(ratings, "stardice", "player", "alice")
+    assert alice.mu < 25.0 and alice.games == 1
+    assert skill(ratings, "stardice", "bot", "random") is None  # kept as it was: still the shipped one
+    random_bot = next(c for c in settled.changes if c["kind"] == "bot")
+    assert random_bot["before"] == random_bot["after"]
+    # Bob, losing, asks for a rematch mid-game against the bot: he resigned, not escaped.
+    left = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [bot(), person("bob")], "left")
+    left = cut(left, first_move_of(left, 1) + 6)
+    left.rematch = "next"
+    left.ended = "2026-11-27T09:05:00.000+00:00"
+    settled = ratings.settle(table_of(left))
+    assert settled is not None and settled.rated, settled
+    bob = skill(ratings, "stardice", "player", "bob")
+    assert bob.mu < 25.0 and bob.wins == 0
+    assert skill(ratings, "stardice", "bot", "random") is None
+    assert ratings.bots(table_of(left).game, ["random"])["random"]["rating"] == \
+        round(1500 + 28 * (before.mu - 25))
+    # Two people who both agree to leave their table are not rated.
+    both = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("carol"), person("dave")], "both")
+    both = cut(both, 20)
+    both.rematch = "again"
+    settled = ratings.settle(table_of(both))
+    assert settled is not None and not settled.rated and "agreed to leave" in (settled.why or "")
+
+
+def test_a_newcomer_is_off_the_leaderboard_until_established(store: SqliteStore) -> None:
+    ratings = Ratings(store)
+    assert ratings.store is not None
+    opponents = ["bob", "carol", "dave", "bob", "carol"]
+    for k, opponent in enumerate(opponents):
+        row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), person(opponent)], f"g{k}")
+        ratings.played_from(row.id, 0, "198.51.100.7")
+        ratings.played_from(row.id, 1, f"203.0.113.{k}")
+        assert (ratings.settle(table_of(row)) or pytest.fail()).rated
+        players = [s.who for s in ratings.store.board("stardice", "player", 0, 100)[1]]
+        assert ("alice" in players) == (k == len(opponents) - 1), (k, players)
+    alice = skill(ratings, "stardice", "player", "alice")
+    assert (alice.games, alice.opponents) == (5, 3)
+    assert ratings.store.board("stardice", "player", 0, 100)[0] == 1  # bob, carol, dave: provisional
+
+
+def test_an_older_database_counts_its_rated_opponents_once(tmp_path: Path) -> None:
+    """A database from before opponents were counted gains the column and the pairs from its
+    rated tables' changes, so established people stay on the board."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE ratings (game TEXT NOT NULL, kind TEXT NOT NULL, who TEXT NOT NULL, mu REAL NOT NULL,
+            sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, updated TEXT NOT NULL,
+            PRIMARY KEY (game, kind, who));
+        CREATE TABLE rated_tables (table_id TEXT PRIMARY KEY, game TEXT NOT NULL, rated INTEGER NOT NULL,
+            why TEXT, settled TEXT NOT NULL, changes TEXT NOT NULL);""")
+    for k, other in enumerate(["b", "c", "d", "b", "c"]):
+        db.execute("INSERT INTO rated_tables VALUES (?, 'stardice', 1, NULL, 'x', ?)",
+                   (f"t{k}", f'[{{"kind": "player", "who": "a"}}, {{"kind": "player", "who": "{other}"}}]'))
+    db.execute("INSERT INTO ratings VALUES ('stardice', 'player', 'a', 30, 2, 5, 5, 'x')")
+    db.commit()
+    db.close()
+    opened = SqliteStore(path)
+    try:
+        ratings = Ratings(opened)
+        assert ratings.store is not None
+        assert [s.who for s in ratings.store.board("stardice", None, 0, 10)[1]] == ["a"]
+        assert skill(ratings, "stardice", "player", "a").opponents == 3
+    finally:
+        opened.close()
+
+
+def register(client: TestClient, name: str) -> tuple[int, str]:
+    key = secrets.token_urlsafe(32)
+    answer = client.post("/api/players", json={"key": key, "name": name})
+    return answer.status_code, key
+
+
+_ = (SeatRow, in_process_app)
