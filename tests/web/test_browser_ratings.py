@@ -1,9 +1,10 @@
 """Ratings as a person sees them (issue 29): Alice looks at the wizard game's leaderboard (nobody
 yet), plays the last move of a rated game (her heroes against the heuristic bot's wizard, at the
 standard rules), reads on the end screen how her rating moved, and finds the bot she beat on
-the leaderboard (she is provisional after one game, not on it yet); the seat chooser shows the bot's rating. A phone shows the
-same board as cards. The game up to its last move is a real one (the random bot's, replayed by
-the server at its start), so the browser plays only the move that ends it.
+the leaderboard (after one game she is provisional, not on it yet); the seat chooser shows the
+bot's rating. A phone shows the same board as cards. The game up to its last move is a real
+one (the random bot's, replayed by the server at its start), so the browser plays only the move
+that ends it.
 
 Screenshots go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary folder)."""
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from tests.web.conftest import in_process_app
 from tests.web.test_ratings import (
     STARDICE_WON_BY_SEAT_0,
     bot,
@@ -27,7 +26,7 @@ from tests.web.test_ratings import (
 from playtable.web.server.fair_play import network_hash, network_of
 from playtable.web.server.people import hash_key
 from playtable.web.server.ratings import Ratings, fresh
-from playtable.web.server.store import PlayerRow, SeatRow, SqliteStore, TableRow
+from playtable.web.server.store import NameTaken, PlayerRow, SqliteStore, TableRow
 
 PEOPLE = ("alice", "bob", "carol", "dave", "erin", "farmer")
 
@@ -51,6 +50,12 @@ def forfeited(row: TableRow, seat: int) -> TableRow:
     """The row as the hub stores a table whose `seat` ran out of time at a table set to forfeit."""
     row.ended, row.result = "2026-11-27T09:05:00.000+00:00", {"forfeit": seat, "returns": None}
     return row
+
+
+def register(client: TestClient, name: str) -> tuple[int, str]:
+    """(the status of registering `name` for a new key, that key)."""
+    key = secrets.token_urlsafe(32)
+    return client.post("/api/players", json={"key": key, "name": name}).status_code, key
 
 
 def first_move_of(row: TableRow, seat: int) -> int:
@@ -183,10 +188,69 @@ def test_an_older_database_counts_its_rated_opponents_once(tmp_path: Path) -> No
         opened.close()
 
 
-def register(client: TestClient, name: str) -> tuple[int, str]:
-    key = secrets.token_urlsafe(32)
-    answer = client.post("/api/players", json={"key": key, "name": name})
-    return answer.status_code, key
+# -- names (class 5) -------------------------------------------------------------------------------
+
+def test_a_name_is_one_persons_up_to_case_width_and_look_alikes(client: TestClient) -> None:
+    alice = secrets.token_urlsafe(32)
+    assert client.post("/api/players", json={"key": alice, "name": "Alice"}).status_code == 201
+    for copy in ("Alice", "alice", "ALICE", "\u0410lice", "\uff21\uff4c\uff49\uff43\uff45", "AIice", "A1ice",
+                 "\U0001d400lice"):
+        answer = client.post("/api/players", json={"key": secrets.token_urlsafe(32), "name": copy})
+        assert answer.status_code == 409 and "taken" in answer.json()["error"], copy
+    # Alice may write her own name another way; a name nobody holds is anyone's.
+    assert client.post("/api/players", json={"key": alice, "name": "ALICE"}).status_code == 200
+    assert register(client, "Alicia")[0] == 201
+    # Nobody's name reads as a bot's on the leaderboard.
+    for bot_like in ("bot: random", "BOT:search", "bot : heuristic"):
+        answer = client.post("/api/players", json={"key": secrets.token_urlsafe(32), "name": bot_like})
+        assert answer.status_code == 400 and "bot" in answer.json()["error"], bot_like
+    # A name given up is free again; its new holder keeps it.
+    assert client.post("/api/players", json={"key": alice, "name": "Alice Liddell"}).status_code == 200
+    assert register(client, "alice")[0] == 201
+    assert client.post("/api/players", json={"key": alice, "name": "Alice"}).status_code == 409
 
 
-_ = (SeatRow, in_process_app)
+def test_the_store_keeps_names_unique_across_processes(tmp_path: Path) -> None:
+    first, second = SqliteStore(tmp_path / "t.sqlite3"), SqliteStore(tmp_path / "t.sqlite3")
+    try:
+        first.add_player(PlayerRow("p1", "Bob", hash_key("1" * 43), "2026-11-27"))
+        with pytest.raises(NameTaken):
+            second.add_player(PlayerRow("p2", "B\u043eb", hash_key("2" * 43), "2026-11-27"))
+        second.add_player(PlayerRow("p2", "Rob", hash_key("2" * 43), "2026-11-27"))
+        with pytest.raises(NameTaken):
+            second.rename_player("p2", "BOB")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT, params TEXT NOT NULL,
+            seed INTEGER NOT NULL, seats TEXT NOT NULL, created TEXT NOT NULL, rematch TEXT, rematch_of TEXT);
+        CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, key_hash TEXT UNIQUE,
+            created TEXT NOT NULL);""")
+    db.executemany("INSERT INTO players VALUES (?, ?, ?, ?)", [
+        ("late", "Alice", "h3", "2026-11-03"), ("first", "Alice", "h1", "2026-11-01"),
+        ("cyrillic", "\u0410lice", "h2", "2026-11-02"), ("two", "Alice 2", "h4", "2026-11-04"),
+        ("bob", "Bob", "h5", "2026-11-05")])
+    db.commit()
+    db.close()
+    opened = SqliteStore(path)
+    try:
+        names = {player: (opened.find_player(h) or pytest.fail()).name
+                 for player, h in [("first", "h1"), ("cyrillic", "h2"), ("late", "h3"), ("two", "h4"),
+                                   ("bob", "h5")]}
+        assert names == {"first": "Alice", "cyrillic": "\u0410lice 2", "late": "Alice 3", "two": "Alice 2 2",
+                         "bob": "Bob"}
+        with pytest.raises(NameTaken):
+            opened.add_player(PlayerRow("new", "alice", "h6", "2026-11-06"))
+    finally:
+        opened.close()
+    again = SqliteStore(path)  # opened again: nothing changes twice
+    try:
+        assert (again.find_player("h3") or pytest.fail()).name == "Alice 3"
+    finally:
+        again.close()
