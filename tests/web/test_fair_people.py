@@ -7,13 +7,20 @@ games nobody really played. Every game here is real: the random bot's, replayed.
 
 from __future__ import annotations
 
+import gc
+import random
 import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
+from tests.web.conftest import in_process_app
+from tests.web.test_playtests import play_out
+from tests.web.test_playtests import spec as playtest_spec
 from tests.web.test_ratings import (
     STARDICE_WON_BY_SEAT_0,
     bot,
@@ -23,8 +30,10 @@ from tests.web.test_ratings import (
     table_of,
 )
 
+from playtable.cli import cli
 from playtable.web.server.fair_play import network_hash, network_of
 from playtable.web.server.people import hash_key
+from playtable.web.server.playtests import Playtests, PlaytestStore
 from playtable.web.server.ratings import Ratings, fresh
 from playtable.web.server.store import NameTaken, PlayerRow, SqliteStore, TableRow
 
@@ -254,3 +263,66 @@ def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> 
         assert (again.find_player("h3") or pytest.fail()).name == "Alice 3"
     finally:
         again.close()
+
+
+# -- playtest slots (class 6) -----------------------------------------------------------------------
+
+def _playtests() -> Playtests:
+    """The playtests of the app running in this process (as `hub_support.running_hub` finds its hub)."""
+    found = [o for o in gc.get_objects() if type(o) is Playtests]
+    assert found, "no app with playtests in this process"
+    return found[-1]
+
+
+def test_one_network_cannot_take_every_slot_and_an_unbegun_slot_goes_back(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    store = PlaytestStore(db)
+    pid = store.create(playtest_spec(games=6), random.Random(1))
+    store.close()
+    with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
+        # A stranger with five names from one network: two slots of six, then 429.
+        strangers = [register(client, f"Troll {k}")[1] for k in range(5)]
+        answers = [client.post(f"/api/playtests/{pid}/play", json={"key": key}) for key in strangers]
+        assert [a.status_code for a in answers] == [201, 201, 429, 429, 429]
+        assert "your network" in answers[2].json()["error"]
+        assert client.get(f"/api/playtests/{pid}").json()["taken"] == 2
+        # An honest tester from elsewhere gets a game.
+        honest = register(client, "Hana")[1]
+        seated = client.portal.call(_playtests().play, pid, {"key": honest}, "198.51.100.7")
+        assert seated["table_id"] not in {a.json()["table_id"] for a in answers[:2]}
+        # The stranger's two tables are never begun: minutes later their slots go back.
+        with sqlite3.connect(db) as raw:
+            raw.execute("UPDATE playtest_testers SET assigned = '2026-01-01T00:00:00.000+00:00' "
+                        "WHERE network != ?", (network_hash("198.51.100.7"),))
+        other = register(client, "Ivo")[1]
+        client.portal.call(_playtests().play, pid, {"key": other}, "203.0.113.8")
+        for taken in answers[:2]:
+            assert client.get(f"/api/tables/{taken.json()['table_id']}").json()["status"] == "finished"
+        assert client.post(f"/api/playtests/{pid}/me", json={"key": strangers[0]}).json()["last"] is None
+        assert client.get(f"/api/playtests/{pid}").json()["taken"] == 2  # Hana's and Ivo's
+        assert client.get(f"/api/tables/{seated['table_id']}").json()["status"] != "finished"
+
+
+def test_a_game_played_in_no_time_is_marked_in_the_export(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    store = PlaytestStore(db)
+    pid = store.create(playtest_spec(games=2), random.Random(1))
+    store.close()
+    with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
+        key = register(client, "Quick")[1]
+        seated = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()
+        play_out(client, seated["path"], random.Random(3))  # the troll's game: over in a moment
+        assert client.post(f"/api/playtests/{pid}/answers", json={
+            "key": key, "table_id": seated["table_id"], "answers": {"fun": 5}}).status_code == 200
+    out = tmp_path / "people.parquet"
+    result = CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(out)])
+    assert result.exit_code == 0 and "1 marked suspect" in result.output, result.output
+    (row,) = pq.read_table(out).to_pylist()
+    assert row["testers"] == ["Quick"] and "less than 30 s" in row["suspect"]
+    # The same game played by a person taking their time is not marked.
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE tables SET created = '2026-01-01T00:00:00.000+00:00' WHERE id = ?",
+                    (seated["table_id"],))
+    CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(out), "--force"])
+    (row,) = pq.read_table(out).to_pylist()
+    assert row["suspect"] is None or "less than 30 s" not in row["suspect"]

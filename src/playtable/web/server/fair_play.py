@@ -14,6 +14,7 @@ import hashlib
 import ipaddress
 from collections import Counter
 from dataclasses import dataclass
+from datetime import datetime
 
 from playtable.web.server.store import TableRow
 
@@ -64,3 +65,22 @@ def played_themselves(moves: Moves) -> bool:
     their own, and no more moves by the stand-in than by them. A forfeit before one's first
     move, or a clock left to run out so the stand-in plays the game, is not one's game."""
     return moves.own >= 1 and moves.stand_in <= moves.own
+
+
+MIN_OWN_MOVES = 3
+MIN_SECONDS = 30.0
+"""A playtest game whose tester made fewer moves of their own, or that was over sooner, is
+marked suspect in the export (docs/web.md "Playtest slots"): not a try a designer should count
+unseen (a troll's game played out in 0.4 s with the first legal move every time)."""
+
+
+def suspect(row: TableRow, people_seats: list[int]) -> str | None:
+    """Why a finished playtest game may not be a real try, or None."""
+    moves = moves_by_seat(row)
+    why = [f"seat {s}: {moves[s].own if s in moves else 0} moves of its own (fewer than {MIN_OWN_MOVES})"
+           for s in people_seats if (moves[s].own if s in moves else 0) < MIN_OWN_MOVES]
+    if row.ended is not None:
+        seconds = (datetime.fromisoformat(row.ended) - datetime.fromisoformat(row.created)).total_seconds()
+        if seconds < MIN_SECONDS:
+            why.append(f"over in {seconds:.1f} s (less than {MIN_SECONDS:.0f} s)")
+    return "; ".join(why) or None

@@ -812,12 +812,16 @@ class Hub:
             timed = table.clock is not None and table.clock.running is not None
             if table.row.ended is None and not table.is_over and table.last_activity < cutoff \
                     and not timed:
-                table.abandoned = True
-                table.broadcast_state([Event("abandoned", "Nobody played this table for too long: "
-                                                          "it has been ended.")])
-                self._mark_ended(table)
+                self.abandon(table, "Nobody played this table for too long: it has been ended.")
                 reaped.append(table.id)
         return reaped
+
+    def abandon(self, table: Table, why: str) -> None:
+        """End a table in play as abandoned (its people are told `why`): idle too long, or a
+        playtest's slot nobody began (playtests.py)."""
+        table.abandoned = True
+        table.broadcast_state([Event("abandoned", why)])
+        self._mark_ended(table)
 
     # -- the clocks (clocks.py) ------------------------------------------------------------------
     def arm_timer(self, table: Table, restarted: bool = False) -> None:
