@@ -267,18 +267,24 @@ def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> 
 
 # -- playtest slots (class 6) -----------------------------------------------------------------------
 
+def new_playtest(tmp_path: Path, games: int) -> tuple[Path, str]:
+    """A tables' database holding a new Rotator playtest of `games` games, and its id."""
+    db = tmp_path / "tables.sqlite3"
+    store = PlaytestStore(db)
+    playtest_id = store.create(playtest_spec(games=games), random.Random(1))
+    store.close()
+    return db, playtest_id
+
+
 def _playtests() -> Playtests:
     """The playtests of the app running in this process (as `hub_support.running_hub` finds its hub)."""
-    found = [o for o in gc.get_objects() if type(o) is Playtests]
+    found = [o for o in gc.get_objects() if type(o) is Playtests and not o.hub.workers.play.closed]
     assert found, "no app with playtests in this process"
     return found[-1]
 
 
 def test_one_network_cannot_take_every_slot_and_an_unbegun_slot_goes_back(tmp_path: Path) -> None:
-    db = tmp_path / "tables.sqlite3"
-    store = PlaytestStore(db)
-    pid = store.create(playtest_spec(games=6), random.Random(1))
-    store.close()
+    db, pid = new_playtest(tmp_path, 6)
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
         # A stranger with five names from one network: two slots of six, then 429.
         strangers = [register(client, f"Troll {k}")[1] for k in range(5)]
@@ -304,10 +310,7 @@ def test_one_network_cannot_take_every_slot_and_an_unbegun_slot_goes_back(tmp_pa
 
 
 def test_a_game_played_in_no_time_is_marked_in_the_export(tmp_path: Path) -> None:
-    db = tmp_path / "tables.sqlite3"
-    store = PlaytestStore(db)
-    pid = store.create(playtest_spec(games=2), random.Random(1))
-    store.close()
+    db, pid = new_playtest(tmp_path, 2)
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
         key = register(client, "Quick")[1]
         seated = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()

@@ -403,8 +403,9 @@ class Playtests:
     async def _reclaim(self, playtest_id: str, spec: PlaytestSpec) -> None:
         """Give back every slot whose testers were seated `BEGIN_WITHIN` seconds ago and none
         has played a move of their own: its table ends as abandoned, the slot goes to the next
-        tester. A slot seen begun is not looked at again; a table another process plays is left
-        to its idle limit."""
+        tester. A slot seen begun (or its table over: the tester's own flow gives an abandoned
+        one back) is not looked at again; a table another process plays is left to its idle
+        limit."""
         before = (datetime.now(UTC) - timedelta(seconds=BEGIN_WITHIN)).isoformat(timespec="milliseconds")
         for slot in self.store.unbegun(playtest_id, before):
             assert slot.table_id is not None
@@ -413,13 +414,12 @@ class Playtests:
             except (PlayedElsewhere, BadRequest):
                 continue
             moves = moves_by_seat(table.row)
-            if any(moves[s].own for s in spec.people_seats if s in moves):
-                self.store.mark_begun(slot)
+            if table.is_over or any(moves[s].own for s in spec.people_seats if s in moves):
+                self.store.mark_begun(slot)  # begun, or over: never looked at again
                 continue
-            if not table.is_over:
-                self.hub.abandon(table, "Nobody began this playtest game in time: it went back to the "
-                                        "playtest for another tester.")
-                self.store.release(playtest_id, slot.slot)
+            self.hub.abandon(table, "Nobody began this playtest game in time: it went back to the "
+                                    "playtest for another tester.")
+            self.store.release(playtest_id, slot.slot)
 
     async def play(self, playtest_id: str, body: Any, client: str) -> dict[str, Any]:
         """Seat the body key's player at their next game (see the module's docstring)."""
