@@ -264,7 +264,8 @@ def test_the_leaderboard_lists_people_and_bots_best_first(rated_client: TestClie
     second = rated_client.get("/api/leaderboard?game=stardice&offset=1&limit=1").json()
     assert second["entries"] == [] and second["total"] == 1
     assert rated_client.get("/api/leaderboard?game=wizard").json() == {
-        "game": "wizard", "total": 0, "offset": 0, "limit": 50, "entries": []}
+        "game": "wizard", "total": 0, "offset": 0, "limit": 50, "entries": [],
+        "established": {"games": 5, "opponents": 3}}
 
 
 def test_the_leaderboard_refuses_what_is_out_of_bounds(rated_client: TestClient) -> None:

@@ -59,6 +59,8 @@ from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Game, params_as_dict
 from playtable.web.server.fair_play import Moves, moves_by_seat, network_hash, played_themselves
 from playtable.web.server.rating_store import (
+    ESTABLISHED_GAMES,
+    ESTABLISHED_OPPONENTS,
     RatingStore,
     Settlement,
     Skill,
@@ -387,7 +389,8 @@ class Ratings:
                             "name": s.name if s.kind == "player" else f"bot: {s.who}",
                             **({"agent": s.who} if s.kind == "bot" else {}),
                             **shown(s.mu, s.sigma), "games": s.games, "wins": s.wins})
-        return {"game": game.id, "total": total, "offset": offset, "limit": limit, "entries": entries}
+        return {"game": game.id, "total": total, "offset": offset, "limit": limit, "entries": entries,
+                "established": {"games": ESTABLISHED_GAMES, "opponents": ESTABLISHED_OPPONENTS}}
 
     def bots(self, game: Game[Any, Any], agents: list[str]) -> dict[str, Any]:
         """Each of the game's bots: its rating now (its measured start until it has played)."""
