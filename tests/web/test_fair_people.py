@@ -93,6 +93,12 @@ def test_a_forfeit_before_ones_first_move_or_a_game_the_stand_in_played_is_not_r
     stood.id, stood.stand_ins = "half", {k: "random" for k in mine[len(mine) // 2:]}
     assert (ratings.settle(table_of(stood)) or pytest.fail()).rated
     assert skill(ratings, "stardice", "player", "farmer") is None
+    # Nor does a solitaire game the stand-in played make a personal best.
+    alone = finished_row("troll", 0, [person("alice")], "alone")
+    alone.stand_ins = {k: "random" for k, (s, _) in enumerate(alone.actions, start=1) if s == 0}
+    settled = ratings.settle(table_of(alone))
+    assert settled is not None and "stand-in" in (settled.why or "") and settled.changes == []
+    assert ratings.personal("alice", {"troll": True}, "troll")["history"] == []
 
 
 def test_two_sides_from_one_network_are_not_rated(store: SqliteStore) -> None:

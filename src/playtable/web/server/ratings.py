@@ -17,7 +17,8 @@ chooser, `available_agents`, not a spec with options), and no two sides may have
 from one network. A table left for a rematch before its end, against a side of bots only, is
 the leaving people's loss (bots cannot agree to stop); among people only it is not rated. A
 bot's rating moves only with games played out: a forfeit on the clock or a left table rates the
-people and leaves the bot as it was.
+people and leaves the bot as it was. A solitaire game the stand-in mostly played keeps no
+personal best.
 
 How. The Weng-Lin Bayesian rating (openskill's Plackett-Luce model) rates the game's sides
 (`Game.sides`: every seat alone, or the wizard against the heroes), ranked by their returns. An
@@ -146,6 +147,8 @@ def why_unrated(table: Table, choice: bool | None) -> str | None:
     solitaire = len(table.game.sides(params_from_dict(table.game.params_type, row.params))) < 2
     if solitaire and table.forfeited is not None:
         return "a game given up on the clock alone keeps no personal best"
+    if solitaire and not played_themselves(moves_by_seat(row).get(0, Moves())):
+        return "the stand-in bot played this game, so it keeps no personal best"
     if solitaire:
         return "a solitaire game keeps a personal best instead"
     if not standard_rules(table.game, row.params):
