@@ -332,6 +332,7 @@ def test_a_rotator_rematch_is_in_yours_and_running_offers_join(web_server: Serve
     lobby.locator(f'.table-list tr[data-table="{second}"]').wait_for()
     lobby.locator('.tabs [data-status="mine"]').click()
     lobby.locator(f'.table-list tr[data-table="{second}"] a', has_text="Replay").wait_for()
+    lobby.locator(f'.table-list tr[data-table="{first}"]').wait_for()  # the list may still be drawing
     assert lobby.locator(f'.table-list tr[data-table="{first}"]').count() == 1
     lobby.locator('.tabs [data-status="running"]').click()
     row = lobby.locator(f'.table-list tr[data-table="{second}"]')
