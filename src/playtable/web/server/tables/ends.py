@@ -1,6 +1,6 @@
 """The end of tables: marking one over (rated, stored, then free to leave memory) and ending
 as abandoned the tables nobody plays for `Limits.idle_seconds` (docs/web.md, "Facing a
-network")."""
+network") and the playtest slots nobody began (docs/web.md, "Playtest slots")."""
 
 from __future__ import annotations
 
@@ -53,9 +53,13 @@ class Ends:
             timed = table.clock is not None and table.clock.running is not None
             if table.row.ended is None and not table.is_over and table.last_activity < cutoff \
                     and not timed:
-                table.abandoned = True
-                table.broadcast_state([Event("abandoned", "Nobody played this table for too long: "
-                                                          "it has been ended.")])
-                self.mark_ended(table)
+                self.abandon(table, "Nobody played this table for too long: it has been ended.")
                 reaped.append(table.id)
         return reaped
+
+    def abandon(self, table: Table, why: str) -> None:
+        """End a table in play as abandoned (its people are told `why`): idle too long, or a
+        playtest's slot nobody began (playtests/playtests.py)."""
+        table.abandoned = True
+        table.broadcast_state([Event("abandoned", why)])
+        self.mark_ended(table)
