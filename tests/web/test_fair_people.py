@@ -18,7 +18,9 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
-from tests.web.conftest import in_process_app
+from tests.web.conftest import create, in_process_app, seat_query
+from tests.web.hub_support import running_hub
+from tests.web.test_people import greet, receive_until
 from tests.web.test_playtests import play_out
 from tests.web.test_playtests import spec as playtest_spec
 from tests.web.test_ratings import (
@@ -115,6 +117,22 @@ def test_two_sides_from_one_network_are_not_rated(store: SqliteStore) -> None:
     assert network_of("::ffff:198.51.100.7") == "198.51.100.7"
     assert network_hash("2001:db8:1:2::5") == network_hash("2001:db8:1:2:ffff::1") \
         != network_hash("2001:db8:1:3::5")
+
+
+def test_a_persons_move_over_the_socket_keeps_the_network_it_came_from(client: TestClient) -> None:
+    """The hook in the table's play (tables/play.py): a move a person sends through the table's
+    socket records, for that seat, the network it came from (TestClient's host name here)."""
+    _, alice = register(client, "Alice")
+    created = create(client, game="troll", seed=13, key=alice, seats=[{"kind": "human", "mine": True}])
+    table = created["table_id"]
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created)}") as ws:
+        _, state = greet(ws)
+        assert state["your_turn"]
+        ws.send_json({"type": "act", "action": state["legal"][0]["action"], "step": 0})
+        assert receive_until(ws, "state")["step"] == 1
+    rating_store = running_hub().ratings.store
+    assert rating_store is not None
+    assert rating_store.networks(table) == {0: {network_hash("testclient")}}
 
 
 def test_only_shipped_bot_levels_are_rated(store: SqliteStore) -> None:
