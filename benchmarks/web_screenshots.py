@@ -76,9 +76,14 @@ def lobby_form(page: Any, url: str) -> None:
     page.wait_for_timeout(600)  # the smooth scroll to the form
 
 
+PLAYER_KEYS: dict[str, str] = {}
+"""One key a name: a server gives a name to one player key only (docs/web.md "Names"), so the
+Alice of every screenshot is the same player."""
+
+
 def as_player(page: Any, url: str, name: str) -> str:
     """Name a player on the server and give `page`'s browser its key (as the lobby would)."""
-    key = secrets.token_urlsafe(32)
+    key = PLAYER_KEYS.setdefault(name, secrets.token_urlsafe(32))
     httpx.post(url + "/api/players", json={"name": name, "key": key}, timeout=10).raise_for_status()
     page.context.add_init_script(f"localStorage.setItem('playtable.playerKey', '{key}');"
                                  f"localStorage.setItem('playtable.playerName', '{name}');")

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from tests.web.browser_support import click_action, new_page, table_state, wait_connected
-from tests.web.server_process import ServerProcess
+from tests.web.server_process import ServerProcess, start_server
 
 # Notifications as the page sees them: the permission starts at "default" (the page must ask,
 # from a click) and, once granted, stays so for the browser (as a real one keeps it); every
@@ -42,6 +43,15 @@ window.Notification = FakeNotification;
 SEATED = "window.playtable && window.playtable.role === 'player' && window.playtable.state"
 """A table page (after a navigation: `window.playtable` may not be there yet) playing its seat."""
 IN_THE_BACKGROUND = "Document.prototype.hasFocus = function () { return false; };"
+
+
+@pytest.fixture
+def web_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of each test's own (not the module's shared one): each test's people choose
+    "Alice" and "Bob" again, and a server gives a name to one player key only (docs/web.md
+    "Names")."""
+    with start_server(tmp_path / "tables.sqlite3") as running:
+        yield running
 
 
 @pytest.fixture
@@ -322,6 +332,7 @@ def test_a_rotator_rematch_is_in_yours_and_running_offers_join(web_server: Serve
     lobby.locator(f'.table-list tr[data-table="{second}"]').wait_for()
     lobby.locator('.tabs [data-status="mine"]').click()
     lobby.locator(f'.table-list tr[data-table="{second}"] a', has_text="Replay").wait_for()
+    lobby.locator(f'.table-list tr[data-table="{first}"]').wait_for()  # the list may still be drawing
     assert lobby.locator(f'.table-list tr[data-table="{first}"]').count() == 1
     lobby.locator('.tabs [data-status="running"]').click()
     row = lobby.locator(f'.table-list tr[data-table="{second}"]')

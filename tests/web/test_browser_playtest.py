@@ -32,6 +32,9 @@ from playtable.lab.report import write_report
 from playtable.lab.stats import wilson
 
 TESTERS = ("Ana", "Ben", "Caro")
+HEROES = ("Dora", "Eli", "Gus")
+"""The wizard playtest's testers: other people than the first playtest's, on the module's one
+server, where a name is one player's (docs/web.md "Names")."""
 
 
 def run(*args: str) -> str:
@@ -178,7 +181,7 @@ def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(
                           "--seat", "person", "--url", web_server.url, "--db", db), web_server.url)
     playtest_id = link.rsplit("/", 1)[1]
     pages, table_url = [], {}
-    for k, name in enumerate(TESTERS):
+    for k, name in enumerate(HEROES):
         page = new_page(chromium, 390, 844, touch=True) if k == 2 else new_page(chromium, 1280, 800)
         page.goto(link)
         if k == 0:
@@ -190,7 +193,7 @@ def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(
         wait_connected(page)
         table_url[k + 1] = page.url
         pages.append(page)
-        if k == 0:  # back on the playtest's page in another tab, Ana learns whom her table waits for
+        if k == 0:  # back on the playtest's page in another tab, Dora learns whom her table waits for
             tab = page.context.new_page()
             tab.goto(link)
             assert "waits for 2 more testers" in tab.locator("#waiting-for").inner_text()
@@ -198,12 +201,12 @@ def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(
             tab.close()
     assert len({url.split("?")[0] for url in table_url.values()}) == 1  # one table
     assert [url.split("seat=")[1].split("&")[0] for url in table_url.values()] == ["1", "2", "3"]
-    for name in TESTERS:  # everyone's page shows everyone at the table
+    for name in HEROES:  # everyone's page shows everyone at the table
         pages[0].get_by_text(name).first.wait_for()
     pages[0].screenshot(path=str(tmp_path / "playtest-shared-table-1280.png"))
     finish_over_the_sockets(web_server, table_url)
     for k, page in enumerate(pages):
-        answer_on_the_page(page, 2 + k, f"{TESTERS[k]} at seat {k + 1}")
+        answer_on_the_page(page, 2 + k, f"{HEROES[k]} at seat {k + 1}")
         assert not page.script_errors and not page.foreign_requests
         page.context.close()
     people = tmp_path / "people.parquet"
@@ -211,12 +214,12 @@ def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(
     assert "1 game written" in exported
     (row,) = pq.read_table(people).to_pylist()
     assert row["agents"] == ["heuristic", "person", "person", "person"]
-    assert row["testers"] == [None, *TESTERS] and row["q_fun"] == [None, 2, 3, 4]
+    assert row["testers"] == [None, *HEROES] and row["q_fun"] == [None, 2, 3, 4]
     section = write_report([people], tmp_path / "report.html").read_text(encoding="utf-8")
     cells = re.findall(r"<td>(.*?)</td>", re.search(  # type: ignore[union-attr]
         r"<tr><td>default</td><td>people</td>(.*?)</tr>", section).group(1))
     assert cells[:2] == ["1", "3"]  # one game, three testers
-    assert "3.00 [" in section and "Caro at seat 3" in section
+    assert "3.00 [" in section and "Gus at seat 3" in section
 
 
 def test_the_tester_page_runs_under_the_policy(web_server: ServerProcess, chromium: Any) -> None:

@@ -1,9 +1,10 @@
 """Ratings as a person sees them (issue 29): Alice looks at the wizard game's leaderboard (nobody
 yet), plays the last move of a rated game (her heroes against the heuristic bot's wizard, at the
-standard rules), reads on the end screen how her rating moved, and finds herself on the
-leaderboard above the bot she beat; the seat chooser shows the bot's rating. A phone shows the
-same board as cards. The game up to its last move is a real one (the random bot's, replayed by
-the server at its start), so the browser plays only the move that ends it.
+standard rules), reads on the end screen how her rating moved, and finds the bot she beat on
+the leaderboard (after one game she is provisional, not on it yet); the seat chooser shows the
+bot's rating. A phone shows the same board as cards. The game up to its last move is a real
+one (the random bot's, replayed by the server at its start), so the browser plays only the move
+that ends it.
 
 Screenshots go to `$PLAYTABLE_SCREENSHOTS` (else the test's temporary folder)."""
 
@@ -73,10 +74,9 @@ def test_a_rated_game_moves_the_leaderboard(chromium: Any, tmp_path: Path) -> No
         rows = page.locator(".leaderboard tbody tr")
         rows.first.wait_for()
         names = rows.locator('td[data-label="Player"]').all_inner_texts()
-        assert sorted(names) == ["Alice", "bot: heuristic"]
-        alice = rows.filter(has_text="Alice")
-        assert alice.locator(".rating").inner_text().startswith(str(gained))
-        assert alice.locator('td[data-label="Games"]').inner_text() == "1"
+        # One rated game: Alice is provisional, off the board until established (docs/web.md
+        # "Ratings that cannot be farmed"); the bot she beat is on it.
+        assert names == ["bot: heuristic"]
         page.locator(".tables").screenshot(path=str(shots / "ratings-leaderboard-desktop.png"))
 
         phone = new_page(chromium, 390, 844, touch=True)

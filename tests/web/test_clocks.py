@@ -274,8 +274,9 @@ def test_a_table_of_the_turn_timer_s_shape_loads_as_a_per_move_clock(tmp_path: P
         assert client.get(f"/api/tables/{table}").json()["clock"]["left"] == [30.0]
 
 
-def test_a_forfeit_is_rated_as_a_loss_for_its_side(tmp_path: Path, fake_time: FakeTime) -> None:
-    """The table's end reaches the ratings (docs/web.md "Ratings") with the forfeit's result."""
+def test_a_forfeit_before_ones_first_move_is_not_rated(tmp_path: Path, fake_time: FakeTime) -> None:
+    """The table's end reaches the ratings (docs/web.md "Ratings that cannot be farmed") with the
+    forfeit's result; the loser never moved, so the game was not theirs and nobody is rated."""
     with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000)) as client:
         alice, bob = register(client, "Alice"), register(client, "Bob")
         created = create(client, game="stardice", seed=5, key=alice,
@@ -294,8 +295,8 @@ def test_a_forfeit_is_rated_as_a_loss_for_its_side(tmp_path: Path, fake_time: Fa
             over = receive_until(first, "state")
             assert over["result"]["forfeit"] == loser and over["result"]["returns"][loser] == 0.0
         rating = client.get(f"/api/tables/{table}/rating").json()
-        assert rating["settled"] and rating["rated"], rating
-        assert sorted(seat["name"] for seat in rating["seats"]) == ["Alice", "Bob"]
+        assert rating["settled"] and not rating["rated"], rating
+        assert "did not play their own moves" in rating["why"] and rating["seats"] == []
 
 
 def test_a_running_come_back_later_clock_keeps_its_table_from_the_idle_reaper(

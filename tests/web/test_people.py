@@ -56,8 +56,8 @@ def test_a_name_makes_a_player_and_the_same_key_renames_it(client: TestClient, t
     again = client.post("/api/players", json={"name": "Alicia", "key": key})
     assert again.status_code == 200 and again.json()["player"]["name"] == "Alicia"
     assert client.post("/api/players/me", json={"key": key}).json()["player"]["name"] == "Alicia"
-    # Names are not unique: another key may take the same one.
-    assert client.post("/api/players", json={"name": "Alicia", "key": new_key()}).status_code == 201
+    # A name is one person's (docs/web.md "Names"): another key cannot take it.
+    assert client.post("/api/players", json={"name": "Alicia", "key": new_key()}).status_code == 409
     # The database keeps the key's hash, never the key.
     with sqlite3.connect(tmp_path / "tables.sqlite3") as db:
         dump = "\n".join(db.iterdump())

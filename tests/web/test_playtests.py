@@ -282,7 +282,8 @@ def test_three_testers_play_answer_and_export(playtest: tuple[Path, str], tmp_pa
                              for r in rows[:1]])
     assert file.schema.remove_metadata().names[:len(sim_schema)] == sim_schema.names
     assert list(file.schema.remove_metadata())[:len(sim_schema)] == list(sim_schema)
-    assert file.schema.names[len(sim_schema):] == ["testers", "q_fun", "q_hard", "q_long", "q_confused"]
+    assert file.schema.names[len(sim_schema):] == ["testers", "suspect", "q_fun", "q_hard", "q_long",
+                                                   "q_confused"]
     assert pq.read_metadata(out).metadata[b"playtable.schema"] == b"2"
     anonymous = tmp_path / "anon.parquet"
     CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(anonymous),
@@ -297,7 +298,8 @@ def test_the_export_schema_is_the_labs_own(tmp_path: Path) -> None:
     sim = schema_for(rows)
     assert list(schema)[:len(sim)] == list(sim)
     assert [(f.name, str(f.type)) for f in list(schema)[len(sim):]] == [
-        ("testers", "list<item: string>"), ("q_fun", "list<item: int64>"), ("q_why", "list<item: string>")]
+        ("testers", "list<item: string>"), ("suspect", "string"), ("q_fun", "list<item: int64>"),
+        ("q_why", "list<item: string>")]
 
 
 # -- hostile testers -------------------------------------------------------------------------------------

@@ -49,7 +49,22 @@ def finished_row(game_id: str, seed: int, seats: list[SeatRow], table_id: str,
                           strict=True):
         seat.name = name
     return TableRow(table_id, game_id, variant, params, seed, seats, "2026-11-27T09:00:00.000+00:00",
-                    actions=[(None, a) for a in random_game(game_id, seed, values)])
+                    actions=list(seated_actions(game_id, seed, values)))
+
+
+@cache
+def seated_actions(game_id: str, seed: int, values: tuple[tuple[str, Any], ...] = ()) -> tuple[
+        tuple[int | None, str], ...]:
+    """The random bot's whole game, each action with the seat that played it (as the hub stores
+    a person's own move), so each person's seat has moves of its own."""
+    game = get_game(game_id)
+    state = game.new_state(params_from_dict(game.params_type, dict(values)), seed)
+    out: list[tuple[int | None, str]] = []
+    for text in random_game(game_id, seed, values):
+        seat = state.current_player
+        out.append((seat if seat >= 0 else None, text))
+        state.apply_text(text)
+    return tuple(out)
 
 
 def table_of(row: TableRow) -> Table:
@@ -169,10 +184,11 @@ def test_a_table_counts_once_ended_twice_or_rebuilt_after_a_restart(store: Sqlit
     hub = Hub(store, cast(Any, None))
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), bot()], "once")
     store.create(TableRow(row.id, row.game, row.variant, row.params, row.seed, row.seats, row.created))
-    for k, (_, text) in enumerate(row.actions, start=1):
-        store.append_action(row.id, k, None, text)
+    for k, (seat, text) in enumerate(row.actions, start=1):
+        store.append_action(row.id, k, seat, text)
     # The server stopped after rating the table and before storing its end (the hook rates first).
-    assert hub.ratings.settle(table_of(store.load("once") or row)) is not None
+    settled = hub.ratings.settle(table_of(store.load("once") or row))
+    assert settled is not None and settled.rated, settled
     first = skill(hub.ratings, "stardice", "player", "alice")
     restarted = Hub(store, cast(Any, None))
     restarted.restore()  # rebuilds the table, finds it over and marks it ended: rated already
@@ -238,17 +254,18 @@ def rated_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_the_leaderboard_lists_people_and_bots_best_first(rated_client: TestClient) -> None:
     board = rated_client.get("/api/leaderboard?game=stardice").json()
-    assert board["total"] == 2 and board["offset"] == 0 and board["limit"] == 50
-    names = [e["name"] for e in board["entries"]]
-    assert set(names) == {"Alice", "bot: random"}
-    alice = next(e for e in board["entries"] if e["name"] == "Alice")
-    assert alice["rating"] > 1500 and alice["games"] == 1 and alice["wins"] == 1 and alice["uncertainty"] > 0
+    assert board["total"] == 1 and board["offset"] == 0 and board["limit"] == 50
+    # Alice has one rated game: provisional, not on the board yet (docs/web.md "Ratings that
+    # cannot be farmed"); the bot's rating was measured before it shipped.
+    assert [e["name"] for e in board["entries"]] == ["bot: random"]
     only_bots = rated_client.get("/api/leaderboard?game=stardice&kind=bot&limit=1").json()
     assert [e["name"] for e in only_bots["entries"]] == ["bot: random"]
+    assert rated_client.get("/api/leaderboard?game=stardice&kind=player").json()["entries"] == []
     second = rated_client.get("/api/leaderboard?game=stardice&offset=1&limit=1").json()
-    assert second["entries"][0]["rank"] == 2
+    assert second["entries"] == [] and second["total"] == 1
     assert rated_client.get("/api/leaderboard?game=wizard").json() == {
-        "game": "wizard", "total": 0, "offset": 0, "limit": 50, "entries": []}
+        "game": "wizard", "total": 0, "offset": 0, "limit": 50, "entries": [],
+        "established": {"games": 5, "opponents": 3}}
 
 
 def test_the_leaderboard_refuses_what_is_out_of_bounds(rated_client: TestClient) -> None:

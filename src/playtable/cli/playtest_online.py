@@ -143,6 +143,7 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | 
     require("lab", "playtest-online export")
     check_new_output(out, force)
     from playtable.lab.people import people_table, person_row, write_people
+    from playtable.web.server.people.fair_play import suspect
     from playtable.web.server.store.store import SqliteStore
 
     store, path = _store(db)
@@ -154,6 +155,7 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | 
         rows: list[dict[str, Any]] = []
         testers: list[list[str | None]] = []
         answers: list[list[dict[str, Any] | None]] = []
+        suspects: list[str | None] = []
         names: dict[str, str] = {}
         unfinished = 0
         for slot in store.slots(playtest_id):
@@ -175,13 +177,17 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | 
             rows.append(row)
             testers.append(seat_testers)
             answers.append(seat_answers)
+            suspects.append(suspect(table, list(spec.people_seats)))
     finally:
         tables.close()
         store.close()
     if not rows:
         raise BadParameter(f"playtest {playtest_id} has no finished game yet")
     questions = [(q.id, q.kind) for q in spec.questions]
-    write_people(people_table(rows, testers, answers, questions), out,
+    write_people(people_table(rows, testers, answers, questions, suspects), out,
                  f"playtable playtest-online export {playtest_id}")
+    marked = sum(1 for s in suspects if s)
     click.echo(f"{len(rows)} game{'' if len(rows) == 1 else 's'} written to {out}"
-               + (f" ({unfinished} not finished, left out)" if unfinished else ""))
+               + (f" ({unfinished} not finished, left out)" if unfinished else "")
+               + (f"; {marked} marked suspect (column 'suspect': too few moves or seconds)"
+                  if marked else ""))

@@ -11,6 +11,10 @@ What a bot row never has comes after the sim columns, in this order, each a list
 entry a seat as `agents` is (NULL at a bot's seat), since several testers may share a game:
 
     testers      each tester's name, or an anonymous id (`tester-1`, ...) when exported so
+    suspect      one VARCHAR a game: why the game may not be a real try (a tester with too few
+                 moves of their own, a game over in too few seconds), NULL when none; the
+                 server's export says (docs/web.md "Playtest slots"), so a designer filters
+                 `WHERE suspect IS NULL` rather than counting junk games silently
     q_<id>       each tester's answer: BIGINT for a scale, VARCHAR for free text (NULL: not
                  answered)
 
@@ -37,6 +41,7 @@ from playtable.lab.runner import Arm, play_game
 from playtable.lab.storage import file_metadata
 
 TESTER_COLUMN = "testers"
+SUSPECT_COLUMN = "suspect"
 QUESTION_PREFIX = "q_"
 
 
@@ -49,9 +54,10 @@ def person_row(game: str, params: Mapping[str, Any], seed: int, actions: Sequenc
 
 
 def people_schema(rows: Sequence[dict[str, Any]], questions: Sequence[tuple[str, str]]) -> pa.Schema:
-    """The sim schema of `rows`, then `testers` and one `q_<id>` per (id, kind) question
-    (kind "scale": list of BIGINT, "text": list of VARCHAR), each a list with one entry a seat."""
-    extra = [pa.field(TESTER_COLUMN, pa.list_(pa.string()))]
+    """The sim schema of `rows`, then `testers`, `suspect` and one `q_<id>` per (id, kind)
+    question (kind "scale": list of BIGINT, "text": list of VARCHAR), each a list with one entry
+    a seat (`suspect`: one text a game)."""
+    extra = [pa.field(TESTER_COLUMN, pa.list_(pa.string())), pa.field(SUSPECT_COLUMN, pa.string())]
     extra += [pa.field(QUESTION_PREFIX + qid, pa.list_(_answer_type(kind))) for qid, kind in questions]
     return pa.schema(list(schema_for(rows)) + extra)
 
@@ -62,11 +68,14 @@ def _answer_type(kind: str) -> pa.DataType:
 
 def people_table(rows: Sequence[dict[str, Any]], testers: Sequence[Sequence[str | None]],
                  answers: Sequence[Sequence[Mapping[str, Any] | None]],
-                 questions: Sequence[tuple[str, str]]) -> pa.Table:
+                 questions: Sequence[tuple[str, str]],
+                 suspects: Sequence[str | None] | None = None) -> pa.Table:
     """Rows (from `person_row`), each with its testers and their answers seat by seat (None at
-    a bot's seat), as one Arrow table."""
-    if not (len(rows) == len(testers) == len(answers)):
-        raise ValueError("each row needs its testers and their answers")
+    a bot's seat) and why it is suspect (None: it is not; no `suspects`: none is), as one
+    Arrow table."""
+    suspects = list(suspects) if suspects is not None else [None] * len(rows)
+    if not (len(rows) == len(testers) == len(answers) == len(suspects)):
+        raise ValueError("each row needs its testers, their answers and whether it is suspect")
     for row, seat_testers, seat_answers in zip(rows, testers, answers, strict=True):
         if not len(row["agents"]) == len(seat_testers) == len(seat_answers):
             raise ValueError("each row's testers and answers need one entry a seat")
@@ -74,6 +83,7 @@ def people_table(rows: Sequence[dict[str, Any]], testers: Sequence[Sequence[str 
     schema = people_schema(rows, questions)
     columns = [base.column(i) for i in range(base.num_columns)]
     columns.append(pa.array([list(t) for t in testers], pa.list_(pa.string())))
+    columns.append(pa.array(suspects, pa.string()))
     for qid, kind in questions:
         columns.append(pa.array([[None if a is None else a.get(qid) for a in seat_answers]
                                  for seat_answers in answers], pa.list_(_answer_type(kind))))

@@ -3,8 +3,10 @@
 The browser makes the key once (32 random bytes, written as 43 characters of base64url) and
 keeps it in its own storage; it is sent only in request bodies and WebSocket messages, never in
 a URL. The server keeps the key's SHA-256 (as it keeps seat tokens), so its database never
-holds a key that could be replayed. Names are not unique and prove nothing: they are what other
-people read on a seat.
+holds a key that could be replayed. A name is one player's (docs/web.md "Names"): unique up to
+case, width and look-alike characters (`names.py`; the store's unique index decides, across
+processes), it belongs to the key that took it until that key takes another, and no person's
+name reads as a bot's ("bot: ...", as the leaderboard shows bots).
 
 `People` is the registry in front of the store: checking what a client sends (a key of the right
 shape, a name of 1-30 printable characters), making a player for a new key, renaming for a
@@ -20,11 +22,12 @@ import secrets
 from collections import OrderedDict
 from typing import Any
 
-from playtable.web.server.store.store import PlayerRow, StoreError, TableStore
+from playtable.web.server.people.names import name_key
+from playtable.web.server.store.store import MAX_NAME, NameTaken, PlayerRow, StoreError, TableStore
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.transport.wire import KEY_ALPHABET, KEY_LENGTH
 
-MAX_NAME = 30
+BOT_PREFIX = name_key("bot:")
 CACHED_PLAYERS = 10_000
 
 
@@ -53,6 +56,8 @@ def check_name(name: Any) -> str:
     if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
         raise BadRequest(f"'name' must be 1 to {MAX_NAME} printable characters (no line breaks "
                          "or control characters)")
+    if name_key(cleaned).replace(" ", "").startswith(BOT_PREFIX):
+        raise BadRequest("a name must not start with 'bot:': that is how bots are shown")
     return cleaned
 
 
@@ -95,6 +100,9 @@ class People:
             if player.name != name:
                 self.store.rename_player(player.id, name)
                 player.name = name
+        except NameTaken:
+            raise BadRequest(f"the name '{name}' is taken: names are one person's, whatever their case "
+                             "or look-alike letters; choose another", 409) from None
         except StoreError:
             raise BadRequest("the server could not save your name (its disk may be full)", 503) from None
         return player, False

@@ -13,6 +13,12 @@ Four tables, made on opening if missing (as `store.py` adds what an older databa
 - `table_choices`: the creator's "not rated" choice, made when the table is created.
 - `solo_scores`: a person's score in each finished solitaire game (by game and variant), for
   their personal best and history.
+- `rating_opponents`: each different opponent (a side's other identities, `kind:who`) a rated
+  identity has met at a game, and `ratings.opponents` their number: a person is on the
+  leaderboard once established (`ESTABLISHED_GAMES` against `ESTABLISHED_OPPONENTS`). A database
+  made before gains both, filled from its rated tables' changes.
+- `seat_networks`: the network hashes (`fair_play.network_hash`) each person's seat was played
+  from, so that a table whose sides share a network is not rated, a restart between included.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ CREATE TABLE IF NOT EXISTS ratings (
     games INTEGER NOT NULL,
     wins INTEGER NOT NULL,
     updated TEXT NOT NULL,
+    opponents INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game, kind, who)
 );
 CREATE INDEX IF NOT EXISTS ratings_board ON ratings(game, (mu - 3 * sigma) DESC);
@@ -60,7 +67,25 @@ CREATE TABLE IF NOT EXISTS solo_scores (
     PRIMARY KEY (table_id, player_id)
 );
 CREATE INDEX IF NOT EXISTS solo_by_player ON solo_scores(player_id, game, variant, ended);
+CREATE TABLE IF NOT EXISTS rating_opponents (
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    who TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    PRIMARY KEY (game, kind, who, opponent)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_networks (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    network TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat, network)
+) WITHOUT ROWID;
 """
+ESTABLISHED_GAMES = 5
+ESTABLISHED_OPPONENTS = 3
+"""A person is provisional, and off the leaderboard, until they have played this many rated
+games of a game against this many different opponents (docs/web.md "Ratings that cannot be
+farmed"); a bot's rating is measured before it is shipped."""
 
 
 @dataclass
@@ -75,6 +100,8 @@ class Skill:
     wins: int = 0
     name: str = ""
     """What people read: the player's current name, or the bot's agent spec."""
+    opponents: int = 0
+    """The different identities it has met at this game in rated games."""
 
 
 @dataclass
@@ -103,23 +130,40 @@ class RatingStore(Protocol):
     def settled(self, table_id: str) -> Settlement | None: ...
 
     def settle(self, table_id: str, game: str, settlement: Settlement, skills: list[Skill],
-               scores: list[tuple[str, SoloScore]], at: str) -> bool:
+               scores: list[tuple[str, SoloScore]], at: str,
+               met: list[tuple[str, str, str]] | None = None) -> bool:
         """Record the table's end and write the new skills and scores in one transaction;
-        False (nothing written) if the table was settled already."""
+        False (nothing written) if the table was settled already. `met`: (kind, who, opponent)
+        for each rated identity and each `kind:who` it played against."""
+
+    def played_from(self, table_id: str, seat: int, network: str) -> None:
+        """A person's move at `seat` came from `network` (a `fair_play.network_hash`)."""
+
+    def networks(self, table_id: str) -> dict[int, set[str]]:
+        """Seat -> the networks its person played from."""
 
     def set_choice(self, table_id: str, rated: bool) -> None: ...
 
     def choice(self, table_id: str) -> bool | None: ...
 
     def board(self, game: str, kind: str | None, offset: int, limit: int) -> tuple[int, list[Skill]]:
-        """(how many identities are rated at `game`, the page of them from `offset`), best
-        first by `mu - 3 sigma`; `kind`: only players or only bots."""
+        """(how many established identities are rated at `game`, the page of them from
+        `offset`), best first by `mu - 3 sigma`; `kind`: only players or only bots. A person
+        still provisional (`ESTABLISHED_GAMES`, `ESTABLISHED_OPPONENTS`) is not on it."""
 
     def scores(self, player_id: str, game: str | None, limit: int) -> list[SoloScore]:
         """The player's last solitaire scores, newest first."""
 
     def bests(self, player_id: str, lower_better: dict[str, bool]) -> list[dict[str, Any]]:
         """Per game and variant: the best score, games played, wins, the last game's time."""
+
+
+_OPPONENTS = ("(SELECT COUNT(*) FROM rating_opponents o WHERE o.game = ratings.game "
+              "AND o.kind = ratings.kind AND o.who = ratings.who)")
+_OPPONENTS_OF = ("(SELECT COUNT(*) FROM rating_opponents o WHERE o.game = ? AND o.kind = ? "
+                 "AND o.who = ?)")
+ESTABLISHED = (f"(r.kind = 'bot' OR (r.games >= {ESTABLISHED_GAMES} "
+               f"AND r.opponents >= {ESTABLISHED_OPPONENTS}))")
 
 
 class SqliteRatingStore:
@@ -129,18 +173,37 @@ class SqliteRatingStore:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         try:
+            had = {row[1] for row in self.db.execute("PRAGMA table_info(ratings)")}
             self.db.executescript(_SCHEMA)
+            if had and "opponents" not in had:
+                self._count_old_opponents()
         except sqlite3.Error as err:
             raise StoreError(f"the ratings' tables could not be made ({err})") from None
+
+    def _count_old_opponents(self) -> None:
+        """A database made before opponents were counted: each rated table's identities met
+        one another (in a team game, teammates count too: the changes kept no sides), once."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("ALTER TABLE ratings ADD COLUMN opponents INTEGER NOT NULL DEFAULT 0")
+            for game, changes in self.db.execute(
+                    "SELECT game, changes FROM rated_tables WHERE rated = 1").fetchall():
+                rated = [(c["kind"], c["who"]) for c in json.loads(changes)]
+                self.db.executemany("INSERT OR IGNORE INTO rating_opponents VALUES (?, ?, ?, ?)",
+                                    [(game, kind, who, f"{k}:{w}") for kind, who in rated
+                                     for k, w in rated if (k, w) != (kind, who)])
+            self.db.execute(f"UPDATE ratings SET opponents = {_OPPONENTS}")
 
     def skills(self, game: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Skill]:
         found: dict[tuple[str, str], Skill] = {}
         for kind, who in keys:
             row = self.db.execute(
-                "SELECT mu, sigma, games, wins FROM ratings WHERE game = ? AND kind = ? AND who = ?",
+                "SELECT mu, sigma, games, wins, opponents FROM ratings "
+                "WHERE game = ? AND kind = ? AND who = ?",
                 (game, kind, who)).fetchone()
             if row is not None:
-                found[(kind, who)] = Skill(kind, who, *row)
+                mu, sigma, games, wins, opponents = row
+                found[(kind, who)] = Skill(kind, who, mu, sigma, games, wins, opponents=opponents)
         return found
 
     def settled(self, table_id: str) -> Settlement | None:
@@ -149,7 +212,8 @@ class SqliteRatingStore:
         return None if row is None else Settlement(bool(row[0]), row[1], json.loads(row[2]))
 
     def settle(self, table_id: str, game: str, settlement: Settlement, skills: list[Skill],
-               scores: list[tuple[str, SoloScore]], at: str) -> bool:
+               scores: list[tuple[str, SoloScore]], at: str,
+               met: list[tuple[str, str, str]] | None = None) -> bool:
         try:
             with self.db:
                 self.db.execute("BEGIN IMMEDIATE")
@@ -159,9 +223,13 @@ class SqliteRatingStore:
                      json.dumps(settlement.changes))).rowcount
                 if not inserted:
                     return False
+                self.db.executemany("INSERT OR IGNORE INTO rating_opponents VALUES (?, ?, ?, ?)",
+                                    [(game, kind, who, opponent) for kind, who, opponent in met or []])
                 self.db.executemany(
-                    "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(game, s.kind, s.who, s.mu, s.sigma, s.games, s.wins, at) for s in skills])
+                    "INSERT OR REPLACE INTO ratings (game, kind, who, mu, sigma, games, wins, updated, "
+                    f"opponents) SELECT ?, ?, ?, ?, ?, ?, ?, ?, {_OPPONENTS_OF}",
+                    [(game, s.kind, s.who, s.mu, s.sigma, s.games, s.wins, at, game, s.kind, s.who)
+                     for s in skills])
                 self.db.executemany(
                     "INSERT OR IGNORE INTO solo_scores VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [(s.table_id, player, s.game, s.variant, s.score, int(s.won), s.ended)
@@ -169,6 +237,19 @@ class SqliteRatingStore:
             return True
         except sqlite3.Error as err:
             raise StoreError(f"the ratings could not be written ({err})") from None
+
+    def played_from(self, table_id: str, seat: int, network: str) -> None:
+        try:
+            self.db.execute("INSERT OR IGNORE INTO seat_networks VALUES (?, ?, ?)", (table_id, seat, network))
+        except sqlite3.Error as err:
+            raise StoreError(f"a seat's network could not be written ({err})") from None
+
+    def networks(self, table_id: str) -> dict[int, set[str]]:
+        out: dict[int, set[str]] = {}
+        for seat, network in self.db.execute("SELECT seat, network FROM seat_networks WHERE table_id = ?",
+                                             (table_id,)):
+            out.setdefault(seat, set()).add(network)
+        return out
 
     def set_choice(self, table_id: str, rated: bool) -> None:
         try:
@@ -181,13 +262,13 @@ class SqliteRatingStore:
         return None if row is None else bool(row[0])
 
     def board(self, game: str, kind: str | None, offset: int, limit: int) -> tuple[int, list[Skill]]:
-        where, args = "r.game = ?", [game]
+        where, args = f"r.game = ? AND {ESTABLISHED}", [game]
         if kind is not None:
             where += " AND r.kind = ?"
             args.append(kind)
         (total,) = self.db.execute(f"SELECT COUNT(*) FROM ratings r WHERE {where}", args).fetchone()
         rows = self.db.execute(
-            "SELECT r.kind, r.who, r.mu, r.sigma, r.games, r.wins, COALESCE(p.name, r.who) "
+            "SELECT r.kind, r.who, r.mu, r.sigma, r.games, r.wins, COALESCE(p.name, r.who), r.opponents "
             "FROM ratings r LEFT JOIN players p ON r.kind = 'player' AND p.id = r.who "
             f"WHERE {where} ORDER BY r.mu - 3 * r.sigma DESC, r.who LIMIT ? OFFSET ?",
             [*args, limit, offset]).fetchall()

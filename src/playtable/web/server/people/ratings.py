@@ -6,13 +6,19 @@ from the rating measured in bot-against-bot games (`bot_ratings.json`, written b
 `benchmarks/bot_ratings.py`), with its uncertainty raised to at least `BOT_SIGMA_FLOOR` so that
 the games people play against it go on moving it; a person starts at the model's default.
 
-Which tables count (`why_unrated`; docs/web.md "Ratings" says why): a game played to its end
-(not abandoned, not left for a rematch), of two sides or more, at the game's standard rules (a
-variant or other parameters change the game, so they would change what a rating means; only the
-wizard game's number of players may differ), with at least one named person, every person's
-seat named, and not marked "not rated" by its creator. A stand-in's move made when a seat's clock
-ran out counts as the seat's own (the clock is the table's rule; letting it run out must not
-turn a loss into an unrated game), and so does a forfeit on the clock.
+Which tables count (`why_unrated`, `why_unfair`; docs/web.md "Ratings" and "Ratings that
+cannot be farmed" say why): a game played to its end (not abandoned), of two sides or more, at
+the game's standard rules (a variant or other parameters change the game, so they would change
+what a rating means; only the wizard game's number of players may differ), with at least one
+named person, every person's seat named, and not marked "not rated" by its creator. Each rated
+person must have played it (`fair_play.played_themselves`: a move of their own, and no more of
+the stand-in's than theirs), every bot must be a shipped level (a name of the game's seat
+chooser, `available_agents`, not a spec with options), and no two sides may have been played
+from one network. A table left for a rematch before its end, against a side of bots only, is
+the leaving people's loss (bots cannot agree to stop); among people only it is not rated. A
+bot's rating moves only with games played out: a forfeit on the clock or a left table rates the
+people and leaves the bot as it was. A solitaire game the stand-in mostly played keeps no
+personal best.
 
 How. The Weng-Lin Bayesian rating (openskill's Plackett-Luce model) rates the game's sides
 (`Game.sides`: every seat alone, or the wizard against the heroes), ranked by their returns. An
@@ -48,10 +54,14 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from playtable.agents import available_agents
 from playtable.core.errors import PlaytableError
 from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.protocol import Game, params_as_dict
+from playtable.web.server.people.fair_play import Moves, moves_by_seat, network_hash, played_themselves
 from playtable.web.server.people.rating_store import (
+    ESTABLISHED_GAMES,
+    ESTABLISHED_OPPONENTS,
     RatingStore,
     Settlement,
     Skill,
@@ -76,6 +86,7 @@ MAX_PAGE = 100
 MAX_OFFSET = 10_000
 MAX_SCORES = 50
 BOT_RATINGS_FILE = "bot_ratings.json"
+NETWORKS_REMEMBERED = 10_000
 
 
 def shown(mu: float, sigma: float) -> dict[str, Any]:
@@ -128,13 +139,16 @@ def _plain(values: dict[str, Any]) -> Any:
 def why_unrated(table: Table, choice: bool | None) -> str | None:
     """Why this table's end does not change ratings, or None if it does (a rated table)."""
     row = table.row
-    if not table.decided:  # played to its end, or forfeited on the clock (clocks.py)
-        return "the game did not reach its end"
+    if not table.decided and left_returns(table) is None:  # played out, forfeited, or resigned
+        return ("its people agreed to leave it for a rematch before its end" if table.left_unfinished
+                else "the game did not reach its end")
     if choice is False:  # a tutorial's too: it counts for no rating and no personal best
         return "its creator chose a game that is not rated"
     solitaire = len(table.game.sides(params_from_dict(table.game.params_type, row.params))) < 2
     if solitaire and table.forfeited is not None:
         return "a game given up on the clock alone keeps no personal best"
+    if solitaire and not played_themselves(moves_by_seat(row).get(0, Moves())):
+        return "the stand-in bot played this game, so it keeps no personal best"
     if solitaire:
         return "a solitaire game keeps a personal best instead"
     if not standard_rules(table.game, row.params):
@@ -147,12 +161,56 @@ def why_unrated(table: Table, choice: bool | None) -> str | None:
     return None
 
 
+def left_returns(table: Table) -> list[float] | None:
+    """A table its people left for a rematch before its end, where a side had bots only: each
+    seat's return as if the people's sides resigned (0) to the bots' (1). None otherwise (not
+    left, or every side had a person: they all agreed to stop)."""
+    if not table.left_unfinished:
+        return None
+    seats = table.row.seats
+    sides = table.game.sides(params_from_dict(table.game.params_type, table.row.params))
+    people = [any(seats[s].kind == "human" for s in side) for side in sides]
+    if all(people):
+        return None
+    returns = [0.0] * len(seats)
+    for side, has_people in zip(sides, people, strict=True):
+        for s in side:
+            returns[s] = 0.0 if has_people else 1.0
+    return returns
+
+
+def why_unfair(table: Table, networks: dict[int, set[str]]) -> str | None:
+    """Why a table that could be rated is not, by who played it (`networks`: each person's
+    seat's networks), or None."""
+    row = table.row
+    shipped = set(available_agents(table.game))
+    odd = next((s.agent or "random" for s in row.seats if s.kind == "bot" and (s.agent or "random")
+                not in shipped), None)
+    if odd is not None:
+        return f"a bot other than the shipped levels played ('{odd[:40]}')"
+    moves = moves_by_seat(row)
+    for player in {s.player for s in row.seats if s.kind == "human" and s.player}:
+        mine = [moves.get(k) for k, s in enumerate(row.seats) if s.player == player]
+        own = sum(m.own for m in mine if m)
+        stood = sum(m.stand_in for m in mine if m)
+        if not played_themselves(Moves(own, stood)):
+            name = next(s.player_name for s in row.seats if s.player == player)
+            return f"{name} did not play their own moves (the clock or the stand-in bot did)"
+    sides = table.game.sides(params_from_dict(table.game.params_type, row.params))
+    seen: dict[str, int] = {}
+    for k, side in enumerate(sides):
+        for network in {n for s in side for n in networks.get(s, set())}:
+            if seen.setdefault(network, k) != k:
+                return "two sides were played from one network"
+    return None
+
+
 def sides_of(table: Table) -> tuple[list[list[tuple[str, str]]], list[float]]:
     """The identities of each side (each once; one on two sides is dropped) and each side's
     return."""
     params = params_from_dict(table.game.params_type, table.row.params)
     sides = table.game.sides(params)
-    returns = table.final_returns()
+    returns = left_returns(table) or table.final_returns()
     who = [[identity(table.row.seats[s]) for s in side] for side in sides]
     owners: dict[tuple[str, str], set[int]] = {}
     for k, side in enumerate(who):
@@ -210,6 +268,9 @@ class Ratings:
     def __init__(self, store: TableStore) -> None:
         db = getattr(store, "db", None)
         self.store: RatingStore | None = SqliteRatingStore(db) if db is not None else None
+        self._networks_seen: dict[tuple[str, int, str], None] = {}
+        """(table, seat, network) already stored, oldest first: a move from a known network
+        writes nothing."""
 
     # -- a table's end ------------------------------------------------------------------------
     def choose(self, table_id: str, rated: Any) -> None:
@@ -231,25 +292,14 @@ class Ratings:
             return None
         row = table.row
         why = why_unrated(table, self.store.choice(table.id))
+        if why is None:
+            why = why_unfair(table, self.store.networks(table.id))
         skills: list[Skill] = []
         scores: list[tuple[str, SoloScore]] = []
         changes: list[dict[str, Any]] = []
+        met: list[tuple[str, str, str]] = []
         if why is None:
-            members, returns = sides_of(table)
-            if sum(1 for m in members if m) < 2:
-                why = "no two sides had different players to rate"
-            else:
-                kept = [(m, r) for m, r in zip(members, returns, strict=True) if m]
-                stored = self.store.skills(row.game, [i for m, _ in kept for i in m])
-                before = [[stored.get(i) or fresh(row.game, *i) for i in m] for m, _ in kept]
-                after = rate(before, [r for _, r in kept])
-                old = {(s.kind, s.who): s for side in before for s in side}
-                for side in after:
-                    for s in side:
-                        skills.append(s)
-                        changes.append({"kind": s.kind, "who": s.who,
-                                        "before": shown(old[(s.kind, s.who)].mu, old[(s.kind, s.who)].sigma),
-                                        "after": shown(s.mu, s.sigma)})
+            why = self._rate(table, skills, changes, met)
         elif "solitaire" in why and row.seats[0].player:
             player = row.seats[0].player
             score = SoloScore(table.id, row.game, variant_key(table), solo_score(table),
@@ -259,11 +309,58 @@ class Ratings:
                             "variant": score.variant})
         settlement = Settlement(why is None, why, changes)
         try:
-            self.store.settle(table.id, row.game, settlement, skills, scores, now())
+            self.store.settle(table.id, row.game, settlement, skills, scores, now(), met)
         except StoreError as err:  # the table is settled at the next restart's end, or never
             log.error("table %s: ratings not saved: %s", table.id, err)
             return None
         return settlement
+
+    def _rate(self, table: Table, skills: list[Skill], changes: list[dict[str, Any]],
+              met: list[tuple[str, str, str]]) -> str | None:
+        """Rate a table that counts: fill `skills` (to store), `changes` (before and after, for
+        people to read) and `met` (each identity's opponents); why not, when no two sides had
+        different players. A bot keeps its rating when a person's side lost by leaving (a
+        forfeit on the clock, a table left for a rematch): only a game played out moves it."""
+        assert self.store is not None
+        game = table.row.game
+        members, returns = sides_of(table)
+        if sum(1 for m in members if m) < 2:
+            return "no two sides had different players to rate"
+        kept = [(m, r) for m, r in zip(members, returns, strict=True) if m]
+        stored = self.store.skills(game, [i for m, _ in kept for i in m])
+        before = [[stored.get(i) or fresh(game, *i) for i in m] for m, _ in kept]
+        after = rate(before, [r for _, r in kept])
+        old = {(s.kind, s.who): s for side in before for s in side}
+        bots_stay = table.forfeited is not None or table.left_unfinished
+        for k, side in enumerate(after):
+            rivals = [f"{kind}:{who}" for j, (m, _) in enumerate(kept) if j != k for kind, who in m]
+            for s in side:
+                if s.kind == "bot" and bots_stay:
+                    s = old[(s.kind, s.who)]
+                else:
+                    skills.append(s)
+                    met.extend((s.kind, s.who, rival) for rival in rivals)
+                was = old[(s.kind, s.who)]
+                changes.append({"kind": s.kind, "who": s.who, "before": shown(was.mu, was.sigma),
+                                "after": shown(s.mu, s.sigma)})
+        return None
+
+    def played_from(self, table_id: str, seat: int, address: str) -> None:
+        """A person played a move at `seat` from `address` (the hub's hook at every person's
+        move): its network is kept once per seat, so the table's end can tell whether two sides
+        were played from one network. A failed write is logged: the move stands."""
+        if self.store is None:
+            return
+        seen = (table_id, seat, network_hash(address))
+        if seen in self._networks_seen:
+            return
+        self._networks_seen[seen] = None
+        while len(self._networks_seen) > NETWORKS_REMEMBERED:
+            self._networks_seen.pop(next(iter(self._networks_seen)))
+        try:
+            self.store.played_from(*seen)
+        except StoreError as err:
+            log.error("table %s: seat %d's network not saved: %s", table_id, seat, err)
 
     # -- what the routes show -------------------------------------------------------------------
     def table_rating(self, table: Table) -> dict[str, Any]:
@@ -295,7 +392,8 @@ class Ratings:
                             "name": s.name if s.kind == "player" else f"bot: {s.who}",
                             **({"agent": s.who} if s.kind == "bot" else {}),
                             **shown(s.mu, s.sigma), "games": s.games, "wins": s.wins})
-        return {"game": game.id, "total": total, "offset": offset, "limit": limit, "entries": entries}
+        return {"game": game.id, "total": total, "offset": offset, "limit": limit, "entries": entries,
+                "established": {"games": ESTABLISHED_GAMES, "opponents": ESTABLISHED_OPPONENTS}}
 
     def bots(self, game: Game[Any, Any], agents: list[str]) -> dict[str, Any]:
         """Each of the game's bots: its rating now (its measured start until it has played)."""

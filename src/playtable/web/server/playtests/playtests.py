@@ -26,16 +26,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 import secrets
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from playtable.core.registry import get_game
 from playtable.web.server.hub import Hub
+from playtable.web.server.people.fair_play import moves_by_seat, network_hash
 from playtable.web.server.playtests.playtest_spec import (
     PLAYTEST_ID,
     BadAnswers,
@@ -62,6 +65,7 @@ CREATE TABLE IF NOT EXISTS playtest_slots (
     variant TEXT NOT NULL,
     seed INTEGER NOT NULL,
     table_id TEXT,
+    begun INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (playtest_id, slot)
 );
 CREATE TABLE IF NOT EXISTS playtest_testers (
@@ -72,11 +76,21 @@ CREATE TABLE IF NOT EXISTS playtest_testers (
     assigned TEXT NOT NULL,
     answers TEXT,
     answered TEXT,
+    network TEXT,
     PRIMARY KEY (playtest_id, slot, seat),
     FOREIGN KEY (playtest_id, slot) REFERENCES playtest_slots(playtest_id, slot)
 );
 CREATE INDEX IF NOT EXISTS playtest_testers_by_player ON playtest_testers(playtest_id, player_id);
 """
+_LATER_COLUMNS = {"playtest_slots": "begun INTEGER NOT NULL DEFAULT 0", "playtest_testers": "network TEXT"}
+"""Columns a database made before slots went round fairly lacks (docs/web.md "Playtest slots")."""
+BEGIN_WITHIN = 600
+"""Seconds a slot's testers have to play their first move before the slot goes back."""
+NETWORK_SHARE = 0.25
+MIN_NETWORK_SLOTS = 2
+"""One network holds at most this share of a playtest's slots at once (slots where its testers
+have a place not yet answered), and never fewer than `MIN_NETWORK_SLOTS` (two testers of one
+household may play side by side)."""
 _OLD_SLOT_COLUMNS = {"player_id", "assigned", "answers", "answered"}
 """A slot's tester was kept in the slot's own row before several people could share a table."""
 
@@ -112,6 +126,9 @@ class PlaytestStore:
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(_SCHEMA)
+        for table, column in _LATER_COLUMNS.items():
+            if column.split()[0] not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
         self._move_old_testers()
 
     def _move_old_testers(self) -> None:
@@ -123,8 +140,9 @@ class PlaytestStore:
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT OR IGNORE INTO playtest_testers SELECT playtest_id, slot, 0, player_id, "
-                "coalesce(assigned, ''), answers, answered FROM playtest_slots WHERE player_id IS NOT NULL")
+                "INSERT OR IGNORE INTO playtest_testers (playtest_id, slot, seat, player_id, assigned, "
+                "answers, answered) SELECT playtest_id, slot, 0, player_id, coalesce(assigned, ''), "
+                "answers, answered FROM playtest_slots WHERE player_id IS NOT NULL")
             for column in sorted(_OLD_SLOT_COLUMNS):
                 if column == "player_id":
                     self.db.execute("DROP INDEX IF EXISTS playtest_slots_by_player")
@@ -204,17 +222,39 @@ class PlaytestStore:
             out.append((Slot(*values), {int(seat) for seat in str(seats).split(",")}))
         return out
 
-    def take(self, slot: Slot, table_id: str, player_id: str, seat: int) -> None:
-        """The slot's table is made, with its first tester at `seat`."""
+    def take(self, slot: Slot, table_id: str, player_id: str, seat: int,
+             network: str | None = None) -> None:
+        """The slot's table is made, with its first tester at `seat` (from `network`)."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("UPDATE playtest_slots SET table_id = ? WHERE playtest_id = ? AND slot = ?",
-                            (table_id, slot.playtest_id, slot.slot))
-            self.join(slot, player_id, seat)
+            self.db.execute("UPDATE playtest_slots SET table_id = ?, begun = 0 WHERE playtest_id = ? "
+                            "AND slot = ?", (table_id, slot.playtest_id, slot.slot))
+            self.join(slot, player_id, seat, network)
 
-    def join(self, slot: Slot, player_id: str, seat: int) -> None:
-        self.db.execute("INSERT INTO playtest_testers (playtest_id, slot, seat, player_id, assigned) "
-                        "VALUES (?, ?, ?, ?, ?)", (slot.playtest_id, slot.slot, seat, player_id, now()))
+    def join(self, slot: Slot, player_id: str, seat: int, network: str | None = None) -> None:
+        self.db.execute("INSERT INTO playtest_testers (playtest_id, slot, seat, player_id, assigned, "
+                        "network) VALUES (?, ?, ?, ?, ?, ?)",
+                        (slot.playtest_id, slot.slot, seat, player_id, now(), network))
+
+    def held(self, playtest_id: str, network: str) -> int:
+        """The slots testers from `network` hold in the playtest now (a place taken there and
+        not yet answered; several testers at one table hold one slot)."""
+        (count,) = self.db.execute(
+            "SELECT count(DISTINCT slot) FROM playtest_testers WHERE playtest_id = ? AND network = ? "
+            "AND answered IS NULL", (playtest_id, network)).fetchone()
+        return int(count)
+
+    def unbegun(self, playtest_id: str, before: str) -> list[Slot]:
+        """The taken slots not yet seen begun whose last tester was seated before `before`."""
+        return [Slot(*values) for values in self.db.execute(
+            "SELECT s.playtest_id, s.slot, s.variant, s.seed, s.table_id FROM playtest_slots s "
+            "JOIN playtest_testers t USING (playtest_id, slot) WHERE s.playtest_id = ? AND "
+            "s.table_id IS NOT NULL AND s.begun = 0 GROUP BY s.slot HAVING max(t.assigned) < ? "
+            "ORDER BY s.slot", (playtest_id, before))]
+
+    def mark_begun(self, slot: Slot) -> None:
+        self.db.execute("UPDATE playtest_slots SET begun = 1 WHERE playtest_id = ? AND slot = ?",
+                        (slot.playtest_id, slot.slot))
 
     def release(self, playtest_id: str, slot: int) -> None:
         """Give a slot back to the schedule (its table ended unfinished): its testers move on."""
@@ -222,8 +262,8 @@ class PlaytestStore:
             self.db.execute("BEGIN")
             self.db.execute("DELETE FROM playtest_testers WHERE playtest_id = ? AND slot = ?",
                             (playtest_id, slot))
-            self.db.execute("UPDATE playtest_slots SET table_id = NULL WHERE playtest_id = ? AND slot = ?",
-                            (playtest_id, slot))
+            self.db.execute("UPDATE playtest_slots SET table_id = NULL, begun = 0 WHERE playtest_id = ? "
+                            "AND slot = ?", (playtest_id, slot))
 
     def answer(self, tester: Tester, answers: dict[str, Any]) -> None:
         self.db.execute("UPDATE playtest_testers SET answers = ?, answered = ? WHERE playtest_id = ? "
@@ -232,6 +272,11 @@ class PlaytestStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+def network_slots(total: int) -> int:
+    """How many of a playtest's `total` slots one network may hold at once."""
+    return max(MIN_NETWORK_SLOTS, math.ceil(total * NETWORK_SHARE))
 
 
 def _fields(body: Any, allowed: set[str]) -> dict[str, Any]:
@@ -337,7 +382,7 @@ class Playtests:
         return {"player": player.name, "played": len(places), "last": last, "more": more}
 
     async def _join_waiting(self, playtest_id: str, spec: PlaytestSpec, player: PlayerRow,
-                            seen: set[int]) -> dict[str, Any] | None:
+                            seen: set[int], network: str | None = None) -> dict[str, Any] | None:
         """Seat the player at the oldest table of the playtest that waits for its people (a deal
         they have not played), or None when there is none."""
         for slot, taken in self.store.waiting(playtest_id, len(spec.people_seats)):
@@ -351,10 +396,31 @@ class Playtests:
             token = await self._seat_invited(slot.table_id, seat, player)
             if token is None:
                 continue
-            self.store.join(slot, player.id, seat)
+            self.store.join(slot, player.id, seat, network)
             return {"table_id": slot.table_id, "seat": seat, "resumed": False,
                     "path": f"/t/{slot.table_id}?seat={seat}&token={token}&playtest={playtest_id}"}
         return None
+
+    async def _reclaim(self, playtest_id: str, spec: PlaytestSpec) -> None:
+        """Give back every slot whose testers were seated `BEGIN_WITHIN` seconds ago and none
+        has played a move of their own: its table ends as abandoned, the slot goes to the next
+        tester. A slot seen begun (or its table over: the tester's own flow gives an abandoned
+        one back) is not looked at again; a table another process plays is left to its idle
+        limit."""
+        before = (datetime.now(UTC) - timedelta(seconds=BEGIN_WITHIN)).isoformat(timespec="milliseconds")
+        for slot in self.store.unbegun(playtest_id, before):
+            assert slot.table_id is not None
+            try:
+                table = await self.hub.fetch(slot.table_id)
+            except (PlayedElsewhere, BadRequest):
+                continue
+            moves = moves_by_seat(table.row)
+            if table.is_over or any(moves[s].own for s in spec.people_seats if s in moves):
+                self.store.mark_begun(slot)  # begun, or over: never looked at again
+                continue
+            self.hub.ends.abandon(table, "Nobody began this playtest game in time: it went back "
+                                         "to the playtest for another tester.")
+            self.store.release(playtest_id, slot.slot)
 
     async def play(self, playtest_id: str, body: Any, client: str) -> dict[str, Any]:
         """Seat the body key's player at their next game (see the module's docstring)."""
@@ -362,7 +428,9 @@ class Playtests:
         key = _fields(body, {"key"}).get("key")
         player = self.hub.people.known(key)
         lock = self._locks.setdefault(playtest_id, asyncio.Lock())
+        network = network_hash(client)
         async with lock:  # two testers never get the same seat
+            await self._reclaim(playtest_id, spec)
             places = await self._places(playtest_id, player.id)
             if places:
                 last = places[-1]
@@ -371,9 +439,12 @@ class Playtests:
                             "path": f"/t/{last.table_id}?seat={last.seat}&playtest={playtest_id}"}
                 if last.answered is None:
                     raise BadRequest("answer the questions about your last game first", 409)
+            if self.store.held(playtest_id, network) >= network_slots(self.store.counts(playtest_id)[0]):
+                raise BadRequest("testers from your network already hold their share of this playtest's "
+                                 "games; try again once they have played and answered", 429)
             seen = {p.seed for p in places}
             try:
-                joined = await self._join_waiting(playtest_id, spec, player, seen)
+                joined = await self._join_waiting(playtest_id, spec, player, seen, network)
                 if joined is not None:
                     return joined
                 slot = self.store.next_free(playtest_id, seen)
@@ -382,7 +453,7 @@ class Playtests:
                 request = {**spec.table_request(slot.variant, slot.seed), "key": key}
                 table, tokens = await self.hub.create(request, client)
                 seat = spec.people_seats[0]
-                self.store.take(slot, table.id, player.id, seat)
+                self.store.take(slot, table.id, player.id, seat, network)
             except (sqlite3.Error, StoreError) as err:
                 log.error("playtest %s: a place not saved: %s", playtest_id, err)
                 raise BadRequest("the server could not save your place in the playtest", 503) from None

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from playtable.core.errors import PlaytableError
+from playtable.web.server.people.names import name_key, name_look
 from playtable.web.server.tables.clocks import legacy_settings
 
 log = logging.getLogger("playtable.web")
@@ -44,6 +45,10 @@ log = logging.getLogger("playtable.web")
 class StoreError(PlaytableError):
     """The store cannot be opened or written (not a database, unreadable, disk full); the
     message says which file and why, in one sentence."""
+
+
+class NameTaken(StoreError):
+    """Another player has this name, up to case and look-alike characters (`names.py`)."""
 
 
 @dataclass
@@ -199,7 +204,9 @@ CREATE TABLE IF NOT EXISTS players (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     key_hash TEXT UNIQUE,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    name_key TEXT,
+    name_look TEXT
 );
 CREATE TABLE IF NOT EXISTS seat_players (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -248,6 +255,22 @@ def _execute_promptly(db: sqlite3.Connection, sql: str, values: tuple[Any, ...],
                 raise
         time.sleep(pause)
         pause = min(2 * pause, 1e-3)
+
+
+MAX_NAME = 30
+"""A display name's length at most (`people.check_name`)."""
+
+
+def _name_keys(name: str) -> tuple[str, str]:
+    return name_key(name), name_look(name)
+
+
+def _taken(err: sqlite3.IntegrityError, name: str) -> Exception:
+    """A player's name clashing with another's (its key's unique index) as `NameTaken`; any
+    other constraint stays an SQLite error."""
+    if "name_key" in str(err) or "name_look" in str(err):
+        return NameTaken(f"the name '{name}' is another player's")
+    return err
 
 
 def _seats_json(seats: list[SeatRow]) -> str:
@@ -320,6 +343,29 @@ class SqliteStore:
         self.db.execute("CREATE INDEX IF NOT EXISTS tables_ended ON tables(ended)")
         if "stand_in" not in {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}:
             self.db.execute("ALTER TABLE actions ADD COLUMN stand_in TEXT")
+        if "name_key" not in {row[1] for row in self.db.execute("PRAGMA table_info(players)")}:
+            self._key_old_names()
+        self.db.execute("CREATE UNIQUE INDEX IF NOT EXISTS players_name_key ON players(name_key)")
+        self.db.execute("CREATE UNIQUE INDEX IF NOT EXISTS players_name_look ON players(name_look)")
+
+    def _key_old_names(self) -> None:
+        """A database from before names were unique: each player's name gets its keys; of
+        players whose names are one name, the first made keeps it and each later one is
+        renamed with a number ("Alice 2"), which they may change in the lobby."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("ALTER TABLE players ADD COLUMN name_key TEXT")
+            self.db.execute("ALTER TABLE players ADD COLUMN name_look TEXT")
+            taken: set[str] = set()
+            for player_id, name in self.db.execute(
+                    "SELECT id, name FROM players ORDER BY created, rowid").fetchall():
+                kept, n = name, 1
+                while {name_key(kept), name_look(kept)} & taken:
+                    n += 1
+                    kept = f"{name[:MAX_NAME - 1 - len(str(n))]} {n}"
+                taken |= {name_key(kept), name_look(kept)}
+                self.db.execute("UPDATE players SET name = ?, name_key = ?, name_look = ? WHERE id = ?",
+                                (kept, name_key(kept), name_look(kept), player_id))
 
     def _checkpoints(self) -> None:
         """Checkpoint once a second for the server's lifetime. A failure (disk full, an I/O
@@ -430,8 +476,12 @@ class SqliteStore:
 
     @_writes
     def add_player(self, player: PlayerRow) -> None:
-        self.db.execute("INSERT INTO players (id, name, key_hash, created) VALUES (?, ?, ?, ?)",
-                        (player.id, player.name, player.key_hash, player.created))
+        try:
+            self.db.execute("INSERT INTO players (id, name, key_hash, created, name_key, name_look) "
+                            "VALUES (?, ?, ?, ?, ?, ?)", (player.id, player.name, player.key_hash,
+                                                          player.created, *_name_keys(player.name)))
+        except sqlite3.IntegrityError as err:
+            raise _taken(err, player.name) from None
 
     def find_player(self, key_hash: str) -> PlayerRow | None:
         found = self.db.execute("SELECT id, name, key_hash, created FROM players WHERE key_hash = ?",
@@ -440,7 +490,11 @@ class SqliteStore:
 
     @_writes
     def rename_player(self, player_id: str, name: str) -> None:
-        self.db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+        try:
+            self.db.execute("UPDATE players SET name = ?, name_key = ?, name_look = ? WHERE id = ?",
+                            (name, *_name_keys(name), player_id))
+        except sqlite3.IntegrityError as err:
+            raise _taken(err, name) from None
 
     def player_tables(self, player_id: str, limit: int) -> list[tuple[TableRow, int]]:
         columns = ", ".join(f"t.{c.strip()}" for c in _COLUMNS.split(","))

@@ -1,7 +1,8 @@
 """The end of tables: marking one over (rated, stored, then free to leave memory and out of its
 network's tables in play), ending as abandoned the tables nobody plays for `Limits.idle_seconds`
-(docs/web.md, "Facing a network") or nobody ever arrived at, and giving back to Open the seats
-taken by people who never came (`seat_claims.py`; docs/web.md, "Fair use")."""
+(docs/web.md, "Facing a network") or nobody ever arrived at, and the playtest slots nobody began
+(docs/web.md, "Playtest slots"), and giving back to Open the seats taken by people who never came
+(`seat_claims.py`; docs/web.md, "Fair use")."""
 
 from __future__ import annotations
 
@@ -61,12 +62,16 @@ class Ends:
             timed = table.clock is not None and table.clock.running is not None
             if table.row.ended is None and not table.is_over and (
                     table.last_activity < cutoff and not timed or self.unattended(table, at.timestamp())):
-                table.abandoned = True
-                table.broadcast_state([Event("abandoned", "Nobody played this table for too long: "
-                                                          "it has been ended.")])
-                self.mark_ended(table)
+                self.abandon(table, "Nobody played this table for too long: it has been ended.")
                 reaped.append(table.id)
         return reaped
+
+    def abandon(self, table: Table, why: str) -> None:
+        """End a table in play as abandoned (its people are told `why`): idle too long, never
+        arrived at, or a playtest's slot nobody began (playtests/playtests.py)."""
+        table.abandoned = True
+        table.broadcast_state([Event("abandoned", why)])
+        self.mark_ended(table)
 
     def unattended(self, table: Table, at: float) -> bool:
         """A table no person ever arrived at, or a tutorial nobody has open, for

@@ -54,6 +54,8 @@ class Play:
                                                "full); nothing changed, try again later"))
             return False
         table.commit(seat, canonical, after, events, stand_in)
+        if conn is not None:  # a person's own move: from which network (people/ratings.py)
+            self.room.ratings.played_from(table.id, seat, conn.address)
         if table.step % SNAPSHOT_EVERY == 0 and not table.is_over:
             self.save_snapshot(table)
         motion = after.motion()

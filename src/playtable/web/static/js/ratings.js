@@ -118,13 +118,15 @@ export async function drawLeaderboard(host, games) {
   const page = (delta) => { boardOffset = Math.max(0, boardOffset + delta); drawLeaderboard(host, games); };
   host.replaceChildren(h("div", { class: "board-head" }, h("label", { for: "board-game" }, "Leaderboard of "), picker),
     board.entries.length ? boardTable(board)
-      : h("p", { class: "empty" }, "Nobody has played a rated game of this one yet: finish one and you are on the board."),
+      : h("p", { class: "empty" }, "Nobody has played a rated game of this one yet: people join the board once established."),
     h("div", { class: "buttons paging" },
       boardOffset > 0 ? h("button", { type: "button", onClick: () => page(-PAGE) }, "Better") : null,
       board.offset + board.entries.length < board.total ? h("button", { type: "button", onClick: () => page(PAGE) }, "More") : null),
     h("p", { class: "note" }, "A rating starts at 1500; ± is its uncertainty (95%), and ? marks one that rests on too few games. "
       + "The list is ordered by the rating less three times its spread, so a few lucky games do not top it. "
-      + "Bots are rated too: they start from their games against each other."),
+      + "Bots are rated too: they start from their games against each other. "
+      + `A person joins the board after ${board.established.games} rated games against `
+      + `${board.established.opponents} different opponents; until then their rating shows on their end screens.`),
     h("h3", {}, "Your solitaire games"), await personalPanel(games));
 }
 
