@@ -36,6 +36,7 @@ from playtable.core.params import resolve_params
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.web.server.address_rates import AddressRates, AddressSockets
+from playtable.web.server.bot_queue import network_of, person_waiting
 from playtable.web.server.bots import JobFailed, JobTimedOut, Workers, bot_seed
 from playtable.web.server.clocks import FORFEIT, ClockKeeper, TableClock
 from playtable.web.server.owners import Owner, owner_of
@@ -280,6 +281,7 @@ class Hub:
         except PlaytableError as err:
             raise BadRequest(str(err)) from None
         table = Table(row, start)
+        table.network = network_of(client)
         try:
             self.store.create(row)
         except StoreError as err:
@@ -915,7 +917,8 @@ class Hub:
 
     async def _ask_bot(self, table: Table, agent: str, seed: int) -> str | None:
         try:
-            return await self.workers.bot_move(table.row.game, agent, table.state.to_json(), seed)
+            return await self.workers.bot_move(table.row.game, agent, table.state.to_json(), seed,
+                                               table.network, table.id, lambda: person_waiting(table))
         except JobFailed as err:
             self._last_failure[table.id] = err
             log.error("bot %s on table %s failed: %s", agent, table.id, err)
