@@ -10,10 +10,12 @@ first.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query
 
@@ -30,21 +32,27 @@ def _steps(client: TestClient, table_ids: list[str]) -> list[int]:
     return [client.get(f"/api/tables/{t}").json()["step"] for t in table_ids]
 
 
-def test_a_persons_bot_moves_before_a_strangers_all_bot_tables_are_served(tmp_path: Path) -> None:
+@pytest.mark.parametrize("arrived", [True, False], ids=["person connected", "page still loading"])
+def test_a_persons_bot_moves_before_a_strangers_all_bot_tables_are_served(tmp_path: Path,
+                                                                          arrived: bool) -> None:
+    """Also before the person's page has connected: a new table's first bot job is asked at
+    once, and its creator's page comes only after the answer to its creation."""
     app = in_process_app(tmp_path / "tables.sqlite3", workers=1, rate=10_000)
-    with TestClient(app) as client:
+    with TestClient(app) as client, contextlib.ExitStack() as stack:
         slow = [create(client, game="troll", seats=[SLOW_BOT], seed=k)["table_id"]
                 for k in range(SLOW_TABLES)]
         mine: dict[str, Any] = create(client, game="stardice", seed=3,
                                       seats=[{"kind": "bot", "agent": "greedy"}, {"kind": "human"}])
         before = _steps(client, slow)
-        with client.websocket_connect(f"/ws/tables/{mine['table_id']}?{seat_query(mine, 1)}") as ws:
+        if arrived:
+            ws = stack.enter_context(
+                client.websocket_connect(f"/ws/tables/{mine['table_id']}?{seat_query(mine, 1)}"))
             assert ws.receive_json()["type"] == "welcome"
-            deadline = time.monotonic() + 60
-            while client.get(f"/api/tables/{mine['table_id']}").json()["step"] == 0:
-                assert time.monotonic() < deadline, "the person's bot never moved"
-                time.sleep(0.02)
-            after = _steps(client, slow)
+        deadline = time.monotonic() + 60
+        while client.get(f"/api/tables/{mine['table_id']}").json()["step"] == 0:
+            assert time.monotonic() < deadline, "the person's bot never moved"
+            time.sleep(0.02)
+        after = _steps(client, slow)
     moved = sum(1 for old, new in zip(before, after, strict=True) if new > old)
     # In order of asking, the one running and every queued stranger's table moves first.
     assert moved <= 3, f"{moved} of the stranger's {SLOW_TABLES} tables moved before the person's bot"

@@ -9,7 +9,9 @@ at a lower CPU priority (`BACKGROUND_NICE`), so where both lanes want the same c
 bot gets it, and a background table waits after each move as long as that move took
 (`PACE`): it plays at most half the time, and a heavy one slows down. Which lane a waiting job
 belongs to is asked again whenever a worker frees up and every `WAKE_SECONDS`: a person who
-arrives at a table whose bot job is waiting moves it to the play lane.
+arrives at a table whose bot job is waiting moves it to the play lane. A new table with a human
+seat counts as one where a person waits for its first `ARRIVAL_SECONDS`, until its creator's
+page connects.
 
 In each lane, waiting jobs are served round-robin across the networks of the tables' creators
 (`network_of`: an IPv6 /64 is one network, an IPv4 address is one), and no network holds more
@@ -25,6 +27,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -42,6 +45,9 @@ may start."""
 WAKE_SECONDS = 0.25
 """How often waiting jobs are looked at again while some cannot start (a person arrived, a
 paced table's wait is over)."""
+ARRIVAL_SECONDS = 10.0
+"""How long a new table with a human seat counts as one where a person waits before its person
+has arrived (their page is loading)."""
 MAX_PACED = 10_000
 """Tables whose pacing is remembered, past which the ones whose wait is over are forgotten."""
 
@@ -62,10 +68,22 @@ def network_of(address: str) -> str:
 
 
 def person_waiting(table: Table) -> bool:
-    """Whether a person is at the table: a connection holds one of its human seats."""
+    """Whether a person is at the table: a connection holds one of its human seats, or the
+    table is new (`ARRIVAL_SECONDS`) and a human seat's person has not yet arrived: the page
+    that created it connects only once it has its answer, after the first bot job was asked."""
     seats = table.row.seats
-    return any(c.seat is not None and 0 <= c.seat < len(seats) and seats[c.seat].kind == "human"
-               for c in table.connections)
+    if any(c.seat is not None and 0 <= c.seat < len(seats) and seats[c.seat].kind == "human"
+           for c in table.connections):
+        return True
+    if not any(s.kind == "human" and not s.joined for s in seats):
+        return False
+    try:
+        created = datetime.fromisoformat(table.row.created)
+    except ValueError:
+        return False
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    return (datetime.now(UTC) - created).total_seconds() < ARRIVAL_SECONDS
 
 
 @dataclass(eq=False)
