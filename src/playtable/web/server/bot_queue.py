@@ -13,6 +13,8 @@ arrives at a table whose bot job is waiting moves it to the play lane. A new tab
 seat counts as one where a person waits for its first `ARRIVAL_SECONDS`, until its creator's
 page connects.
 
+A seated person's hint runs in the play lane too, counted for the asker's network.
+
 In each lane, waiting jobs are served round-robin across the networks of the tables' creators
 (`network_of`: an IPv6 /64 is one network, an IPv4 address is one), and no network holds more
 than `cap` of a lane's workers at once, so ten slow tables from one address take one worker
@@ -142,6 +144,10 @@ class BotQueue:
     def count(self) -> int:
         """Jobs waiting for their turn."""
         return sum(len(jobs) for jobs in self.waiting.values())
+
+    def waiting_from(self, network: str) -> int:
+        """Jobs of `network` waiting for their turn."""
+        return len(self.waiting.get(network, ()))
 
     async def run(self, network: str, table_id: str, urgent: Callable[[], bool],
                   job: Callable[..., T], *args: Any) -> T:

@@ -308,8 +308,11 @@ class Workers:
         return await self.bots.run(network, table_id, urgent or (lambda: True), bot_move,
                                    game_id, spec, position, rng_seed)
 
-    async def hint(self, game_id: str, position: dict[str, Any]) -> tuple[str, str] | None:
-        return await self.play.run(hint, game_id, position)
+    async def hint(self, game_id: str, position: dict[str, Any],
+                   network: str = "") -> tuple[str, str] | None:
+        """The game's hint, asked by a seated person from `network`: in the play lane, in that
+        network's turn (a stranger asking for hints as fast as they may waits for them alone)."""
+        return await self.bots.run(network, "", lambda: True, hint, game_id, position)
 
     async def new_position(self, game_id: str, params: dict[str, Any], seed: int) -> dict[str, Any]:
         return await self.public.run(new_position, game_id, params, seed)

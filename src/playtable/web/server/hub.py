@@ -66,7 +66,7 @@ CREATIONS_WAITING = 256
 waiting creation costs nothing but its place, each address may create only a few a minute,
 and a burst of honest players (web_load.py opens 50 tables at once) must not be refused."""
 HINTS_WAITING = 8
-"""Jobs waiting for the bots' workers past which a hint is refused (bots' moves come first)."""
+"""Jobs of one network waiting for the bots' workers past which its hints are refused."""
 
 
 class PlayedElsewhere(BadRequest):
@@ -745,11 +745,12 @@ class Hub:
         if table.is_over or table.state.current_player != conn.seat:
             conn.push(error("no_hint", "a hint is for the player whose turn it is"))
             return
-        if self.workers.play.waiting >= HINTS_WAITING:
+        network = network_of(conn.address)
+        if self.workers.bots.waiting_from(network) >= HINTS_WAITING:
             conn.push(error("no_hint", "the server is busy; ask for a hint again in a moment"))
             return
         try:
-            found = await self.workers.hint(table.row.game, table.state.to_json())
+            found = await self.workers.hint(table.row.game, table.state.to_json(), network)
         except JobFailed as err:
             log.error("hint on table %s failed: %s", table.id, err)
             conn.push(error("no_hint", "the hint could not be worked out in time"))
