@@ -113,6 +113,30 @@ def test_a_waiting_job_goes_to_the_play_lane_once_a_person_arrives() -> None:
     assert during == {"background": 1, "play": 2}
 
 
+def test_an_all_bot_table_waits_after_each_move_as_long_as_it_took() -> None:
+    """Pacing: a heavy all-bot table's next move waits, so another table (of the same network,
+    asked later) goes first."""
+    async def scenario() -> list[str]:
+        play, background = Pool(1, seconds=30.0), Pool(1, seconds=30.0, prestart=False)
+        queue = BotQueue(play, background)
+        finished: list[str] = []
+
+        async def move(table: str, seconds: float) -> None:
+            await queue.run("n", table, lambda: False, time.sleep, seconds)
+            finished.append(table)
+
+        try:
+            await queue.run("n", "warm", lambda: False, abs, -1)  # the background worker is up
+            await move("heavy", 1.0)
+            await asyncio.gather(move("heavy", 0.0), move("light", 0.0))
+        finally:
+            play.close()
+            background.close()
+        return finished
+
+    assert asyncio.run(scenario()) == ["heavy", "light", "heavy"]
+
+
 def test_networks_are_ipv6_64s_and_ipv4_addresses() -> None:
     assert network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
     assert network_of("2001:db8:1:3::1") != network_of("2001:db8:1:2::1")
