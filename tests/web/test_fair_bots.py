@@ -1,4 +1,4 @@
-"""Bot time shared fairly (docs/web.md, "Bot time"): a stranger's heavy all-bot tables must not
+"""Bot time shared fairly (docs/web.md, "Facing a network"): a stranger's heavy all-bot tables must not
 freeze the bots of a person's table.
 
 The server's part is measured as an order, never as a time: how many of the stranger's tables

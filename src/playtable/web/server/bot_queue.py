@@ -1,4 +1,4 @@
-"""Bot time shared fairly (docs/web.md, "Bot time"): the scheduler in front of the bots' worker
+"""Bot time shared fairly (docs/web.md, "Facing a network"): the scheduler in front of the bots' worker
 processes, so that a stranger's heavy all-bot tables slow down rather than freeze every
 person's bot.
 
@@ -107,7 +107,7 @@ class _Lane:
         self.busy = 0
         self.by_network: dict[str, int] = {}
         self.started = 0
-        """Jobs this lane has started (for the operator's status and the tests)."""
+        """Jobs this lane has started (what the tests read)."""
 
     def free(self) -> bool:
         return self.busy < self.pool.size
@@ -139,11 +139,6 @@ class BotQueue:
         self.paced: dict[str, float] = {}
         """Background tables and the monotonic time before which their next move may not start."""
         self._timer: asyncio.TimerHandle | None = None
-
-    @property
-    def count(self) -> int:
-        """Jobs waiting for their turn."""
-        return sum(len(jobs) for jobs in self.waiting.values())
 
     def waiting_from(self, network: str) -> int:
         """Jobs of `network` waiting for their turn."""
@@ -227,10 +222,3 @@ class BotQueue:
                         del self.waiting[network]
                     return entry
         return None
-
-    def status(self) -> dict[str, Any]:
-        """What the scheduler holds now (for the operator and the tests)."""
-        return {"waiting": self.count, "networks_waiting": len(self.waiting),
-                **{lane.name: {"busy": lane.busy, "started": lane.started,
-                               "networks": dict(lane.by_network)}
-                   for lane in (self.play, self.background)}}
