@@ -5,7 +5,8 @@ oversized and malformed bodies and ask for bots with absurd options.
 
     .venv/bin/python benchmarks/web_hostile.py [--tables 200] [--seconds 20] [--think 0.5]
         [--replayers 3] [--syncers 6] [--sync-rate 20] [--flooders 2] [--creators 1]
-        [--big-body-mib 64] [--clients replay,sync,flood,create,bad,bots|none] [--no-baseline]
+        [--big-body-mib 64] [--persons 5] [--no-baseline]
+        [--clients replay,sync,flood,create,bad,bots,botpool,rotate|none]
 
 First, unless `--no-baseline`, web_load.py's own level (`web_load.measure`: the same players
 on a fresh server, no hostile client) gives the figure to compare with. Then a fresh
@@ -28,7 +29,16 @@ process runs the hostile clients for the same seconds:
   Origin (POST and WebSocket), a path as a board or content parameter, a forged rematch token;
   and beside them, back to back, a `--big-body-mib` body sent in 64 KiB chunks on a raw
   socket (counting how much had gone when the answer came);
-- absurd bots: tables asking for `ismcts:iterations=1000000000` and the like, twice a second.
+- absurd bots: tables asking for `ismcts:iterations=1000000000` and the like, twice a second;
+- the bot-pool attack: ten all-bot wizard tables of 5 `ismcts:iterations=2000` (the dearest
+  bot a client may ask for) from one address at the level's start, playing on;
+- a /64 rotation: all-bot troll tables of `ismcts:iterations=2000`, 4 a second, each from
+  another address of one IPv6 /64.
+
+Beside the normal players, `--persons` people each play Star Dice against the greedy bot (the
+bot a person picks by default; a table of their own, their own address, throws shown at once)
+for the same seconds: the time their bot takes to answer (from the state that hands the bot the
+move to the state with its action) is what the bot-pool attack would take from them.
 
 Where the server has `--forwarded-allow-ips`, it believes X-Forwarded-For from 127.0.0.1, and
 every player and every kind of hostile client sends an address of its own there, so the
@@ -36,15 +46,16 @@ server's per-address limits apply as they would behind the proxy (on loopback ev
 otherwise share 127.0.0.1). `--clients` runs some kinds only (`none`: the same level without
 any, a control).
 
-It prints the normal players' round trip p50/p95/p99/max, the actions they played, errors
+It prints the normal players' round trip p50/p95/p99/max, a person's bot answer p50/p99,
+the actions they played, errors
 (players stopped by an error message or a dropped socket), round trips still unanswered 30 s
 after the end, stalled tables (no state in the last 5 s of the level), and what every
 hostile client sent and got (HTTP status codes, WebSocket messages and close codes, counted),
 and the server's CPU time per player's action in both levels: on a shared machine the round
 trips depend on how much of a core the server gets, the CPU time does not.
 Every loop is bounded in time and count; the servers are stopped at the end. The target
-(issue 27): the normal players' p99 under 100 ms on the 2-core machine, no error, no stalled
-table.
+(issue 27): the normal players' p99 under 100 ms on the 2-core machine, a person's bot
+answer p99 under 2 s, no error, no stalled table.
 """
 
 from __future__ import annotations
@@ -69,6 +80,7 @@ import httpx
 import websockets
 
 from web_load import (
+    Player,
     close_players,
     cpu_seconds,
     measure,
@@ -89,7 +101,16 @@ JSON_TYPE = {"Content-Type": "application/json"}
 TROLL = json.dumps({"game": "troll"}).encode()
 ABSURD_BOTS = ["ismcts:iterations=1000000000", "greedy:samples=1000000000", "expectimax:depth=99",
                "ismcts:iterations=1e99", "ismcts:c=nan", "rollout:rollouts=1000000000"]
-CLIENTS = ("replay", "sync", "flood", "create", "bad", "bots")
+HEAVY_BOT = {"kind": "bot", "agent": "ismcts:iterations=2000"}
+"""The dearest bot a client may ask for (27-110 s a move in a 5-player wizard game: past the
+30-s limit, so its worker is killed and the stand-in plays each move)."""
+BOT_POOL = json.dumps({"game": "wizard", "players": 5, "seats": [HEAVY_BOT] * 5}).encode()
+BOT_POOL_TABLES = 10
+ROTATED = json.dumps({"game": "troll", "seats": [HEAVY_BOT]}).encode()
+ROTATION_PER_SECOND = 4.0
+PERSON_TABLE = {"game": "stardice", "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "human"}]}
+"""A person's table as the brief's players open it: the bot a person picks by default, seat 0."""
+CLIENTS = ("replay", "sync", "flood", "create", "bad", "bots", "botpool", "rotate")
 MAX_REQUESTS = 20_000  # per hostile client: every loop also stops at the deadline
 MAX_RECONNECTS = 200
 
@@ -404,6 +425,30 @@ async def absurd_bots(hostile: Hostile, http: httpx.AsyncClient) -> None:
         await asyncio.sleep(0.5)
 
 
+async def bot_pool(hostile: Hostile, http: httpx.AsyncClient) -> None:
+    """The bot-pool attack: BOT_POOL_TABLES all-bot wizard tables of the dearest bots a client
+    may ask for, from one address (within its 20 tables a minute), left to play on."""
+    for _ in range(BOT_POOL_TABLES):
+        if not hostile.live():
+            return
+        await hostile.request(http, "bot pool: 10 wizard tables of 5 ismcts:iterations=2000",
+                              "POST", "/api/tables", content=BOT_POOL, headers=JSON_TYPE)
+
+
+async def rotation(hostile: Hostile, http: httpx.AsyncClient) -> None:
+    """All-bot tables created ROTATION_PER_SECOND times a second, each from another address of
+    one IPv6 /64 (X-Forwarded-For), as a client holding a /64 may: a limit per address does
+    not see it, one per network does."""
+    kind = "/64 rotation: all-bot tables, each from another address"
+    for n in range(MAX_REQUESTS):
+        if not hostile.live():
+            return
+        address = {"X-Forwarded-For": f"2001:db8:66:64::{n + 1:x}"} if hostile.config["addresses"] else {}
+        await hostile.request(http, kind, "POST", "/api/tables", content=ROTATED,
+                              headers={**JSON_TYPE, **address})
+        await asyncio.sleep(1.0 / ROTATION_PER_SECOND)
+
+
 async def run_hostile(config: dict[str, Any]) -> dict[str, Any]:
     await asyncio.sleep(max(0.0, config["start"] - time.time()))
     hostile = Hostile(config)
@@ -414,10 +459,16 @@ async def run_hostile(config: dict[str, Any]) -> dict[str, Any]:
         clients += [syncer(hostile, http, k) for k in range(config["syncers"] * ("sync" in kinds))]
         clients += [flooder(hostile, http, k) for k in range(config["flooders"] * ("flood" in kinds))]
         clients += [creator(hostile, http) for _ in range(config["creators"] * ("create" in kinds))]
-        clients += [bad_requests(hostile, http), big_bodies(hostile)] * ("bad" in kinds)
-        clients += [absurd_bots(hostile, http)] * ("bots" in kinds)
+        # Only the kinds asked for are made: a coroutine made and never run is warned about.
+        if "bad" in kinds:
+            clients += [bad_requests(hostile, http), big_bodies(hostile)]
+        clients += [absurd_bots(hostile, http)] if "bots" in kinds else []
+        clients += [bot_pool(hostile, http)] if "botpool" in kinds else []
+        clients += [rotation(hostile, http)] if "rotate" in kinds else []
         tasks = [asyncio.ensure_future(c) for c in clients]
-        _, late = await asyncio.wait(tasks, timeout=config["seconds"] + 30)
+        late: set[asyncio.Future[None]] = set()
+        if tasks:  # `--clients none`: nothing to wait for
+            _, late = await asyncio.wait(tasks, timeout=config["seconds"] + 30)
         for task in late:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -448,6 +499,30 @@ async def big_tables(http: httpx.AsyncClient, count: int, seed: int) -> list[dic
         await asyncio.sleep(1)
 
 
+class Person(Player):
+    """A person at a Star Dice table against the greedy bot (PERSON_TABLE, seat 1), who asks for
+    throws to be shown at once (`pace`), so the bot's answer is its wait and thinking alone."""
+
+    async def connect(self) -> None:
+        await super().connect()
+        await self.ws.send(json.dumps({"type": "pace", "pace": "instant"}))
+
+
+async def open_persons(server: ServerProcess, http: httpx.AsyncClient, count: int, seed: int,
+                       addresses: bool) -> list[Player]:
+    """`count` people, each at a PERSON_TABLE of their own, from an address of their own."""
+    persons: list[Player] = []
+    for k in range(count):
+        headers = {"X-Forwarded-For": f"10.2.0.{k + 1}"} if addresses else {}
+        answer = await http.post("/api/tables", json=PERSON_TABLE, headers=headers)
+        if answer.status_code != 201:
+            raise RuntimeError(f"creating a person's table: {answer.status_code} {answer.text[:200]}")
+        person = Person(server, http, answer.json(), random.Random(seed + k), 1, headers)
+        await person.connect()
+        persons.append(person)
+    return persons
+
+
 def server_args() -> tuple[str, ...]:
     """The server's defaults, plus, where it has the option, X-Forwarded-For believed from
     127.0.0.1: every client then comes from an address of its own, as behind a proxy (else all
@@ -466,6 +541,7 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
         addresses = "--forwarded-allow-ips" in server.extra_args
         players = await open_players(server, http, args.tables, "troll", random.Random(args.seed),
                                      addresses)
+        persons = await open_persons(server, http, args.persons, args.seed, addresses)
         config = {"url": server.url, "ws_url": server.ws_url, "seconds": args.seconds,
                   "start": time.time() + 3.0, "seed": args.seed, "big_tables": big,
                   "running_table": players[0].table_id, "replayers": args.replayers,
@@ -482,12 +558,14 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
         all_cpu = tree_cpu(server.process.pid)
         load = os.getloadavg()[0]
         print(f"  {args.tables} players and the hostile clients for {args.seconds:g} s ...", file=sys.stderr)
-        level = await play_level(players, args.seconds, args.think, grace=30.0)
+        level, personal = await asyncio.gather(
+            play_level(players, args.seconds, args.think, grace=30.0),
+            play_level(persons, args.seconds, args.think, grace=30.0))
         cpu = cpu_seconds(server.process.pid) - cpu
         all_cpu = tree_cpu(server.process.pid) - all_cpu
         load = max(load, os.getloadavg()[0])
         rss_after = rss_kib(server.process.pid)
-        await close_players(players)
+        await close_players(players + persons)
         loop = asyncio.get_running_loop()
         try:
             report: dict[str, Any] = await loop.run_in_executor(None, functools.partial(out.get, timeout=90))
@@ -497,7 +575,10 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
         if child.is_alive():
             child.kill()
     times = level["times"]
-    return {"level": level, "report": report, "big": big, "rss_before": rss_before,
+    bot_times = personal["bot_times"]
+    return {"level": level, "personal": personal, "report": report,
+            "bot_answers": len(bot_times), "bot_p50": 1000 * percentile(bot_times, 0.5),
+            "bot_p99": 1000 * percentile(bot_times, 0.99), "big": big, "rss_before": rss_before,
             "rss_after": rss_after, "cpu_share": cpu / level["elapsed"],
             "cpu_ms": 1000 * cpu / max(1, len(times)),
             "tree_share": all_cpu / level["elapsed"], "load": load,
@@ -533,6 +614,12 @@ def print_report(args: argparse.Namespace, baseline: dict[str, Any] | None, host
     flat = {**hostile, **{k: level[k] for k in ("errors", "unanswered", "stalled")}}
     for name, cell in rows:
         print(f"| {name} | {cell(baseline) if baseline else '(--no-baseline)'} | {cell(flat)} |")
+    personal = hostile["personal"]
+    print(f"| people at Star Dice against greedy: bot answers | | {hostile['bot_answers']:,} |")
+    print(f"| a person's bot answer p50 / p99 (target p99 < 2 s) | | {hostile['bot_p50']:.0f} / "
+          f"{hostile['bot_p99']:.0f} ms |")
+    print(f"| people: errors / stalled tables / bots still thinking at the end | | "
+          f"{len(personal['errors'])} / {personal['stalled']} / {personal['bots_waiting']} |")
     share = f"{baseline['cpu_ms'] * baseline['per_s'] / 1000:.0%} / -" if baseline else ""
     print(f"| server CPU, its main process / with its workers (share of one core) | {share} | "
           f"{hostile['cpu_share']:.0%} / {hostile['tree_share']:.0%} |")
@@ -542,7 +629,7 @@ def print_report(args: argparse.Namespace, baseline: dict[str, Any] | None, host
           f"start and end) | {baseline['load'] if baseline else 0:.1f} | {hostile['load']:.1f} |")
     print(f"| the hostile clients' own CPU (share of one core) | | "
           f"{hostile['report']['cpu'] / level['elapsed']:.0%} |")
-    errors = (baseline["errors"] if baseline else []) + level["errors"]
+    errors = (baseline["errors"] if baseline else []) + level["errors"] + personal["errors"]
     if errors:
         print(f"\nfirst errors: {errors[:3]}")
     big = ", ".join(f"{b['id']} ({b['step']} steps, {b['status']})" for b in hostile["big"])
@@ -571,6 +658,8 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=2)
     parser.add_argument("--creators", type=int, default=1)
     parser.add_argument("--big-body-mib", type=int, default=64)
+    parser.add_argument("--persons", type=int, default=5,
+                        help="people at Star Dice tables against the greedy bot, its answer timed")
     parser.add_argument("--clients", default=",".join(CLIENTS),
                         help="the hostile clients to run, comma-separated (default: all; 'none': the "
                              "same level without them, a control)")
@@ -579,8 +668,9 @@ def main() -> None:
     args.clients = [] if args.clients == "none" else args.clients.split(",")
     if not set(args.clients) <= set(CLIENTS):
         parser.error(f"--clients: 'none' or some of {','.join(CLIENTS)}")
-    if not (1 <= args.tables <= 5000 and 1 <= args.seconds <= 3600 and 1 <= args.replay_tables <= 10):
-        parser.error("--tables 1-5000, --seconds 1-3600, --replay-tables 1-10")
+    if not (1 <= args.tables <= 5000 and 1 <= args.seconds <= 3600 and 1 <= args.replay_tables <= 10
+            and 0 <= args.persons <= 100):
+        parser.error("--tables 1-5000, --seconds 1-3600, --replay-tables 1-10, --persons 0-100")
     baseline = None
     if not args.no_baseline:
         print(f"  web_load.py's level: {args.tables} tables, {args.seconds:g} s ...", file=sys.stderr)

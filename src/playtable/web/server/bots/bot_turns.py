@@ -10,6 +10,7 @@ import logging
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.errors import PlaytableError
+from playtable.web.server.bots.bot_queue import person_waiting
 from playtable.web.server.bots.bots import JobFailed, JobTimedOut, bot_seed
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.seating import stand_in_agent
@@ -74,7 +75,8 @@ class BotTurns:
 
     async def ask(self, table: Table, agent: str, seed: int) -> str | None:
         try:
-            return await self.room.workers.bot_move(table.row.game, agent, table.state.to_json(), seed)
+            return await self.room.workers.bot_move(table.row.game, agent, table.state.to_json(), seed,
+                                                    table.network, table.id, lambda: person_waiting(table))
         except JobFailed as err:
             self.last_failure[table.id] = err
             log.error("bot %s on table %s failed: %s", agent, table.id, err)

@@ -28,6 +28,7 @@ from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.protocol import Agent, State
 from playtable.core.registry import get_game
+from playtable.web.server.bots.bot_queue import BACKGROUND_NICE, BotQueue
 
 T = TypeVar("T")
 
@@ -135,9 +136,12 @@ class JobTimedOut(JobFailed):
     """A job that ran past its pool's time limit: its worker was killed and replaced."""
 
 
-def _serve(conn: Any, server: int) -> None:
-    """A worker's life: say it is ready, then run each job it is sent and send back
-    ("ok", result) or ("error", why)."""
+def _serve(conn: Any, server: int, nice: int = 0) -> None:
+    """A worker's life: lower its CPU priority by `nice`, say it is ready, then run each job it
+    is sent and send back ("ok", result) or ("error", why)."""
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     _warm_up(server)
     try:
         conn.send(("ready", None))
@@ -164,9 +168,9 @@ def _serve(conn: Any, server: int) -> None:
 class _Worker:
     """One worker process and the pipe to it; its methods block and run in a thread."""
 
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, nice: int = 0) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, os.getpid()), daemon=True,
+        self.process = context.Process(target=_serve, args=(child, os.getpid(), nice), daemon=True,
                                        name="playtable-worker")
         self.process.start()
         child.close()
@@ -222,14 +226,17 @@ STARTUP_SECONDS = 120.0
 class Pool:
     """`size` worker processes, each running one job at a time for at most `seconds`. A job
     past its time has its worker killed and replaced (`JobTimedOut`); a worker that dies (killed,
-    out of memory) is replaced and the job tried once more. Jobs wait their turn in order."""
+    out of memory) is replaced and the job tried once more. Jobs wait their turn in order.
+    `nice`: how much lower the workers run (`os.nice`); `prestart`: start the workers now
+    (else each at its first job, for a pool that may never be used)."""
 
-    def __init__(self, size: int, seconds: float) -> None:
+    def __init__(self, size: int, seconds: float, nice: int = 0, prestart: bool = True) -> None:
         methods = multiprocessing.get_all_start_methods()
         self.context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         self.seconds = seconds
         self.size = max(1, size)
-        self._idle: list[_Worker] = [_Worker(self.context) for _ in range(self.size)]
+        self.nice = nice
+        self._idle: list[_Worker] = [_Worker(self.context, nice) for _ in range(self.size if prestart else 0)]
         self._free = asyncio.Semaphore(self.size)
         self.waiting = 0
         """Jobs waiting for a free worker (callers may refuse new work when it is high)."""
@@ -247,7 +254,7 @@ class Pool:
                 if worker is None or not worker.alive:
                     if worker is not None:
                         worker.kill()
-                    worker = await asyncio.to_thread(_Worker, self.context)
+                    worker = await asyncio.to_thread(_Worker, self.context, self.nice)
                 try:
                     result: T = await asyncio.to_thread(worker.call, job, args, self.seconds)
                 except _WorkerDied:
@@ -281,18 +288,31 @@ REPLAY_SECONDS = 60.0
 class Workers:
     """The server's worker processes: `play` for bots and hints (seated players' and bots'
     work), `public` for what anyone may ask of a table (replays), so that no stranger's request
-    can hold up a table's bot."""
+    can hold up a table's bot. Bot moves go through `bots` (`bot_queue.BotQueue`): tables where
+    a person waits play in `play`, the others in `background` (half as many workers, started at
+    their first job, at a lower CPU priority), each lane shared fairly across networks."""
 
     def __init__(self, workers: int = 1, bot_seconds: float = BOT_SECONDS) -> None:
         self.workers = max(1, workers)
         self.play = Pool(self.workers, bot_seconds)
+        self.background = Pool(max(1, self.workers // 2), bot_seconds, nice=BACKGROUND_NICE,
+                               prestart=False)
+        self.bots = BotQueue(self.play, self.background)
         self.public = Pool(1, REPLAY_SECONDS)
 
-    async def bot_move(self, game_id: str, spec: str, position: dict[str, Any], rng_seed: int) -> str:
-        return await self.play.run(bot_move, game_id, spec, position, rng_seed)
+    async def bot_move(self, game_id: str, spec: str, position: dict[str, Any], rng_seed: int,
+                       network: str = "", table_id: str = "",
+                       urgent: Callable[[], bool] | None = None) -> str:
+        """The bot's move for table `table_id`, created from `network`, in its turn
+        (`urgent()`: a person is waiting for it; by default one is)."""
+        return await self.bots.run(network, table_id, urgent or (lambda: True), bot_move,
+                                   game_id, spec, position, rng_seed)
 
-    async def hint(self, game_id: str, position: dict[str, Any]) -> tuple[str, str] | None:
-        return await self.play.run(hint, game_id, position)
+    async def hint(self, game_id: str, position: dict[str, Any],
+                   network: str = "") -> tuple[str, str] | None:
+        """The game's hint, asked by a seated person from `network`: in the play lane, in that
+        network's turn (a stranger asking for hints as fast as they may waits for them alone)."""
+        return await self.bots.run(network, "", lambda: True, hint, game_id, position)
 
     async def new_position(self, game_id: str, params: dict[str, Any], seed: int) -> dict[str, Any]:
         return await self.public.run(new_position, game_id, params, seed)
@@ -308,4 +328,5 @@ class Workers:
 
     def close(self) -> None:
         self.play.close()
+        self.background.close()
         self.public.close()

@@ -8,6 +8,7 @@ import logging
 
 from playtable.core.errors import PlaytableError
 from playtable.core.protocol import Event
+from playtable.web.server.bots.bot_queue import network_of
 from playtable.web.server.bots.bots import JobFailed
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
@@ -16,7 +17,7 @@ from playtable.web.server.transport.wire import error
 
 log = logging.getLogger("playtable.web")
 HINTS_WAITING = 8
-"""Jobs waiting for the bots' workers past which a hint is refused (bots' moves come first)."""
+"""Jobs of one network waiting for the bots' workers past which its hints are refused."""
 
 
 class Assists:
@@ -57,11 +58,12 @@ class Assists:
             conn.push(error("no_hint", "a hint is for the player whose turn it is"))
             return
         workers = self.room.workers
-        if workers.play.waiting >= HINTS_WAITING:
+        network = network_of(conn.address)
+        if workers.bots.waiting_from(network) >= HINTS_WAITING:
             conn.push(error("no_hint", "the server is busy; ask for a hint again in a moment"))
             return
         try:
-            found = await workers.hint(table.row.game, table.state.to_json())
+            found = await workers.hint(table.row.game, table.state.to_json(), network)
         except JobFailed as err:
             log.error("hint on table %s failed: %s", table.id, err)
             conn.push(error("no_hint", "the hint could not be worked out in time"))

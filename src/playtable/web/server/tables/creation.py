@@ -12,6 +12,7 @@ from typing import Any
 from playtable.core.errors import PlaytableError
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
+from playtable.web.server.bots.bot_queue import network_of
 from playtable.web.server.bots.bots import JobFailed
 from playtable.web.server.people.people import check_key, valid_key
 from playtable.web.server.store.store import SeatRow, StoreError, TableRow
@@ -119,6 +120,7 @@ class Creation:
         except PlaytableError as err:
             raise BadRequest(str(err)) from None
         table = Table(row, start)
+        table.network = network_of(client)
         try:
             room.store.create(row)
         except StoreError as err:
