@@ -19,8 +19,9 @@ import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query
 
-from playtable.web.server.bots.bot_queue import BotQueue, network_of
+from playtable.web.server.bots.bot_queue import BotQueue
 from playtable.web.server.bots.bots import Pool
+from playtable.web.server.transport.networks import network_of
 
 SLOW_TABLES = 7
 SLOW_BOT = {"kind": "bot", "agent": "ismcts:seconds=2"}

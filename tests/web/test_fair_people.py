@@ -33,11 +33,12 @@ from tests.web.test_ratings import (
 )
 
 from playtable.cli import cli
-from playtable.web.server.people.fair_play import network_hash, network_of
+from playtable.web.server.people.fair_play import network_hash
 from playtable.web.server.people.people import hash_key
 from playtable.web.server.people.ratings import Ratings, fresh
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
 from playtable.web.server.store.store import NameTaken, PlayerRow, SqliteStore, TableRow
+from playtable.web.server.transport.networks import network_of
 
 PEOPLE = ("alice", "bob", "carol", "dave", "erin", "farmer")
 

@@ -16,15 +16,14 @@ page connects.
 A seated person's hint runs in the play lane too, counted for the asker's network.
 
 In each lane, waiting jobs are served round-robin across the networks of the tables' creators
-(`network_of`: an IPv6 /64 is one network, an IPv4 address is one), and no network holds more
-than `cap` of a lane's workers at once, so ten slow tables from one address take one worker
+(`transport.networks.network_of`: an IPv6 /64 is one network, an IPv4 address is one), and no
+network holds more than `cap` of a lane's workers at once, so ten slow tables from one address take one worker
 and wait their turn behind each other, not in front of everyone else.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -60,21 +59,6 @@ ARRIVAL_SECONDS = 10.0
 has arrived (their page is loading)."""
 MAX_PACED = 10_000
 """Tables whose pacing is remembered, past which the ones whose wait is over are forgotten."""
-
-
-def network_of(address: str) -> str:
-    """The network an address counts for in fair shares: its IPv6 /64 (one subscriber's
-    allocation, where any address is theirs to take), or the IPv4 address itself; anything
-    that is not an address (a test client's name, a Unix socket) stands for itself."""
-    try:
-        ip = ipaddress.ip_address(address.strip())
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 def person_waiting(table: Table) -> bool:

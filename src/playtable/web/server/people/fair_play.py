@@ -11,29 +11,12 @@ hash, so the database never holds an address.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
 from playtable.web.server.store.store import TableRow
-
-IPV6_NETWORK_BITS = 64
-
-
-def network_of(address: str) -> str:
-    """The network an address belongs to, as text (an IPv4 address itself, an IPv6 /64, an
-    IPv4-mapped IPv6 address as its IPv4); what is not an IP address (a test client's name, a
-    Unix socket) is its own network."""
-    try:
-        ip = ipaddress.ip_address(address.strip("[]").split("%", 1)[0])
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    if isinstance(ip, ipaddress.IPv6Address):
-        return str(ipaddress.IPv6Network((ip, IPV6_NETWORK_BITS), strict=False))
-    return str(ip)
+from playtable.web.server.transport.networks import network_of
 
 
 def network_hash(address: str) -> str:

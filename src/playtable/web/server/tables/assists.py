@@ -8,11 +8,11 @@ import logging
 
 from playtable.core.errors import PlaytableError
 from playtable.core.protocol import Event
-from playtable.web.server.bots.bot_queue import network_of
 from playtable.web.server.bots.bots import JobFailed
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.tables import Connection, Table
+from playtable.web.server.transport.networks import network_of
 from playtable.web.server.transport.wire import error
 
 log = logging.getLogger("playtable.web")

@@ -12,7 +12,6 @@ from typing import Any
 from playtable.core.errors import PlaytableError
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
-from playtable.web.server.bots.bot_queue import network_of
 from playtable.web.server.bots.bots import JobFailed
 from playtable.web.server.people.people import check_key, valid_key
 from playtable.web.server.store.store import SeatRow, StoreError, TableRow
@@ -91,6 +90,7 @@ class Creation:
         except BaseException:
             room.in_play.ended(row.id)  # nothing was made: its place in play is given back
             raise
+        table.network = client  # whose fair share of the bots' time its bots use (bot_queue.py)
         try:
             room.ratings.choose(row.id, rated)
         except StoreError as err:  # the table is made; only its "not rated" choice is lost
@@ -120,7 +120,6 @@ class Creation:
         except PlaytableError as err:
             raise BadRequest(str(err)) from None
         table = Table(row, start)
-        table.network = network_of(client)
         try:
             room.store.create(row)
         except StoreError as err:

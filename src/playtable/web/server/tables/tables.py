@@ -298,7 +298,7 @@ class Table:
         self.connections: set[Connection] = set()
         self.bot_busy = False
         self.network = ""
-        """The network its creator came from (`bot_queue.network_of`; "" for a table restored
+        """The network its creator came from (`transport.networks.network_of`; "" for a table restored
         after a restart), whose fair share of the bots' workers its bots use."""
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         """The table chat's last lines (kept in memory only: a restart clears the chat)."""
