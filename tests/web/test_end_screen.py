@@ -17,6 +17,7 @@ from tests.web.conftest import create, seat_query
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.params import params_from_dict
+from playtable.core.presentation import revealed as revealed_parts
 from playtable.core.registry import get_game
 from playtable.core.story import tell
 from playtable.games.troll.cards import card_pretty
@@ -49,14 +50,14 @@ def _finished(game_id: str, seed: int, **params: Any) -> tuple[Any, Log]:
     agent, rng = make_agent(game, "random"), Chance(seed)
     while not state.is_terminal:
         seat, action = state.current_player, agent.choose(state, rng)
-        assert state.revealed() == [] and tell(state, log) == {}  # nothing before the end
+        assert revealed_parts(state) == [] and tell(state, log) == {}  # nothing before the end
         log.append((seat, str(action), list(state.apply(action))))
     return state, log
 
 
 def test_the_wizard_reveals_hand_keys_tokens_and_tiles_at_the_end() -> None:
     state, log = _finished("wizard", 3, players=3, max_rounds=3)
-    revealed = {s["heading"]: s["lines"] for s in state.revealed()}
+    revealed = {s["heading"]: s["lines"] for s in revealed_parts(state)}
     headings = {"The wizard's hand", "Keys never found", "Face-down tokens", "Tiles never turned up"}
     assert headings <= set(revealed)
     hidden_keys = [sq for sq, c in state.cells.items() if c.key and not c.flipped and not c.removed]
@@ -73,7 +74,7 @@ def test_the_wizard_reveals_hand_keys_tokens_and_tiles_at_the_end() -> None:
 
 def test_the_troll_reveals_the_bricks_never_seen_and_the_deck() -> None:
     state, log = _finished("troll", 8)
-    revealed = {s["heading"]: s["lines"] for s in state.revealed()}
+    revealed = {s["heading"]: s["lines"] for s in revealed_parts(state)}
     unseen = [c for stack in state.stacks for c in stack if c not in state.seen]
     text = " ".join(revealed["Bricks never turned up"] + revealed["The deck of awakening, top first"])
     for card in unseen + state.deck:

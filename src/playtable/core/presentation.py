@@ -5,7 +5,7 @@ The protocol (`core/protocol.py`) is what every game must answer: whose turn, th
 before a losing action, why the game ended, what stayed hidden, the moments worth a story, the
 motion of a throw, a hint. Those are here, apart from the game state's protocol (as TAG keeps a
 game's GUI and features apart from its state), so a game thinks about them only when it has them:
-its state class lists `Presentation` among its bases (before `State`) and overrides the hooks it
+its state class lists `Presentation` among its bases and overrides the hooks it
 has; every other hook keeps the neutral default below. A front end asks through `presentation`,
 which answers for any state, a game's that has no presentation included.
 """

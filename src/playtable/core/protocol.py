@@ -35,8 +35,6 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 from playtable.core.chance import Chance
 from playtable.core.claims import DesignClaims
 from playtable.core.errors import IllegalAction
-from playtable.core.presentation import Presentation, presentation
-from playtable.core.presentation import revealed as revealed_parts
 
 TERMINAL = -1
 """`current_player` of a finished game."""
@@ -190,34 +188,6 @@ class State(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The full state: hidden parts, rigged queues and the random stream included."""
-
-    # -- the presentation hooks, forwarded -------------------------------------------------------
-    # The front-end hooks are not the protocol's: they are `core.presentation.Presentation`'s,
-    # which a game's state implements when it has them, and front ends ask `presentation(state)`.
-    # These forwarders only keep the web server's call sites (`state.end_text()` and the like)
-    # working until they ask `presentation(state)` too; a game never overrides them.
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        mro = cls.__mro__
-        if Presentation in mro and mro.index(Presentation) > mro.index(State):
-            # State's forwarders would be found before the game's own hooks and ask for them
-            # again, for ever
-            raise TypeError(f"{cls.__name__}: list Presentation before State among its bases")
-
-    def action_warning(self, action: Any) -> str | None:
-        return presentation(self).action_warning(action)
-
-    def end_text(self) -> str | None:
-        return presentation(self).end_text()
-
-    def revealed(self) -> list[dict[str, Any]]:
-        return revealed_parts(self)
-
-    def motion(self) -> list[dict[str, Any]]:
-        return presentation(self).motion()
-
-    def hint(self) -> tuple[Any, str] | None:
-        return presentation(self).hint()
 
 
 class Game(ABC, Generic[P, S]):

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from playtable.agents import make_agent
 from playtable.core.chance import Chance
+from playtable.core.presentation import presentation
 from playtable.core.protocol import Agent, State
 from playtable.core.registry import get_game
 from playtable.web.server.bots.bot_queue import BACKGROUND_NICE, BotQueue
@@ -57,7 +58,7 @@ def bot_move(game_id: str, spec: str, position: dict[str, Any], rng_seed: int) -
 
 def hint(game_id: str, position: dict[str, Any]) -> tuple[str, str] | None:
     """The game's hint in `position`: (action text, plain words), or None (runs in a worker)."""
-    found = _state(game_id, position).hint()
+    found = presentation(_state(game_id, position)).hint()
     if found is None:
         return None
     action, text = found

@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from playtable.core.errors import PlaytableError
+from playtable.core.presentation import presentation
 from playtable.core.protocol import Event
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
@@ -58,7 +59,7 @@ class Play:
             self.room.ratings.played_from(table.id, seat, conn.address)
         if table.step % SNAPSHOT_EVERY == 0 and not table.is_over:
             self.save_snapshot(table)
-        motion = after.motion()
+        motion = presentation(after).motion()
         if motion:
             # A live table (Star Dice): the motion is streamed first, then the new state goes
             # out, so every page animates the throw before it shows where the dice came to rest.

@@ -12,6 +12,7 @@ from typing import Any
 
 from playtable.core.params import params_from_dict
 from playtable.core.position import position_to_json
+from playtable.core.presentation import revealed
 from playtable.core.protocol import Event, State
 from playtable.core.registry import get_game
 from playtable.core.story import tell
@@ -51,7 +52,7 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
     if state.is_terminal:  # the last step shows the end screen's reveal and story (issue 29)
         log: list[tuple[int | None, str | None, list[Event]]] = [(None, None, list(start.setup_events))]
         log += [(who, text, story_events[k]) for k, (who, text) in enumerate(actions)]
-        steps[-1]["end"] = {"revealed": state.revealed(), "story": tell(state, log)}
+        steps[-1]["end"] = {"revealed": revealed(state), "story": tell(state, log)}
     return steps
 
 

@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from playtable.core.params import params_from_dict
+from playtable.core.presentation import presentation, revealed
 from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
 from playtable.core.story import tell
@@ -496,7 +497,8 @@ class Table:
         if self.forfeited is not None:
             return forfeit_result(self.game, self.row, self.forfeited)
         if self.state.is_terminal:
-            return {"returns": self.state.returns(), "text": self.state.end_text() or "The game is over."}
+            text = presentation(self.state).end_text() or "The game is over."
+            return {"returns": self.state.returns(), "text": text}
         if self.left_unfinished:
             return {"returns": None, "text": "Left unfinished: the players moved to a new table."}
         if self.abandoned:
@@ -586,7 +588,7 @@ class Table:
             "current_player": state.current_player,
             "your_turn": your_turn,
             "observation": observation,
-            "legal": [{"action": str(a), "warning": state.action_warning(a)}
+            "legal": [{"action": str(a), "warning": presentation(state).action_warning(a)}
                       for a in state.legal_actions()] if your_turn else [],
             "events": [e.to_json() for e in state.events_for(events, seat)],
             "last_action": self.action_for(self.last_step.action, self.last_step.seat, seat),
@@ -606,7 +608,7 @@ class Table:
         (`core.story.tell`). Built once per change of the table."""
         if self._end is None or self._end[0] != self.version:
             log = [(s.seat, s.action, s.events) for s in self.steps]
-            self._end = (self.version, {"revealed": self.state.revealed(),
+            self._end = (self.version, {"revealed": revealed(self.state),
                                         "story": tell(self.state, log)})
         return self._end[1]
 
@@ -662,7 +664,7 @@ class Table:
 
 
 def paced_frames(motion: list[dict[str, Any]], step: int, pace: str) -> list[tuple[float, dict[str, Any]]]:
-    """A throw's motion (`State.motion()`, frames `{"t", "pieces"}` in physics seconds) as the
+    """A throw's motion (`Presentation.motion()`, frames `{"t", "pieces"}` in physics seconds) as the
     `frame` messages of the step it made, each with the seconds after the throw at which it
     goes out at `pace` (wire.PACES): every frame at t / speed, or at once only the last one.
     Each message names its pace and speed (null at once), so a page plays it back as sent."""
