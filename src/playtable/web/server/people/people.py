@@ -1,4 +1,4 @@
-"""People without accounts (issue 29): a display name and a private player key.
+"""People without accounts: a display name and a private player key.
 
 The browser makes the key once (32 random bytes, written as 43 characters of base64url) and
 keeps it in its own storage; it is sent only in request bodies and WebSocket messages, never in

@@ -1,4 +1,4 @@
-"""The routes of ratings and personal bests (issue 29; docs/web.md "Ratings"): every parameter
+"""The routes of ratings and personal bests (docs/web.md "Ratings"): every parameter
 declared and bounded, every answer a bounded page.
 
 - `GET /api/leaderboard?game=G&kind=player|bot&offset=N&limit=N`: a game's rated people and

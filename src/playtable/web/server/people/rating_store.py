@@ -1,5 +1,5 @@
 """Where ratings and personal scores live: the `RatingStore` interface and its SQLite default,
-in the tables' own database file (issue 29; the logic is `ratings.py`).
+in the tables' own database file (the logic is `ratings.py`).
 
 Four tables, made on opening if missing (as `store.py` adds what an older database lacks):
 

@@ -1,4 +1,4 @@
-"""Ratings of people and bots, and personal bests at solitaire games (issue 29).
+"""Ratings of people and bots, and personal bests at solitaire games.
 
 Who is rated. Every person with a name (a `players` row: `people.py`) and every bot, one identity
 per agent spec (`heuristic`, `ismcts:iterations=200`, ...), has a rating per game. A bot starts

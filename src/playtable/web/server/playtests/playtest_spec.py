@@ -1,4 +1,4 @@
-"""What a playtest with people is (issue 31): its settings, its questionnaire, its schedule of
+"""What a playtest with people is: its settings, its questionnaire, its schedule of
 deals, and the checks on a tester's answers.
 
 A designer (the server's operator) makes a playtest with `playtable playtest-online create`; no

@@ -1,4 +1,4 @@
-"""Playtests with people (issue 31): where they are kept and what a tester may ask of one.
+"""Playtests with people: where they are kept and what a tester may ask of one.
 
 A playtest (`playtest_spec.py`) lives in the tables' SQLite file, in three tables of its own:
 the settings, one row per slot of its schedule (variant, seed, and once its first tester took

@@ -4,7 +4,7 @@ A table is stored as its settings (game, parameters, seed, seats with hashed tok
 record, the action texts in order. The record is the truth: a table's state is rebuilt by
 replaying it. A running table also has a snapshot, its full state at a step of the record,
 rewritten every `tables.SNAPSHOT_EVERY` actions, so that a restart replays only the actions
-after it (issue 32); it is a cache of the record's replay, made by the server from the state it
+after it; it is a cache of the record's replay, made by the server from the state it
 played, removed when an undo takes the record back before it and when the table ends.
 
 A table that has ended is marked so (`mark_ended`, with its result): a restart rebuilds only
@@ -16,7 +16,7 @@ seat joined, save the clocks, link a rematch, mark ended, load): any store with 
 single-row writes and a per-table ordered list can replace SQLite (PostgreSQL, or a key-value
 store keyed by table id). See docs/web.md, "Beyond one process".
 
-People (issue 29) are `players` rows: a player id, a display name, the SHA-256 of the private
+People are `players` rows: a player id, a display name, the SHA-256 of the private
 player key the browser keeps (never the key), and when it was made. A seat refers to its player
 by id (`SeatRow.player`, with the name it showed when they sat down), and `seat_players` indexes
 seats by player, so "the tables I sit at" is one indexed query however long the history. Real
@@ -244,7 +244,7 @@ def _execute_promptly(db: sqlite3.Connection, sql: str, values: tuple[Any, ...],
     `patience` seconds in all. SQLite's own wait (a connection's `timeout`) first sleeps a whole
     millisecond, twenty times longer than another process's commit holds the lock, and it
     sleeps on the event loop: with two server processes it held up about one action in 25 by
-    1-12 ms (benchmarks/web_processes.py, issue 32)."""
+    1-12 ms (benchmarks/web_processes.py)."""
     pause, deadline = 50e-6, time.monotonic() + patience
     while True:
         try:
@@ -281,7 +281,7 @@ class SqliteStore:
     """One SQLite file in WAL mode. `synchronous=NORMAL` keeps every committed transaction
     through a crash of the server process (kill -9); only a power loss may lose the last ones.
 
-    The actions are a `WITHOUT ROWID` table (since issue 32): stored in their primary key's own
+    The actions are a `WITHOUT ROWID` table: stored in their primary key's own
     tree, an action's commit writes one page to the log instead of two (the rows and the key's
     index). A database made before keeps its rowid table, which works the same.
 

@@ -1,4 +1,4 @@
-"""The Rotator board editor (issue 29; seed 004, "Getting Started": a player chooses where the
+"""The Rotator board editor (seed 004, "Getting Started": a player chooses where the
 ten Control Nodes go): its page, and the check a page asks for as a person edits a board.
 
 The check (`games.rotator.verdict`) validates the board and solves it, so it runs in the

@@ -1,4 +1,4 @@
-"""The clocks of a table (issue 29; docs/web.md "Clocks"): two paces, as on Board Game Arena.
+"""The clocks of a table (docs/web.md "Clocks"): two paces, as on Board Game Arena.
 
 - **Real-time**: each person's seat has `seconds` for the whole game (a chess clock), plus
   `increment` seconds after each of its moves. Out of time, the table does what it was set to

@@ -49,7 +49,7 @@ def replay_steps(start: State, actions: list[tuple[int | None, str]], seat: int 
     if hidden_texts:
         for entry in steps[1:]:
             entry["action"] = state.action_for(entry["action"], entry["seat"], seat)
-    if state.is_terminal:  # the last step shows the end screen's reveal and story (issue 29)
+    if state.is_terminal:  # the last step shows the end screen's reveal and story
         log: list[tuple[int | None, str | None, list[Event]]] = [(None, None, list(start.setup_events))]
         log += [(who, text, story_events[k]) for k, (who, text) in enumerate(actions)]
         steps[-1]["end"] = {"revealed": revealed(state), "story": tell(state, log)}

@@ -1,5 +1,5 @@
-"""Who sits where at a rematch that changes the variant (the table menu's "play this variant",
-issue 15: Star Dice's iterations from one page, Objective 1's solitaire among them).
+"""Who sits where at a rematch that changes the variant (the table menu's "play this variant":
+Star Dice's iterations from one page, Objective 1's solitaire among them).
 
 A plain rematch keeps every seat. A variant may have another number of seats (Star Dice's
 solitaire has one, every other variant two), so the seats are planned here, as a pure function

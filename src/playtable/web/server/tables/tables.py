@@ -130,7 +130,7 @@ class Step:
     memory only) and unpacked when the whole log is read (a welcome, the end's story): a running
     table's log is most of its objects, and bytes are one object the cyclic collector never
     scans, where the events were five or more an action that every young collection under load
-    scanned (issue 32, docs/web.md "Sustained load"). Events whose data marshal cannot hold stay
+    scanned (docs/web.md "Sustained load"). Events whose data marshal cannot hold stay
     as they are."""
 
     __slots__ = ("seat", "action", "_events", "stand_in")
@@ -155,7 +155,7 @@ class Step:
 
 SNAPSHOT_EVERY = 50
 """A running table's state is stored every this many actions (`Hub.act`), so a restart replays
-at most this many of its actions, however long its record (issue 32)."""
+at most this many of its actions, however long its record."""
 
 
 def replayed(row: TableRow, state: State, first: int, last: int) -> list[Step]:
@@ -216,7 +216,7 @@ class Connection:
         self.reader: asyncio.Task[Any] | None = None
         """The task reading this connection's frames (`socket_pump`): what it pushes while it
         handles a frame, it sends itself once the frame is handled, without waking the writer
-        task (a turn of the event loop and a task switch an action, issue 32)."""
+        task (a turn of the event loop and a task switch an action)."""
         self.sending = asyncio.Lock()
         """Held by whichever task (the reader or the writer) sends; messages are taken from the
         outbox under it, so they go out in order."""
@@ -603,7 +603,7 @@ class Table:
         }
 
     def end_story(self) -> dict[str, Any]:
-        """What a finished game shows every seat and watcher alike (issue 29): what stayed hidden
+        """What a finished game shows every seat and watcher alike: what stayed hidden
         (`State.revealed`, empty before the end) and the story told from the log
         (`core.story.tell`). Built once per change of the table."""
         if self._end is None or self._end[0] != self.version:

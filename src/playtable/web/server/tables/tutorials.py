@@ -1,4 +1,4 @@
-"""Tutorials (issue 29): a guided first game of each game, played on the real table page with
+"""Tutorials: a guided first game of each game, played on the real table page with
 the real engine. A tutorial is a shipped script (`static/tutorials/<name>.json`, read by the page
 too) naming a fixed table: the game, its variant and parameters, a fixed seed (the deal, the
 dice, the bots' choices) and who sits where (bots in the other seats), plus the steps the page

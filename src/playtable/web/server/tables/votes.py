@@ -1,4 +1,4 @@
-"""The wizard game's vote for "the most evil player", on its end screen (issues 29 and 31).
+"""The wizard game's vote for "the most evil player", on its end screen.
 
 Seed 003, 8 Nov "Preparation": "The players decide who will play the wizard and who shall be the
 heroes, if the players can't agree on who should be the wizard, vote on who the most evil player

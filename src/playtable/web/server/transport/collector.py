@@ -1,4 +1,4 @@
-"""The table server's settings for Python's cyclic garbage collector (issue 32).
+"""The table server's settings for Python's cyclic garbage collector.
 
 CPython frees almost everything by reference counting; the cyclic collector is for objects in
 reference cycles, and it runs by allocation counts: with the defaults (700, 10, 10) a server at

@@ -161,8 +161,8 @@ def worker_main(argv: list[str]) -> None:
     config = uvicorn.Config(build_app(settings, owner, Peers(owner, Path(argv[3]))),
                             **uvicorn_options(settings.forwarded_allow_ips))
     # On the event loop `uvicorn.run` chooses with one process (uvloop where it is installed):
-    # a WebSocket round trip costs the server about half the CPU on it (issue 32,
-    # benchmarks/websocket_floor.py).
+    # a WebSocket round trip costs the server about half the CPU on it
+    # (benchmarks/websocket_floor.py).
     with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
         runner.run(_serve_worker(uvicorn.Server(config), channel_fd))
 

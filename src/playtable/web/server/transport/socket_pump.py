@@ -4,7 +4,7 @@ connection's outbox (its own task, so one slow client never holds up a table).
 
 What the handling of a client's frame sends back to that same client (the state after its
 action, an error) is sent by the reader as soon as the frame is handled, not by waking the
-writer: an action then costs one task switch and one turn of the event loop less (issue 32).
+writer: an action then costs one task switch and one turn of the event loop less.
 Both send under the connection's lock, taking messages in order, so nothing overtakes.
 """
 
@@ -84,7 +84,7 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
         # that ends with one keeps it, and its traceback holds `pump`'s frame, which holds the
         # task: a cycle that only the garbage collector frees, and with it the connection and
         # any table that has left memory meanwhile (about 350 objects a connection; at 1,000
-        # tables the middle collection that found them took 2 s, issue 32).
+        # tables the middle collection that found them took 2 s).
         return
     with contextlib.suppress(Exception):
         await ws.close(code=1008, reason="too slow to keep up")

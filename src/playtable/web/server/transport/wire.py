@@ -70,7 +70,7 @@ circular-reference check (a message is a tree the server builds fresh from JSON-
 
 def _text(message: dict[str, Any]) -> str:
     """A message as compact JSON text. orjson encodes a table's state in a few microseconds
-    against about 50 for the standard library (`benchmarks/wire_encode.py`, issue 32); both
+    against about 50 for the standard library (`benchmarks/wire_encode.py`); both
     write the same JSON values (orjson leaves non-ASCII characters as they are instead of
     \\u escapes, which a JSON reader takes as the same string). Its option for keys that are
     not strings would make every message four times dearer: such a rare message takes the
@@ -148,7 +148,7 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
             raise BadMessage("bad_message", "'text' must be one printable line of at most "
                              f"{MAX_CHAT_TEXT} characters")
         return ClientMessage("chat", None, text.strip())
-    if kind == "hello":  # whose page this is: the player key, and the seat asked for (issue 29)
+    if kind == "hello":  # whose page this is: the player key, and the seat asked for
         key, seat = data.get("key"), data.get("seat")
         if not (isinstance(key, str) and len(key) == KEY_LENGTH and set(key) <= KEY_ALPHABET):
             raise BadMessage("bad_message", f"'key' must be a player key ({KEY_LENGTH} characters "

@@ -1,4 +1,4 @@
-// The Star Dice table menu (issue 15: "named variants of the seed's iterations ... are playable
+// The Star Dice table menu ("named variants of the seed's iterations ... are playable
 // from the table menu"): a button above the table opens the game's named variants, each with its
 // one-line description from the catalogue (GET /api/games, the game's variant_descriptions).
 // Choosing one asks once more ("Start ..."), then starts a new table in that variant through the
@@ -44,7 +44,7 @@ export class VariantMenu {
     }
   }
 
-  /** The variant's name for players (issue 29); its id stays in data-variant. */
+  /** The variant's name for players; its id stays in data-variant. */
   titleOf(name) {
     return this.variants.find((v) => v.name === name)?.title ?? name;
   }

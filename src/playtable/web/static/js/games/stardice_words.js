@@ -1,4 +1,4 @@
-// Star Dice in words (issue 30, "the virtual table, for a newcomer"): the pieces, the shapes,
+// Star Dice in words ("the virtual table, for a newcomer"): the pieces, the shapes,
 // the actions and the events of a step as a person says them, from where the reader sits
 // ("your d6", "the Klingon d12", "a square"), never a coordinate, a speed or a piece id such as
 // `K.d20b` or `F.d6a+K.d20b`. The engine's own event texts (match.py) stay what the lab, the
