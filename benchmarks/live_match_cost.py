@@ -1,7 +1,7 @@
 """What keeping the match costs a live table per report: a `TuioTable` with the
 shipped map's 15 dice on the table (the Surface's limit), one die nudged per frame, without a
 match, and with a war running (`LiveMatch.see` on the layout and the page's view built and
-compared, as `web/server/live.py` does after every report). Prints a table of the median and
+compared, as `web/server/live/live.py` does after every report). Prints a table of the median and
 95th percentile microseconds a report, per setting, alternating the settings' runs.
 
     .venv/bin/python benchmarks/live_match_cost.py --frames 2000 --rounds 5

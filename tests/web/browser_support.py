@@ -61,7 +61,7 @@ def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = 
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
-    # The server's Content-Security-Policy (web/server/guard.py) blocks anything a page loads or
+    # The server's Content-Security-Policy (web/server/transport/guard.py) blocks anything a page loads or
     # runs from elsewhere or inline; a page that trips it counts as a script error.
     page.on("console", lambda msg: errors.append(msg.text)
             if "Content Security Policy" in msg.text else None)
