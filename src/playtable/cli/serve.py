@@ -71,7 +71,9 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
     from playtable.web.server.transport.owners import MAX_PROCESSES
 
     if value == "auto":
-        return max(1, min(MAX_PROCESSES, len(os.sched_getaffinity(0))))
+        # the cores this process may run on (Linux); elsewhere the machine's
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        return max(1, min(MAX_PROCESSES, cores or 1))
     if not value.isascii() or not value.isdecimal() or not 1 <= int(value) <= MAX_PROCESSES:
         raise click.BadParameter(f"give a number of processes from 1 to {MAX_PROCESSES}, or auto")
     return int(value)
