@@ -86,7 +86,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                policy: Policy | None = None, limits: Limits | None = None,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
-               tune_collector: bool = False) -> Guard:
+               tune_collector: bool = False, operator_token: str | None = None) -> Guard:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -97,7 +97,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     among several table-owning ones (`processes.py`; default: the only one), `peers`: its line
     to the others, for what one process's memory cannot answer alone. `tune_collector`: set
     the garbage collector for a long-running server once it has started (`collector.settle`;
-    `playtable serve` does, an app made in another program, a test's, leaves it alone)."""
+    `playtable serve` does, an app made in another program, a test's, leaves it alone).
+    `operator_token`: what starts, controls and closes live tables (`operator.py`; None: no
+    live table is started from the web)."""
     owner = owner or Owner()
     state: dict[str, Hub] = {}
     lives: dict[str, LiveTables] = {}
@@ -359,7 +361,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         Route("/api/tables/{table_id}/record", record),
         Route("/api/tables/{table_id}/position", position),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
-        *live_routes(live_tables, _page("live.html"), rate),
+        *live_routes(live_tables, _page, rate, operator_token),
         *rating_routes(hub, _body),
         *playtest_routes(lambda: tests["playtests"], _page("playtest.html"), _body, _client),
         *board_routes(lambda: hub().workers, _body, _client, _page("editor.html")),

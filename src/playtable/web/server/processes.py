@@ -81,6 +81,7 @@ def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers 
     from playtable.web.server.app import create_app
     from playtable.web.server.guard import Policy
     from playtable.web.server.hub import Limits
+    from playtable.web.server.operator import from_environment
 
     limits = Limits(**settings.limits)
     if owner is not None and owner.count > 1:
@@ -89,7 +90,8 @@ def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers 
                       record_dir=Path(settings.record_dir) if settings.record_dir else None,
                       policy=Policy.of(tuple(settings.allowed_hosts), settings.public_url),
                       limits=limits, public_url=settings.public_url,
-                      bot_seconds=settings.bot_seconds, owner=owner, peers=peers, tune_collector=True)
+                      bot_seconds=settings.bot_seconds, owner=owner, peers=peers, tune_collector=True,
+                      operator_token=from_environment())
 
 
 async def _adopt(server: Any, channel: socket.socket) -> None:

@@ -1,0 +1,152 @@
+"""Live Star Dice tables are the operator's (docs/web.md, "Live tables are the operator's"): a web
+client without the operator token starts none, controls none (match, record, values) and closes
+none; the operator closes them, an idle one closes by itself, and a table's recordings are
+bounded. Junk datagrams are counted and noted in the log once every few seconds, never logged
+whole (python-osc logs each element of a bundle that is no message, on the root logger)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+from tests.tableinput.tuio_script import DICE_MAP
+from tests.web.conftest import in_process_app
+from tests.web.live_support import OPERATOR, OPERATOR_HEADERS, create_live, take_control
+
+from playtable.tableinput.dicemap import parse_dice_map
+from playtable.web.server.live import RECORDINGS_PER_TABLE, LiveSpec, LiveTables
+
+
+def operator_app(tmp_path: Path, **options: Any) -> Any:
+    return in_process_app(tmp_path / "t.sqlite3", rate=10_000, operator_token=OPERATOR,
+                          record_dir=tmp_path / "rec", **options)
+
+
+def until(ws: Any, kind: str, limit: int = 1000) -> dict[str, Any]:
+    for _ in range(limit):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def test_a_stranger_starts_no_live_table(tmp_path: Path) -> None:
+    body = {"tuio_port": 0, "dice": DICE_MAP}
+    with TestClient(operator_app(tmp_path)) as client:
+        for headers in ({}, {"Authorization": "Bearer not-the-token-at-all-0000"},
+                        {"Authorization": f"Basic {OPERATOR}"},
+                        {"Authorization": f"Bearer {OPERATOR[:-1]}"}):
+            answer = client.post("/api/live", json=body, headers=headers)
+            assert answer.status_code == 403 and "operator" in answer.json()["error"], headers
+        assert client.get("/api/live").json()["tables"] == []
+        created = create_live(client, body)
+        assert created["control"] and created["tuio_port"]
+    # a server given no operator token starts none from the web, whatever is presented
+    with TestClient(in_process_app(tmp_path / "u.sqlite3")) as client:
+        answer = client.post("/api/live", json=body, headers=OPERATOR_HEADERS)
+        assert answer.status_code == 403 and "playtable stardice table" in answer.json()["error"]
+
+
+def test_a_stranger_controls_no_live_table_and_never_sees_its_token(tmp_path: Path) -> None:
+    with TestClient(operator_app(tmp_path)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
+        token = created["control"]
+        listing = client.get("/api/live")
+        one = client.get(f"/api/live/{created['id']}")
+        for answer in (listing, one):
+            assert token not in answer.text and OPERATOR not in answer.text
+        with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
+            welcome = until(ws, "welcome")
+            assert token not in str(welcome) and OPERATOR not in str(welcome)
+            ws.send_json({"type": "control", "token": "a-guess-at-the-token-000"})
+            assert until(ws, "error")["code"] == "forbidden"
+            for message in ({"type": "match", "do": "start"}, {"type": "record", "on": True},
+                            {"type": "set_value", "die": "F.d20a", "value": 3}):
+                ws.send_json(message)
+                answer = until(ws, "error")
+                assert answer["code"] == "forbidden", (message, answer)
+            ws.send_json({"type": "sync"})
+            again = until(ws, "welcome")
+            assert again["match"]["phase"] == "idle" and not again["recording"]["on"]
+        assert not (tmp_path / "rec").exists() or not list((tmp_path / "rec").iterdir())
+        # the table's own token, and the operator's, control it; the operator's listing has it
+        for presented in (token, OPERATOR):
+            with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
+                until(ws, "welcome")
+                take_control(ws, presented)
+                ws.send_json({"type": "sync"})
+                assert until(ws, "welcome")["type"] == "welcome"
+        with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
+            until(ws, "welcome")
+            take_control(ws, token)
+            ws.send_json({"type": "match", "do": "start"})
+            assert until(ws, "match")["phase"] != "idle"
+        shown = client.get("/api/live", headers=OPERATOR_HEADERS).json()["tables"]
+        assert [t["control"] for t in shown] == [token]
+
+
+def test_the_operator_closes_a_table_and_frees_its_port(tmp_path: Path) -> None:
+    with TestClient(operator_app(tmp_path)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
+        other = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
+        address = f"/api/live/{created['id']}"
+        with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
+            until(ws, "welcome")
+            for headers in ({}, {"Authorization": f"Bearer {other['control']}"}):
+                assert client.delete(address, headers=headers).status_code == 403
+            assert client.get(address).status_code == 200
+            assert client.delete(address, headers={"Authorization": f"Bearer {created['control']}"}
+                                 ).status_code == 204
+            assert "closed" in until(ws, "closed")["message"]
+        assert client.get(address).status_code == 404
+        assert client.delete(address, headers=OPERATOR_HEADERS).status_code == 404
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind(("127.0.0.1", created["tuio_port"]))  # the table's UDP port is free again
+        assert client.delete(f"/api/live/{other['id']}", headers=OPERATOR_HEADERS).status_code == 204
+        assert client.get("/api/live").json()["tables"] == []
+
+
+def test_an_idle_table_closes_and_a_command_line_table_stays(tmp_path: Path) -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        tables = LiveTables(None, idle_seconds=0.2)
+        dice = parse_dice_map(DICE_MAP)
+        try:
+            await tables.create(LiveSpec(dice, tuio_port=0), "web")
+            await tables.create(LiveSpec(dice, tuio_port=0, expires=False), "main")
+            watched = await tables.create(LiveSpec(dice, tuio_port=0), "watched")
+            page = watched.connect()  # a page open keeps a table
+            before = sorted(tables.tables)
+            for _ in range(200):  # bounded: the reaper looks every 0.05 s here
+                if "web" not in tables.tables:
+                    break
+                await asyncio.sleep(0.05)
+            after = sorted(tables.tables)
+            watched.leave(page)
+            return before, after
+        finally:
+            await tables.close()
+
+    before, after = asyncio.run(scenario())
+    assert before == ["main", "watched", "web"] and after == ["main", "watched"]
+
+
+def test_a_tables_recordings_are_bounded(tmp_path: Path) -> None:
+    with TestClient(operator_app(tmp_path)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
+        with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
+            until(ws, "welcome")
+            take_control(ws, created["control"])
+            refused = None
+            for _ in range(RECORDINGS_PER_TABLE + 5):
+                ws.send_json({"type": "record", "on": True})
+                answer = ws.receive_json()
+                if answer["type"] == "error":
+                    refused = answer
+                    break
+                ws.send_json({"type": "record", "on": False})
+                until(ws, "recording")
+        assert refused is not None and str(RECORDINGS_PER_TABLE) in refused["message"]
+        assert len(list((tmp_path / "rec").iterdir())) == RECORDINGS_PER_TABLE
