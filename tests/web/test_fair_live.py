@@ -7,16 +7,20 @@ whole (python-osc logs each element of a bundle that is no message, on the root 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+import struct
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
-from tests.tableinput.tuio_script import DICE_MAP
+from tests.tableinput.tuio_script import DICE_MAP, bundle, obj_set
 from tests.web.conftest import in_process_app
 from tests.web.live_support import OPERATOR, OPERATOR_HEADERS, create_live, take_control
 
 from playtable.tableinput.dicemap import parse_dice_map
+from playtable.tableinput.tuio import MALFORMED_LOG_SECONDS, TuioReceiver
 from playtable.web.server.live import RECORDINGS_PER_TABLE, LiveSpec, LiveTables
 
 
@@ -150,3 +154,34 @@ def test_a_tables_recordings_are_bounded(tmp_path: Path) -> None:
                 until(ws, "recording")
         assert refused is not None and str(RECORDINGS_PER_TABLE) in refused["message"]
         assert len(list((tmp_path / "rec").iterdir())) == RECORDINGS_PER_TABLE
+
+
+def junk_bundle(n: int) -> bytes:
+    """A bundle whose one element is no OSC message (python-osc logs such a datagram whole)."""
+    element = b"junk" + struct.pack(">I", n) + b"\xff" * 1000
+    return b"#bundle\x00" + b"\x00" * 7 + b"\x01" + struct.pack(">i", len(element)) + element
+
+
+def unknown_tags(n: int) -> bytes:
+    """A message with 200 type tags python-osc does not know (it logs a line for each)."""
+    return b"/tuio/2Dobj\x00" + b"," + b"Z" * 200 + b"\x00" * 3 + struct.pack(">I", n)
+
+
+def test_junk_datagrams_are_counted_and_noted_once_every_few_seconds(
+        caplog: pytest.LogCaptureFixture) -> None:
+    clock = [100.0]
+    receiver = TuioReceiver(clock=lambda: clock[0])
+    good = bundle("2Dobj", [1], [obj_set(1, 0, 0.3, 0.4)], 1)
+    with caplog.at_level(logging.DEBUG):
+        for n in range(1000):
+            receiver.feed(junk_bundle(n) if n % 2 else unknown_tags(n), "127.0.0.1:9", 0.01 * n)
+            clock[0] += 0.001  # 1,000 datagrams within one second
+        receiver.feed(good, "127.0.0.1:9", 10.0)
+        clock[0] += MALFORMED_LOG_SECONDS
+        receiver.feed(junk_bundle(0), "127.0.0.1:9", 10.1)
+    assert receiver.stats.malformed == 1001
+    assert receiver.sources[("127.0.0.1:9", "2Dobj")].objects  # good datagrams still count
+    assert all(len(r.getMessage()) < 400 and "\\xff" not in r.getMessage() for r in caplog.records)
+    notes = [r.getMessage() for r in caplog.records]
+    assert len(notes) == 2, notes[:3]
+    assert notes[0].startswith("TUIO: 1 malformed") and notes[1].startswith("TUIO: 1000 malformed")

@@ -10,7 +10,12 @@ The frame logic copies the TUIO reference client (mkalten/TUIO11_CPP `TuioClient
   f <= 0 (-1: a redundant keep-alive bundle) is always applied;
 * the source is the `source` message of the bundle (TUIO 1.1), else the sender's address, so
   several trackers can feed one table;
-* malformed packets and messages are counted and skipped, never a crash;
+* malformed packets and messages are counted and skipped, never a crash, and logged at most
+  once every `MALFORMED_LOG_SECONDS` with the count. Bundles are walked here, not by python-osc's
+  `OscBundle`, which logs a whole datagram (on the root logger, at WARNING) for each element that
+  is no OSC message, as `OscMessage` logs a line for each type tag it does not know: a local
+  sender of such junk filled 300 MB of log in 5 s. An element that is no message is counted;
+  a message whose type tags python-osc does not know is counted without reaching it;
 * the state is bounded whatever arrives: at most `MAX_SOURCES` (source, profile) pairs (a new
   one evicts the longest-silent pair that holds no contact, else it is refused), at most
   `MAX_CONTACTS` session ids in an `alive` list and uncommitted `set`s per frame, and every
@@ -22,13 +27,18 @@ What becomes of the contacts (which are dice, how they are tracked) is `tracking
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pythonosc.osc_bundle import OscBundle
 from pythonosc.osc_message import OscMessage
+from pythonosc.osc_message import ParseError as MessageError
+from pythonosc.parsing import osc_types
+
+log = logging.getLogger("playtable.tableinput")
 
 PROFILES = ("2Dobj", "2Dcur", "2Dblb")
 MAX_SOURCES = 64
@@ -41,6 +51,13 @@ COORD_RANGE = (-0.5, 1.5)
 MAX_MAGNITUDE = 1e6
 """Angles, velocities, accelerations, sizes: no real contact comes near this."""
 _SET_LENGTHS = {"2Dobj": 10, "2Dcur": 6, "2Dblb": 12}  # arguments after "set"
+MALFORMED_LOG_SECONDS = 5.0
+"""Malformed packets are logged at most once in this many seconds, with their count."""
+_BUNDLE = b"#bundle\x00"
+_TYPE_TAGS = frozenset("ihfdsbrmtTFN[]")
+"""The OSC type tags python-osc parses; it logs a line for any other."""
+MAX_BUNDLE_DEPTH = 8
+"""Bundles within bundles: a tracker nests none; 3,000 levels fit in a datagram."""
 
 
 @dataclass
@@ -80,6 +97,8 @@ class TuioStats:
     frames: int = 0
     late_frames: int = 0
     evicted_sources: int = 0
+    silent_sources: int = 0
+    """(source, profile) pairs whose contacts were dropped: silent too long, or replaced."""
 
 
 CommitHandler = Callable[[str, str, int, float], None]
@@ -90,29 +109,50 @@ class TuioReceiver:
     """Datagrams in (`feed`); `sources[(source, profile)].objects` holds the committed contacts,
     and `on_commit` hears of every committed frame."""
 
-    def __init__(self, on_commit: CommitHandler | None = None) -> None:
+    def __init__(self, on_commit: CommitHandler | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.sources: dict[tuple[str, str], ProfileFrame] = {}
         self.stats = TuioStats()
         self.on_commit = on_commit
+        self.clock = clock
+        """Wall time for the malformed-packet notices (a replay's `now` is the recording's)."""
+        self.sender = ""
+        self.unlogged = 0
+        self.logged_at = -math.inf
 
     def feed(self, data: bytes, sender: str, now: float) -> None:
         """One UDP datagram from `sender` ("host:port") received at time `now` (seconds)."""
         self.stats.packets += 1
+        self.sender = sender
         try:
             messages = list(_walk(data))
-        except Exception:  # noqa: BLE001 - any parse failure of a datagram is counted
-            self.stats.malformed += 1
+        except Exception as err:  # noqa: BLE001 - any parse failure of a datagram is counted
+            self.malformed(f"not an OSC packet ({type(err).__name__})")
             return
         source = sender
-        for _, args in messages:
-            if len(args) == 2 and args[0] == "source" and isinstance(args[1], str):
-                source = args[1]
-        for address, args in messages:
+        for item in messages:
+            if item is not None and len(item[1]) == 2 and item[1][0] == "source" \
+                    and isinstance(item[1][1], str):
+                source = item[1][1]
+        for item in messages:
+            if item is None:
+                self.malformed("a bundle element that is no OSC message")
+                continue
             self.stats.messages += 1
             try:
-                self._message(source, address, args, now)
-            except (ValueError, TypeError, IndexError, KeyError):
-                self.stats.malformed += 1
+                self._message(source, item[0], item[1], now)
+            except (ValueError, TypeError, IndexError, KeyError, OverflowError) as err:
+                self.malformed(str(err))
+
+    def malformed(self, why: str) -> None:
+        """Count a malformed packet or message; log the count at most every few seconds."""
+        self.stats.malformed += 1
+        self.unlogged += 1
+        wall = self.clock()
+        if wall - self.logged_at >= MALFORMED_LOG_SECONDS:
+            log.warning("TUIO: %d malformed packet(s) or message(s) since the last notice; the "
+                        "latest from %r: %s", self.unlogged, self.sender[:60], why[:100])
+            self.unlogged, self.logged_at = 0, wall
 
     def _message(self, source: str, address: str, args: list[Any], now: float) -> None:
         if not address.startswith("/tuio/"):
@@ -145,7 +185,7 @@ class TuioReceiver:
             if sid not in frame.pending_sets and len(frame.pending_sets) >= MAX_CONTACTS:
                 raise ValueError(f"more than {MAX_CONTACTS} uncommitted set messages")
             nums = [float(v) for v in vals[1:]]  # ints are accepted as numbers too
-            if not all(math.isfinite(v) and abs(v) <= MAX_MAGNITUDE for v in nums):
+            if not all(_sane(v) for v in nums):
                 raise ValueError("a value that is not finite or out of range")
             if profile == "2Dobj":
                 class_id = int(vals[1])
@@ -211,20 +251,51 @@ class TuioReceiver:
             self.on_commit(source, profile, fseq, now)
 
 
-def _walk(data: bytes) -> Iterator[tuple[str, list[Any]]]:
-    if OscBundle.dgram_is_bundle(data):
-        yield from _walk_bundle(OscBundle(data))
-    elif OscMessage.dgram_is_message(data):
-        m = OscMessage(data)
-        yield m.address, list(m.params)
+def _sane(value: float) -> bool:
+    return math.isfinite(value) and abs(value) <= MAX_MAGNITUDE
+
+
+def _walk(data: bytes, depth: int = 0) -> Iterator[tuple[str, list[Any]] | None]:
+    """The messages of an OSC packet in order; None for a bundle element that is no message
+    (counted by the caller). A packet that is neither, or a bundle whose sizes do not add up:
+    ValueError."""
+    if data.startswith(_BUNDLE):
+        if depth >= MAX_BUNDLE_DEPTH:
+            raise ValueError(f"bundles nested deeper than {MAX_BUNDLE_DEPTH}")
+        if len(data) < len(_BUNDLE) + 8:
+            raise ValueError("a bundle without its time tag")
+        index = len(_BUNDLE) + 8
+        while index < len(data):
+            size = int.from_bytes(data[index:index + 4], "big", signed=True)
+            index += 4
+            if size < 0 or size % 4 or index + size > len(data):
+                raise ValueError("a bundle element whose size does not fit the bundle")
+            element, index = data[index:index + size], index + size
+            if element.startswith(_BUNDLE):
+                yield from _walk(element, depth + 1)
+            else:
+                yield _message(element)
+    elif data.startswith(b"/"):
+        message = _message(data)
+        if message is None:
+            raise ValueError("not an OSC message")
+        yield message
     else:
         raise ValueError("not an OSC packet")
 
 
-def _walk_bundle(bundle: OscBundle) -> Iterator[tuple[str, list[Any]]]:
-    for i in range(bundle.num_contents):
-        content = bundle.content(i)
-        if isinstance(content, OscBundle):
-            yield from _walk_bundle(content)
-        else:
-            yield content.address, list(content.params)
+def _message(data: bytes) -> tuple[str, list[Any]] | None:
+    """One OSC message's address and arguments; None if it is none or has type tags python-osc
+    does not parse (checked first: it would log each of them)."""
+    if not data.startswith(b"/"):
+        return None
+    try:
+        _, index = osc_types.get_string(data, 0)
+        if data[index:]:
+            tags, _ = osc_types.get_string(data, index)
+            if not tags.startswith(",") or not _TYPE_TAGS.issuperset(tags[1:]):
+                return None
+        message = OscMessage(data)
+    except (osc_types.ParseError, MessageError, IndexError, ValueError, OverflowError):
+        return None
+    return message.address, list(message.params)
