@@ -16,6 +16,10 @@ The frame logic copies the TUIO reference client (mkalten/TUIO11_CPP `TuioClient
   is no OSC message, as `OscMessage` logs a line for each type tag it does not know: a local
   sender of such junk filled 300 MB of log in 5 s. An element that is no message is counted;
   a message whose type tags python-osc does not know is counted without reaching it;
+* a `set` whose position (x, y; and a 2Dobj's class id) is not a finite number within range is
+  dropped; one whose other fields (angle, velocities, accelerations, sizes) are not is kept with
+  those fields 0 and counted as malformed: the reference C++ TUIO server sends infinite velocities
+  under load with a good position;
 * the state is bounded whatever arrives: at most `MAX_SOURCES` (source, profile) pairs (a new
   one evicts the longest-silent pair that holds no contact, else it is refused), at most
   `MAX_CONTACTS` session ids in an `alive` list and uncommitted `set`s per frame, and every
@@ -51,6 +55,9 @@ COORD_RANGE = (-0.5, 1.5)
 MAX_MAGNITUDE = 1e6
 """Angles, velocities, accelerations, sizes: no real contact comes near this."""
 _SET_LENGTHS = {"2Dobj": 10, "2Dcur": 6, "2Dblb": 12}  # arguments after "set"
+_PLACE = {"2Dobj": (0, 1, 2), "2Dcur": (0, 1), "2Dblb": (0, 1)}
+"""The numbers of a set (after its session id) without which it says nothing: the class id and
+the position; any other field that is not a sane number is replaced by 0."""
 MALFORMED_LOG_SECONDS = 5.0
 """Malformed packets are logged at most once in this many seconds, with their count."""
 _BUNDLE = b"#bundle\x00"
@@ -185,8 +192,11 @@ class TuioReceiver:
             if sid not in frame.pending_sets and len(frame.pending_sets) >= MAX_CONTACTS:
                 raise ValueError(f"more than {MAX_CONTACTS} uncommitted set messages")
             nums = [float(v) for v in vals[1:]]  # ints are accepted as numbers too
-            if not all(_sane(v) for v in nums):
-                raise ValueError("a value that is not finite or out of range")
+            if not all(_sane(nums[i]) for i in _PLACE[profile]):
+                raise ValueError("a position that is not finite or out of range")
+            if not all(_sane(v) for v in nums):  # the place is good: kept, the rest is 0
+                nums = [v if _sane(v) else 0.0 for v in nums]
+                self.malformed(f"{profile} set {sid}: a value that is not finite or out of range")
             if profile == "2Dobj":
                 class_id = int(vals[1])
                 x, y, a, vx, vy = nums[1], nums[2], nums[3], nums[4], nums[5]

@@ -1,0 +1,118 @@
+"""What real tables' streams do to the reader: a `set` with an infinite or NaN velocity and a good
+position (the reference C++ TUIO server sends such sets under load) keeps its place. The streams
+are the test script's, the shipped recording and the simulator's (`playtable stardice tuio-sim`:
+`TuioSim`), replayed through `TuioTable` as the live table feeds them."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from pythonosc.osc_bundle_builder import IMMEDIATELY, OscBundleBuilder
+from pythonosc.osc_message_builder import OscMessageBuilder
+
+from playtable.games.stardice.formation import TABLE_DEPTH, TABLE_WIDTH
+from playtable.tableinput.dicemap import load_dice_map, parse_dice_map
+from playtable.tableinput.sim import TuioSim
+from playtable.tableinput.tracking import TuioTable
+from playtable.tableinput.tuio import _walk
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tuio_script import DICE_MAP, bundle, msg  # noqa: E402
+
+
+def message(address: str, args: list[Any]) -> Any:
+    """An OSC message; floats as 64-bit doubles, so inf and NaN travel as such."""
+    builder = OscMessageBuilder(address)
+    for arg in args:
+        builder.add_arg(arg, "d" if isinstance(arg, float) else None)
+    return builder.build()
+
+
+def with_velocity(data: bytes, velocity: float) -> bytes:
+    """The datagram again, every 2Dobj `set` given `velocity` as its X and Y (index 6 and 7)."""
+    builder = OscBundleBuilder(IMMEDIATELY)
+    for item in _walk(data):
+        assert item is not None
+        address, args = item
+        if address == "/tuio/2Dobj" and args[0] == "set":
+            args = [*args[:6], velocity, velocity, *args[8:]]
+        builder.add_content(message(address, args))
+    return bytes(builder.build().dgram)
+
+
+def sim_stream(seed: int, steps: int, pause: float = 1.0) -> list[tuple[float, bytes]]:
+    """The simulator's first `steps` steps as one stream, `pause` seconds of keep-alive frames
+    (every 0.5 s, as `tuio-sim` sends them) after each."""
+    sim = TuioSim(seed=seed, battles=1)
+    out: list[tuple[float, bytes]] = []
+    start = 0.0
+    for k, step in enumerate(sim.steps()):
+        if k == steps:
+            break
+        out.extend((start + t, data) for t, data in step.frames)
+        end = (out[-1][0] if out else start) + pause
+        t = end - pause + 0.5
+        while t <= end:
+            out.append((t, sim.keep_alive()))
+            t += 0.5
+        start = end
+    return out
+
+
+def sample_table() -> TuioTable:
+    return TuioTable(load_dice_map("sample"))
+
+
+def replay(table: TuioTable, stream: list[tuple[float, bytes]], sender: str = "127.0.0.1:3333",
+           quiet: float = 1.0) -> None:
+    """Feed `stream` as the live table does: ticks in the quiet between datagrams (every 0.05 s),
+    then `quiet` seconds more."""
+    last = None
+    for t, data in stream:
+        if last is not None:
+            tick = last + 0.05
+            while tick < t:
+                table.tick(tick)
+                tick += 0.05
+        table.feed(data, sender, t)
+        last = t
+    if last is not None:
+        table.tick(last + quiet)
+
+
+def places(table: TuioTable) -> dict[str, tuple[float, float]]:
+    return {k: (round(tr.x, 6), round(tr.y, 6)) for k, tr in table.tracks.items()}
+
+
+def test_a_set_with_an_infinite_velocity_keeps_its_place() -> None:
+    t = TuioTable(parse_dice_map(DICE_MAP))
+    for i in range(30):  # F.d20a slides along with finite x, y and X = inf
+        x = 0.1 + 0.02 * i
+        t.feed(bytes(bundle("2Dobj", [5], [message("/tuio/2Dobj", [
+            "set", 5, 0, x, 0.4, 0.0, math.inf, 0.0, 0.0, 0.0, 0.0])], i + 1)), "a", 0.05 * i)
+    track = t.tracks["F.d20a"]
+    assert math.isclose(track.x, 0.68 * TABLE_WIDTH) and math.isclose(track.y, 0.4 * TABLE_DEPTH)
+    assert t.stats.malformed == 30 and math.isfinite(track.vx)
+    # NaN in the angle and the acceleration: the place is kept too; a NaN x drops the set
+    t.feed(bytes(bundle("2Dobj", [5], [message("/tuio/2Dobj", [
+        "set", 5, 0, 0.7, 0.4, math.nan, 0.0, 0.0, 0.0, math.nan, 0.0])], 31)), "a", 1.6)
+    t.feed(bytes(bundle("2Dobj", [5], [message("/tuio/2Dobj", [
+        "set", 5, 0, math.nan, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])], 32)), "a", 1.65)
+    assert math.isclose(t.tracks["F.d20a"].x, 0.7 * TABLE_WIDTH) and t.stats.malformed == 32
+    assert math.isclose(t.tracks["F.d20a"].y, 0.4 * TABLE_DEPTH)
+    t.feed(bytes(msg("2Dobj", "set", 5, 0, 0.7, 0.4).dgram), "a", 1.7)  # a short set: dropped, counted
+    assert t.stats.malformed == 33
+
+
+def test_the_simulators_stream_with_infinite_velocities_leaves_the_dice_where_it_should() -> None:
+    stream = sim_stream(seed=3, steps=4)
+    clean, loaded = sample_table(), sample_table()
+    replay(clean, stream)
+    replay(loaded, [(t, with_velocity(data, math.inf)) for t, data in stream])
+    assert clean.tracks and places(loaded) == places(clean)
+    assert loaded.last_report is not None and clean.last_report is not None
+    assert loaded.last_report["formations"] == clean.last_report["formations"]
+    assert loaded.stats.malformed > 0 and clean.stats.malformed == 0
