@@ -51,6 +51,9 @@ def _check_port(kind: int, host: str, port: int, what: str) -> None:
               help="TUIO profiles that carry dice (2Dobj, 2Dblb, 2Dcur).")
 @click.option("--grace", type=NON_NEGATIVE, default=0.25, show_default=True,
               help="Seconds a vanished die is kept before it leaves its formation.")
+@click.option("--source-timeout", type=NON_NEGATIVE, default=5.0, show_default=True,
+              help="Seconds after which a silent tracker's dice leave the table (0: never; for a "
+                   "tracker that sends nothing at all while the dice lie still).")
 @click.option("--force", is_flag=True, help="Replace --record if it exists.")
 @click.option("--operator-token", callback=operator_token_option, default=None,
               envvar="PLAYTABLE_OPERATOR_TOKEN", help=OPERATOR_HELP)
@@ -58,7 +61,8 @@ def _check_port(kind: int, host: str, port: int, what: str) -> None:
 @param_option
 def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map: str,
           replay_path: str | None, record_path: str | None, record_dir: Path | None,
-          db: Path | None, profiles: str, grace: float, force: bool, variant: str | None,
+          db: Path | None, profiles: str, grace: float, source_timeout: float, force: bool,
+          variant: str | None,
           params: tuple[str, ...], operator_token: str) -> None:
     """Serve a live Star Dice table (the seed's table software) in the browser, driven by a
     real table's TUIO stream: open the printed address full screen on the table."""
@@ -93,7 +97,8 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
 
     control = new_token()
     spec = LiveSpec(dice, the_params, tuio_host, tuio_port, replay_path, record_path, force,
-                    grace, chosen, control=control, expires=False)
+                    grace, chosen, control=control, expires=False,
+                    silent_after=source_timeout or None)
     records = record_dir or default_db().parent / "recordings"
     app = create_app(db or default_db(), live=[spec], record_dir=records,
                      operator_token=operator_token)

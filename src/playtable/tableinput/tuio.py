@@ -10,6 +10,13 @@ The frame logic copies the TUIO reference client (mkalten/TUIO11_CPP `TuioClient
   f <= 0 (-1: a redundant keep-alive bundle) is always applied;
 * the source is the `source` message of the bundle (TUIO 1.1), else the sender's address, so
   several trackers can feed one table;
+* a source that falls silent leaves no ghosts: its contacts are dropped once it has sent nothing
+  for `silent_after` seconds (`SILENT_SECONDS`; trackers send a frame, at least a keep-alive
+  `alive`/`fseq`, every fraction of a second while anything lies on the table: the simulator
+  every 0.5 s, the shipped recording's tracker at most 0.55 s apart). A tracker restarted on a
+  new port without a `source` message, bit-flipped source names, or a lost last frame before a
+  tracker went quiet used to leave dice on the table for good (`tracking` lets only the source
+  committing a frame move dice, so an old session never pulls a die back);
 * malformed packets and messages are counted and skipped, never a crash, and logged at most
   once every `MALFORMED_LOG_SECONDS` with the count. Bundles are walked here, not by python-osc's
   `OscBundle`, which logs a whole datagram (on the root logger, at WARNING) for each element that
@@ -52,6 +59,8 @@ MAX_CONTACTS = 256
 """Session ids in one `alive` list, and uncommitted `set`s per frame: a table holds a few dozen."""
 COORD_RANGE = (-0.5, 1.5)
 """TUIO coordinates are 0..1 over the tracked area; trackers report a little beyond its edges."""
+SILENT_SECONDS = 5.0
+"""Seconds after which a silent source's contacts leave the table (module doc)."""
 MAX_MAGNITUDE = 1e6
 """Angles, velocities, accelerations, sizes: no real contact comes near this."""
 _SET_LENGTHS = {"2Dobj": 10, "2Dcur": 6, "2Dblb": 12}  # arguments after "set"
@@ -105,7 +114,7 @@ class TuioStats:
     late_frames: int = 0
     evicted_sources: int = 0
     silent_sources: int = 0
-    """(source, profile) pairs whose contacts were dropped: silent too long, or replaced."""
+    """(source, profile) pairs whose contacts were dropped for silence."""
 
 
 CommitHandler = Callable[[str, str, int, float], None]
@@ -117,8 +126,11 @@ class TuioReceiver:
     and `on_commit` hears of every committed frame."""
 
     def __init__(self, on_commit: CommitHandler | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 silent_after: float | None = SILENT_SECONDS) -> None:
         self.sources: dict[tuple[str, str], ProfileFrame] = {}
+        self.silent_after = silent_after
+        """Seconds of silence after which a source's contacts are dropped (None: never)."""
         self.stats = TuioStats()
         self.on_commit = on_commit
         self.clock = clock
@@ -217,6 +229,19 @@ class TuioReceiver:
         else:
             raise ValueError(f"unknown TUIO command {cmd!r}")
 
+    def expire(self, now: float) -> bool:
+        """Drop the contacts of every source silent for more than `silent_after` seconds at
+        `now`; whether any were dropped."""
+        if self.silent_after is None:
+            return False
+        dropped = False
+        for frame in self.sources.values():
+            if (frame.objects or frame.alive) and now - frame.heard > self.silent_after:
+                _forget(frame)
+                self.stats.silent_sources += 1
+                dropped = True
+        return dropped
+
     def _frame(self, source: str, profile: str) -> ProfileFrame:
         """The frame state of (source, profile), made room for within MAX_SOURCES."""
         key = (source, profile)
@@ -259,6 +284,14 @@ class TuioReceiver:
         self.stats.frames += 1
         if self.on_commit is not None:
             self.on_commit(source, profile, fseq, now)
+
+
+def _forget(frame: ProfileFrame) -> None:
+    """A source's contacts, committed and pending, gone (its frame numbers are kept)."""
+    frame.objects.clear()
+    frame.alive = set()
+    frame.pending_sets.clear()
+    frame.pending_alive = None
 
 
 def _sane(value: float) -> bool:

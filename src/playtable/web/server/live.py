@@ -42,6 +42,7 @@ from playtable.tableinput.listener import (
 )
 from playtable.tableinput.samples import sample_file
 from playtable.tableinput.tracking import TuioTable
+from playtable.tableinput.tuio import SILENT_SECONDS
 from playtable.web.server.operator import new_token
 from playtable.web.server.tables import Connection
 
@@ -105,6 +106,8 @@ class LiveSpec:
     """The table's control token (None: a new random one); the command line prints it."""
     expires: bool = True
     """Whether the table closes after LIVE_IDLE_SECONDS idle (the command line's do not)."""
+    silent_after: float | None = SILENT_SECONDS
+    """Seconds after which a silent TUIO source's dice leave the table (None: never)."""
 
 
 class _Udp(asyncio.DatagramProtocol):
@@ -124,7 +127,7 @@ class LiveTable:
         p = spec.params
         self.tuio = TuioTable(spec.dice, p.formation_params(), p.scoring_rules(), spec.profiles,
                               grace=spec.grace, borg_faces=p.borg_faces, borg_pips=p.borg_pips,
-                              on_frame=self._on_frame)
+                              on_frame=self._on_frame, silent_after=spec.silent_after)
         self.watch = FoulWatch()
         self.match: LiveMatch | None = None
         self.match_note = ""
