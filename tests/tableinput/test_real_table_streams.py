@@ -1,29 +1,35 @@
 """What real tables' streams do to the reader: a source that falls silent leaves no ghost dice
 (a tracker restarted on a new port, bit-flipped source names, a lost last frame), and a `set`
 with an infinite or NaN velocity and a good position (the reference C++ TUIO server sends such
-sets under load) keeps its place. The streams are the test script's, the shipped recording and
+sets under load) keeps its place, and a full disk ends a recording, not the listener. The
+streams are the test script's, the shipped recording and
 the simulator's (`playtable stardice tuio-sim`: `TuioSim`), replayed through `TuioTable` as the
 live table feeds them."""
 
 from __future__ import annotations
 
+import logging
 import math
+import socket
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pythonosc.osc_bundle_builder import IMMEDIATELY, OscBundleBuilder
 from pythonosc.osc_message_builder import OscMessageBuilder
 
 from playtable.games.stardice.formation import TABLE_DEPTH, TABLE_WIDTH
 from playtable.tableinput.dicemap import load_dice_map, parse_dice_map
-from playtable.tableinput.listener import read_recording
+from playtable.tableinput.listener import TuioListener, read_recording
 from playtable.tableinput.sim import TuioSim
 from playtable.tableinput.tracking import TuioTable
-from playtable.tableinput.tuio import SILENT_SECONDS, _walk
+from playtable.tableinput.tuio import SILENT_SECONDS, TuioReceiver, _walk
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tuio_script import DICE_MAP, bundle, msg, obj_set  # noqa: E402
+from tuio_script import DICE_MAP, bundle, msg, obj_set, session  # noqa: E402
 
 
 def message(address: str, args: list[Any]) -> Any:
@@ -181,3 +187,34 @@ def test_a_lost_last_frame_leaves_no_die_for_good() -> None:
     t.tick(last + SILENT_SECONDS + 1.0)
     assert not t.tracks and t.contacts() == 0
     assert t.last_report is not None and t.last_report["dice"] == []
+
+
+def test_a_full_disk_ends_the_recording_not_the_listener(caplog: pytest.LogCaptureFixture) -> None:
+    """The listener records to a file whose writes fail as on a full disk (/dev/full: ENOSPC):
+    the recording stops with a notice and every frame of the script is still tracked."""
+    script = session()
+    scratch = TuioReceiver()
+    for t, data in script:
+        scratch.feed(data, "127.0.0.1:1", t)
+    table = TuioTable(parse_dice_map(DICE_MAP))
+    listener = TuioListener(table, port=0)
+    listener.record_file = open("/dev/full", "w", encoding="utf-8")  # noqa: SIM115 - closed by the listener
+    failures: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            listener.serve(duration=20.0, max_frames=scratch.stats.frames)
+        except BaseException as err:  # noqa: BLE001 - the test reports what ended the listener
+            failures.append(err)
+
+    with caplog.at_level(logging.WARNING, logger="playtable.tableinput"):
+        thread = threading.Thread(target=serve)
+        thread.start()
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+            for _, data in script:
+                sender.sendto(data, listener.address)
+                time.sleep(0.01)
+        thread.join(timeout=30)
+    assert not thread.is_alive() and not failures, failures
+    assert table.stats.frames == scratch.stats.frames and listener.record_file is None
+    assert any("recording stopped" in r.getMessage() for r in caplog.records)

@@ -1,8 +1,9 @@
 """Live Star Dice tables are the operator's (docs/web.md, "Live tables are the operator's"): a web
 client without the operator token starts none, controls none (match, record, values) and closes
 none; the operator closes them, an idle one closes by itself, and a table's recordings are
-bounded. Junk datagrams are counted and noted in the log once every few seconds, never logged
-whole (python-osc logs each element of a bundle that is no message, on the root logger)."""
+bounded (and a full disk stops a recording, never the table). Junk datagrams are counted and
+noted in the log once every few seconds, never logged whole (python-osc logs each element of a
+bundle that is no message, on the root logger)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,13 @@ from tests.web.live_support import OPERATOR, OPERATOR_HEADERS, create_live, take
 
 from playtable.tableinput.dicemap import parse_dice_map
 from playtable.tableinput.tuio import MALFORMED_LOG_SECONDS, TuioReceiver
-from playtable.web.server.live import RECORDINGS_PER_TABLE, LiveSpec, LiveTables
+from playtable.web.server.live import (
+    RECORDINGS_PER_TABLE,
+    LiveConnection,
+    LiveSpec,
+    LiveTable,
+    LiveTables,
+)
 
 
 def operator_app(tmp_path: Path, **options: Any) -> Any:
@@ -185,3 +192,35 @@ def test_junk_datagrams_are_counted_and_noted_once_every_few_seconds(
     notes = [r.getMessage() for r in caplog.records]
     assert len(notes) == 2, notes[:3]
     assert notes[0].startswith("TUIO: 1 malformed") and notes[1].startswith("TUIO: 1000 malformed")
+
+
+def test_a_full_disk_stops_the_recording_and_the_table_goes_on(tmp_path: Path) -> None:
+    """The page's recording and the command line's --record file fail as on a full disk
+    (/dev/full: ENOSPC): each stops (the page is told), every datagram is still tracked."""
+    from tests.tableinput.tuio_script import session
+
+    async def scenario() -> tuple[LiveTable, LiveConnection, list[dict[str, Any]]]:
+        table = LiveTable("disk", LiveSpec(parse_dice_map(DICE_MAP), tuio_port=None),
+                          tmp_path / "rec")
+        page = table.connect()
+        table.start_recording()
+        assert table.recording is not None
+        table.recording.close()
+        table.recording = open("/dev/full", "w", encoding="utf-8")  # noqa: SIM115 - the table closes it
+        table.whole = open("/dev/full", "w", encoding="utf-8", buffering=1)  # noqa: SIM115
+        sent = session()
+        for _, data in sent:
+            table.datagram(data, "127.0.0.1:3333")
+        table._flush()  # as the table's tick does every 0.05 s
+        messages = list(page.outbox)
+        await table.close()
+        return table, page, messages
+
+    table, page, messages = asyncio.run(scenario())
+    scratch = TuioReceiver()
+    for t, data in session():
+        scratch.feed(data, "127.0.0.1:1", t)
+    assert table.tuio.stats.frames == scratch.stats.frames
+    assert table.recording is None and table.whole is None
+    stopped = [m for m in messages if m["type"] == "recording" and not m["on"]]
+    assert stopped and "No space left" in stopped[-1]["note"]

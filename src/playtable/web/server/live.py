@@ -194,22 +194,48 @@ class LiveTable:
     def datagram(self, data: bytes, sender: str) -> None:
         now = self.now()
         self.last_datagram = now
-        for file, start in ((self.whole, 0.0), (self.recording, self.recording_started)):
-            if file is not None:
-                line = recording_line(now - start, sender, data)
-                file.write(line)
-                if file is self.recording:
-                    self.recording_bytes += len(line)
-                    self.recorded_bytes += len(line)
-                    self.recording_count += 1
-        if self.recording is not None and self.recording_bytes > MAX_RECORDING_BYTES:
-            self.stop_recording("the recording reached its size limit")
-        elif self.recording is not None and self.recorded_bytes > RECORDING_BYTES_PER_TABLE:
-            self.stop_recording("this table's recordings reached their size limit")
+        if self.whole is not None:
+            try:
+                self.whole.write(recording_line(now, sender, data))
+            except OSError as err:
+                self._whole_failed(err)
+        if self.recording is not None:
+            self._record(recording_line(now - self.recording_started, sender, data))
         try:
             self.tuio.feed(data, sender, now)
         except Exception:  # noqa: BLE001 - one bad datagram never stops the table
             log.exception("live table %s: a datagram could not be handled", self.id)
+
+    def _record(self, line: str) -> None:
+        """One line of the page's recording, which stops at its limits or a failed write."""
+        assert self.recording is not None
+        try:
+            self.recording.write(line)
+        except OSError as err:
+            self._recording_failed(err)
+            return
+        self.recording_bytes += len(line)
+        self.recorded_bytes += len(line)
+        self.recording_count += 1
+        if self.recording_bytes > MAX_RECORDING_BYTES:
+            self.stop_recording("the recording reached its size limit")
+        elif self.recorded_bytes > RECORDING_BYTES_PER_TABLE:
+            self.stop_recording("this table's recordings reached their size limit")
+
+    def _recording_failed(self, err: OSError) -> None:
+        """A full disk (or any failed write) stops the page's recording, never the table."""
+        log.warning("live table %s: the recording %s stopped: %s", self.id, self.recording_name,
+                    err.strerror or err)
+        self.stop_recording(f"the recording stopped: {err.strerror or err}; the table goes on")
+
+    def _whole_failed(self, err: OSError) -> None:
+        """A failed write ends the command line's --record file, never the table."""
+        log.warning("live table %s: --record stopped: %s; the table goes on", self.id,
+                    err.strerror or err)
+        if self.whole is not None:
+            with contextlib.suppress(OSError):
+                self.whole.close()
+        self.whole = None
 
     async def _tick(self) -> None:
         """Quiet time lets still dice settle (the listener's TICK); recordings are flushed."""
@@ -221,9 +247,19 @@ class LiveTable:
                     self.tuio.tick(now)
                 except Exception:  # noqa: BLE001 - the table keeps ticking whatever happened
                     log.exception("live table %s: a tick failed", self.id)
-            for file in (self.whole, self.recording):
-                if file is not None:
-                    file.flush()
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.whole is not None:
+            try:
+                self.whole.flush()
+            except OSError as err:
+                self._whole_failed(err)
+        if self.recording is not None:
+            try:
+                self.recording.flush()
+            except OSError as err:
+                self._recording_failed(err)
 
     async def _replay(self, items: list[tuple[float, str, bytes | None]]) -> None:
         """The recording at its own pace (real time), through the same path as UDP, from the
@@ -388,7 +424,8 @@ class LiveTable:
     def stop_recording(self, why: str | None = None) -> None:
         if self.recording is None:
             raise BadParameter("no recording is running")
-        self.recording.close()
+        with contextlib.suppress(OSError):  # a full disk: what was written stays
+            self.recording.close()
         self.recording = None
         status = self.recording_status()
         status["file"] = self.recording_name
