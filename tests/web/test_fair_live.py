@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from tests.cli.cli_runner import run_captured
 from tests.tableinput.tuio_script import DICE_MAP, bundle, obj_set
 from tests.web.conftest import in_process_app
 from tests.web.live_support import OPERATOR, OPERATOR_HEADERS, create_live, take_control
+from tests.web.test_people import receive_until
 
 from playtable.tableinput.dicemap import parse_dice_map
 from playtable.tableinput.tuio import MALFORMED_LOG_SECONDS, TuioReceiver
@@ -34,14 +36,6 @@ from playtable.web.server.live import (
 def operator_app(tmp_path: Path, **options: Any) -> Any:
     return in_process_app(tmp_path / "t.sqlite3", rate=10_000, operator_token=OPERATOR,
                           record_dir=tmp_path / "rec", **options)
-
-
-def until(ws: Any, kind: str, limit: int = 1000) -> dict[str, Any]:
-    for _ in range(limit):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind} message")
 
 
 def test_a_stranger_starts_no_live_table(tmp_path: Path) -> None:
@@ -70,31 +64,31 @@ def test_a_stranger_controls_no_live_table_and_never_sees_its_token(tmp_path: Pa
         for answer in (listing, one):
             assert token not in answer.text and OPERATOR not in answer.text
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
-            welcome = until(ws, "welcome")
+            welcome = receive_until(ws, "welcome")
             assert token not in str(welcome) and OPERATOR not in str(welcome)
             ws.send_json({"type": "control", "token": "a-guess-at-the-token-000"})
-            assert until(ws, "error")["code"] == "forbidden"
+            assert receive_until(ws, "error")["code"] == "forbidden"
             for message in ({"type": "match", "do": "start"}, {"type": "record", "on": True},
                             {"type": "set_value", "die": "F.d20a", "value": 3}):
                 ws.send_json(message)
-                answer = until(ws, "error")
+                answer = receive_until(ws, "error")
                 assert answer["code"] == "forbidden", (message, answer)
             ws.send_json({"type": "sync"})
-            again = until(ws, "welcome")
+            again = receive_until(ws, "welcome")
             assert again["match"]["phase"] == "idle" and not again["recording"]["on"]
         assert not (tmp_path / "rec").exists() or not list((tmp_path / "rec").iterdir())
         # the table's own token, and the operator's, control it; the operator's listing has it
         for presented in (token, OPERATOR):
             with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
-                until(ws, "welcome")
+                receive_until(ws, "welcome")
                 take_control(ws, presented)
                 ws.send_json({"type": "sync"})
-                assert until(ws, "welcome")["type"] == "welcome"
+                assert receive_until(ws, "welcome")["type"] == "welcome"
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
-            until(ws, "welcome")
+            receive_until(ws, "welcome")
             take_control(ws, token)
             ws.send_json({"type": "match", "do": "start"})
-            assert until(ws, "match")["phase"] != "idle"
+            assert receive_until(ws, "match")["phase"] != "idle"
         shown = client.get("/api/live", headers=OPERATOR_HEADERS).json()["tables"]
         assert [t["control"] for t in shown] == [token]
 
@@ -105,13 +99,13 @@ def test_the_operator_closes_a_table_and_frees_its_port(tmp_path: Path) -> None:
         other = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
         address = f"/api/live/{created['id']}"
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
-            until(ws, "welcome")
+            receive_until(ws, "welcome")
             for headers in ({}, {"Authorization": f"Bearer {other['control']}"}):
                 assert client.delete(address, headers=headers).status_code == 403
             assert client.get(address).status_code == 200
             assert client.delete(address, headers={"Authorization": f"Bearer {created['control']}"}
                                  ).status_code == 204
-            assert "closed" in until(ws, "closed")["message"]
+            assert "closed" in receive_until(ws, "closed")["message"]
         assert client.get(address).status_code == 404
         assert client.delete(address, headers=OPERATOR_HEADERS).status_code == 404
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -148,7 +142,7 @@ def test_a_tables_recordings_are_bounded(tmp_path: Path) -> None:
     with TestClient(operator_app(tmp_path)) as client:
         created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
-            until(ws, "welcome")
+            receive_until(ws, "welcome")
             take_control(ws, created["control"])
             refused = None
             for _ in range(RECORDINGS_PER_TABLE + 5):
@@ -158,7 +152,7 @@ def test_a_tables_recordings_are_bounded(tmp_path: Path) -> None:
                     refused = answer
                     break
                 ws.send_json({"type": "record", "on": False})
-                until(ws, "recording")
+                receive_until(ws, "recording")
         assert refused is not None and str(RECORDINGS_PER_TABLE) in refused["message"]
         assert len(list((tmp_path / "rec").iterdir())) == RECORDINGS_PER_TABLE
 
@@ -224,3 +218,12 @@ def test_a_full_disk_stops_the_recording_and_the_table_goes_on(tmp_path: Path) -
     assert table.recording is None and table.whole is None
     stopped = [m for m in messages if m["type"] == "recording" and not m["on"]]
     assert stopped and "No space left" in stopped[-1]["note"]
+
+
+def test_a_chosen_operator_token_must_be_long_and_url_safe(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path) -> None:
+    for bad in ("short", "with spaces in it, long enough", "x" * 129):
+        for command in (("serve",), ("stardice", "table")):
+            code, _, err = run_captured(capsys, *command, "--operator-token", bad,
+                                        "--db", str(tmp_path / "t.db"))
+            assert code == 2 and "operator token" in err, (command, bad, err)

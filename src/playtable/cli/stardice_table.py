@@ -9,7 +9,15 @@ from pathlib import Path
 
 import click
 
-from playtable.cli.common import NON_NEGATIVE, OUT_FILE, PORT, log, param_option, variant_option
+from playtable.cli.common import (
+    NON_NEGATIVE,
+    OUT_FILE,
+    PORT,
+    log,
+    param_option,
+    source_timeout_option,
+    variant_option,
+)
 from playtable.cli.serve import OPERATOR_HELP, operator_token_option
 
 
@@ -51,9 +59,7 @@ def _check_port(kind: int, host: str, port: int, what: str) -> None:
               help="TUIO profiles that carry dice (2Dobj, 2Dblb, 2Dcur).")
 @click.option("--grace", type=NON_NEGATIVE, default=0.25, show_default=True,
               help="Seconds a vanished die is kept before it leaves its formation.")
-@click.option("--source-timeout", type=NON_NEGATIVE, default=5.0, show_default=True,
-              help="Seconds after which a silent tracker's dice leave the table (0: never; for a "
-                   "tracker that sends nothing at all while the dice lie still).")
+@source_timeout_option
 @click.option("--force", is_flag=True, help="Replace --record if it exists.")
 @click.option("--operator-token", callback=operator_token_option, default=None,
               envvar="PLAYTABLE_OPERATOR_TOKEN", help=OPERATOR_HELP)
