@@ -90,5 +90,9 @@ def test_players_keep_a_battle_on_the_live_page(chromium: Any, tmp_path: Path) -
         phone = new_page(chromium, 390, 844, touch=True)
         phone.goto(server.url + "/live/main")  # a watcher's page: no control link
         phone.wait_for_function("window.playtableLive.match?.battle === 2")
+        # the watcher's page shows the match but no button to confirm it; the table's screen does
+        assert phone.locator(".live-match button").count() > 0
+        assert not phone.locator(".live-match button").first.is_visible()
+        assert page.locator(".live-match button").first.is_visible()
         phone.screenshot(path=str(shots / "stardice-live-match-phone.png"), full_page=True)
         assert page.script_errors == [] and phone.script_errors == []

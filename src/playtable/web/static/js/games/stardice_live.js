@@ -271,6 +271,7 @@ function placePicker() {
 
 function openPicker(id) {
   closePicker();
+  if (!record.controls) return; // a watcher's page enters no value (the server would refuse it)
   const info = dice.get(id);
   const current = scene?.values.get(id);
   const faces = id === "borg" ? [...new Set(borgFaces)] : info.faces;
@@ -367,6 +368,7 @@ function onMessage(message) {
     showRecording(message);
   } else if (message.type === "control") {
     record.controls = message.granted === true;
+    document.body.classList.toggle("live-watching", !record.controls);
     showRecording(recording);
   } else if (message.type === "closed") {
     gone = true;
@@ -402,5 +404,6 @@ function connect() {
     retry = Math.min(retry * 2, 8000);
   });
 }
+document.body.classList.add("live-watching"); // until the server grants control
 resize();
 connect();
