@@ -239,4 +239,13 @@ def test_a_live_table_started_from_the_operator_page(chromium: Any, web_server: 
     page.locator(".live-bar button", has_text="Resume").tap()
     page.wait_for_function("window.playtableLive.drawn.at(-1).seq === window.playtableLive.heldSeq")
     assert not page.script_errors, page.script_errors
+    # the operator closes it from the operator page: the table's page is told, the port freed
+    operator = new_page(chromium, 900, 700)
+    operator.goto(web_server.url + f"/operator#token={OPERATOR}")
+    operator.locator(".live-row .live-close").first.click()
+    operator.locator(".live-message", has_text="Closed live table").wait_for()
+    page.locator(".live-status", has_text="the operator closed this table").wait_for()
+    assert httpx.get(web_server.url + "/api/live", timeout=10).json()["tables"] == []
+    assert not operator.script_errors, operator.script_errors
+    operator.context.close()
     page.context.close()
