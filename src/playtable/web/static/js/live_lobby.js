@@ -1,4 +1,4 @@
-// The lobby's live Star Dice tables (issue 15, mode 2): the live tables this server runs, each a
+// The lobby's live Star Dice tables (a real table in the browser): the live tables this server runs, each a
 // link to watch it. Starting, controlling and closing them is the operator's, on /operator
 // (docs/web.md, "Live tables are the operator's").
 
