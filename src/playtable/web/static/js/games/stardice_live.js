@@ -22,8 +22,12 @@ const TAP_PX = 12; // a press that moves less than this is a tap
 const SIDE = ["Federation", "Klingon"];
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+// The table's control link carries its token in the #fragment (never sent in a request): the page
+// presents it over its socket; without it the page watches (docs/web.md, "Live tables are the operator's").
+const controlToken = new URLSearchParams(location.hash.slice(1)).get("control");
 const record = { drawn: [], events: [], errors: [], welcome: null, connected: false, seq: 0, paused: false, heldSeq: 0,
-  match: null };
+  match: null, controls: false };
+let recording = { available: false, on: false };
 window.playtableLive = record;
 
 const sounds = new Sounds();
@@ -267,6 +271,7 @@ function placePicker() {
 
 function openPicker(id) {
   closePicker();
+  if (!record.controls) return; // a watcher's page enters no value (the server would refuse it)
   const info = dice.get(id);
   const current = scene?.values.get(id);
   const faces = id === "borg" ? [...new Set(borgFaces)] : info.faces;
@@ -316,7 +321,8 @@ function announce(event) {
 }
 
 function showRecording(m) {
-  recordButton.hidden = !m.available;
+  recording = m;
+  recordButton.hidden = !m.available || !record.controls;
   recordButton.setAttribute("aria-pressed", String(m.on));
   recordButton.textContent = m.on ? "Stop recording" : "Record";
   if (m.on) statusBox.textContent = `Recording to ${m.file}`;
@@ -360,6 +366,13 @@ function onMessage(message) {
     announce(message);
   } else if (message.type === "recording") {
     showRecording(message);
+  } else if (message.type === "control") {
+    record.controls = message.granted === true;
+    document.body.classList.toggle("live-watching", !record.controls);
+    showRecording(recording);
+  } else if (message.type === "closed") {
+    gone = true;
+    statusBox.textContent = message.message;
   } else if (message.type === "replay") {
     statusBox.textContent = message.state === "done" ? "Replay finished" : "Replaying…";
   } else if (message.type === "error") {
@@ -375,7 +388,13 @@ let gone = false; // the server has no such table: stop trying
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/live/${encodeURIComponent(tableId)}`);
-  socket.addEventListener("open", () => { record.connected = true; retry = 500; errorBox.textContent = ""; });
+  socket.addEventListener("open", () => {
+    record.connected = true;
+    retry = 500;
+    errorBox.textContent = "";
+    if (controlToken) socket.send(JSON.stringify({ type: "control", token: controlToken }));
+    else statusBox.textContent = "Watching (the table's own screen controls it)";
+  });
   socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     record.connected = false;
@@ -385,5 +404,6 @@ function connect() {
     retry = Math.min(retry * 2, 8000);
   });
 }
+document.body.classList.add("live-watching"); // until the server grants control
 resize();
 connect();
