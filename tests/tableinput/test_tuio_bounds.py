@@ -72,8 +72,10 @@ def test_huge_finite_coordinates_are_refused_and_reports_stay_json() -> None:
     lines: list[str] = []
     t.on_frame = lambda report: lines.append(json.dumps(report, allow_nan=False))
     t.feed(bundle("2Dobj", [1], [dobj_set(1, 0, 1e308, 0.3)], 1), "a", 0.0)
+    assert t.stats.malformed == 1 and not t.tracks
+    # a huge velocity with a good place: the place is kept, the velocity counted and dropped
     t.feed(bundle("2Dobj", [1], [dobj_set(1, 0, 0.3, 0.3, vx=1e308)], 2), "a", 0.1)
-    assert t.stats.malformed == 2 and not t.tracks
+    assert t.stats.malformed == 2 and "F.d20a" in t.tracks and t.tracks["F.d20a"].vx == 0.0
     t.feed(bundle("2Dobj", [1], [obj_set(1, 0, 0.3, 0.3)], 3), "a", 0.2)
     assert "F.d20a" in t.tracks and lines
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from pythonosc.osc_bundle import OscBundle
 from pythonosc.udp_client import UDPClient
-from tests.web.server_process import free_port
+from tests.web.server_process import OPERATOR_TOKEN, free_port
 
 from playtable.games.stardice.params import StarDiceParams
 from playtable.tableinput.dicemap import parse_dice_map
@@ -33,6 +33,9 @@ from playtable.tableinput.tracking import TuioTable
 from playtable.tableinput.tuio import TuioReceiver
 
 STARTUP_TIMEOUT = 20.0
+OPERATOR = OPERATOR_TOKEN
+"""The operator token the tests' servers are given (PLAYTABLE_OPERATOR_TOKEN / operator_token)."""
+OPERATOR_HEADERS = {"Authorization": f"Bearer {OPERATOR}"}
 # the shipped sample's dice and values (tableinput/samples.py), F.d12a's value left for a tap
 DICE = "14=borg:16,0=F.d20a:17,7=K.d20a:12,3=F.d12a,10=K.d8a:5,11=K.d6a:4,4=F.d6a:6"
 
@@ -60,7 +63,8 @@ def live_server(tmp: Path, dice: str = DICE) -> Iterator[LiveServer]:
                "--record-dir", str(record_dir)]
     with log_path.open("ab") as log:
         process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1",
+                                        "PLAYTABLE_OPERATOR_TOKEN": OPERATOR})
     server = LiveServer(f"http://127.0.0.1:{port}", tuio_port, record_dir, process, log_path)
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
@@ -84,6 +88,28 @@ def live_server(tmp: Path, dice: str = DICE) -> Iterator[LiveServer]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=10)
+
+
+def create_live(client: Any, body: dict[str, Any]) -> dict[str, Any]:
+    """A live table started by the operator (`client`: a TestClient of an app given OPERATOR)."""
+    answer = client.post("/api/live", json=body, headers=OPERATOR_HEADERS)
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def take_control(ws: Any, token: str) -> list[dict[str, Any]]:
+    """Present `token` on a live page's socket; the messages until the server grants control."""
+    ws.send_json({"type": "control", "token": token})
+    seen = []
+    for _ in range(10_000):
+        message: dict[str, Any] = ws.receive_json()
+        seen.append(message)
+        if message["type"] == "control" and message["granted"]:
+            return seen
+        if message["type"] == "error":
+            raise AssertionError(message["message"])
+    raise AssertionError("control was never granted")
 
 
 def send(port: int, stream: list[tuple[float, bytes]], sent: list[float] | None = None) -> None:

@@ -22,6 +22,8 @@ from pathlib import Path
 from types import TracebackType
 
 STARTUP_TIMEOUT = 20.0
+OPERATOR_TOKEN = "operator-token-of-the-tests-0123"
+"""The operator token (live tables) every test server is given, in its environment."""
 
 
 def free_port() -> int:
@@ -53,7 +55,8 @@ class ServerProcess:
                    "--workers", str(self.workers), *self.extra_args]
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1",
+                                             "PLAYTABLE_OPERATOR_TOKEN": OPERATOR_TOKEN})
         log.close()
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while time.monotonic() < deadline:

@@ -32,6 +32,8 @@ from tests.tableinput.tuio_script import bundle, cur_set, obj_set
 from tests.web.browser_support import new_page
 from tests.web.live_support import (
     DICE,
+    OPERATOR,
+    OPERATOR_HEADERS,
     LiveServer,
     as_received,
     engine_reports,
@@ -104,8 +106,8 @@ def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> No
     shots.mkdir(parents=True, exist_ok=True)
     with live_server(tmp_path) as server:
         page = new_page(chromium, 1280, 860)
-        page.goto(server.url + "/live/main")
-        page.wait_for_function("window.playtableLive.connected && window.playtableLive.welcome")
+        page.goto(server.url + f"/live/main#control={OPERATOR}")
+        page.wait_for_function("window.playtableLive.controls && window.playtableLive.welcome")
         page.locator(".live-record").click()
         page.wait_for_function("document.querySelector('.live-record').textContent === 'Stop recording'")
 
@@ -188,7 +190,8 @@ def _replayed_the_same_way(chromium: Any, server: LiveServer, name: str, recorde
     assert name in listing["recordings"]
     page = new_page(chromium, 1024, 700)
     # the replay starts when its first page connects: that page sees every frame
-    answer = httpx.post(server.url + "/api/live", json={"replay": name, "dice": DICE}, timeout=10)
+    answer = httpx.post(server.url + "/api/live", json={"replay": name, "dice": DICE},
+                        headers=OPERATOR_HEADERS, timeout=10)
     assert answer.status_code == 201, answer.text
     page.goto(server.url + answer.json()["url"])
     datagrams = [(t, data) for t, _, data in read_recording(recorded) if data is not None]
@@ -200,8 +203,9 @@ def _replayed_the_same_way(chromium: Any, server: LiveServer, name: str, recorde
     page.context.close()
 
 
-def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp_path: Path) -> None:
-    """The lobby's form starts a live table on a TUIO port; its page, on a touch screen, draws the
+def test_a_live_table_started_from_the_operator_page(chromium: Any, web_server: Any, tmp_path: Path) -> None:
+    """The operator page's form starts a live table on a TUIO port; its control link opens its
+    page, which, on a touch screen, draws the
     stream (the tableinput test script: a triangle of F.d20a, K.d20a and the Borg die, 3 points
     + 3 pips) and takes a value by a finger's tap."""
     from tests.tableinput.tuio_script import DICE_MAP, session
@@ -209,7 +213,7 @@ def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp
 
     port = free_port()
     page = new_page(chromium, 900, 700, touch=True)  # a touch screen: the value is tapped in
-    page.goto(web_server.url + "/")
+    page.goto(web_server.url + f"/operator#token={OPERATOR}")
     page.locator("#live-port").fill(str(port))
     page.locator("#live-dice").fill(DICE_MAP)
     page.locator(".live-form button[type=submit]").click()
@@ -235,4 +239,13 @@ def test_a_live_table_started_from_the_lobby(chromium: Any, web_server: Any, tmp
     page.locator(".live-bar button", has_text="Resume").tap()
     page.wait_for_function("window.playtableLive.drawn.at(-1).seq === window.playtableLive.heldSeq")
     assert not page.script_errors, page.script_errors
+    # the operator closes it from the operator page: the table's page is told, the port freed
+    operator = new_page(chromium, 900, 700)
+    operator.goto(web_server.url + f"/operator#token={OPERATOR}")
+    operator.locator(".live-row .live-close").first.click()
+    operator.locator(".live-message", has_text="Closed live table").wait_for()
+    page.locator(".live-status", has_text="the operator closed this table").wait_for()
+    assert httpx.get(web_server.url + "/api/live", timeout=10).json()["tables"] == []
+    assert not operator.script_errors, operator.script_errors
+    operator.context.close()
     page.context.close()

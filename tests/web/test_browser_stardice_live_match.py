@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.browser_support import new_page
-from tests.web.live_support import live_server
+from tests.web.live_support import OPERATOR, live_server
 from tests.web.live_support import send as send_stream
 
 from playtable.tableinput.sim import TuioSim
@@ -47,7 +47,8 @@ def test_players_keep_a_battle_on_the_live_page(chromium: Any, tmp_path: Path) -
     sim = TuioSim(seed=2, battles=1)
     with live_server(tmp_path, dice="sample") as server:
         page = new_page(chromium, 1280, 800)
-        page.goto(server.url + "/live/main")
+        page.goto(server.url + f"/live/main#control={OPERATOR}")
+        page.wait_for_function("window.playtableLive.controls")
         page.click("[data-act=start]")
         page.wait_for_function("window.playtableLive.match?.phase === 'call'")
         assert "the Klingon rolls the Borg die" in page.inner_text(".live-prompt")
@@ -87,7 +88,11 @@ def test_players_keep_a_battle_on_the_live_page(chromium: Any, tmp_path: Path) -
         assert page.inner_text(".live-last strong") == f"Battle 1: Federation {view['war'][0]} · Klingon 0"
         page.screenshot(path=str(shots / "stardice-live-match-scored.png"))
         phone = new_page(chromium, 390, 844, touch=True)
-        phone.goto(server.url + "/live/main")
+        phone.goto(server.url + "/live/main")  # a watcher's page: no control link
         phone.wait_for_function("window.playtableLive.match?.battle === 2")
+        # the watcher's page shows the match but no button to confirm it; the table's screen does
+        assert phone.locator(".live-match button").count() > 0
+        assert not phone.locator(".live-match button").first.is_visible()
+        assert page.locator(".live-match button").first.is_visible()
         phone.screenshot(path=str(shots / "stardice-live-match-phone.png"), full_page=True)
         assert page.script_errors == [] and phone.script_errors == []

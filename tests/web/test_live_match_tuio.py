@@ -17,7 +17,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from tests.cli.cli_runner import run_captured
 from tests.web.conftest import in_process_app
-from tests.web.live_support import send
+from tests.web.live_support import OPERATOR, create_live, send, take_control
 
 from playtable.tableinput.sim import TuioSim
 from playtable.tableinput.tuio import TuioReceiver
@@ -84,12 +84,14 @@ def throw(port: int, frames: list[tuple[float, bytes]], speed: float = 25.0) -> 
 
 def test_a_simulated_battle_over_udp_is_kept_by_the_live_match(tmp_path: Path) -> None:
     sim = TuioSim(seed=2, battles=1)
-    with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000)) as client:
-        created = client.post("/api/live", json={"tuio_port": 0, "dice": "sample"}).json()
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000,
+                                    operator_token=OPERATOR)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": "sample"})
         port = created["tuio_port"]
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             page = Page(ws)
             assert page.read_until_welcome()["match"]["phase"] == "idle"
+            take_control(ws, created["control"])
             page.send({"type": "match", "do": "start"})
             view = page.until("a war", lambda v: v["phase"] == "call")
             assert view["battle"] == 1 and view["roller"] == 1  # the Klingon rolls (interp. 9)
@@ -161,11 +163,13 @@ def test_the_command_sends_tuio_bundles_to_loopback_only(capsys: pytest.CaptureF
 def test_bad_match_messages_change_nothing(tmp_path: Path) -> None:
     """Every malformed confirmation, and one the match cannot take now (no war, the roller's
     call, a score in the middle of the opening), gets one error; the match stays as it was."""
-    with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000)) as client:
-        created = client.post("/api/live", json={"tuio_port": 0, "dice": "sample"}).json()
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=1, rate=10_000,
+                                    operator_token=OPERATOR)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": "sample"})
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             page = Page(ws)
             page.read_until_welcome()
+            take_control(ws, created["control"])
             bad: list[Any] = [
                 {"type": "match"}, {"type": "match", "do": "win"},
                 {"type": "match", "do": "call", "seat": 2, "parity": "odd"},

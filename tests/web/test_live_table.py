@@ -15,7 +15,16 @@ from starlette.testclient import TestClient
 from tests.cli.cli_runner import run_captured
 from tests.tableinput.tuio_script import DICE_MAP, session
 from tests.web.conftest import in_process_app
-from tests.web.live_support import as_received, engine_reports, send, write_recording
+from tests.web.live_support import (
+    OPERATOR,
+    OPERATOR_HEADERS,
+    as_received,
+    create_live,
+    engine_reports,
+    send,
+    take_control,
+    write_recording,
+)
 from tests.web.server_process import free_port
 
 
@@ -34,8 +43,9 @@ def frames_until(ws: Any, frame: int, limit: int = 500) -> list[dict[str, Any]]:
 def test_a_udp_stream_reaches_the_page_frame_by_frame(tmp_path: Path) -> None:
     script = session()
     last_frame = engine_reports(write_recording(tmp_path / "s.jsonl", script), DICE_MAP)[-1]["frame"]
-    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec")) as client:
-        created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec",
+                                    operator_token=OPERATOR)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             welcome = ws.receive_json()
             assert welcome["type"] == "welcome"
@@ -62,10 +72,12 @@ def test_a_udp_stream_reaches_the_page_frame_by_frame(tmp_path: Path) -> None:
 
 
 def test_bad_input_changes_nothing(tmp_path: Path) -> None:
-    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec")) as client:
-        created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=tmp_path / "rec",
+                                    operator_token=OPERATOR)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             assert ws.receive_json()["type"] == "welcome"
+            take_control(ws, created["control"])
             for bad in ({"type": "set_value", "die": "F.d20a", "value": 21},
                         {"type": "set_value", "die": "F.d4a", "value": 1},
                         {"type": "set_value", "die": "borg", "value": 17},
@@ -80,17 +92,19 @@ def test_bad_input_changes_nothing(tmp_path: Path) -> None:
         for body in ({"dice": DICE_MAP}, {"tuio_port": 80}, {"replay": "../../etc/passwd"},
                      {"replay": "nothing.jsonl"}, {"replay": "sample", "dice": "/etc/passwd"},
                      {"tuio_port": 0, "x": 1}, {"tuio_port": 0, "variant": "nope"}, [1]):
-            answer = client.post("/api/live", json=body)
+            answer = client.post("/api/live", json=body, headers=OPERATOR_HEADERS)
             assert answer.status_code == 400 and answer.json()["error"], body
         assert len(client.get("/api/live").json()["tables"]) == 1
 
 
 def test_recordings_go_under_the_servers_directory(tmp_path: Path) -> None:
     records = tmp_path / "rec"
-    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=records)) as client:
-        created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", record_dir=records,
+                                    operator_token=OPERATOR)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             ws.receive_json()
+            take_control(ws, created["control"])
             ws.send_json({"type": "record", "on": True})
             started = ws.receive_json()
             assert started["type"] == "recording" and started["on"]
@@ -106,12 +120,15 @@ def test_recordings_go_under_the_servers_directory(tmp_path: Path) -> None:
         path = records / started["file"]
         assert path.parent == records and len(path.read_text().splitlines()) == 3
         assert started["file"] in client.get("/api/live").json()["recordings"]
-        again = client.post("/api/live", json={"replay": started["file"], "dice": DICE_MAP})
+        again = client.post("/api/live", json={"replay": started["file"], "dice": DICE_MAP},
+                            headers=OPERATOR_HEADERS)
         assert again.status_code == 201 and not stopped["on"]
-    with TestClient(in_process_app(tmp_path / "t.sqlite3")) as client:  # no directory: no recording
-        created = client.post("/api/live", json={"tuio_port": 0, "dice": DICE_MAP}).json()
+    # no directory: no recording
+    with TestClient(in_process_app(tmp_path / "t.sqlite3", operator_token=OPERATOR)) as client:
+        created = create_live(client, {"tuio_port": 0, "dice": DICE_MAP})
         with client.websocket_connect(f"/ws/live/{created['id']}") as ws:
             assert ws.receive_json()["recording"]["available"] is False
+            take_control(ws, created["control"])
             ws.send_json({"type": "record", "on": True})
             assert "--record-dir" in ws.receive_json()["message"]
 

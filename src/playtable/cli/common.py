@@ -272,6 +272,10 @@ variant_option = click.option(
     "--variant", default=None, metavar="NAME", shell_complete=complete_variant,
     help="Start from a named variant's parameters."
 )
+source_timeout_option = click.option(
+    "--source-timeout", type=NON_NEGATIVE, default=5.0, show_default=True,
+    help="Seconds after which a silent TUIO source's dice leave the table (0: never, for a "
+         "tracker that sends nothing at all while the dice lie still).")
 
 
 def game_and_params(game_id: str, variant: str | None, params: Sequence[str]) -> tuple[Game[Any, Any], Any]:

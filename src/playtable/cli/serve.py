@@ -67,6 +67,23 @@ def _port_taken(host: str, port: int) -> bool:
     return False
 
 
+def operator_token_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """`--operator-token` (or PLAYTABLE_OPERATOR_TOKEN): a chosen token checked, else a new one."""
+    from playtable.web.server.live.operator import TOKEN_SHAPE, new_token
+
+    if not value:
+        return new_token()
+    if not TOKEN_SHAPE.match(value):
+        raise click.BadParameter("an operator token is 16 to 128 characters of A-Z, a-z, 0-9, _ "
+                                 "and - (leave it out to have a new one made)")
+    return value
+
+
+OPERATOR_HELP = ("The operator's token, which starts, controls and closes live Star Dice tables "
+                 "(16-128 URL-safe characters; give it in the environment rather than on the "
+                 "command line) [default: a new one, printed at start].")
+
+
 def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
     from playtable.web.server.transport.owners import MAX_PROCESSES
 
@@ -121,14 +138,17 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
               envvar="PLAYTABLE_PROCESSES",
               help="Table-owning server processes behind the one port (1 to 64, or 'auto': one a "
                    "core); each has its own --workers for bots.")
+@click.option("--operator-token", callback=operator_token_option, default=None,
+              envvar="PLAYTABLE_OPERATOR_TOKEN", help=OPERATOR_HELP)
 def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float,
           record_dir: Path | None, public_url: str | None, allowed_hosts: tuple[str, ...],
           forwarded_allow_ips: str | None, max_tables: int, tables_per_minute: float,
           tables_per_network: int, ipv6_prefix: int, idle_days: float,
-          bot_seconds: float, processes: int) -> None:
+          bot_seconds: float, processes: int, operator_token: str) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
+    from playtable.web.server.live.operator import OPERATOR_ENV
     from playtable.web.server.store.store import SqliteStore, StoreError
     from playtable.web.server.tables.room import Limits
     from playtable.web.server.transport.processes import ServeSettings, build_app, uvicorn_options
@@ -154,6 +174,9 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
                              bot_seconds)
     shown = public_url or f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     click.echo(f"playtable: open {shown}/ in a browser (Ctrl+C stops the server)", err=True)
+    click.echo(f"playtable: the operator page (live Star Dice tables; keep its address private): "
+               f"{shown}/operator#token={operator_token}", err=True)
+    os.environ[OPERATOR_ENV] = operator_token  # every worker process's app reads it (build_app)
     if not _loopback(host) and not public_url and not allowed_hosts:
         click.echo("playtable: listening beyond this machine; people reach it by IP address "
                    "(host names need --allowed-hosts; see docs/web.md, 'Running it for real')", err=True)

@@ -19,6 +19,7 @@ from playtable.cli.common import (
     log,
     param_option,
     quiet_option,
+    source_timeout_option,
     variant_option,
 )
 from playtable.cli.stardice_sim import tuio_sim
@@ -145,13 +146,14 @@ def battle(seed: int, out: str | None, federation: str, klingon: str, war: bool,
 @click.option("--values-from-stdin", is_flag=True,
               help="Read rolled values typed by the players on stdin: lines 'F.d20a 17'.")
 @click.option("--force", is_flag=True, help="Replace --record and --picture if they exist.")
+@source_timeout_option
 @variant_option
 @param_option
 def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
          record_path: str | None, replay_path: str | None, realtime: bool,
          duration: float | None, max_frames: int | None, grace: float,
          picture: str | None, picture_every: float, values_from_stdin: bool, force: bool,
-         variant: str | None, params: tuple[str, ...]) -> None:
+         source_timeout: float, variant: str | None, params: tuple[str, ...]) -> None:
     """Live formations and scores from a real multitouch table speaking TUIO 1.1."""
     import sys
 
@@ -199,7 +201,8 @@ def tuio(host: str, port: int, dice_map: str, profiles: str, as_json: bool,
     table = TuioTable(
         load_dice_map(dice_map), the_params.formation_params(), the_params.scoring_rules(),
         tuple(p.strip() for p in profiles.split(",") if p.strip()), grace=grace,
-        borg_faces=the_params.borg_faces, borg_pips=the_params.borg_pips, on_frame=show)
+        borg_faces=the_params.borg_faces, borg_pips=the_params.borg_pips, on_frame=show,
+        silent_after=source_timeout or None)
     if values_from_stdin:
         def read_values() -> None:
             for raw in sys.stdin:

@@ -9,7 +9,16 @@ from pathlib import Path
 
 import click
 
-from playtable.cli.common import NON_NEGATIVE, OUT_FILE, PORT, log, param_option, variant_option
+from playtable.cli.common import (
+    NON_NEGATIVE,
+    OUT_FILE,
+    PORT,
+    log,
+    param_option,
+    source_timeout_option,
+    variant_option,
+)
+from playtable.cli.serve import OPERATOR_HELP, operator_token_option
 
 
 def _check_port(kind: int, host: str, port: int, what: str) -> None:
@@ -51,13 +60,17 @@ def _check_port(kind: int, host: str, port: int, what: str) -> None:
               help="TUIO profiles that carry dice (2Dobj, 2Dblb, 2Dcur).")
 @click.option("--grace", type=NON_NEGATIVE, default=0.25, show_default=True,
               help="Seconds a vanished die is kept before it leaves its formation.")
+@source_timeout_option
 @click.option("--force", is_flag=True, help="Replace --record if it exists.")
+@click.option("--operator-token", callback=operator_token_option, default=None,
+              envvar="PLAYTABLE_OPERATOR_TOKEN", help=OPERATOR_HELP)
 @variant_option
 @param_option
 def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map: str,
           replay_path: str | None, record_path: str | None, record_dir: Path | None,
-          db: Path | None, profiles: str, grace: float, force: bool, variant: str | None,
-          params: tuple[str, ...]) -> None:
+          db: Path | None, profiles: str, grace: float, source_timeout: float, force: bool,
+          variant: str | None,
+          params: tuple[str, ...], operator_token: str) -> None:
     """Serve a live Star Dice table (the seed's table software) in the browser, driven by a
     real table's TUIO stream: open the printed address full screen on the table."""
     from playtable.cli.common import game_and_params
@@ -67,6 +80,7 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
     from playtable.tableinput.dicemap import load_dice_map
     from playtable.tableinput.listener import load_recording
     from playtable.tableinput.tuio import PROFILES
+    from playtable.web.server.live.operator import new_token
 
     if record_path:
         check_new_output(record_path, force)
@@ -88,15 +102,21 @@ def table(tuio_port: int | None, tuio_host: str, host: str, port: int, dice_map:
     from playtable.web.server.app import create_app
     from playtable.web.server.live.live import LiveSpec
 
+    control = new_token()
     spec = LiveSpec(dice, the_params, tuio_host, tuio_port, replay_path, record_path, force,
-                    grace, chosen)
+                    grace, chosen, control=control, expires=False,
+                    silent_after=source_timeout or None)
     records = record_dir or default_db().parent / "recordings"
-    app = create_app(db or default_db(), live=[spec], record_dir=records)
+    app = create_app(db or default_db(), live=[spec], record_dir=records,
+                     operator_token=operator_token)
     udp = f"{tuio_host}:{tuio_port}" if tuio_port else f"{tuio_host}, a free port the page shows"
     source = (f"TUIO on udp {udp}" if tuio_port is not None else "") + \
         (" and " if tuio_port is not None and replay_path else "") + \
         (f"the replay of {replay_path}, from when the page opens" if replay_path else "")
-    log.info("playtable: the live Star Dice table (%s): open http://%s:%s/live/main full screen (F11); "
-             "Ctrl+C stops the server", source, host, port)
+    # the control link goes to the table's own screen; watchers open /live/main without it
+    log.info("playtable: the live Star Dice table (%s): open http://%s:%s/live/main#control=%s full "
+             "screen (F11); Ctrl+C stops the server", source, host, port, control)
+    log.info("playtable: the operator page (more live tables; keep its address private): "
+             "http://%s:%s/operator#token=%s", host, port, operator_token)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
                 ws="websockets-sansio")

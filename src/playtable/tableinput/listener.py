@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import logging
 import os
 import socket
 import time
@@ -20,6 +21,8 @@ from playtable.core.files import check_new_output
 from playtable.core.jsonio import read_text
 from playtable.tableinput.samples import resolve
 from playtable.tableinput.tracking import TuioTable
+
+log = logging.getLogger("playtable.tableinput")
 
 MAX_RECORDING_BYTES = 256 * 1024 * 1024
 """A recording of a few hours of a busy table (about 65 MB an hour at 60 frames a second)."""
@@ -75,11 +78,24 @@ class TuioListener:
                 now = time.monotonic() - self.start
                 sender = f"{addr[0]}:{addr[1]}"
                 if self.record_file is not None:
-                    self.record_file.write(recording_line(now, sender, data))
-                    self.record_file.flush()
+                    self._record(recording_line(now, sender, data))
                 self.table.feed(data, sender, now)
         finally:
             self.close()
+
+    def _record(self, line: str) -> None:
+        """One line of the recording; a full disk (any failed write) ends the recording with a
+        notice, never the listener: the table goes on tracking."""
+        assert self.record_file is not None
+        try:
+            self.record_file.write(line)
+            self.record_file.flush()
+        except OSError as err:
+            log.warning("the recording stopped: %s; the table goes on without it",
+                        err.strerror or err)
+            with contextlib.suppress(OSError):
+                self.record_file.close()
+            self.record_file = None
 
     def stop(self) -> None:
         self.stopped = True
@@ -87,7 +103,8 @@ class TuioListener:
     def close(self) -> None:
         self.sock.close()
         if self.record_file is not None:
-            self.record_file.close()
+            with contextlib.suppress(OSError):  # a full disk: what was written stays
+                self.record_file.close()
             self.record_file = None
 
 

@@ -58,7 +58,7 @@ from playtable.games.stardice import (
     Sighting,
     TableScore,
 )
-from playtable.tableinput.tuio import PROFILES, TuioObject, TuioReceiver
+from playtable.tableinput.tuio import PROFILES, SILENT_SECONDS, TuioObject, TuioReceiver
 
 SURFACE_TOUCH_LIMIT = 15
 """Contacts the Microsoft Surface tracks at once (seed It. 9); 7 dice a side and the Borg die
@@ -102,6 +102,7 @@ class TuioTable:
         borg_faces: tuple[int, ...] = (8, 16, 16, 24, 24, 32),
         borg_pips: tuple[int, ...] = (3, 4, 4, 5, 5, 6),
         on_frame: Callable[[dict[str, Any]], None] | None = None,
+        silent_after: float | None = SILENT_SECONDS,
     ) -> None:
         for p in dice_profiles:
             if p not in PROFILES:
@@ -116,7 +117,7 @@ class TuioTable:
         self.touch_limit = touch_limit
         self.on_frame = on_frame
         self.stale_velocity = 0.1
-        self.receiver = TuioReceiver(self._commit)
+        self.receiver = TuioReceiver(self._commit, silent_after=silent_after)
         self.stats = self.receiver.stats
         self.sources = self.receiver.sources
         self.bindings: dict[tuple[str, str, int], str] = {}  # (source, profile, sid) -> key
@@ -163,28 +164,41 @@ class TuioTable:
         return key
 
     def _commit(self, source: str, profile: str, fseq: int, now: float) -> None:
+        self.receiver.expire(now)  # a silent source's dice leave (tuio module doc)
         present: set[str] = set()
         for (src, prof), frame in sorted(self.sources.items()):
             if prof not in self.dice_profiles:
                 continue
+            committing = (src, prof) == (source, profile)
             for obj in frame.objects.values():
                 key = self._identify(src, obj)
                 present.add(key)
+                # only the source committing now moves dice: another's last frame, however old,
+                # keeps its dice on the table (until that source falls silent) but never pulls
+                # a die back to where an old session saw it
+                fresh = obj.fresh and committing
                 x, y = obj.x * TABLE_WIDTH, obj.y * TABLE_DEPTH
                 tr = self.tracks.get(key)
                 if tr is None:
                     tr = _Track(key, x, y, now, anonymous=obj.class_id is None)
                     self.tracks[key] = tr
-                elif obj.fresh and self._held_back(tr, x, y):
+                elif fresh and self._held_back(tr, x, y):
                     pass  # one frame's far place for a resting die: wait for a second frame
-                elif obj.fresh and self._unconfirmed(key, tr, x, y, obj.vx, obj.vy, now):
+                elif fresh and self._unconfirmed(key, tr, x, y, obj.vx, obj.vy, now):
                     pass  # a resting die's first frames away: wait for confirm_move seconds
-                elif obj.fresh or tr.lost_at is not None:
+                elif fresh or tr.lost_at is not None:
                     tr.away = None
-                    self._place(tr, x, y, obj.vx if obj.fresh else 0.0,
-                                obj.vy if obj.fresh else 0.0, now)
+                    self._place(tr, x, y, obj.vx if fresh else 0.0, obj.vy if fresh else 0.0, now)
                 tr.lost_at = None
-        # forget bindings of session ids no longer alive
+        self._forget_absent(present, now)
+        layout = self._update_engine(now)
+        self.last_report = self.report(layout, source, profile, fseq, now, self._touches())
+        if self.on_frame is not None:
+            self.on_frame(self.last_report)
+
+    def _forget_absent(self, present: set[str], now: float) -> None:
+        """Bindings of session ids no longer alive go; dice not `present` are lost from `now`
+        and leave once lost for longer than `grace`."""
         alive_binds = {(src, prof, sid) for (src, prof), f in self.sources.items()
                        for sid in f.objects}
         for b in [b for b in self.bindings if b not in alive_binds]:
@@ -196,10 +210,6 @@ class TuioTable:
                 tr.lost_at = now
             if now - tr.lost_at > self.grace:
                 del self.tracks[key]
-        layout = self._update_engine(now)
-        self.last_report = self.report(layout, source, profile, fseq, now, self._touches())
-        if self.on_frame is not None:
-            self.on_frame(self.last_report)
 
     def _held_back(self, tr: _Track, x: float, y: float) -> bool:
         """Whether a fresh place (x, y) for `tr` is held back as a possible glitch."""
@@ -277,6 +287,11 @@ class TuioTable:
     def tick(self, now: float) -> dict[str, Any] | None:
         """Time passes without a packet (trackers go quiet while dice lie still): let dice
         settle and the lost ones expire. Returns (and reports) a report if the layout changed."""
+        if self.receiver.expire(now):  # a silent source's dice are lost from now
+            self._forget_absent({self.bindings[(src, prof, sid)]
+                                 for (src, prof), f in self.sources.items()
+                                 if prof in self.dice_profiles for sid in f.objects
+                                 if (src, prof, sid) in self.bindings}, now)
         for key, tr in list(self.tracks.items()):
             if tr.lost_at is not None and now - tr.lost_at > self.grace:
                 del self.tracks[key]

@@ -90,7 +90,7 @@ def routes(server: ServerContext) -> list[BaseRoute]:
         *player_routes(),
         *past_routes(),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
-        *live_routes(lambda: server.lives, page("live.html"), server.rate),
+        *live_routes(lambda: server.lives, page, server.rate, server.operator_token),
         *rating_routes(lambda: server.hub, read_body),
         *playtest_routes(lambda: server.playtests, page("playtest.html"), read_body, client_of),
         *board_routes(lambda: server.hub.workers, read_body, client_of, page("editor.html")),
@@ -103,7 +103,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                policy: Policy | None = None, limits: Limits | None = None,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
-               tune_collector: bool = False) -> Guard:
+               tune_collector: bool = False, operator_token: str | None = None) -> Guard:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -114,10 +114,12 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     among several table-owning ones (`processes.py`; default: the only one), `peers`: its line
     to the others, for what one process's memory cannot answer alone. `tune_collector`: set
     the garbage collector for a long-running server once it has started (`collector.settle`;
-    `playtable serve` does, an app made in another program, a test's, leaves it alone)."""
+    `playtable serve` does, an app made in another program, a test's, leaves it alone).
+    `operator_token`: what starts, controls and closes live tables (`live/operator.py`; None: no
+    live table is started from the web)."""
     owner = owner or Owner()
     server = ServerContext(db, workers, bot_seconds, rate, limits, owner, peers, live, record_dir,
-                           tune_collector, (public_url or "").rstrip("/"))
+                           tune_collector, (public_url or "").rstrip("/"), operator_token)
     app = Starlette(routes=routes(server), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     inner: ASGIApp = app if owner.count == 1 else OwnerCheck(app, owner)

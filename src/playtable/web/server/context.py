@@ -34,6 +34,8 @@ class ServerContext:
     tune_collector: bool
     base: str
     """The join and watch links' base (the public URL without its last slash; "" for relative)."""
+    operator_token: str | None = None
+    """What starts, controls and closes live tables (`live/operator.py`; None: none from the web)."""
     past: PastCache = field(default_factory=PastCache)
     opened_hub: Hub | None = None
     opened_playtests: Playtests | None = None

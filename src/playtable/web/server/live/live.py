@@ -40,6 +40,8 @@ from playtable.tableinput.listener import (
 )
 from playtable.tableinput.samples import sample_file
 from playtable.tableinput.tracking import TuioTable
+from playtable.tableinput.tuio import SILENT_SECONDS
+from playtable.web.server.live.operator import new_token
 from playtable.web.server.tables.tables import Connection
 
 log = logging.getLogger("playtable.web")
@@ -51,6 +53,13 @@ MAX_LIVE_TABLES = 8
 """Live tables one server runs (each may hold a UDP port)."""
 MAX_RECORDINGS = 500
 """Recordings the server's directory may hold before pages may record no more."""
+RECORDINGS_PER_TABLE = 20
+"""Recordings one live table may make in its life."""
+RECORDING_BYTES_PER_TABLE = 512 * 1024 * 1024
+"""Bytes one live table's recordings may take together (each at most MAX_RECORDING_BYTES)."""
+LIVE_IDLE_SECONDS = 30 * 60.0
+"""A live table started through the API closes after this long with no page open and no
+datagram (tables the command line started stay until the server stops)."""
 RECORDING_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.jsonl$")
 
 
@@ -60,6 +69,8 @@ class LiveConnection(Connection):
     def __init__(self) -> None:
         super().__init__(None)
         self.frames: deque[dict[str, Any]] = deque(maxlen=FRAMES_KEPT)
+        self.controls = False
+        """Whether this page presented the table's control token (or the operator's)."""
 
     def push_frame(self, frame: dict[str, Any]) -> None:
         self.frames.append(frame)
@@ -89,6 +100,12 @@ class LiveSpec:
     force: bool = False
     grace: float = 0.25
     profiles: tuple[str, ...] = ("2Dobj", "2Dblb")
+    control: str | None = None
+    """The table's control token (None: a new random one); the command line prints it."""
+    expires: bool = True
+    """Whether the table closes after LIVE_IDLE_SECONDS idle (the command line's do not)."""
+    silent_after: float | None = SILENT_SECONDS
+    """Seconds after which a silent TUIO source's dice leave the table (None: never)."""
 
 
 class _Udp(asyncio.DatagramProtocol):
@@ -103,11 +120,12 @@ class LiveTable:
     def __init__(self, table_id: str, spec: LiveSpec, record_dir: Path | None) -> None:
         self.id = table_id
         self.spec = spec
+        self.control = spec.control or new_token()
         self.record_dir = record_dir
         p = spec.params
         self.tuio = TuioTable(spec.dice, p.formation_params(), p.scoring_rules(), spec.profiles,
                               grace=spec.grace, borg_faces=p.borg_faces, borg_pips=p.borg_pips,
-                              on_frame=self._on_frame)
+                              on_frame=self._on_frame, silent_after=spec.silent_after)
         self.watch = FoulWatch()
         self.match: LiveMatch | None = None
         self.match_note = ""
@@ -129,6 +147,11 @@ class LiveTable:
         self.recording_started = 0.0
         self.recording_bytes = 0
         self.recording_count = 0
+        self.recordings_made = 0
+        self.recorded_bytes = 0
+        """Bytes of all this table's recordings (RECORDING_BYTES_PER_TABLE)."""
+        self.last_page = 0.0
+        """When a page last connected or left (`now`), for the idle time."""
         self.whole: TextIO | None = None  # the CLI's --record of the whole stream
         self.replay_state = "none" if spec.replay is None else "waiting"
         self.first_page = asyncio.Event()
@@ -169,19 +192,48 @@ class LiveTable:
     def datagram(self, data: bytes, sender: str) -> None:
         now = self.now()
         self.last_datagram = now
-        for file, start in ((self.whole, 0.0), (self.recording, self.recording_started)):
-            if file is not None:
-                line = recording_line(now - start, sender, data)
-                file.write(line)
-                if file is self.recording:
-                    self.recording_bytes += len(line)
-                    self.recording_count += 1
-        if self.recording is not None and self.recording_bytes > MAX_RECORDING_BYTES:
-            self.stop_recording("the recording reached its size limit")
+        if self.whole is not None:
+            try:
+                self.whole.write(recording_line(now, sender, data))
+            except OSError as err:
+                self._whole_failed(err)
+        if self.recording is not None:
+            self._record(recording_line(now - self.recording_started, sender, data))
         try:
             self.tuio.feed(data, sender, now)
         except Exception:  # noqa: BLE001 - one bad datagram never stops the table
             log.exception("live table %s: a datagram could not be handled", self.id)
+
+    def _record(self, line: str) -> None:
+        """One line of the page's recording, which stops at its limits or a failed write."""
+        assert self.recording is not None
+        try:
+            self.recording.write(line)
+        except OSError as err:
+            self._recording_failed(err)
+            return
+        self.recording_bytes += len(line)
+        self.recorded_bytes += len(line)
+        self.recording_count += 1
+        if self.recording_bytes > MAX_RECORDING_BYTES:
+            self.stop_recording("the recording reached its size limit")
+        elif self.recorded_bytes > RECORDING_BYTES_PER_TABLE:
+            self.stop_recording("this table's recordings reached their size limit")
+
+    def _recording_failed(self, err: OSError) -> None:
+        """A full disk (or any failed write) stops the page's recording, never the table."""
+        log.warning("live table %s: the recording %s stopped: %s", self.id, self.recording_name,
+                    err.strerror or err)
+        self.stop_recording(f"the recording stopped: {err.strerror or err}; the table goes on")
+
+    def _whole_failed(self, err: OSError) -> None:
+        """A failed write ends the command line's --record file, never the table."""
+        log.warning("live table %s: --record stopped: %s; the table goes on", self.id,
+                    err.strerror or err)
+        if self.whole is not None:
+            with contextlib.suppress(OSError):
+                self.whole.close()
+        self.whole = None
 
     async def _tick(self) -> None:
         """Quiet time lets still dice settle (the listener's TICK); recordings are flushed."""
@@ -193,9 +245,19 @@ class LiveTable:
                     self.tuio.tick(now)
                 except Exception:  # noqa: BLE001 - the table keeps ticking whatever happened
                     log.exception("live table %s: a tick failed", self.id)
-            for file in (self.whole, self.recording):
-                if file is not None:
-                    file.flush()
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.whole is not None:
+            try:
+                self.whole.flush()
+            except OSError as err:
+                self._whole_failed(err)
+        if self.recording is not None:
+            try:
+                self.recording.flush()
+            except OSError as err:
+                self._recording_failed(err)
 
     async def _replay(self, items: list[tuple[float, str, bytes | None]]) -> None:
         """The recording at its own pace (real time), through the same path as UDP, from the
@@ -295,9 +357,21 @@ class LiveTable:
                 "events": list(self.events), "recording": self.recording_status(),
                 "match": self.match_view()}
 
+    def idle_for(self) -> float:
+        """Seconds with no page open and no datagram (0 while a page is open)."""
+        if self.connections:
+            return 0.0
+        return self.now() - max(self.last_datagram, self.last_page, 0.0)
+
+    def leave(self, conn: LiveConnection) -> None:
+        self.connections.discard(conn)
+        conn.closed = True
+        self.last_page = self.now()
+
     def connect(self) -> LiveConnection:
         conn = LiveConnection()
         self.connections.add(conn)
+        self.last_page = self.now()
         self.first_page.set()
         conn.push(self.welcome())
         if self.tuio.last_report is not None:
@@ -318,6 +392,12 @@ class LiveTable:
             raise BadParameter(f"already recording to {self.recording_name}")
         if self.record_dir is None:
             raise BadParameter("this server keeps no recordings (start it with --record-dir)")
+        if self.recordings_made >= RECORDINGS_PER_TABLE:
+            raise BadParameter(f"this table has made its {RECORDINGS_PER_TABLE} recordings; "
+                               "the operator may start another table")
+        if self.recorded_bytes >= RECORDING_BYTES_PER_TABLE:
+            raise BadParameter(f"this table's recordings already take "
+                               f"{RECORDING_BYTES_PER_TABLE // 2**20} MB, all it may write")
         self.record_dir.mkdir(parents=True, exist_ok=True)
         if sum(1 for _ in self.record_dir.glob("live-*.jsonl")) >= MAX_RECORDINGS:
             raise BadParameter(f"the recordings directory already holds {MAX_RECORDINGS} "
@@ -336,12 +416,14 @@ class LiveTable:
             raise BadParameter("too many recordings this second; try again")
         self.recording_name, self.recording_started = name, self.now()
         self.recording_bytes = self.recording_count = 0
+        self.recordings_made += 1
         self.broadcast(self.recording_status())
 
     def stop_recording(self, why: str | None = None) -> None:
         if self.recording is None:
             raise BadParameter("no recording is running")
-        self.recording.close()
+        with contextlib.suppress(OSError):  # a full disk: what was written stays
+            self.recording.close()
         self.recording = None
         status = self.recording_status()
         status["file"] = self.recording_name
@@ -356,15 +438,19 @@ class LiveTable:
                     file.close()
         self.whole = self.recording = None
 
-    async def close(self) -> None:
+    async def close(self, why: str | None = None) -> None:
+        """Stop listening and end every page's connection (`why`: a `closed` notice first)."""
         if self.transport is not None:
             self.transport.close()
-        for task in list(self.tasks):
+        tasks = list(self.tasks)
+        for task in tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:  # wait() lets the caller's own cancellation through (a suppress would eat it)
+            await asyncio.wait(tasks)
         self._close_files()
         for conn in list(self.connections):
+            if why:
+                conn.push({"type": "closed", "message": why})
             conn.closed = True
             conn.wake.set()
 
@@ -372,17 +458,39 @@ class LiveTable:
 class LiveTables:
     """Every live table of one server."""
 
-    def __init__(self, record_dir: Path | None) -> None:
+    def __init__(self, record_dir: Path | None, idle_seconds: float = LIVE_IDLE_SECONDS) -> None:
         self.record_dir = record_dir
+        self.idle_seconds = idle_seconds
         self.tables: dict[str, LiveTable] = {}
+        self.reaper: asyncio.Task[None] | None = None
 
     async def create(self, spec: LiveSpec, table_id: str | None = None) -> LiveTable:
         if len(self.tables) >= MAX_LIVE_TABLES:
-            raise BadParameter(f"this server already runs {MAX_LIVE_TABLES} live tables")
+            raise BadParameter(f"this server already runs {MAX_LIVE_TABLES} live tables; "
+                               "close one first")
         table = LiveTable(table_id or secrets.token_urlsafe(6), spec, self.record_dir)
         await table.start()
         self.tables[table.id] = table
+        if spec.expires and self.reaper is None:
+            self.reaper = asyncio.get_running_loop().create_task(self._reap())
         return table
+
+    async def remove(self, table_id: str, why: str) -> bool:
+        """Close one table (its UDP port freed, its pages told `why`); False: no such table."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return False
+        await table.close(why)
+        log.info("live table %s closed: %s", table_id, why)
+        return True
+
+    async def _reap(self) -> None:
+        """Close the tables that may expire once they have idled `idle_seconds`."""
+        while True:
+            await asyncio.sleep(min(30.0, max(0.05, self.idle_seconds / 4)))
+            for table in list(self.tables.values()):
+                if table.spec.expires and table.idle_for() >= self.idle_seconds:
+                    await self.remove(table.id, f"idle for {self.idle_seconds:g} s")
 
     def recordings(self) -> list[str]:
         """The recordings a lobby may replay: the server's own directory, newest first."""
@@ -401,6 +509,10 @@ class LiveTables:
         return str(self.record_dir / name)
 
     async def close(self) -> None:
+        if self.reaper is not None:
+            self.reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.reaper
         for table in list(self.tables.values()):
             await table.close()
         self.tables.clear()

@@ -1,8 +1,12 @@
-"""The routes of live tables (docs/web.md, "Live tables"): the page, the lobby's API, and the
-WebSocket through which a page follows a real table, enters dice values and records.
+"""The routes of live tables (docs/web.md, "Live tables"): the page, the operator's API, and the
+WebSocket through which a page follows a real table and, with the table's control token, enters
+dice values, confirms the match and records.
 
 Everything a client sends is checked here completely before a table sees it; a message that
-fails gets one `error` message naming the problem and changes nothing.
+fails gets one `error` message naming the problem and changes nothing. Watching is public;
+starting, controlling and closing a table are the operator's (docs/web.md, "Live tables are
+the operator's"): `POST /api/live` and `DELETE /api/live/{id}` take the operator's token as
+`Authorization: Bearer TOKEN`, a page presents a token once with `{"type": "control", "token"}`.
 """
 
 from __future__ import annotations
@@ -23,10 +27,13 @@ from playtable.games.stardice import VARIANTS, StarDiceParams
 from playtable.tableinput.dicemap import load_dice_map, parse_dice_map
 from playtable.tableinput.samples import sample_file
 from playtable.web.server.live.live import LiveConnection, LiveSpec, LiveTable, LiveTables
+from playtable.web.server.live.operator import MAX_PRESENTED, bearer, token_matches
 from playtable.web.server.transport.socket_pump import pump
 from playtable.web.server.transport.wire import MAX_FRAME, error
 
-LIVE_TYPES = ("set_value", "record", "sync", "match")
+LIVE_TYPES = ("set_value", "record", "sync", "match", "control")
+CONTROL_TYPES = ("set_value", "record", "match")
+"""What only a page that presented the table's control token (or the operator's) may send."""
 MATCH_DOS = ("start", "call", "borg_off", "borg_on_frame", "unseen", "forfeit", "score")
 FORFEIT_WHY = {"borg": "knocked the Borg die off the table", "touch": "touched the table",
                "concede": "concedes"}
@@ -50,10 +57,12 @@ class LiveMessage:
     seat: int = 0
     parity: str = ""
     why: str = ""
+    token: str = ""
 
 
 def parse_live_message(raw: str | bytes | None) -> LiveMessage:
-    """One page message: set_value {die, value}, record {on}, or sync; else BadLive."""
+    """One page message: set_value {die, value}, record {on}, match {do, ...}, control {token},
+    or sync; else BadLive."""
     if not isinstance(raw, str):
         raise BadLive("send text frames of JSON, not binary frames")
     if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME:
@@ -78,6 +87,11 @@ def parse_live_message(raw: str | bytes | None) -> LiveMessage:
         if not isinstance(data.get("on"), bool):
             raise BadLive("'on' must be true (start recording) or false (stop)")
         return LiveMessage("record", on=data["on"])
+    if kind == "control":
+        token = data.get("token")
+        if not isinstance(token, str) or not 0 < len(token) <= MAX_PRESENTED:
+            raise BadLive("'token' must be the table's control token")
+        return LiveMessage("control", token=token)
     return LiveMessage("sync")
 
 
@@ -104,7 +118,18 @@ def _match_message(data: dict[str, Any]) -> LiveMessage:
                        parity=parity if do == "call" else "", why=why)
 
 
-def handle(table: LiveTable, conn: LiveConnection, msg: LiveMessage) -> None:
+def handle(table: LiveTable, conn: LiveConnection, msg: LiveMessage, operator: str | None) -> None:
+    if msg.type == "control":
+        conn.controls = token_matches(msg.token, table.control, operator)
+        if conn.controls:
+            conn.push({"type": "control", "granted": True})
+        else:
+            conn.push(error("forbidden", "that is not this table's control token"))
+        return
+    if msg.type in CONTROL_TYPES and not conn.controls:
+        conn.push(error("forbidden", "only the table's operator may do that: open the page with "
+                                     "its control link (the operator page lists it)"))
+        return
     try:
         if msg.type == "match":
             table.act(msg.do, msg.seat, msg.parity, msg.die, msg.why)
@@ -151,14 +176,32 @@ def spec_from_request(body: Any, tables: LiveTables) -> LiveSpec:
                     tables.recording_path(replay) if replay is not None else None)
 
 
-def live_routes(get: Callable[[], LiveTables], page: Callable[[Request], Any],
-                rate: float) -> list[BaseRoute]:
+def _refused(operator: str | None) -> JSONResponse:
+    if operator is None:
+        return JSONResponse({"error": "this server starts no live tables from the web; its "
+                             "operator starts them with playtable stardice table"}, status_code=403)
+    return JSONResponse({"error": "live tables are the operator's: send the operator token that "
+                         "the server printed at start (Authorization: Bearer TOKEN)"}, status_code=403)
+
+
+def live_routes(get: Callable[[], LiveTables], page: Callable[[str], Callable[[Request], Any]],
+                rate: float, operator: str | None = None) -> list[BaseRoute]:
+    """The routes (`page(name)`: the route of a static page); `operator`: the operator's token
+    (None: no table is started from the web)."""
+
+    def is_operator(request: Request) -> bool:
+        return token_matches(bearer(request.headers), operator)
+
     async def listing(request: Request) -> Response:
         tables = get()
-        return JSONResponse({"tables": [t.summary() for t in tables.tables.values()],
+        shown = is_operator(request)  # control links only to the page that presented the token
+        return JSONResponse({"tables": [{**t.summary(), **({"control": t.control} if shown else {})}
+                                        for t in tables.tables.values()],
                              "recordings": ["sample", *tables.recordings()]})
 
     async def create(request: Request) -> Response:
+        if not is_operator(request):
+            return _refused(operator)
         raw = await request.body()
         try:
             if len(raw) > 16 * 1024:
@@ -169,13 +212,22 @@ def live_routes(get: Callable[[], LiveTables], page: Callable[[Request], Any],
             return JSONResponse({"error": err.message}, status_code=400)
         except PlaytableError as err:
             return JSONResponse({"error": str(err)}, status_code=400)
-        return JSONResponse(table.summary(), status_code=201)
+        return JSONResponse({**table.summary(), "control": table.control}, status_code=201)
 
     async def one(request: Request) -> Response:
         table = get().tables.get(request.path_params["live_id"])
         if table is None:
             return JSONResponse({"error": "there is no such live table"}, status_code=404)
         return JSONResponse(table.summary())
+
+    async def close(request: Request) -> Response:
+        table = get().tables.get(request.path_params["live_id"])
+        if table is None or not token_matches(bearer(request.headers), table.control, operator):
+            if table is None and is_operator(request):
+                return JSONResponse({"error": "there is no such live table"}, status_code=404)
+            return _refused(operator)
+        await get().remove(table.id, "the operator closed this table")
+        return Response(status_code=204)
 
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
@@ -193,18 +245,19 @@ def live_routes(get: Callable[[], LiveTables], page: Callable[[Request], Any],
             except BadLive as bad:
                 conn.push(error("bad_message", bad.message))
                 return
-            handle(table, conn, msg)
+            handle(table, conn, msg, operator)
 
         try:
             await pump(ws, conn, rate, on_frame)
         finally:
-            table.connections.discard(conn)
-            conn.closed = True
+            table.leave(conn)
 
     return [
-        Route("/live/{live_id}", page),
+        Route("/live/{live_id}", page("live.html")),
+        Route("/operator", page("operator.html")),
         Route("/api/live", listing, methods=["GET"]),
         Route("/api/live", create, methods=["POST"]),
-        Route("/api/live/{live_id}", one),
+        Route("/api/live/{live_id}", one, methods=["GET"]),
+        Route("/api/live/{live_id}", close, methods=["DELETE"]),
         WebSocketRoute("/ws/live/{live_id}", socket),
     ]

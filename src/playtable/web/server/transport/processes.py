@@ -79,6 +79,7 @@ def divided_limits(limits: Any, count: int) -> Any:
 def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers | None = None) -> Any:
     """The app one process serves (the only one with `--processes 1`, `owner` None)."""
     from playtable.web.server.app import create_app
+    from playtable.web.server.live.operator import from_environment
     from playtable.web.server.tables.room import Limits
     from playtable.web.server.transport.guard import Policy
 
@@ -89,7 +90,8 @@ def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers 
                       record_dir=Path(settings.record_dir) if settings.record_dir else None,
                       policy=Policy.of(tuple(settings.allowed_hosts), settings.public_url),
                       limits=limits, public_url=settings.public_url,
-                      bot_seconds=settings.bot_seconds, owner=owner, peers=peers, tune_collector=True)
+                      bot_seconds=settings.bot_seconds, owner=owner, peers=peers, tune_collector=True,
+                      operator_token=from_environment())
 
 
 async def _adopt(server: Any, channel: socket.socket) -> None:

@@ -67,13 +67,18 @@ export async function getJson(url, headers = {}) {
   return readJson(response);
 }
 
-export async function postJson(url, body) {
+export async function postJson(url, body, headers = {}) {
+  return requestJson("POST", url, body, headers);
+}
+
+/** `method` `url` with `body` (undefined: none) as JSON; `headers` adds request headers. */
+export async function requestJson(method, url, body, headers = {}) {
   let response;
   try {
     response = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
+      method,
+      headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), Accept: "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
     throw new ApiError("The server cannot be reached; is it running?", 0);

@@ -8,22 +8,27 @@
 // its faces (the seed's "hotkey the rolled dice values"); fouls and the Borg die leaving are
 // announced until dismissed; the bar pauses, mutes, records and goes full screen. Beside the
 // table the match (stardice_live_match.js): the call, whose turn, the faces to enter, the end of
-// a battle, the war's total, forfeits; the bar counts the contacts against the Surface's limit.
+// a battle, the war's total, forfeits; below it the scoring shape by shape, and the bar counts the
+// contacts against the Surface's limit (stardice_live_score.js).
 // `window.playtableLive.drawn` logs what was drawn per frame (tests and benchmarks read it).
 
 import { h } from "../util.js";
 import { drawBackground, drawBanner, drawLayout, drawLogo, drawPieces, drawPoints, fit } from "./stardice_draw.js";
 import { matchPanel } from "./stardice_live_match.js";
+import { drawContacts, drawScore } from "./stardice_live_score.js";
 import { Sounds } from "./stardice_sound.js";
 
 const FADE_MS = 450;
 const DRAWN_KEPT = 5000;
 const TAP_PX = 12; // a press that moves less than this is a tap
-const SIDE = ["Federation", "Klingon"];
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+// The table's control link carries its token in the #fragment (never sent in a request): the page
+// presents it over its socket; without it the page watches (docs/web.md, "Live tables are the operator's").
+const controlToken = new URLSearchParams(location.hash.slice(1)).get("control");
 const record = { drawn: [], events: [], errors: [], welcome: null, connected: false, seq: 0, paused: false, heldSeq: 0,
-  match: null };
+  match: null, controls: false };
+let recording = { available: false, on: false };
 window.playtableLive = record;
 
 const sounds = new Sounds();
@@ -204,32 +209,9 @@ function show(message) {
     values: Object.fromEntries(r.dice.map((d) => [d.id, d.value])), at: performance.timeOrigin + performance.now() });
   if (record.drawn.length > DRAWN_KEPT) record.drawn.splice(0, record.drawn.length - DRAWN_KEPT);
   canvas.dataset.seq = String(message.seq);
-  drawScore(r);
-  drawContacts(r);
+  drawScore(r, pointsBox, scorePanel);
+  drawContacts(r, contactsBox);
   if (picker) placePicker();
-}
-
-function drawContacts(r) {
-  if (r.touch_limit === undefined) return;
-  const full = r.touch_limit > 0 && r.contacts >= r.touch_limit;
-  contactsBox.textContent = r.touch_limit > 0 ? `Contacts ${r.contacts}/${r.touch_limit}` : `Contacts ${r.contacts}`;
-  contactsBox.classList.toggle("full", full);
-  contactsBox.dataset.full = String(full);
-}
-
-function drawScore(r) {
-  pointsBox.textContent = `Federation ${r.points[0]} · Klingon ${r.points[1]}`;
-  const rows = (r.shapes || []).map((shape) => {
-    const who = shape.waiting?.length ? "undecided" : shape.owner === null ? "nobody" : SIDE[shape.owner];
-    const bonus = shape.bonus ? `, Borg bonus ${shape.bonus}` : "";
-    const note = shape.note ? ` (${shape.note})` : "";
-    return h("li", { class: "live-shape" }, `${shape.kind[0].toUpperCase()}${shape.kind.slice(1)} of ${shape.objects.length}: `
-      + `sums Federation ${shape.totals[0]} · Klingon ${shape.totals[1]}; ${shape.points} point${shape.points === 1 ? "" : "s"} to ${who}${bonus}${note}`);
-  });
-  const unknown = r.dice.filter((d) => d.known && d.value === null).map((d) => d.id);
-  scorePanel.replaceChildren(
-    h("ol", {}, rows.length ? rows : [h("li", {}, "No formation yet.")]),
-    unknown.length ? h("p", { class: "live-unknown" }, `Values not entered yet (shown "?", tap the die): ${unknown.join(", ")}`) : "");
 }
 
 // -- the value picker ----------------------------------------------------------------------
@@ -267,6 +249,7 @@ function placePicker() {
 
 function openPicker(id) {
   closePicker();
+  if (!record.controls) return; // a watcher's page enters no value (the server would refuse it)
   const info = dice.get(id);
   const current = scene?.values.get(id);
   const faces = id === "borg" ? [...new Set(borgFaces)] : info.faces;
@@ -316,7 +299,8 @@ function announce(event) {
 }
 
 function showRecording(m) {
-  recordButton.hidden = !m.available;
+  recording = m;
+  recordButton.hidden = !m.available || !record.controls;
   recordButton.setAttribute("aria-pressed", String(m.on));
   recordButton.textContent = m.on ? "Stop recording" : "Record";
   if (m.on) statusBox.textContent = `Recording to ${m.file}`;
@@ -360,6 +344,13 @@ function onMessage(message) {
     announce(message);
   } else if (message.type === "recording") {
     showRecording(message);
+  } else if (message.type === "control") {
+    record.controls = message.granted === true;
+    document.body.classList.toggle("live-watching", !record.controls);
+    showRecording(recording);
+  } else if (message.type === "closed") {
+    gone = true;
+    statusBox.textContent = message.message;
   } else if (message.type === "replay") {
     statusBox.textContent = message.state === "done" ? "Replay finished" : "Replaying…";
   } else if (message.type === "error") {
@@ -375,7 +366,13 @@ let gone = false; // the server has no such table: stop trying
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/live/${encodeURIComponent(tableId)}`);
-  socket.addEventListener("open", () => { record.connected = true; retry = 500; errorBox.textContent = ""; });
+  socket.addEventListener("open", () => {
+    record.connected = true;
+    retry = 500;
+    errorBox.textContent = "";
+    if (controlToken) socket.send(JSON.stringify({ type: "control", token: controlToken }));
+    else statusBox.textContent = "Watching (the table's own screen controls it)";
+  });
   socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     record.connected = false;
@@ -385,5 +382,6 @@ function connect() {
     retry = Math.min(retry * 2, 8000);
   });
 }
+document.body.classList.add("live-watching"); // until the server grants control
 resize();
 connect();
