@@ -1,6 +1,6 @@
 """The shipped table-input samples: a dice map (`sample_data/dice.json`) and a short TUIO 1.1
 recording (`sample_data/session.jsonl`) of a real-table session, so `playtable stardice tuio --dice
-sample --replay sample` works on a fresh install (issue 14). `--dice sample` and `--replay
+sample --replay sample` works on a fresh install. `--dice sample` and `--replay
 sample` name them; a file called `sample` in the working directory still wins.
 
 The dice map names both fleets of the Final Rules and the Borg die (`FIDUCIALS`); the

@@ -1,4 +1,4 @@
-"""A TUIO simulator for Star Dice (issue 30): the virtual table's throws sent to a live table as
+"""A TUIO simulator for Star Dice: the virtual table's throws sent to a live table as
 the TUIO 1.1 stream a real table would send, so a table owner can test the whole chain (UDP,
 tracking, formations, the live page and its match) without the hardware, as reacTIVision's
 TUIO Simulator does for its users.

@@ -1,4 +1,4 @@
-"""Live tables (issue 15, mode 2): a real multitouch table's TUIO stream, drawn by the Star Dice
+"""Live tables: a real multitouch table's TUIO stream, drawn by the Star Dice
 live page (`static/live.html`) as the seed's table software drew it.
 
 A `LiveTable` owns a `TuioTable` (tableinput) fed by an asyncio UDP endpoint and/or a replayed

@@ -1,4 +1,4 @@
-// The Star Dice live table (issue 15, mode 2): a real multitouch table's TUIO stream, drawn full
+// The Star Dice live table: a real multitouch table's TUIO stream, drawn full
 // screen as the seed's table software drew it. The server tracks the dice (tableinput) and sends
 // one `frame` per report of its engine (a committed TUIO frame, a settling tick, a value
 // entered): the dice, connections, formations, strings and the score. This page draws each frame

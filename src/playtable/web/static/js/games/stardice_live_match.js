@@ -1,4 +1,4 @@
-// The match on the live table (issue 30; seed It. 3 "Wish that the game could keep track of the
+// The match on the live table (seed It. 3 "Wish that the game could keep track of the
 // score", FR War): the server's `match` view (games/stardice/live_match.py) drawn beside the
 // table, and the buttons with which the players confirm what the table cannot see: the call,
 // the Borg die rolled off at the opening, each die's face (the picker), a throw the table never
