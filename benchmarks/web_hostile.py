@@ -1,4 +1,4 @@
-"""The table server facing hostile clients (issue 27): normal players on 200 tables, as
+"""The table server facing hostile clients: normal players on 200 tables, as
 `web_load.py` plays them, while hostile clients at the same time replay big finished tables,
 flood `sync` on token-less watcher sockets, flood messages, create tables in a loop, post
 oversized and malformed bodies and ask for bots with absurd options.
@@ -54,7 +54,7 @@ hostile client sent and got (HTTP status codes, WebSocket messages and close cod
 and the server's CPU time per player's action in both levels: on a shared machine the round
 trips depend on how much of a core the server gets, the CPU time does not.
 Every loop is bounded in time and count; the servers are stopped at the end. The target
-(issue 27): the normal players' p99 under 100 ms on the 2-core machine, a person's bot
+: the normal players' p99 under 100 ms on the 2-core machine, a person's bot
 answer p99 under 2 s, no error, no stalled table.
 """
 

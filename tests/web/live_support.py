@@ -1,4 +1,4 @@
-"""Shared pieces of the live-table tests and benchmark (issue 15, mode 2): a real
+"""Shared pieces of the live-table tests and benchmark: a real
 `playtable stardice table` server in a subprocess, a python-osc sender on loopback UDP, and the
 engine's own reports for a stream (a `TuioTable` fed the same datagrams offline).
 

@@ -22,7 +22,7 @@ def test_games_catalogue_has_every_game_with_pitch_and_variant_lines(client: Tes
     wizard = next(g for g in games if g["id"] == "wizard")
     assert wizard["players"] == [3, 5]
     troll = next(g for g in games if g["id"] == "troll")
-    assert "strongest" in troll["agents"]  # issue 13: the lobby's seat menu offers the strongest bot
+    assert "strongest" in troll["agents"]  # the lobby's seat menu offers the strongest bot
 
 
 def test_rules_are_the_player_facing_file(client: TestClient) -> None:
@@ -80,7 +80,7 @@ def test_record_and_positions_are_refused_while_running(client: TestClient) -> N
     created = create(client, game="troll", seed=3)
     for path in ("record", "position?step=0"):
         answer = client.get(f"/api/tables/{created['table_id']}/{path}")
-        # The reason in a player's words (issue 29: "seed" is the designer's document there).
+        # The reason in a player's words ("seed" is the designer's document there).
         assert answer.status_code == 403 and "deal number" in answer.json()["error"]
 
 

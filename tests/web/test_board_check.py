@@ -1,4 +1,4 @@
-"""The Rotator board editor's check route (issue 29; seed 004 "Getting Started": a player
+"""The Rotator board editor's check route (seed 004 "Getting Started": a player
 chooses where the ten Control Nodes go): legal, illegal and unwinnable boards, every bound of
 the request, and the check made in the public worker, never on the event loop."""
 

@@ -1,4 +1,4 @@
-"""Every page under the server's real Content-Security-Policy (issue 27): the lobby, each game's
+"""Every page under the server's real Content-Security-Policy: the lobby, each game's
 table page, a move played there, and the replay viewer load and run with nothing refused.
 
 The other browser tests open pages with the CSP bypassed, because Playwright's

@@ -1,4 +1,4 @@
-"""The Rotator board editor in a real browser (issue 29; seed 004 "Getting Started": "choose the
+"""The Rotator board editor in a real browser (seed 004 "Getting Started": "choose the
 location of ten Control Nodes on the game grid, five on each half"): a person comes from the
 lobby, places the nodes with the mouse and the keyboard, sees the server's verdict change from
 illegal to legal, winnable and how hard, saves the board as a text file, and plays it; on a phone

@@ -1,4 +1,4 @@
-"""The end screen in a real browser (issue 29): three people at a finished wizard game see what
+"""The end screen in a real browser: three people at a finished wizard game see what
 was hidden and the game's story, and vote for the most evil player (seed 003, 8 Nov
 "Preparation") by clicking, each once; the tally shows on every page when all have voted. A
 Rotator player takes moves back with the Undo button, then sees the end screen. The wizard

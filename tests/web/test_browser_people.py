@@ -1,4 +1,4 @@
-"""People in real browsers (issue 29): names without accounts, open seats, "Yours" and "Your
+"""People in real browsers: names without accounts, open seats, "Yours" and "Your
 turn", a real-time clock that waits for its person, and a phone's lobby and Rotator board.
 
 Each person is a browser context of their own (their own localStorage, hence their own player

@@ -1,4 +1,4 @@
-"""A playtest with three people in real browsers, end to end (issue 31).
+"""A playtest with three people in real browsers, end to end.
 
 The designer makes a Rotator playtest (`playtable playtest-online create`: the `easy` and default
 boards, 4 games, so 2 deals each played under both) on the running server's database. Three

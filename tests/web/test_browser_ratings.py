@@ -1,4 +1,4 @@
-"""Ratings as a person sees them (issue 29): Alice looks at the wizard game's leaderboard (nobody
+"""Ratings as a person sees them: Alice looks at the wizard game's leaderboard (nobody
 yet), plays the last move of a rated game (her heroes against the heuristic bot's wizard, at the
 standard rules), reads on the end screen how her rating moved, and finds the bot she beat on
 the leaderboard (after one game she is provisional, not on it yet); the seat chooser shows the

@@ -1,4 +1,4 @@
-"""A Rotator game won in a real browser by following the solver's hints (issue 11).
+"""A Rotator game won in a real browser by following the solver's hints.
 
 Each turn the player, on a phone-sized touch screen, asks for a hint (the `h` key or the
 button), finds the hinted square or drill depth marked on the board, and taps it there; the

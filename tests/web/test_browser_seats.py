@@ -1,4 +1,4 @@
-"""Seats in a real browser (issue 11): a second browser context with the watch link sees the
+"""Seats in a real browser: a second browser context with the watch link sees the
 public view only and cannot act; a third with a wrong token is refused and only watches; and
 the server is killed with SIGKILL in the middle of a game and restarted on the same port and
 database: the player's page reconnects by itself and the game goes on from the same position.
@@ -107,7 +107,7 @@ def test_page_reconnects_after_sigkill_and_play_goes_on(web_server: ServerProces
 
 
 def test_listed_actions_play_on_the_star_dice_table(web_server: ServerProcess, chromium: Any) -> None:
-    """Star Dice has its own page since issue 15 (a canvas; until then it was this test's plain
+    """Star Dice has its own page (a canvas; until then it was this test's plain
     outline, js/games/plain.js, now only the fallback for a game without a module): the frame
     still lists its actions (the call, sampled throws, fouls) and plays them from the list."""
     created = create_table(web_server.url, game="stardice")

@@ -1,4 +1,4 @@
-"""Star Dice's virtual table in a real browser (issue 15, mode 1): a whole battle against a bot
+"""Star Dice's virtual table in a real browser: a whole battle against a bot
 played with mouse drags on the canvas, and another with touch flicks on a phone, each to the
 frozen end screen with its scoring.
 

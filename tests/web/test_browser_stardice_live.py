@@ -1,4 +1,4 @@
-"""Star Dice's live table in a real browser (issue 15, mode 2): `playtable stardice table` with a
+"""Star Dice's live table in a real browser: `playtable stardice table` with a
 TUIO port, a python-osc sender on loopback UDP playing a recorded real-table session (the
 shipped sample's first five dice: the Borg die, then four dice closing a square formation), and
 the page drawing it.

@@ -1,4 +1,4 @@
-"""The match on the live page, as players keep it (issue 30, the real table; It. 3 "Wish that
+"""The match on the live page, as players keep it (the real table; It. 3 "Wish that
 the game could keep track of the score"): `playtable stardice table --dice sample` in a real
 browser, `TuioSim` throwing at it over loopback UDP. The players start a war, press the call,
 enter the Borg die's face and each ship's face from the panel beside the table, see whose turn it

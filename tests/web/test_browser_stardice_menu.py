@@ -1,4 +1,4 @@
-"""Star Dice's table menu in a real browser (issue 15, mode 1: "named variants of the seed's
+"""Star Dice's table menu in a real browser ("named variants of the seed's
 iterations ... are playable from the table menu"): from a battle against a bot the player opens
 the menu, reads the variants with their descriptions, starts the seventh iteration's Borg 2
 variant and throws in it; then starts Objective 1 and is playing the solitaire (one seat, the
@@ -71,7 +71,7 @@ def test_variants_are_started_from_the_table_menu(web_server: ServerProcess, chr
     summary = page.evaluate("window.playtable.table")
     assert summary["id"] == borg2 and summary["variant"] == "iteration7_borg2"
     assert list(summary["params"]["borg_faces"]) == [2, 4, 8, 16, 32, 64]
-    # The title names the variant as players read it (issue 29); its id stays in the summary.
+    # The title names the variant as players read it; its id stays in the summary.
     assert get_game("stardice").variant_titles["iteration7_borg2"] in page.locator("h1").inner_text()
     state = _throw_once(page, rng)
     assert any(pc["id"].startswith("F.") for pc in state["observation"]["table"]) or \

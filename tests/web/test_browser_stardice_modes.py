@@ -1,4 +1,4 @@
-"""Star Dice's one-player modes of issue 30 in a real browser: Objective 2 (seed 002, Second
+"""Star Dice's one-player modes in a real browser: Objective 2 (seed 002, Second
 Iteration: the red set is rolled onto the table at setup, the player throws every white die and
 must outscore it) is played to its end by mouse drags, and the page speaks of white and red,
 never of rounds; the First Iteration's solo game says it is played for the highest score, at

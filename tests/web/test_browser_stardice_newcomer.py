@@ -1,10 +1,10 @@
-"""Star Dice for a newcomer (issue 30, "The virtual table, for a newcomer"; seed 002 Final Rules,
+"""Star Dice for a newcomer ("The virtual table, for a newcomer"; seed 002 Final Rules,
 "War"): a script that plays as a person new to the game would, using only what the page shows
 (the line over the table, the visible buttons by their names, the grey frame of the table to
 drag from), plays a whole war against the random thrower to its end screen; no
 `window.playtable` action and no action text is ever sent by the script.
 
-All along it checks what issue 30 asks of the page: the table never moves (the canvas keeps its
+All along it checks what a newcomer needs of the page: the table never moves (the canvas keeps its
 place and size whatever appears round it), no coordinate, speed or piece id such as `K.d20b` is
 ever on the page (the log speaks in words), the line over the table always fits its box, no
 label on the table covers another or another die, a throw being dragged shows its aim and

@@ -1,4 +1,4 @@
-"""Star Dice between two people (issue 15, mode 1): each in their own browser (two browser
+"""Star Dice between two people: each in their own browser (two browser
 contexts, their own storage, their own seat token) playing a battle against each other with
 mouse drags to the frozen end screen, each page its own seat's (its welcome, its observation's
 seat, actions only on its own turn) and both animating every throw's streamed motion, their
@@ -103,7 +103,7 @@ def test_two_people_in_their_own_browsers_play_a_battle(web_server: ServerProces
 
 
 def test_two_people_on_one_screen_take_turns(web_server: ServerProcess, chromium: Any) -> None:
-    """The hot seat (issue 15: "two players on one screen taking turns"): one page holds both
+    """The hot seat ("two players on one screen taking turns"): one page holds both
     seats' tokens; after each turn the "pass the device" cover hides the table until the other
     player says it is them, and the battle is played so to its frozen end screen."""
     created = create_table(web_server.url, game="stardice", variant="battle", seed=3,

@@ -1,5 +1,5 @@
 """A whole Star Dice war to the Final Rules' 50 points, shown to its end in a real browser
-(issue 15: "a war is played to its end"; seed 002 Final Rules, "War": the first player to
+("a war is played to its end"; seed 002 Final Rules, "War": the first player to
 exceed 50 points wins).
 
 Both fleets are the random-thrower bot, so every throw goes through the server as in any game
@@ -62,7 +62,7 @@ def test_a_war_is_shown_to_its_end_at_50_points(web_server: ServerProcess, chrom
     assert page.locator(".stardice-canvas").get_attribute("data-pace") == "fast"
     assert not page.script_errors and not page.foreign_requests
 
-    # The replay's steps speak in the same words as the table's log (issue 30: no coordinates,
+    # The replay's steps speak in the same words as the table's log (no coordinates,
     # speeds or piece ids such as `K.d20b` on a page), its events worded by the game's page.
     page.goto(f"{web_server.url}/t/{created['table_id']}/replay")
     page.locator(".log-list li").first.wait_for()

@@ -1,4 +1,4 @@
-"""A newcomer plays Angry Troll in a real browser (issue 11, "Tests (real browser)").
+"""A newcomer plays Angry Troll in a real browser ("Tests (real browser)").
 
 The home page, the create form (plus-one offered as "easier", seed 13), the join link, then a
 whole game played by clicking, on the bridge itself where the action has a spot there and in
@@ -25,7 +25,7 @@ def create_troll_table(page: Any, url: str) -> None:
     page.locator('[data-game="troll"] button', has_text="New table").click()
     variant = page.locator("#variant")
     # The designer's default rules are the hardest: newcomers are pointed at the easier ones.
-    # Each variant shows a name a player understands (issue 29); its id only behind "more".
+    # Each variant shows a name a player understands; its id only behind "more".
     assert variant.locator('option[value="plus-one"]').inner_text() == "Sturdier bridge (easier)"
     assert variant.locator('option[value="tutorial"]').inner_text() == "Learning bridge (easier)"
     variant.select_option("plus-one")

@@ -1,4 +1,4 @@
-"""Each tutorial played through in a real browser as a person would (issue 29, "Tutorials"): from
+"""Each tutorial played through in a real browser as a person would ("Tutorials"): from
 the lobby's "Learn to play", reading each bubble and pressing Next, playing the move a bubble
 asks for on the board (or in the list) as any player does, trying a wrong move once (it is not
 played, and the bubble says what to do instead), on a desktop window and on a phone by taps.

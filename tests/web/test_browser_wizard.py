@@ -1,4 +1,4 @@
-"""The Wizard's Labyrinth in a real browser (issue 16): three browser contexts (the wizard and
+"""The Wizard's Labyrinth in a real browser: three browser contexts (the wizard and
 two heroes, each with its own join link) play a whole game to its end against each other
 through the pages, every action clicked where a person would (on the board's squares and the
 cards when offered there, else in the action list); a hero closes the tab mid-turn and comes

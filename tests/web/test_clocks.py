@@ -1,4 +1,4 @@
-"""Clocks at a table, two paces as on Board Game Arena (issue 29; docs/web.md "Clocks"): a
+"""Clocks at a table, two paces as on Board Game Arena (docs/web.md "Clocks"): a
 real-time clock per seat for the whole game (with an increment), a come-back-later time per
 move in days; a clock counts only for the seat that must act and only once its person has
 arrived; a timeout brings the stand-in (named in the log, never as the person) or a forfeit

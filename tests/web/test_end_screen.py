@@ -1,4 +1,4 @@
-"""The end screen (issue 29): what was hidden is revealed to every seat and watcher only once the
+"""The end screen: what was hidden is revealed to every seat and watcher only once the
 game is over (`State.revealed`, `end` in the state message, the replay's last step), the game's
 story is told from its log (core/story.py), the wizard game's vote for the most evil player
 (seed 003, 8 Nov "Preparation"; web/server/tables/votes.py) and undo where each game's rules allow it

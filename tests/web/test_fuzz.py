@@ -1,4 +1,4 @@
-"""Bad input over the table WebSocket (issue 11): thousands of fuzzed messages (JSON of every
+"""Bad input over the table WebSocket: thousands of fuzzed messages (JSON of every
 shape, non-JSON, binary and oversized frames, wrong types, illegal actions) each get exactly one
 `error` and leave every table unchanged; a flooding client is rate-limited, then closed with
 1008, and the server goes on serving everyone else."""

@@ -1,4 +1,4 @@
-"""The table server facing strangers (issue 27): one test per class of what a hostile client or a
+"""The table server facing strangers: one test per class of what a hostile client or a
 careless operator found, each of which would have caught it.
 
 1. no request reads a file the operator did not configure;
@@ -221,7 +221,7 @@ def test_table_creation_is_limited_per_address_and_in_all(tmp_path: Path) -> Non
 
 def test_syncs_are_limited_per_connection(tmp_path: Path) -> None:
     """A sync rebuilds a whole welcome: at the default rate, two at once, then one every two
-    seconds (issue 27: five watchers syncing 19 times a second froze the server)."""
+    seconds (five watchers syncing 19 times a second froze the server)."""
     with TestClient(in_process_app(tmp_path / "t.sqlite3")) as client:
         _syncs_are_limited(client)
 
@@ -505,7 +505,7 @@ ALL_BOT_TABLES = [
     {"game": "rotator", "seed": 4, "seats": [{"kind": "bot", "agent": "greedy"}]},
     {"game": "stardice", "seed": 3, "variant": "battle",
      "seats": [{"kind": "bot", "agent": "random-thrower"}, {"kind": "bot", "agent": "greedy"}]},
-    # the seed issue 27 found stalled at step 109, three heuristic bots
+    # the seed the hostile-client work found stalled at step 109, three heuristic bots
     {"game": "wizard", "seed": 92646142, "players": 3, "seats": [{"kind": "bot", "agent": "heuristic"}] * 3},
     {"game": "wizard", "seed": 7, "players": 5, "variant": "beta",
      "seats": [{"kind": "bot", "agent": "heuristic"}] + [{"kind": "bot", "agent": "random"}] * 4},
@@ -515,7 +515,7 @@ ALL_BOT_TABLES = [
 
 
 def test_every_table_with_bots_in_every_seat_reaches_its_end(tmp_path: Path) -> None:
-    """Issue 27, class 4: all games, several seeds and variants, bots in every seat, played by
+    """All games, several seeds and variants, bots in every seat, played by
     the server's own workers to the end; none stalls, and no bot had to be replaced."""
     with TestClient(in_process_app(tmp_path / "t.sqlite3", workers=2)) as client:
         tables = [create(client, **body)["table_id"] for body in ALL_BOT_TABLES]
@@ -589,7 +589,7 @@ def test_a_table_nobody_plays_is_ended(client: TestClient) -> None:
 
 def test_replays_are_limited_per_address(client: TestClient) -> None:
     """Even from the cache a long game's replay is megabytes to send: one address may fetch
-    `PER_ADDRESS_PER_MINUTE` pasts a minute (issue 27's hostile benchmark: replays in a loop cost
+    `PER_ADDRESS_PER_MINUTE` pasts a minute (the hostile benchmark: replays in a loop cost
     the players most)."""
     table = create(client, game="troll", seed=5)["table_id"]
     burst = int(past.PER_ADDRESS_PER_MINUTE)

@@ -1,4 +1,4 @@
-"""The whole chain without hardware (issue 30, the real table): `TuioSim`, the virtual table's
+"""The whole chain without hardware (the real table): `TuioSim`, the virtual table's
 throws as TUIO 1.1 `/tuio/2Dobj` bundles over loopback UDP, drives a live table of the server;
 the players' part (the call, the faces, scoring the battle) goes over the page's WebSocket as a
 page sends it; the live match advances through a whole battle as the seed's Final Rules say

@@ -1,4 +1,4 @@
-"""Live Star Dice tables on the server, without a browser (issue 15, mode 2): a TUIO stream sent
+"""Live Star Dice tables on the server, without a browser: a TUIO stream sent
 over loopback UDP by python-osc reaches a page's WebSocket as one frame per report of the
 engine; every bad page message or lobby request gets one clear error and changes nothing; the
 page's recordings go under the server's directory only; the command refuses a busy port or a

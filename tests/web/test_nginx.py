@@ -1,4 +1,4 @@
-"""The server behind a real nginx with TLS (issue 27, docs/web.md "Running it for real"): the
+"""The server behind a real nginx with TLS (docs/web.md "Running it for real"): the
 config nginx runs is docs/deploy/nginx-playtable.conf itself, its listen lines, upstream port and
 certificate paths swapped for the test's own, so the documented config cannot rot. Through it:
 a table is created over HTTPS, its socket connects over WSS, a whole troll game is played to the
@@ -60,7 +60,7 @@ def serve_help() -> str:
 
 
 def deploy_options() -> bool:
-    """Whether this server has issue 27's deployment options (`playtable serve --help`)."""
+    """Whether this server has the deployment options (`playtable serve --help`)."""
     return all(option in serve_help() for option in
                ("--public-url", "--allowed-hosts", "--forwarded-allow-ips"))
 

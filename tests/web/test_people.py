@@ -1,4 +1,4 @@
-"""People without accounts, open seats, "Yours" and "Your turn" (issue 29; docs/web.md
+"""People without accounts, open seats, "Yours" and "Your turn" (docs/web.md
 "People"): every new route, message and field, with its bounds: bad names and keys, a taken or
 reserved seat, floods from one address. The clocks that wait for their person, and the
 stand-in a timeout brings, are tested in test_clocks.py."""

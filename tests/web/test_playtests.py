@@ -1,4 +1,4 @@
-"""Playtests with people (issue 31; docs/lab.md "Playtests with people"): a designer's playtest,
+"""Playtests with people (docs/lab.md "Playtests with people"): a designer's playtest,
 testers seated at tables of variants assigned in paired, balanced blocks, the questionnaire after
 the game, every parameter and answer bounded, and the export in the sim schema that the lab's
 report reads beside bot rows."""

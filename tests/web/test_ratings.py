@@ -1,4 +1,4 @@
-"""Ratings and personal bests (issue 29; docs/web.md "Ratings"): a rated table's end moves its
+"""Ratings and personal bests (docs/web.md "Ratings"): a rated table's end moves its
 people's and bots' ratings the right way, the wizard's heroes are rated as one side, an unrated
 table changes nothing, a table counts once however often its end is seen (a restart too), a
 solitaire game keeps a score history and a best, and every new route refuses what is out of

@@ -1,4 +1,4 @@
-"""Snapshots of running tables (issue 32, target 2: a restart independent of history): a table
+"""Snapshots of running tables (a restart independent of history): a table
 restored from its snapshot and the actions after it is the same table as one replayed from its
 whole record, for every game, every seat's view, the log, the take-back rule and the play that
 follows; the hub stores one every `SNAPSHOT_EVERY` actions and a restart uses it; the store drops

@@ -1,4 +1,4 @@
-"""The table socket's two loops (socket_pump, issue 32): what handling a client's own frame
+"""The table socket's two loops (socket_pump): what handling a client's own frame
 pushes to that client, the reading task sends itself, in order with what other tasks push (which
 the writer task sends); a message for several connections is encoded once."""
 
@@ -98,7 +98,7 @@ class GoneSocket(FakeSocket):
 def test_a_connection_whose_client_left_is_freed_without_the_garbage_collector() -> None:
     """The writer meeting a closed socket ends quietly: a task that ended with the exception would
     keep it, and its traceback holds `pump`'s frame, which holds the task, so the connection (and
-    a table that left memory) could only be freed by a collection of the cycle (issue 32: at
+    a table that left memory) could only be freed by a collection of the cycle (at
     1,000 tables the middle collection that found them took 2 s)."""
     async def play() -> weakref.ref[Connection]:
         ws, conn = GoneSocket([]), Connection(0)

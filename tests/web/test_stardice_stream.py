@@ -1,4 +1,4 @@
-"""A Star Dice table's live stream (issue 15, docs/web.md "Live tables"): a throw sent as the
+"""A Star Dice table's live stream (docs/web.md "Live tables"): a throw sent as the
 engine's action text is simulated by the server, which streams the motion as `frame` messages
 to every connection (the player and a watcher alike) and then sends the new state; the frames
 are the engine's own (`State.motion()`), the last one, where the state says the dice rest,

@@ -1,4 +1,4 @@
-"""The table server's store and collector under several processes (issue 32): an action's commit
+"""The table server's store and collector under several processes: an action's commit
 waits for another process's write lock in short steps instead of SQLite's millisecond sleeps,
 and a server process sets its garbage collector once it has started (collector.py)."""
 

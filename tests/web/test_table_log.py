@@ -1,4 +1,4 @@
-"""A table's log keeps each step's events packed (issue 32, docs/web.md "Sustained load"): the
+"""A table's log keeps each step's events packed (docs/web.md "Sustained load"): the
 events read back are the events played, for every game, and a long log adds no object the
 cyclic collector scans but the step itself."""
 

@@ -173,7 +173,7 @@ def test_bots_play_in_workers_to_the_end(client: TestClient) -> None:
 
 
 def test_the_strongest_troll_bot_plays_a_web_table_to_the_end(client: TestClient) -> None:
-    """Issue 13: the strongest bot, offered by name in the lobby, plays a table in the workers."""
+    """The strongest bot, offered by name in the lobby, plays a table in the workers."""
     troll = create(client, game="troll", variant="tutorial", seed=4,
                    seats=[{"kind": "bot", "agent": "strongest"}])
     summary = _wait_finished(client, troll["table_id"])

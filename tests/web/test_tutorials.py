@@ -1,4 +1,4 @@
-"""Tutorials (issue 29, "Tutorials"): each shipped script played with the real engine on its fixed
+"""Tutorials ("Tutorials"): each shipped script played with the real engine on its fixed
 deal, the bots choosing as the server's do, so a change of the engine, a deal or a bot that
 breaks a script fails here; and the route that makes a tutorial's table, bounded like the others
 (only a shipped name; an address's tables a minute).

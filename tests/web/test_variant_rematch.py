@@ -1,4 +1,4 @@
-"""A rematch in another named variant, over the wire (docs/web.md "rematch"; issue 15: Star
+"""A rematch in another named variant, over the wire (docs/web.md "rematch": Star
 Dice's iterations playable from the table menu): the seats it plans (`seating.py`), the tokens
 carried over, the message every connection gets, and bad requests that change nothing."""
 
@@ -35,7 +35,7 @@ def test_a_variant_rematch_moves_both_players_and_watchers(client: TestClient) -
             client.websocket_connect(f"/ws/tables/{table}") as watcher:
         for ws in (fed, kli, watcher):
             greet(ws)
-        # Mid-game with both people seated, one asking is a proposal (issue 27, class 5) ...
+        # Mid-game with both people seated, one asking is a proposal ...
         proposal = client.post(f"/api/tables/{table}/rematch",
                                json={"seat": 1, "token": token_of(created, 1), "variant": "iteration4"})
         assert proposal.status_code == 202 and proposal.json()["waiting_for"] == [0], proposal.text

@@ -1,9 +1,9 @@
-"""Nothing hidden goes over the wire (issue 11): random troll and rotator games are played
+"""Nothing hidden goes over the wire: random troll and rotator games are played
 through a real server's WebSocket, and every message a seat or a watcher receives is checked
 against the hidden parts of the full state at that step, derived from `to_json()` of the
 game rebuilt from its record: the troll's face-down cards nobody has seen and the deck (their
 order), the seed, and the random stream. Once the game is over, and only then, the end screen's
-`end` (issue 29) reveals them: every card still hidden is in it, and nowhere else."""
+`end` reveals them: every card still hidden is in it, and nowhere else."""
 
 from __future__ import annotations
 

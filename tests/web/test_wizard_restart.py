@@ -1,4 +1,4 @@
-"""A wizard table survives a server killed with SIGKILL in the middle of a round (issue 16):
+"""A wizard table survives a server killed with SIGKILL in the middle of a round:
 while one hero has committed his secret move and the other has not, the server dies and comes
 back; every seat reconnects to the same step and the same observation (the committed hero
 still sees his own move, nobody else does), the same `waiting_for`, and the round goes on."""
@@ -63,7 +63,7 @@ def test_sigkill_between_two_heroes_commits(tmp_path: Path) -> None:
 
 def test_a_real_time_clock_hands_absent_seats_to_the_stand_in_and_survives_a_restart(
         tmp_path: Path) -> None:
-    """A real-time clock (issue 29, docs/web.md "Clocks") runs only once a seat's person has
+    """A real-time clock (docs/web.md "Clocks") runs only once a seat's person has
     arrived; once each person has opened the table and left, their clocks run out in turn and
     the stand-in plays every later move of theirs; the clocks (who is out of time) survive a
     restart, and the stand-in plays on after it."""

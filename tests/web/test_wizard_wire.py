@@ -1,4 +1,4 @@
-"""The wizard game's secrets over the wire (issue 16): random wizard games with every seat a
+"""The wizard game's secrets over the wire: random wizard games with every seat a
 person (the wizard and two to four heroes, each on its own WebSocket) and a watcher, played
 through a real server; every message each connection received is checked against the full
 position at that step, rebuilt from the finished game's record. A hero's or a watcher's
@@ -51,7 +51,7 @@ def check_message(message: dict[str, Any], seat: int | None, pos: WizardState, s
     """Fails if `message`, sent to `seat` (None: a watcher) while the game stood at `pos`,
     carries anything that seat may not know."""
     hero_or_watcher = seat != 0
-    if message.get("type") == "state":  # the end screen's reveal (issue 29) only at the end
+    if message.get("type") == "state":  # the end screen's reveal only at the end
         assert ("end" in message) == (finished and message["terminal"]), message
     text = json.dumps(message)
     words = set(WORD.findall(text))
