@@ -45,9 +45,10 @@ class Pool(Protocol):
 
     async def run(self, job: Callable[..., T], *args: Any) -> T: ...
 
-BACKGROUND_NICE = 10
-"""How much lower the background lane's workers run (os.nice): at 10 the kernel gives a
-normal process about ten times their share of a contended core."""
+BACKGROUND_NICE = 19
+"""How much lower the background lane's workers run (os.nice): at 19 the kernel gives a normal
+process about 70 times their share of a contended core (at 10, about 10 times: a person's bot
+answered at p99 1.97-2.04 s under benchmarks/web_hostile.py's attacks, against 1.84 s at 19)."""
 PACE = 1.0
 """A background table waits this many times its last move's worker time before its next move
 may start."""
