@@ -268,7 +268,7 @@ def test_serve_on_a_database_with_corrupt_pages_says_so_in_one_line(tmp_path: Pa
     path.write_bytes(bytes(data))
     done = subprocess.run([sys.executable, "-m", "playtable", "serve", "--db", str(path), "--port", "0"],
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr  # refused input, as every other command's
     assert "tables.sqlite3" in done.stderr and "damaged" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 

@@ -477,7 +477,7 @@ def test_serve_on_a_junk_database_says_so_in_one_line(tmp_path: Path) -> None:
     junk.write_bytes(b"\x00junk" * 1000)
     done = subprocess.run([sys.executable, "-m", "playtable", "serve", "--db", str(junk), "--port", "0"],
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr  # refused input, as every other command's
     assert "junk.sqlite3" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 

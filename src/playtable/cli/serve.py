@@ -148,6 +148,7 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
+    from playtable.core.errors import BadParameter
     from playtable.web.server.live.operator import OPERATOR_ENV
     from playtable.web.server.store.store import SqliteStore, StoreError
     from playtable.web.server.tables.room import Limits
@@ -160,8 +161,8 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
             store.verify()
         finally:
             store.close()
-    except StoreError as err:
-        raise click.ClickException(str(err)) from None
+    except StoreError as err:  # refused input, as everywhere: one line and status 2
+        raise BadParameter(str(err)) from None
     if _port_taken(host, port):
         raise click.ClickException(f"port {port} on {host} is already in use (another playtable "
                                    f"serve?); choose another with --port")
