@@ -31,6 +31,7 @@ from playtable.web.server.people.player_routes import player_routes
 from playtable.web.server.people.rating_routes import rating_routes
 from playtable.web.server.playtests.playtest_routes import playtest_routes
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
+from playtable.web.server.store.rate_limits import RATE_PER_SECOND
 from playtable.web.server.store.store import SqliteStore
 from playtable.web.server.tables.board_routes import board_routes
 from playtable.web.server.tables.past_routes import past_routes
@@ -43,7 +44,6 @@ from playtable.web.server.transport.owners import Owner, OwnerCheck
 from playtable.web.server.transport.peer_answers import answer_peer
 from playtable.web.server.transport.peers import Peers
 from playtable.web.server.transport.table_socket import table_socket
-from playtable.web.server.transport.wire import RATE_PER_SECOND
 
 
 @contextlib.asynccontextmanager

@@ -24,6 +24,7 @@ from playtable.web.server.bots.bot_turns import BotTurns
 from playtable.web.server.bots.bots import Workers
 from playtable.web.server.people.players import Players
 from playtable.web.server.people.sitting import Sitting
+from playtable.web.server.store.rate_limits import RATE_PER_SECOND
 from playtable.web.server.store.store import PlayerRow, SeatRow, TableStore
 from playtable.web.server.tables.assists import Assists
 from playtable.web.server.tables.clock_watch import ClockWatch
@@ -35,7 +36,7 @@ from playtable.web.server.tables.room import Limits, Room
 from playtable.web.server.tables.tables import Connection, Table
 from playtable.web.server.transport.connections import Connections
 from playtable.web.server.transport.owners import Owner
-from playtable.web.server.transport.wire import RATE_PER_SECOND, ClientMessage, error
+from playtable.web.server.transport.wire import ClientMessage, error
 
 Handler = Callable[[Table, Connection, ClientMessage], object]
 """What answers one type of client message (a coroutine's result is awaited)."""

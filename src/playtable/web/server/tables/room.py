@@ -26,7 +26,7 @@ from playtable.web.server.people.people import People
 from playtable.web.server.people.ratings import Ratings
 from playtable.web.server.people.seat_claims import SeatClaims
 from playtable.web.server.store.address_rates import AddressSockets
-from playtable.web.server.store.rate_limits import Budgets, SharedBuckets
+from playtable.web.server.store.rate_limits import RATE_PER_SECOND, Budgets, SharedBuckets
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, TableRow, TableStore
 from playtable.web.server.tables.in_play import TablesInPlay
 from playtable.web.server.tables.table_request import BadRequest, now
@@ -34,7 +34,6 @@ from playtable.web.server.tables.tables import Connection, Table, fresh_start, r
 from playtable.web.server.tables.votes import SqliteVoteStore, Votes
 from playtable.web.server.transport.networks import IPV6_PREFIX
 from playtable.web.server.transport.owners import Owner, owner_of
-from playtable.web.server.transport.wire import RATE_PER_SECOND
 
 log = logging.getLogger("playtable.web")
 MAX_LISTED = 100

@@ -34,10 +34,11 @@ from playtable.core.presentation import presentation, revealed
 from playtable.core.protocol import Event, Game, State
 from playtable.core.registry import get_game
 from playtable.core.story import tell
+from playtable.web.server.store.rate_limits import RateLimit
 from playtable.web.server.store.store import SeatRow, Snapshot, TableRow
 from playtable.web.server.tables.clocks import TableClock, forfeit_returns
 from playtable.web.server.tables.replays import start_state
-from playtable.web.server.transport.wire import PACES, RateLimit, shared
+from playtable.web.server.transport.wire import PACES, shared
 
 SYNC_COST = 40
 """A sync (a whole welcome: the log of a long game is hundreds of kilobytes) costs as much as
@@ -154,7 +155,7 @@ class Step:
 
 
 SNAPSHOT_EVERY = 50
-"""A running table's state is stored every this many actions (`Hub.act`), so a restart replays
+"""A running table's state is stored every this many actions (`Play.act`), so a restart replays
 at most this many of its actions, however long its record."""
 
 

@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from playtable.web.server.store.rate_limits import RateLimit
 from playtable.web.server.tables.tables import Connection
-from playtable.web.server.transport.wire import RateLimit, encode, error
+from playtable.web.server.transport.wire import encode, error
 
 CLIENT_GONE = (WebSocketDisconnect, RuntimeError, OSError)
 """What sending to a client that has gone raises (RuntimeError: the socket is already closed)."""

@@ -15,10 +15,6 @@ import orjson
 
 from playtable.core.errors import PlaytableError
 from playtable.core.jsonio import parse_json
-from playtable.web.server.store.rate_limits import RATE_PER_SECOND as RATE_PER_SECOND
-from playtable.web.server.store.rate_limits import RateLimit as RateLimit
-
-# A connection's limits are the server's one token bucket (`rate_limits.py`), named here too.
 
 MAX_FRAME = 16 * 1024
 """The largest text frame a client may send, in bytes (UTF-8)."""
