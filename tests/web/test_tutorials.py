@@ -87,7 +87,8 @@ def test_every_scripted_action_is_legal_in_order_on_the_fixed_deal(name: str) ->
     tutorial = shipped()[name]
     assert tutorial.steps and tutorial.game in {"troll", "rotator", "stardice", "wizard"}
     for step in tutorial.steps:
-        assert set(step) <= {"say", "at", "expect", "match", "example", "free", "hint", "task"}, step
+        assert set(step) <= {"say", "at", "use", "expect", "match", "example", "free", "hint", "task"}, step
+        assert all(isinstance(sel, str) and sel for sel in step.get("use", [])), step
         assert step["say"].strip(), step
         assert not ("expect" in step and "match" in step)
         assert ("match" in step) == ("example" in step)

@@ -7,7 +7,9 @@ nothing else (no parameter, seed or seat comes from the request).
 
 Script format (docs/web-pages.md, "Tutorials"): `{"name", "game", "title", "button", "summary", "seat",
 "table": {"variant", "params", "seed", "players", "seats"}, "steps": [...]}`; a step is
-`{"say", "at"?, "expect"?, "match"?, "example"?, "free"?, "hint"?}`: `expect` is the action text the
+`{"say", "at"?, "use"?, "expect"?, "match"?, "example"?, "free"?, "hint"?}`: `use` lists (as CSS
+selectors) what the person must reach to play the step besides `at`, which the bubble never
+covers; `expect` is the action text the
 person plays next (the page refuses any other with the step's `hint`); `match` a pattern for
 actions whose text cannot be fixed in advance (a Star Dice throw aimed by hand), with `example`
 an action text of that kind the tests play; `"free": true` lets the person play as they like

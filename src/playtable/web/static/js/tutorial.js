@@ -75,6 +75,61 @@ export async function guide(frame, name) {
   return tour;
 }
 
+/** What a bubble avoids on every page besides what its step asks the person to use: whose turn
+ *  it is (the header), the actions, the chat's Send and the end screen. */
+const KEEP_CLEAR = [".topbar", ".actions-panel", ".chat-form button", ".end-screen"];
+
+function overlap(a, b) {
+  return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+    * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+}
+
+/** The places a bubble of `size` may go in a window vw x vh, best first: beside its target `box`
+ *  (`spot`: a small spot on a board, where right and left come first), then, nearest the target
+ *  first, every place along the window's sides and touching the sides of what it must not cover
+ *  (`rects`), so that one hiding nothing is among them whenever there is one. */
+function candidates(box, { width, height }, vw, vh, spot, rects) {
+  const low = vh - height - 8;
+  const clampX = (x) => Math.min(vw - width - 8, Math.max(8, x));
+  const clampY = (y) => Math.min(low, Math.max(8, y));
+  const out = [];
+  if (box && vw >= 700) {
+    const centre = clampX(box.left + box.width / 2 - width / 2);
+    const beside = clampY(box.top + box.height / 2 - height / 2);
+    const sides = [[box.right + 12, beside], [box.left - 12 - width, beside]];
+    const ends = [[centre, box.bottom + 12], [centre, box.top - 12 - height]];
+    out.push(...(spot ? [...sides, ...ends] : [...ends, ...sides]));
+  }
+  // A phone (or nothing to point at): docked at the bottom of the screen, else at its top.
+  const phone = vw < 700 || !box;
+  const xs = phone ? [(vw - width) / 2] : [vw - width - 8, 8, (vw - width) / 2,
+    ...rects.flatMap((r) => [r.right + 4, r.left - 4 - width])];
+  out.push([xs[0], low], [xs[0], 8]);
+  const ys = [...rects.flatMap((r) => [r.bottom + 4, r.top - 4 - height])];
+  for (let y = 8; y <= low; y += 24) ys.push(y);
+  const grid = xs.flatMap((x) => ys.map((y) => [x, y]));
+  if (box) {
+    const far = ([x, y]) => Math.hypot(x + width / 2 - (box.left + box.width / 2), y + height / 2 - (box.top + box.height / 2));
+    grid.sort((a, b) => far(a) - far(b));
+  }
+  out.push(...grid);
+  return out.filter(([x, y]) => x >= 0 && y >= 0 && x + width <= vw + 0.5 && y + height <= vh + 0.5);
+}
+
+/** The first candidate that covers least: what the step asks the person to use counts far more
+ *  than the header, the actions, Send or the end screen. */
+function bestSpot(places, { width, height }, used, kept) {
+  let best = null;
+  for (const [x, y] of places) {
+    const rect = { left: x, top: y, right: x + width, bottom: y + height };
+    const cost = 100 * used.reduce((acc, b) => acc + overlap(rect, b), 0)
+      + kept.reduce((acc, b) => acc + overlap(rect, b), 0);
+    if (!best || cost < best.cost) best = { cost, at: [x, y] };
+    if (cost === 0) break;
+  }
+  return best?.at ?? [8, 8];
+}
+
 class Guide {
   constructor(frame, script) {
     this.frame = frame;
@@ -245,23 +300,43 @@ class Guide {
     return typeof this.target === "function" ? this.target() : document.querySelector(this.target);
   }
 
-  /** Put the bubble beside its target (below, else above; over it for a target taller than
-   *  the window) and the ring round the target. */
+  /** The elements the step asks the person to use (its `use` selectors), else its target. */
+  inUse() {
+    const used = (this.step?.use ?? []).flatMap((sel) => [...document.querySelectorAll(sel)]);
+    const target = this.targetElement();
+    return target ? [target, ...used] : used;
+  }
+
+  /** Bring what the step asks the person to use into view, leaving `room` pixels for a phone's
+   *  bubble: all of it at the top of the screen when it fits above the bubble (docked at the
+   *  bottom), else its start just under the bubble (docked at the top); on a desktop all of it
+   *  in the middle when it fits, else its top. */
+  reveal(boxes, vh, room) {
+    if (!boxes.length) return;
+    const top = Math.min(...boxes.map((b) => b.top));
+    const bottom = Math.max(...boxes.map((b) => b.bottom));
+    const fits = bottom - top <= vh - room;
+    if (top >= 0 && bottom <= vh - room) return;
+    const by = room ? (fits ? top - 8 : top - room) : fits ? top - (vh - (bottom - top)) / 2 : top - 8;
+    window.scrollBy({ top: by, behavior: "instant" });
+  }
+
+  /** Put the bubble where it hides nothing the person needs (one rule for every game): never
+   *  over what the step asks them to use (its target and `use` elements), nor over the header,
+   *  the actions, the chat's Send or the end screen when it can avoid them; near its target
+   *  (beside a spot on a board, else below or above) among the places that do. The ring goes
+   *  round the target. */
   place(scroll = false) {
     if (this.bubble.hidden) return;
-    const target = this.targetElement();
     // The visual viewport: a phone's page may be wider than its screen (a sideways board).
     const view = window.visualViewport;
     const vw = view?.width ?? window.innerWidth;
     const vh = view?.height ?? window.innerHeight;
-    const sx = view?.pageLeft ?? window.scrollX;
-    const sy = view?.pageTop ?? window.scrollY;
     const width = Math.min(360, vw - 16);
     this.bubble.style.width = `${width}px`;
-    if (scroll && target) {
-      const box = target.getBoundingClientRect();
-      if (box.bottom < 0 || box.top > vh) target.scrollIntoView({ block: "center" });
-    }
+    const target = this.targetElement();
+    const room = vw < 700 ? this.bubble.offsetHeight + 16 : 0;
+    if (scroll) this.reveal(this.inUse().map((el) => el.getBoundingClientRect()), vh, room);
     const box = target?.getBoundingClientRect();
     this.ring.hidden = !box;
     if (box) {
@@ -270,31 +345,14 @@ class Guide {
       this.ring.style.width = `${box.width + 8}px`;
       this.ring.style.height = `${box.height + 8}px`;
     }
-    const height = this.bubble.offsetHeight;
-    let left;
-    let top;
-    if (!box || vw < 700) {
-      // A phone (or nothing to point at): docked at the bottom of the screen, or at its top
-      // when the target lies down there.
-      left = (vw - width) / 2;
-      top = vh - height - 8;
-      if (box && box.bottom > top && box.top > 8 + height) top = 8;
-    } else {
-      left = Math.min(vw - width - 8, Math.max(8, box.left + box.width / 2 - width / 2));
-      // A spot on a board: beside it, so the board round it (what the text talks about) stays
-      // in view; anything else (a panel, a button, the whole board): below or above it.
-      const beside = Math.max(8, Math.min(vh - height - 8, box.top + box.height / 2 - height / 2));
-      const places = [
-        ["right", box.right + 12 + width <= vw - 8, [box.right + 12, beside]],
-        ["left", box.left - 12 - width >= 8, [box.left - 12 - width, beside]],
-        ["below", box.bottom + 12 + height <= vh, [left, box.bottom + 12]],
-        ["above", box.top - 12 - height >= 0, [left, box.top - 12 - height]],
-      ];
-      const spot = target.closest(".board-host") && box.width < 200 ? places : [places[2], places[3], places[0], places[1]];
-      [left, top] = spot.find(([, fits]) => fits)?.[2] ?? [left, Math.max(8, Math.min(vh - height - 8, box.top + 8))];
-    }
-    this.bubble.style.left = `${sx + left}px`;
-    this.bubble.style.top = `${sy + top}px`;
+    const used = this.inUse().map((el) => el.getBoundingClientRect());
+    const kept = KEEP_CLEAR.flatMap((sel) => [...document.querySelectorAll(sel)])
+      .filter((el) => !this.bubble.contains(el)).map((el) => el.getBoundingClientRect());
+    const size = { width, height: this.bubble.offsetHeight };
+    const spot = target?.closest(".board-host") && box.width < 200;
+    const [left, top] = bestSpot(candidates(box, size, vw, vh, spot, [...used, ...kept]), size, used, kept);
+    this.bubble.style.left = `${(view?.pageLeft ?? window.scrollX) + left}px`;
+    this.bubble.style.top = `${(view?.pageTop ?? window.scrollY) + top}px`;
   }
 
   advance() {
