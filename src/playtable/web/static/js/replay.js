@@ -45,7 +45,10 @@ class ReplayViewer {
     // People by their names: the seat's player, else its name in the game.
     this.who = (seat) => this.table.seats[seat]?.player || this.table.seats[seat]?.name || "";
     this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => tableSeats,
-      who: (seat) => this.who(seat), table: () => this.table });
+      who: (seat) => this.who(seat), table: () => this.table, replay: true });
+    // A board with a place for the step controls (Star Dice: the row under its table) keeps them
+    // beside what they move; any other board has them under it.
+    this.board.stepSlot?.append(controls);
     this.logList = h("ol", { class: "log-list" });
     this.logScroll = h("div", { class: "log-scroll" }, this.logList);
     // The game's own words for a step where it has them (Star Dice: "the Klingon d12 knocks ..."),
@@ -69,7 +72,7 @@ class ReplayViewer {
           finished ? null : h("a", { class: "button quiet", href: `/t/${this.tableId}${query || (this.byKey ? `?seat=${this.seat}` : "")}` }, "Back to the table"),
           h("button", { class: "quiet", onClick: () => window.location.reload() }, "Reload"))),
       h("main", { class: "table-layout" },
-        h("section", { class: "board-area", "aria-label": "Board" }, this.statusEl, this.boardHost, controls,
+        h("section", { class: "board-area", "aria-label": "Board" }, this.statusEl, this.boardHost, this.board.stepSlot ? null : controls,
           finished && this.table.result ? h("p", { class: "end-reason" }, h("strong", {}, "How it ended: "), this.table.result.text) : null,
           this.endEl),
         h("aside", { class: "side" },

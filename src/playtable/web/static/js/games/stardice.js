@@ -70,12 +70,15 @@ function buildElements(ctx, sounds, act) {
     onClick: () => (document.fullscreenElement ? document.exitFullscreen() : ui.box.requestFullscreen()).catch(() => {}) },
   "Full screen");
   const menu = ctx.rematch ? new VariantMenu(ctx) : null;
-  const keysHelp = h("p", { class: "stardice-keys" },
+  // A replay (ctx.replay) throws nothing: no throwing keys' help, and its step controls take the
+  // row under the table (`stepSlot`), so the board stays in view while stepping.
+  const keysHelp = ctx.replay ? "" : h("p", { class: "stardice-keys" },
     "Keyboard: Tab to the table, arrows aim (Shift: finer), [ and ] move the start along the frame, Enter throws, 1-6 pick a ship.");
+  ui.stepSlot = h("div", { class: "stardice-step-slot" });
   ui.box = h("div", { class: "stardice-board" },
     ui.prompt,
     h("div", { class: "stardice-stage" }, canvas),
-    h("div", { class: "stardice-controls" }, ui.pieceBar, ui.choices, ui.nextBattle, ui.note),
+    ctx.replay ? ui.stepSlot : h("div", { class: "stardice-controls" }, ui.pieceBar, ui.choices, ui.nextBattle, ui.note),
     ui.news, ui.fleets, ui.scorePanel,
     h("div", { class: "stardice-bar" }, h("label", {}, mute, " Mute"), ui.pauseButton,
       h("label", {}, "Throws ", ui.paceChoice), ui.paceNote, fullButton, menu?.element ?? ""),
@@ -117,9 +120,13 @@ export function createBoard(host, ctx) {
   let storedPace = null;
   try { storedPace = localStorage.getItem(PACE_KEY); } catch { /* storage refused: as thrown */ }
   if (Object.hasOwn(PACES, storedPace ?? "") && storedPace !== "normal") choosePace(state, storedPace);
-  listenForDrags(state);
-  listenForKeys(state);
+  if (!ctx.replay) {
+    listenForDrags(state);
+    listenForKeys(state);
+  }
   return {
+    /** Where a replay puts its step controls: the row under the table. */
+    stepSlot: ctx.replay ? ui.stepSlot : null,
     render: (next) => render(state, next),
     onStream: (message) => onStream(state, message),
     /** The log's lines for one step, in words, from `seat`'s side of the table (frame.js). */

@@ -23,7 +23,9 @@ function resize(state) {
   const dpr = window.devicePixelRatio || 1;
   const width = Math.max(200, rect.width);
   const top = rect.top + window.scrollY;
-  const room = (document.fullscreenElement ? window.innerHeight - 120 : window.innerHeight - top - 70);
+  // The row under the table: the controls (70 px), or a replay's step controls as tall as they are.
+  const under = Math.max(70, (state.ui.stepSlot?.offsetHeight ?? 0) + 24);
+  const room = (document.fullscreenElement ? window.innerHeight - 120 : window.innerHeight - top - under);
   const height = Math.round(Math.max(180, Math.min(width * ASPECT, room)));
   if (width === stage.width && height === stage.height && canvas.width === Math.round(width * dpr)) return;
   canvas.style.width = `${width}px`;

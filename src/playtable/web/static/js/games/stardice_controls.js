@@ -43,7 +43,7 @@ export function drawControls(state) {
   choices.replaceChildren();
   pieceBar.replaceChildren();
   nextBattle.textContent = obs?.mode === "objective1" ? "Next round" : "Next battle";
-  nextBattle.hidden = !frozen;
+  nextBattle.hidden = !frozen || Boolean(ctx.replay);
   if (!obs || frozen || view.terminal) return;
   const legal = new Set((view.legal || []).map((e) => e.action));
   if (view.yourTurn) {

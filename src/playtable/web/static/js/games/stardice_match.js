@@ -92,7 +92,11 @@ export function render(state, next) {
   if (next.step !== prevStep) state.pending = false;
   if (state.live && next.step >= state.live.step) state.live.done = true;
   if (next.animate && next.step !== prevStep) playSounds(state, next.events);
-  const scoredNow = next.animate && next.step !== prevStep && !next.terminal
+  // A replay shows a scored battle as it ended at the step that scored it (reached from the
+  // step before), and never holds it for a "Next battle": the next step moves on.
+  const replay = Boolean(state.ctx.replay);
+  if (replay && next.step !== prevStep) state.frozen = null;
+  const scoredNow = (replay ? next.step === prevStep + 1 : next.animate) && next.step !== prevStep && !next.terminal
     && next.events.find((e) => e.kind === "battle_scored" || e.kind === "round_scored");
   if (scoredNow && state.obs.last_score) freeze(state, next, prevObs, scoredNow);
   state.menu?.show(next.role === "player");
