@@ -21,7 +21,7 @@ from playtable.games.stardice.live_match import LiveMatch
 from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.games.stardice.render import render_table, table_summary
-from playtable.games.stardice.scoring import DieInfo, ScoringRules, TableScore
+from playtable.games.stardice.scoring import DieInfo, ScoringRules, TableScore, scoring_shapes
 
 __all__ = [
     # the game, its parameters (and named variants), positions and actions
@@ -30,6 +30,8 @@ __all__ = [
     # the table and the formations the dice make on it (real-table tracking reads them)
     "TABLE_DEPTH", "TABLE_WIDTH", "FormationEngine", "FormationParams", "Layout", "Sighting",
     "DieInfo", "ScoringRules", "TableScore",
+    # a scored table in public terms: its shapes, members, owner, points (front ends, the log)
+    "scoring_shapes",
     # live tables: real dice as a device reports them, and a match fed by them
     "DieSpec", "LiveDice", "LiveMatch", "check_die",
     # pictures and summaries of a table (`playtable stardice`)

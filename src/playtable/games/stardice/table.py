@@ -303,20 +303,23 @@ class StarDiceTable(Presentation, State):
 
     # -- information -----------------------------------------------------------------------------
     def end_text(self) -> str | None:
-        """Why the game ended: the war's or the single battle's points (FR "War", "Battle")."""
+        """Why the game ended: the war's or the single battle's points (FR "War", "Battle"),
+        the winner named first and their points first, as the table's own banner says it."""
         if not self.is_terminal:
             return None
+        after = f" after {self.battle} battle{'s' if self.battle != 1 else ''}"
         if self.params.war_format == "best_of":
-            won = [sum(1 for b in self.battle_points if b[s] > b[1 - s]) for s in (0, 1)]
-            what = f"The war ends {won[0]} battles to {won[1]} after {self.battle} battle(s)"
+            score = [sum(1 for b in self.battle_points if b[s] > b[1 - s]) for s in (0, 1)]
+            what, unit = "the war", " battles"
         elif self.params.war_target == 0 and self.params.war_format == "target":
-            points = self.battle_points[-1] if self.battle_points else [0, 0]
-            what = f"The battle ends {points[0]} to {points[1]}"
+            score = list(self.battle_points[-1]) if self.battle_points else [0, 0]
+            what, unit, after = "the battle", "", ""
         else:
-            what = f"The war ends {self.war[0]} to {self.war[1]} after {self.battle} battle(s)"
+            score, what, unit = list(self.war), "the war", ""
         if self.draw:
-            return f"{what}: a draw."
-        return f"{what}: {SEAT_NAMES[self.winner or 0]} wins."
+            return f"{what.capitalize()} ends in a draw, {score[0]} to {score[1]}{after}."
+        w = self.winner or 0
+        return f"{SEAT_NAMES[w]} wins {what}, {score[w]}{unit} to {score[1 - w]}{after}."
 
     def public_observation(self) -> dict[str, Any]:
         """A spectator sees what the players see (nothing at a Star Dice table is hidden but the

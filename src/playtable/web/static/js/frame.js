@@ -449,7 +449,8 @@ export class TableFrame {
     const who = (seat) => this.who(seat);
     this.endHost.append(endScreen({
       title, text: result.text, won,
-      details: endDetails(st.end, who),
+      // The game's own answer to "why?" first where it has one (Star Dice: the final scoring).
+      details: [this.board.endSummary?.(), endDetails(st.end, who)],
       vote: voteBox(this.vote, { seat: this.role === "player" ? this.seat : null, seats: this.seatNames, who,
         onVote: (seat) => this.connection.send({ type: "vote", seat }) }),
       replayUrl: this.replayLink.href,

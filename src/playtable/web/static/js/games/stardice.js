@@ -22,6 +22,7 @@
 
 import { h } from "../util.js";
 import { startDrawing } from "./stardice_canvas.js";
+import { endSummary } from "./stardice_scoring.js";
 import { logLines, onStream, refresh, render } from "./stardice_match.js";
 import { VariantMenu } from "./stardice_menu.js";
 import { status } from "./stardice_prompt.js";
@@ -131,6 +132,8 @@ export function createBoard(host, ctx) {
     onStream: (message) => onStream(state, message),
     /** The log's lines for one step, in words, from `seat`'s side of the table (frame.js). */
     logLines: (entry, seat) => logLines(state, entry, seat),
+    /** The last battle's lettered scoring for the end screen (frame.js). */
+    endSummary: () => endSummary(state),
     status,
     label,
   };

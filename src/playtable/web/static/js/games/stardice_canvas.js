@@ -142,8 +142,9 @@ function draw(state) {
   for (const id of moving) drawRangeRing(g, stage, ...pos.get(id), range);
   // a die that moves loses its connections; new ones come with the state once it rests
   const layout = frozen ? layoutOf(frozen.score) : obs?.layout ?? { formations: [], edges: [] };
-  const fills = colours(layout);
+  const fills = colours(layout, state.shownScore());
   drawLayout(g, stage, pos, layout, moving, (key) => fills.get(key), state.highlight);
+  window.stardiceShapes = [...fills].map(([key, colour]) => ({ key, colour })); // the tests read the colours drawn
   const tags = tagsNow(state, now, pos, moving, fills);
   const drawn = drawPieces(g, stage, [...pos].map(([id, [x, y]]) => ({ id, x, y, value: values.get(id), moving: moving.has(id) })), tags);
   if (shownAim) drawAim(g, stage, shownAim, range);

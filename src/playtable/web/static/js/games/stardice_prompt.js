@@ -50,10 +50,11 @@ function promptWords(state) {
   const solo = soloMode(obs);
   if (frozen) {
     const d = frozen.event.data;
+    const next = (words) => (state.ctx.replay ? "" : words); // a replay's next step moves on by itself
     if (frozen.event.kind === "round_scored") {
-      return { text: `Round ${d.round}: ${d.points} points against ${d.target}, ${d.cleared ? "cleared" : "failed"}. Press “Next round” for round ${d.round + 1}.`, seat: null };
+      return { text: `Round ${d.round}: ${d.points} points against ${d.target}, ${d.cleared ? "cleared" : "failed"}.${next(` Press “Next round” for round ${d.round + 1}.`)}`, seat: null };
     }
-    return { text: `Battle ${d.battle} is over: ${FLEETS[0]} ${d.points[0]}, ${FLEETS[1]} ${d.points[1]} (war ${d.war[0]}–${d.war[1]}, ${warGoal(obs)}). Press “Next battle”.`, seat: null };
+    return { text: `Battle ${d.battle} is over: ${FLEETS[0]} ${d.points[0]}, ${FLEETS[1]} ${d.points[1]} (war ${d.war[0]}–${d.war[1]}, ${warGoal(obs)}).${next(" Press “Next battle”.")}`, seat: null };
   }
   if (view.terminal) {
     if (solo === "objective2") {

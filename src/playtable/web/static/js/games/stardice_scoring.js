@@ -6,13 +6,14 @@
 // war's total. Pointing at a row brightens its shape on the table (the state's `highlight`).
 
 import { h } from "../util.js";
-import { FORMATION_FILLS, shapeKey } from "./stardice_draw.js";
+import { FORMATION_FILLS, OWNER_COLOURS, shapeKey } from "./stardice_draw.js";
 import { icon } from "./stardice_controls.js";
 import { soloMode } from "./stardice_prompt.js";
 import { Cap } from "./stardice_state.js";
-import { FLEET_SETS, FLEETS, kindOf, ownerOf, piecesWords, playerName, shapeNoun, sumWords } from "./stardice_words.js";
+import { FLEET_SETS, FLEETS, kindOf, LETTERS, ownerOf, piecesWords, playerName, scoredWords, shapeNoun, sumWords } from "./stardice_words.js";
 
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/** A shape nobody scores (a tie, the Borg die unbeaten), drawn grey. */
+export const NOBODY_COLOUR = "#8d939e";
 
 /** A scored table's shapes as a layout to draw: formations filled, strings as open lines. */
 export function layoutOf(score) {
@@ -26,10 +27,20 @@ export function layoutOf(score) {
   return { formations, edges };
 }
 
-/** Each formation's colour, by its key, in the order of the layout drawn. */
-export function colours(layout) {
+/** Each formation's colour, by its key: its owner's fleet colour in `score` (grey: nobody's);
+ *  a shape the score does not hold yet (or a system where each fleet scores its own dice) one
+ *  colour each in turn. */
+export function colours(layout, score = null) {
+  const owners = new Map((score?.shapes || []).map((shape) => [shapeKey(shape.objects), shape.owner]));
   const map = new Map();
-  (layout.formations || []).forEach((ids, i) => map.set(shapeKey(ids), FORMATION_FILLS[i % FORMATION_FILLS.length]));
+  (layout.formations || []).forEach((ids, i) => {
+    const key = shapeKey(ids);
+    const owner = owners.get(key);
+    const fill = owner === 0 || owner === 1 ? OWNER_COLOURS[owner]
+      : owners.has(key) && !(score.shapes || []).some((sh) => String(sh.note).startsWith("x")) ? NOBODY_COLOUR
+        : FORMATION_FILLS[i % FORMATION_FILLS.length];
+    map.set(key, fill);
+  });
   return map;
 }
 
@@ -40,10 +51,21 @@ export function lettered(score, system) {
     .map((shape, i) => ({ shape, letter: LETTERS[i % LETTERS.length], key: shapeKey(shape.objects) }));
 }
 
-/** A shape's tag on the table: its letter (when scored) and what it is worth. */
+/** A shape's tag on the table: its letter (when scored), whose it is, what it is worth and the
+ *  sums that decided it ("A: Federation 3 pts, 25 to 6"; "B: nobody, tie 8 to 8"). */
 export function tagText(shape, letter, system) {
   const pts = shape.points + (shape.bonus || 0);
-  const worth = system === "multiplier" ? `×${shape.points}` : `${pts} pt${pts === 1 ? "" : "s"}`;
+  const t = shape.totals || [];
+  let worth;
+  if (system === "multiplier") {
+    worth = `×${shape.points}`;
+  } else if (shape.owner === 0 || shape.owner === 1) {
+    const sums = t.length === 2 ? `, ${t[shape.owner]} to ${t[1 - shape.owner]}` : "";
+    worth = `${FLEETS[shape.owner]} ${pts} pt${pts === 1 ? "" : "s"}${sums}`;
+  } else {
+    worth = /^tie/.test(shape.note || "") ? `nobody, tie ${t[0]} to ${t[1]}`
+      : /Borg/.test(shape.note || "") ? "nobody, Borg unbeaten" : `${pts} pt${pts === 1 ? "" : "s"}`;
+  }
   return letter ? `${letter}: ${worth}` : worth;
 }
 
@@ -102,7 +124,7 @@ function shapeRow(state, { shape, letter, key }, values, fills, solo) {
     ? ` (${shape.note.replace("the Borg is not beaten", "the Borg die is not beaten").replace(/^tie:/, "a tie:")})` : "";
   const chip = h("span", { class: "stardice-letter", dataset: { owner: owner === null ? "none" : String(owner) } }, letter);
   const fill = fills.get(key);
-  if (fill) chip.classList.add(`fill-${FORMATION_FILLS.indexOf(fill)}`);
+  if (FORMATION_FILLS.includes(fill)) chip.classList.add(`fill-${FORMATION_FILLS.indexOf(fill)}`);
   const li = h("li", { class: "stardice-shape", tabindex: "0", dataset: { key, owner: owner === null ? "none" : String(owner) } },
     chip, " ", h("b", {}, head), why, h("br"), h("span", { class: "stardice-sums" }, sides.join(" · ")));
   li.addEventListener("pointerenter", () => { state.highlight = key; });
@@ -120,7 +142,7 @@ export function drawScore(state) {
   const solo = Boolean(mode) && mode !== "objective2"; // objective2's shapes mix white and red
   const score = state.shownScore();
   const values = frozen ? frozen.values : new Map((obs.table || []).map((pc) => [pc.id, pc.value]));
-  const fills = colours(frozen ? layoutOf(frozen.score) : obs.layout ?? { formations: [] });
+  const fills = colours(frozen ? layoutOf(frozen.score) : obs.layout ?? { formations: [] }, score);
   const rows = lettered(score, state.system()).map((entry) => shapeRow(state, entry, values, fills, solo));
   const lone = state.system() === "multiplier" ? [] : (score.shapes || []).filter((shape) => shape.kind === "single");
   const shownObs = frozen ? frozen.obs : obs;
@@ -134,6 +156,9 @@ export function drawScore(state) {
       : solo ? `Points ${score.points[0]} (to beat: ${frozen ? frozen.event.data.target : obs.target})`
       : `${playerName(0, names)} ${score.points[0]} · ${playerName(1, names)} ${score.points[1]}`
       + (frozen || view.terminal ? "" : " if the battle ended now")),
+    mode ? "" : h("p", { class: "stardice-legend" }, "On the table: the number on or beside each die is the face it "
+      + "shows (the black and green die is the Borg die); each shape is filled in the colour of the fleet that scores it "
+      + "(grey: nobody), and its tag says whose it is, its points and the two fleets' sums."),
     h("ol", { class: "stardice-shapes" }, rows.length ? rows
       : [h("li", { class: "stardice-none" }, "No shape yet: dice within reach of each other link up; a closed loop of three or more scores.")]),
     lone.length ? h("p", { class: "stardice-singles" }, `Lone dice score nothing: ${piecesWords(lone.flatMap((sh) => sh.objects), viewer)}.`) : "",
@@ -143,4 +168,18 @@ export function drawScore(state) {
     obs.war_format === "rounds" ? h("p", { class: "stardice-war" }, `War: Federation ${obs.war[0]} · Klingon ${obs.war[1]}: after ${obs.war_rounds} battles the higher total wins (each battle's winner alone adds its points).`)
     : obs.war_format === "best_of" ? h("p", { class: "stardice-war" }, `Battles won: Federation ${obs.battles_won[0]} · Klingon ${obs.battles_won[1]}: the first to win ${Math.floor(obs.war_rounds / 2) + 1} of ${obs.war_rounds} wins the war.`)
     : obs.war_target ? h("p", { class: "stardice-war" }, `War: Federation ${obs.war[0]} · Klingon ${obs.war[1]} (to ${obs.war_target}): the first past ${obs.war_target} wins.`) : "");
+}
+
+/** The last battle's scoring for the end screen, so the answer to "why?" is in view beside who
+ *  won: each lettered shape (as on the table and in the panel) in words. */
+export function endSummary(state) {
+  const score = state.obs?.last_score;
+  if (!score || soloMode(state.obs) || state.system() === "multiplier") return null;
+  const shapes = lettered(score, state.system());
+  const names = state.names();
+  return h("section", { class: "stardice-end-scoring", "aria-label": "Final scoring" },
+    h("h3", {}, `Final scoring: ${playerName(0, names)} ${score.points[0]} · ${playerName(1, names)} ${score.points[1]}`),
+    shapes.length ? h("ul", {}, shapes.map(({ shape, letter }) => h("li", { dataset: { owner: String(shape.owner ?? "none") } },
+      scoredWords(shape, letter, state.viewer, names))))
+      : h("p", {}, "No shape stood at the end: nobody scores."));
 }

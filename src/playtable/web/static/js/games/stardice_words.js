@@ -101,6 +101,26 @@ export function piecesWords(ids, viewer) {
   return listWords(groupedNames(ids, viewer));
 }
 
+/** The letters that tag a scored battle's shapes, in the order the scoring lists them. */
+export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/** One shape of a scored battle in words, as the scoring panel letters it: "A (triangle: your
+ *  d20 and d6 with the Klingon d6): yours, 3 points (25 to 6)." */
+export function scoredWords(shape, letter, viewer, names) {
+  const members = membersWords(shape.objects || [], viewer);
+  const what = `${letter} (${shapeNoun(shape.kind, (shape.objects || []).length)}: ${members})`;
+  const t = shape.totals || [];
+  if (shape.owner !== 0 && shape.owner !== 1) {
+    const why = /^tie/.test(shape.note || "") ? `a tie, ${t[0]} to ${t[1]}`
+      : /Borg/.test(shape.note || "") ? "the Borg die is not beaten" : "nobody's";
+    return `${what}: nobody scores (${why}).`;
+  }
+  const pts = shape.points + (shape.bonus || 0);
+  const whose = shape.owner === viewer ? "yours" : `${who(shape.owner, viewer, names).name}’s`;
+  const sums = t.length === 2 ? ` (${t[shape.owner]} to ${t[1 - shape.owner]})` : "";
+  return `${what}: ${whose}, ${pts} point${pts === 1 ? "" : "s"}${sums}.`;
+}
+
 /** The members of a shape in words: "your d20 and d8 with the Klingon d12 and the Borg die". */
 export function membersWords(ids, viewer) {
   const groups = groupedNames(ids, viewer);
@@ -225,13 +245,15 @@ const MATCH_SENTENCES = {
   first_player(d, { viewer, names }) {
     const f = who(d.first, viewer, names);
     const parity = d.pips % 2 ? "odd" : "even";
-    return `The Borg die shows ${d.value} with ${d.pips} pips (${parity}): ${f.name} go${f.es} first.`;
+    return `The Borg die shows ${d.value}; its face has ${d.pips} dot${d.pips === 1 ? "" : "s"}, an ${parity} number: ${f.name} go${f.es} first.`;
   },
   borg_reroll: () => "The Borg die left the table: it is rolled again, and the call may be made again.",
-  battle_scored(d, { names, options }) {
+  battle_scored(d, { viewer, names, options }) {
     const [f, k] = d.points;
     const war = d.war ? ` The war stands ${d.war[0]} to ${d.war[1]}${options.warTarget ? ` (first past ${options.warTarget} wins)` : ""}.` : "";
-    return `Battle ${d.battle} is over: ${playerName(0, names)} ${f}, ${playerName(1, names)} ${k}.${options.warTarget ? war : ""}`;
+    const shapes = (d.shapes || []).map((shape, i) => scoredWords(shape, LETTERS[i % LETTERS.length], viewer, names));
+    const why = shapes.length ? ` ${shapes.join(" ")}` : " No shape stood at the end: nobody scores.";
+    return `Battle ${d.battle} is over: ${playerName(0, names)} ${f}, ${playerName(1, names)} ${k}.${why}${options.warTarget ? war : ""}`;
   },
   war_over(d, { viewer, names }) {
     if (d.winner === null || d.winner === undefined) return `The war ends in a draw, ${d.war[0]} to ${d.war[1]}.`;
