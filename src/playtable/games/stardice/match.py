@@ -44,7 +44,7 @@ from playtable.games.stardice.actions import (
 from playtable.games.stardice.formation import FormationEngine, Formations
 from playtable.games.stardice.menu import StarDiceMenu
 from playtable.games.stardice.physics import PIECE_TYPES, Launch, Piece, simulate
-from playtable.games.stardice.scoring import TableScore, scoring_shapes, shape_words
+from playtable.games.stardice.scoring import TableScore, scoring_shapes
 from playtable.games.stardice.state_json import state_to_json
 from playtable.games.stardice.table import FrameReader
 
@@ -330,13 +330,12 @@ class StarDiceState(StarDiceMenu):
         else:
             gained = [pts[0] if pts[0] > pts[1] else 0, pts[1] if pts[1] > pts[0] else 0]
         self.war = [self.war[0] + gained[0], self.war[1] + gained[1]]
-        # What scored and why goes with the event, so a log says the same as the scoring.
-        shapes = [s for s in score.shapes if s.kind != "single"]
-        scored = f" Shapes: {'; '.join(shape_words(s, SEAT_NAMES) for s in shapes)}." if shapes else ""
+        # What scored and why goes with the event (its data), so a log that words it says the
+        # same as the scoring.
         events = [Event("battle_scored", f"Battle {self.battle}: Federation {pts[0]}, "
-                        f"Klingon {pts[1]}.{scored}",
-                        {"battle": self.battle, "points": pts, "war": list(self.war),
-                         "shapes": scoring_shapes(self.last_score)})]
+                        f"Klingon {pts[1]}.", {"battle": self.battle, "points": pts,
+                                               "war": list(self.war),
+                                               "shapes": scoring_shapes(self.last_score)})]
         if p.war_format != "target":
             return events + self._rounds_over()
         if p.war_target == 0:

@@ -135,21 +135,6 @@ def scoring_shapes(score: TableScore) -> list[dict[str, Any]]:
     return [s.to_json() for s in score.shapes if s.kind != "single"]
 
 
-def shape_words(shape: ShapeScore, seats: Sequence[str]) -> str:
-    """One scored shape in plain words for a log, the seats named by `seats`: "formation of 3
-    (F.d20a, F.d6a, K.d6a): Federation 3 points, 25 to 6"."""
-    what = f"{shape.kind} of {len(shape.objects)}" if shape.kind != "single" else "lone die"
-    who = f"({', '.join(shape.dice)})"
-    if shape.owner is None:
-        why = (shape.note or "nobody scores").split(":")[0]
-        return f"{what} {who}: nobody ({why})"
-    pts = shape.points + shape.bonus
-    sums = ""
-    if len(shape.totals) == 2:
-        sums = f", {shape.totals[shape.owner]} to {shape.totals[1 - shape.owner]}"
-    return f"{what} {who}: {seats[shape.owner]} {pts} point{'s' if pts != 1 else ''}{sums}"
-
-
 def _shapes(layout: Layout) -> list[tuple[Literal["formation", "string", "single"],
                                           tuple[str, ...]]]:
     out: list[tuple[Literal["formation", "string", "single"], tuple[str, ...]]] = []
