@@ -19,6 +19,8 @@ export const CONNECT_RANGE = 0.25;
 export const OWNER_COLOURS = [FLEET_STYLE[0].body, FLEET_STYLE[1].body];
 /** Formation fills (seed iteration 2: closed shapes "colored and different from each other");
  *  neither white nor red, so a formation is never taken for a fleet. */
+/** A shape nobody scores (a tie, the Borg die unbeaten): grey, faintly filled, dashed. */
+export const NOBODY_COLOUR = "#8d939e";
 export const FORMATION_FILLS = ["#f5c542", "#b57cff", "#42e0d0", "#9be15d", "#ff9f43", "#4da3ff", "#ff8fd0", "#c9a27e"];
 
 /** The transform from table units to canvas pixels, fitted to the canvas with the frame. */
@@ -149,14 +151,17 @@ export function drawLayout(ctx, view, pos, layout, hidden, colourOf = null, high
     if (pts.some((p) => !p)) return;
     const key = shapeKey(ids);
     const colour = colourOf?.(key) ?? FORMATION_FILLS[i % FORMATION_FILLS.length];
+    const nobodys = colour === NOBODY_COLOUR;
     polygon(ctx, pts);
     ctx.fillStyle = colour;
-    ctx.globalAlpha = key === highlight ? 0.5 : 0.26;
+    ctx.globalAlpha = key === highlight ? 0.5 : nobodys ? 0.12 : 0.3;
     ctx.fill();
     ctx.globalAlpha = 0.95;
     ctx.strokeStyle = colour;
     ctx.lineWidth = Math.max(key === highlight ? 3 : 1.5, scale * 0.003);
+    if (nobodys) ctx.setLineDash([6, 4]);
     ctx.stroke();
+    ctx.setLineDash([]);
     ctx.globalAlpha = 1;
   });
   ctx.strokeStyle = "rgba(255,255,255,0.85)";

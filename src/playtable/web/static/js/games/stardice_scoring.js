@@ -6,14 +6,12 @@
 // war's total. Pointing at a row brightens its shape on the table (the state's `highlight`).
 
 import { h } from "../util.js";
-import { FORMATION_FILLS, OWNER_COLOURS, shapeKey } from "./stardice_draw.js";
+import { FORMATION_FILLS, NOBODY_COLOUR, OWNER_COLOURS, shapeKey } from "./stardice_draw.js";
 import { icon } from "./stardice_controls.js";
 import { soloMode } from "./stardice_prompt.js";
 import { Cap } from "./stardice_state.js";
 import { FLEET_SETS, FLEETS, kindOf, LETTERS, ownerOf, piecesWords, playerName, scoredWords, shapeNoun, sumWords } from "./stardice_words.js";
 
-/** A shape nobody scores (a tie, the Borg die unbeaten), drawn grey. */
-export const NOBODY_COLOUR = "#8d939e";
 
 /** A scored table's shapes as a layout to draw: formations filled, strings as open lines. */
 export function layoutOf(score) {
@@ -158,7 +156,7 @@ export function drawScore(state) {
       + (frozen || view.terminal ? "" : " if the battle ended now")),
     mode ? "" : h("p", { class: "stardice-legend" }, "On the table: the number on or beside each die is the face it "
       + "shows (the black and green die is the Borg die); each shape is filled in the colour of the fleet that scores it "
-      + "(grey: nobody), and its tag says whose it is, its points and the two fleets' sums."),
+      + "(dashed grey: nobody), and its tag says whose it is, its points and the two fleets' sums."),
     h("ol", { class: "stardice-shapes" }, rows.length ? rows
       : [h("li", { class: "stardice-none" }, "No shape yet: dice within reach of each other link up; a closed loop of three or more scores.")]),
     lone.length ? h("p", { class: "stardice-singles" }, `Lone dice score nothing: ${piecesWords(lone.flatMap((sh) => sh.objects), viewer)}.`) : "",
