@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -36,9 +37,12 @@ def free_port() -> int:
 class ServerProcess:
     """One server subprocess; `url` is `http://127.0.0.1:PORT`."""
 
-    def __init__(self, db_path: Path, port: int | None = None, workers: int = 1,
+    def __init__(self, db_path: str | Path, port: int | None = None, workers: int = 1,
                  extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> None:
-        self.db_path = Path(db_path)
+        self.db = str(db_path)
+        """`--db`: an SQLite file, or a PostgreSQL URL (whose server's log goes to a new folder)."""
+        self.db_path = Path(tempfile.mkdtemp(prefix="playtable-serve-")) / "postgresql" \
+            if "://" in self.db else Path(db_path)
         self.port = port or free_port()
         self.workers = workers
         self.extra_args = extra_args
@@ -51,7 +55,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, *self.interpreter_args, "-m", "playtable", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--db", str(self.db_path),
+                   "--port", str(self.port), "--db", self.db,
                    "--workers", str(self.workers), *self.extra_args]
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
@@ -109,7 +113,7 @@ class ServerProcess:
         self.stop()
 
 
-def start_server(db_path: Path, port: int | None = None, workers: int = 1,
+def start_server(db_path: str | Path, port: int | None = None, workers: int = 1,
                  extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> ServerProcess:
     """A started server (see the module documentation); use it as a context manager.
     `extra_args` go to `playtable serve` (e.g. ("--rate-limit", "1000")), `interpreter_args` to

@@ -37,7 +37,7 @@ from playtable.web.server.people.fair_play import network_hash
 from playtable.web.server.people.people import hash_key
 from playtable.web.server.people.ratings import Ratings, fresh
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
-from playtable.web.server.store.store import NameTaken, PlayerRow, SqliteStore, TableRow
+from playtable.web.server.store.store import NameTaken, PlayerRow, SqlStore, TableRow
 from playtable.web.server.transport.networks import network_of
 
 PEOPLE = ("alice", "bob", "carol", "dave", "erin", "farmer")
@@ -45,7 +45,7 @@ PEOPLE = ("alice", "bob", "carol", "dave", "erin", "farmer")
 
 @pytest.fixture
 def store(tmp_path: Path) -> Any:
-    opened = SqliteStore(tmp_path / "tables.sqlite3")
+    opened = SqlStore(tmp_path / "tables.sqlite3")
     for name in PEOPLE:
         opened.add_player(PlayerRow(name, name.title(), hash_key(name * 15), "2026-11-27"))
     yield opened
@@ -77,7 +77,7 @@ def first_move_of(row: TableRow, seat: int) -> int:
 # -- ratings (class 4) ----------------------------------------------------------------------------
 
 def test_a_forfeit_before_ones_first_move_or_a_game_the_stand_in_played_is_not_rated(
-        store: SqliteStore) -> None:
+        store: SqlStore) -> None:
     ratings = Ratings(store)
     # The farmer's throwaway opponent sits down and lets a 5-s clock run out before moving.
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("farmer"), person("bob")], "farm")
@@ -104,7 +104,7 @@ def test_a_forfeit_before_ones_first_move_or_a_game_the_stand_in_played_is_not_r
     assert ratings.personal("alice", {"troll": True}, "troll")["history"] == []
 
 
-def test_two_sides_from_one_network_are_not_rated(store: SqliteStore) -> None:
+def test_two_sides_from_one_network_are_not_rated(store: SqlStore) -> None:
     ratings = Ratings(store)
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("farmer"), person("bob")], "home")
     ratings.played_from(row.id, 0, "2001:db8:1:2::5")
@@ -136,7 +136,7 @@ def test_a_persons_move_over_the_socket_keeps_the_network_it_came_from(client: T
     assert rating_store.networks(table) == {0: {network_hash("testclient")}}
 
 
-def test_only_shipped_bot_levels_are_rated(store: SqliteStore) -> None:
+def test_only_shipped_bot_levels_are_rated(store: SqlStore) -> None:
     ratings = Ratings(store)
     seats = [person("alice"), bot("ismcts:iterations=7")]
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, seats, "odd")
@@ -146,7 +146,7 @@ def test_only_shipped_bot_levels_are_rated(store: SqliteStore) -> None:
     assert skill(ratings, "stardice", "player", "alice") is None
 
 
-def test_a_forfeit_or_a_left_table_is_the_persons_loss_and_leaves_the_bots_rating(store: SqliteStore) -> None:
+def test_a_forfeit_or_a_left_table_is_the_persons_loss_and_leaves_the_bots_rating(store: SqlStore) -> None:
     ratings = Ratings(store)
     before = fresh("stardice", "bot", "random")
     # Alice played, then let her clock run out: her loss; the bot did not earn anything.
@@ -179,7 +179,7 @@ def test_a_forfeit_or_a_left_table_is_the_persons_loss_and_leaves_the_bots_ratin
     assert settled is not None and not settled.rated and "agreed to leave" in (settled.why or "")
 
 
-def test_a_newcomer_is_off_the_leaderboard_until_established(store: SqliteStore) -> None:
+def test_a_newcomer_is_off_the_leaderboard_until_established(store: SqlStore) -> None:
     ratings = Ratings(store)
     assert ratings.store is not None
     opponents = ["bob", "carol", "dave", "bob", "carol"]
@@ -212,7 +212,7 @@ def test_an_older_database_counts_its_rated_opponents_once(tmp_path: Path) -> No
     db.execute("INSERT INTO ratings VALUES ('stardice', 'player', 'a', 30, 2, 5, 5, 'x')")
     db.commit()
     db.close()
-    opened = SqliteStore(path)
+    opened = SqlStore(path)
     try:
         ratings = Ratings(opened)
         assert ratings.store is not None
@@ -245,7 +245,7 @@ def test_a_name_is_one_persons_up_to_case_width_and_look_alikes(client: TestClie
 
 
 def test_the_store_keeps_names_unique_across_processes(tmp_path: Path) -> None:
-    first, second = SqliteStore(tmp_path / "t.sqlite3"), SqliteStore(tmp_path / "t.sqlite3")
+    first, second = SqlStore(tmp_path / "t.sqlite3"), SqlStore(tmp_path / "t.sqlite3")
     try:
         first.add_player(PlayerRow("p1", "Bob", hash_key("1" * 43), "2026-11-27"))
         with pytest.raises(NameTaken):
@@ -272,7 +272,7 @@ def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> 
         ("bob", "Bob", "h5", "2026-11-05")])
     db.commit()
     db.close()
-    opened = SqliteStore(path)
+    opened = SqlStore(path)
     try:
         names = {player: (opened.find_player(h) or pytest.fail()).name
                  for player, h in [("first", "h1"), ("cyrillic", "h2"), ("late", "h3"), ("two", "h4"),
@@ -283,7 +283,7 @@ def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> 
             opened.add_player(PlayerRow("new", "alice", "h6", "2026-11-06"))
     finally:
         opened.close()
-    again = SqliteStore(path)  # opened again: nothing changes twice
+    again = SqlStore(path)  # opened again: nothing changes twice
     try:
         assert (again.find_player("h3") or pytest.fail()).name == "Alice 3"
     finally:
