@@ -1,6 +1,7 @@
 """A real PostgreSQL server for the tests: Debian's PostgreSQL 15 (`initdb` and `pg_ctl` from
-/usr/lib/postgresql/15/bin, or $PLAYTABLE_PG_BIN) in a scratch folder, on a free loopback port,
-trusted from this machine only, with a fresh database for each test (`database`).
+/usr/lib/postgresql/15/bin, else another version there, or $PLAYTABLE_PG_BIN) in a scratch
+folder, on a free loopback port, trusted from this machine only, with a fresh database for each
+test (`database`).
 
 PostgreSQL refuses to run as root: as root the server runs as the `postgres` user (`runuser`),
 in a folder that user owns. Durability is off (`fsync=off`): the tests check what the store
@@ -20,7 +21,17 @@ import tempfile
 import time
 from pathlib import Path
 
-BIN = Path(os.environ.get("PLAYTABLE_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _bin() -> Path:
+    """$PLAYTABLE_PG_BIN, else Debian's PostgreSQL 15, else its newest other version."""
+    if "PLAYTABLE_PG_BIN" in os.environ:
+        return Path(os.environ["PLAYTABLE_PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: p.parent.name.zfill(4))
+    fifteen = Path("/usr/lib/postgresql/15/bin")
+    return fifteen if fifteen.is_dir() or not found else found[-1]
+
+
+BIN = _bin()
 START_TIMEOUT = 30
 
 
@@ -49,6 +60,8 @@ class PgServer:
         self.data = self.folder / "data"
         self.port = free_port()
         self.names = itertools.count()
+        self.durable = False
+        """fsync on, as a site's server (a benchmark's); the tests' is off."""
         self.as_user: list[str] = []
         if os.geteuid() == 0:
             self.as_user = ["runuser", "-u", "postgres", "--"]
@@ -64,8 +77,9 @@ class PgServer:
     def start(self) -> PgServer:
         self._run(str(BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "--encoding=UTF8", "--locale=C", "--no-sync")
-        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-o", options, "-l",
                   str(self.folder / "server.log"), "-w", "-t", str(START_TIMEOUT), "start")
         return self
@@ -81,6 +95,14 @@ class PgServer:
         with psycopg.connect(self.url(), autocommit=True) as admin:
             admin.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def has_tables(self, url: str) -> bool:
+        """Whether the database at `url` holds the store's tables."""
+        import psycopg
+
+        with psycopg.connect(url) as db:
+            found = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'actions'")
+            return bool(found.fetchone()[0])  # type: ignore[index]
 
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():

@@ -40,12 +40,16 @@ def postgres() -> Iterator[PgServer]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_where(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """A new database of each engine: an SQLite file's path, or a PostgreSQL database's URL."""
+def db_where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
+    """A new database of each engine: an SQLite file's path, or a PostgreSQL database's URL
+    (which the test must have used: its tables are then in PostgreSQL, not in a file)."""
     if request.param == "sqlite":
-        return tmp_path / "tables.sqlite3"
+        yield tmp_path / "tables.sqlite3"
+        return
     server: PgServer = request.getfixturevalue("postgres")
-    return server.database()
+    url = server.database()
+    yield url
+    assert server.has_tables(url), "the test never wrote to PostgreSQL"
 
 
 @pytest.fixture

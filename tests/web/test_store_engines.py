@@ -192,10 +192,18 @@ def test_db_copy_refuses_what_it_cannot_copy_in_one_line(tmp_path: Path) -> None
     assert "postgresql://nobody@127.0.0.1:9/none cannot be used" in unreachable.err
 
 
+def _actions_in_postgresql(url: str, table_id: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        return int(db.execute("SELECT count(*) FROM actions WHERE table_id = %s", (table_id,)).fetchone()[0])  # type: ignore[index]
+
+
 def test_a_whole_game_over_postgresql_survives_a_restart(postgres: PgServer) -> None:
     """A real `playtable serve --db postgresql://...`: a game played to its end over WebSocket,
     one left mid-game; after a restart both read back as they were and the second goes on."""
-    with start_server(postgres.database()) as server:
+    url = postgres.database()
+    with start_server(url) as server:
         finished = create_table(server.url, game="rotator", params={"board": "easy"}, seed=3)
         going = create_table(server.url, game="troll", variant="plus-one", seed=17)
         rng = random.Random(4)
@@ -217,6 +225,7 @@ def test_a_whole_game_over_postgresql_survives_a_restart(postgres: PgServer) -> 
         server.kill()
         server.restart()
 
+        assert _actions_in_postgresql(url, finished["table_id"]) == end_step  # not in a file
         summary = httpx.get(f"{server.url}/api/tables/{finished['table_id']}", timeout=10).json()
         assert summary["status"] == "finished" and summary["step"] == end_step
         with Client(server.ws_url, going["table_id"], join_query(going)) as player:
