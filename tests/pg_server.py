@@ -79,7 +79,7 @@ class PgServer:
                   "--encoding=UTF8", "--locale=C", "--no-sync")
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
         if not self.durable:
-            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            options += " -c fsync=off -c full_page_writes=off"
         self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-o", options, "-l",
                   str(self.folder / "server.log"), "-w", "-t", str(START_TIMEOUT), "start")
         return self

@@ -77,6 +77,20 @@ def test_a_database_newer_than_the_code_is_refused_in_one_line(db_where: str | P
     assert "newer than this playtable's" in refused.err and "Traceback" not in refused.err
 
 
+def test_the_tables_commits_on_postgresql_wait_for_no_disk_as_on_sqlite(postgres: PgServer) -> None:
+    """`synchronous_commit=off` on the tables' store: SQLite's `synchronous=NORMAL` (a crash of
+    the server process loses nothing; only the database machine's own crash may lose the last
+    commits); the playtests' connection keeps the default, as on SQLite."""
+    url = postgres.database()
+    store, playtests = SqlStore(url), PlaytestStore(url)
+    try:
+        assert store.db.execute("SHOW synchronous_commit").fetchone() == ("off",)
+        assert playtests.db.execute("SHOW synchronous_commit").fetchone() == ("on",)
+    finally:
+        store.close()
+        playtests.close()
+
+
 def test_a_postgresql_url_without_psycopg_names_the_extra_in_one_line() -> None:
     program = ("import sys; sys.modules['psycopg'] = None; from playtable.cli import main; "
                "main(['serve', '--db', 'postgresql://nobody@127.0.0.1:9/none', '--port', '0'])")
