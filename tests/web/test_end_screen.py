@@ -7,6 +7,7 @@ story is told from its log (core/story.py), the wizard game's vote for the most 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -159,10 +160,11 @@ def _table(game_id: str, seed: int, actions: list[tuple[int | None, str]], seats
     return Table(row, start)
 
 
-def test_the_vote_opens_only_at_the_end_for_seated_people_and_a_tie_names_nobody() -> None:
+def test_the_vote_opens_only_at_the_end_for_seated_people_and_a_tie_names_nobody(
+        db_where: str | Path) -> None:
     state, log = _finished("wizard", 5, players=4, max_rounds=1)
     actions = [(seat, action) for seat, action, _ in log[1:] if action is not None]
-    votes = Votes(SqlVoteStore(opened(":memory:")))
+    votes = Votes(SqlVoteStore(opened(db_where)))
     running = _table("wizard", 5, actions[:-1], 4, players=4, max_rounds=1)
     seat1 = Connection(1)
     votes.cast(running, seat1, 2)
