@@ -1,8 +1,9 @@
 # Everything installs into .venv; a fresh machine needs only python3 (3.11+), pip and make.
 # Dependencies come from the lock files in requirements/ (exact versions and hashes, made by
 # `make lock` with pip-tools), so a new release of a dependency cannot break a fresh machine:
-# requirements/all.txt is everything but the training test's torch (the lab, RL, Ray and the
-# test tools), play.txt a player's, train.txt the training test's (`make setup-train`).
+# requirements/all.txt is everything but the training test's torch (the lab, RL, Ray, the
+# PostgreSQL store and the test tools), play.txt a player's, train.txt the training test's
+# (`make setup-train`).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
