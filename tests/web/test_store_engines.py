@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,34 @@ def test_a_new_layout_step_is_applied_in_place_once_and_keeps_the_rows(
         finally:
             store.close()
     assert len(applied) == 1
+
+
+def test_processes_opening_a_new_database_at_once_lay_it_out_once(db_where: str | Path) -> None:
+    """`serve --processes N` (and nodes on one PostgreSQL) open a new database together: one
+    connection at a time upgrades it, the others then find it done."""
+    barrier = threading.Barrier(4)
+    opened_ones: list[Any] = []
+    failures: list[BaseException] = []
+
+    def open_it() -> None:
+        barrier.wait(timeout=30)
+        try:
+            opened_ones.append(opened(db_where))
+        except BaseException as err:  # noqa: BLE001  # reported below, in the test's thread
+            failures.append(err)
+
+    threads = [threading.Thread(target=open_it) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    try:
+        assert not failures and len(opened_ones) == 4
+        assert [schema.version(db) for db in opened_ones] == [LATEST] * 4
+        assert opened_ones[0].execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
+    finally:
+        for db in opened_ones:
+            db.close()
 
 
 def test_a_database_newer_than_the_code_is_refused_in_one_line(db_where: str | Path) -> None:
