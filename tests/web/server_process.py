@@ -11,6 +11,7 @@ Every wait is bounded (STARTUP_TIMEOUT); the server is always stopped on exit.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -40,9 +41,10 @@ class ServerProcess:
     def __init__(self, db_path: str | Path, port: int | None = None, workers: int = 1,
                  extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> None:
         self.db = str(db_path)
-        """`--db`: an SQLite file, or a PostgreSQL URL (whose server's log goes to a new folder)."""
-        self.db_path = Path(tempfile.mkdtemp(prefix="playtable-serve-")) / "postgresql" \
-            if "://" in self.db else Path(db_path)
+        """`--db`: an SQLite file, or a PostgreSQL URL (whose server's log goes to a new folder,
+        removed when the server is done with)."""
+        self.log_folder = Path(tempfile.mkdtemp(prefix="playtable-serve-")) if "://" in self.db else None
+        self.db_path = self.log_folder / "postgresql" if self.log_folder else Path(db_path)
         self.port = port or free_port()
         self.workers = workers
         self.extra_args = extra_args
@@ -111,6 +113,8 @@ class ServerProcess:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+        if self.log_folder is not None:
+            shutil.rmtree(self.log_folder, ignore_errors=True)
 
 
 def start_server(db_path: str | Path, port: int | None = None, workers: int = 1,
