@@ -1,8 +1,9 @@
 # Everything installs into .venv; a fresh machine needs only python3 (3.11+), pip and make.
 # Dependencies come from the lock files in requirements/ (exact versions and hashes, made by
 # `make lock` with pip-tools), so a new release of a dependency cannot break a fresh machine:
-# requirements/all.txt is everything but the training test's torch (the lab, RL, Ray and the
-# test tools), play.txt a player's, train.txt the training test's (`make setup-train`).
+# requirements/all.txt is everything but the training test's torch (the lab, RL, Ray, the
+# PostgreSQL store and the test tools), play.txt a player's, train.txt the training test's
+# (`make setup-train`).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
@@ -69,7 +70,8 @@ lock:
 		print(*tomllib.load(open("pyproject.toml", "rb"))["dependency-groups"][sys.argv[1]], sep="\n")' \
 		$$group > $(GROUPS)/$$group.in || exit 1; done
 	$(LOCK) --output-file requirements/play.txt pyproject.toml
-	$(LOCK) --extra lab --extra rl --extra ray --output-file requirements/all.txt pyproject.toml $(GROUPS)/test.in
+	$(LOCK) --extra lab --extra rl --extra ray --extra server --output-file requirements/all.txt pyproject.toml \
+		$(GROUPS)/test.in
 	$(LOCK) -c requirements/all.txt --output-file requirements/train.txt $(GROUPS)/train.in
 	$(LOCK) --only-build-deps --all-build-deps -c requirements/all.txt -c requirements/play.txt \
 		--output-file requirements/build.txt pyproject.toml
@@ -88,13 +90,14 @@ typecheck: setup
 unit: setup
 	$(VENV)/bin/pytest -n 2 -p no:cacheprovider; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; exit $$rc
 
-# The browser tests (tests/web/test_browser_*.py) drive Debian's chromium through Playwright, and
-# tests/web/test_nginx.py puts Debian's nginx in front of the server; install them when missing
-# (apt needs root, as CI runs; elsewhere those tests skip).
+# The browser tests (tests/web/test_browser_*.py) drive Debian's chromium through Playwright,
+# tests/web/test_nginx.py puts Debian's nginx in front of the server, and the store's tests run
+# on Debian's PostgreSQL as well as SQLite (tests/pg_server.py); install them when missing (apt
+# needs root, as CI runs; elsewhere those tests skip).
 browser:
-	@{ command -v chromium >/dev/null && [ -x /usr/sbin/nginx ]; } \
-		|| { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y chromium nginx; } \
-		|| echo "chromium or nginx is missing and this is not root: the browser or nginx tests will be skipped"
+	@{ command -v chromium >/dev/null && [ -x /usr/sbin/nginx ] && ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; } \
+		|| { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y chromium nginx postgresql; } \
+		|| echo "chromium, nginx or postgresql is missing and this is not root: the browser, nginx or PostgreSQL tests will be skipped"
 
 test: lint typecheck browser unit
 

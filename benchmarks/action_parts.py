@@ -11,7 +11,7 @@ do for an action of a person at a table nobody else watches:
 
 - the client's frame read and checked (`wire.parse_client_message`);
 - the action tried on a copy of the state (`Table.try_action`: clone, parse, apply);
-- the commit of the action to SQLite (`SqliteStore.append_action`, a file in a temporary
+- the commit of the action to SQLite (`SqlStore.append_action`, a file in a temporary
   directory, WAL, synchronous=NORMAL, as the server has it);
 - the seat's view (`State.observation`), the legal actions each with its warning
   (`State.action_warning` plays each on a copy), and the whole state message
@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playtable.web.server.store.store import SqliteStore  # noqa: E402
+from playtable.web.server.store.store import SqlStore  # noqa: E402
 from playtable.web.server.tables.table_request import row_from_request  # noqa: E402
 from playtable.web.server.tables.tables import Table, fresh_start  # noqa: E402
 from playtable.web.server.transport.wire import encode, parse_client_message  # noqa: E402
@@ -82,7 +82,7 @@ def main() -> None:
           f"{args.repeats} passes; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"  command: python benchmarks/action_parts.py --games {args.games} --repeats {args.repeats}\n")
     with tempfile.TemporaryDirectory() as tmp:
-        store = SqliteStore(Path(tmp) / "tables.sqlite3")
+        store = SqlStore(Path(tmp) / "tables.sqlite3")
         stored = replace(cases[0][0].row, id="commits", actions=[])
         store.create(stored)
         steps = iter(range(1, 10**9))

@@ -230,11 +230,12 @@ async def hub_play(actions: int, tables: int, db: Path, watchers: int = 0,
     if encode is None:  # a server from before it had one: what its writer did
         def encode(message: dict[str, Any]) -> str:
             return json.dumps(message, separators=(",", ":"))
-    SqliteStore = server_module("store").SqliteStore
+    store_module = server_module("store")
+    SqlStore = getattr(store_module, "SqlStore", None) or store_module.SqliteStore  # before PostgreSQL
     row_from_request = server_module("table_request").row_from_request
     Table, parse_client_message = tables_module.Table, wire.parse_client_message
 
-    store = SqliteStore(db)
+    store = SqlStore(db)
     hub = Hub(store, None)  # type: ignore[arg-type]  # no bots: troll tables of one person
     connections = getattr(hub, "connections", hub)  # a hub from before its concerns had classes
     conn_table: dict[Any, Any] = {}

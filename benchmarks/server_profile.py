@@ -43,7 +43,7 @@ STEPS: tuple[tuple[str, str], ...] = (
     # (what, a function of the server: its inclusive time)
     ("Table.state_message (the per-seat view)", "tables.py:state_message"),
     ("Table.try_action (the engine plays it)", "tables.py:try_action"),
-    ("SqliteStore.append_action (the commit)", "store.py:append_action"),
+    ("SqlStore.append_action (the commit)", "store.py:append_action"),
     ("Hub.act (all of an action's handling)", "hub.py:act"),
     ("socket_pump._write (encode + send, the writer task)", "socket_pump.py:_write"),
     ("socket_pump._flush (encode + send, the reader's own answers)", "socket_pump.py:_flush"),

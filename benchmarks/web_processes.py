@@ -131,10 +131,10 @@ def front_cpu_per_connection(server: ServerProcess, connections: int) -> float:
 
 def sqlite_commits_per_second(seconds: float = 3.0) -> float:
     """Actions one process commits a second back to back, with the server's own store."""
-    from playtable.web.server.store.store import SeatRow, SqliteStore, TableRow
+    from playtable.web.server.store.store import SeatRow, SqlStore, TableRow
 
     with tempfile.TemporaryDirectory() as tmp:
-        store = SqliteStore(Path(tmp) / "commits.sqlite3")
+        store = SqlStore(Path(tmp) / "commits.sqlite3")
         try:
             store.create(TableRow("commits", "troll", None, {}, 1, [SeatRow("troll", "human")], "now"))
             done, began = 0, time.perf_counter()

@@ -3,7 +3,7 @@
 
     .venv/bin/python benchmarks/web_restart.py [--finished 0 100000] [--running 20] [--repeats 3]
 
-For each size a database is filled through the server's own store (`SqliteStore.create`) with
+For each size a database is filled through the server's own store (`SqlStore.create`) with
 `--finished` ended tables and `--running` tables still in play. Their records are real games:
 random play of the troll, Rotator and wizard games with the game's own engine (an ended table is
 a finished game's whole record; a running one stops half way, its seats people's, so nothing
@@ -14,7 +14,7 @@ store's opening and the rebuild of every running table by replaying its record. 
 `--repeats` starts is kept (the first start also writes SQLite's WAL files).
 
 It prints what writing a snapshot costs the server (`Table.snapshot` and its JSON text, as
-`SqliteStore.save_snapshot` makes it; the best of 200 writes, CPU time) for a random game of
+`SqlStore.save_snapshot` makes it; the best of 200 writes, CPU time) for a random game of
 each game. Then `--long-running` tables still in play with long records (a wizard game of `--moves`
 actions each, cut short of its end) are started twice: with the snapshot the server would have
 stored (`Table.snapshot` at the last multiple of `tables.SNAPSHOT_EVERY`), so only the actions
@@ -40,7 +40,7 @@ import httpx
 
 from playtable.core.chance import Chance
 from playtable.core.registry import get_game
-from playtable.web.server.store.store import SeatRow, SqliteStore, TableRow
+from playtable.web.server.store.store import SeatRow, SqlStore, TableRow
 from playtable.web.server.tables.tables import SNAPSHOT_EVERY, Table, fresh_start
 
 GAMES = ("troll", "rotator", "wizard")
@@ -80,7 +80,7 @@ def _row(table_id: str, game: str, seed: int, seats: int, actions: list[tuple[in
 
 
 def fill(path: Path, finished: int, running: int) -> None:
-    store = SqliteStore(path)
+    store = SqlStore(path)
     records = {(g, f): _record(g, 7 + i, f) for i, g in enumerate(GAMES) for f in (True, False)}
     started = time.perf_counter()
     for n in range(finished + running):
@@ -109,7 +109,7 @@ def _long_record(moves: int) -> tuple[list[tuple[int | None, str]], int, int]:
 def fill_long_running(path: Path, tables: int, moves: int, snapshots: bool) -> None:
     """`tables` running wizard tables of `moves` actions each, with or without the snapshot the
     server would have stored by then."""
-    store = SqliteStore(path)
+    store = SqlStore(path)
     actions, seed, seats = _long_record(moves)
     for n in range(tables):
         row = _row(f"w{n:07d}", "wizard", seed, seats, actions, n)

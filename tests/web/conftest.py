@@ -1,5 +1,7 @@
 """Fixtures for the table server's tests: an in-process app (Starlette's TestClient) over a
-fresh SQLite file, and helpers to create tables and read a connection's greeting."""
+fresh SQLite file, a real PostgreSQL server (`postgres`) and a database of either engine
+(`db_where`, for the store's tests), and helpers to create tables and read a connection's
+greeting."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from tests.pg_server import PgServer, skip_reason
 from tests.web.server_process import ServerProcess, start_server
 
 from playtable.web.server.app import create_app
@@ -18,9 +21,35 @@ TEST_HOST = Policy.of(["testserver"])
 """Starlette's TestClient reaches the app as http://testserver (ws://testserver for sockets)."""
 
 
-def in_process_app(db: Path, **options: Any) -> Any:
+def in_process_app(db: str | Path, **options: Any) -> Any:
     """The app as `create_app` makes it, reachable under TestClient's host name."""
     return create_app(db, policy=TEST_HOST, **options)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PgServer]:
+    """A real PostgreSQL server for this test process (skips where PostgreSQL is absent)."""
+    reason = skip_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    server = PgServer()
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
+    """A new database of each engine: an SQLite file's path, or a PostgreSQL database's URL
+    (which the test must have used: its tables are then in PostgreSQL, not in a file)."""
+    if request.param == "sqlite":
+        yield tmp_path / "tables.sqlite3"
+        return
+    server: PgServer = request.getfixturevalue("postgres")
+    url = server.database()
+    yield url
+    assert server.has_tables(url), "the test never wrote to PostgreSQL"
 
 
 @pytest.fixture

@@ -11,10 +11,12 @@ Every wait is bounded (STARTUP_TIMEOUT); the server is always stopped on exit.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -36,9 +38,13 @@ def free_port() -> int:
 class ServerProcess:
     """One server subprocess; `url` is `http://127.0.0.1:PORT`."""
 
-    def __init__(self, db_path: Path, port: int | None = None, workers: int = 1,
+    def __init__(self, db_path: str | Path, port: int | None = None, workers: int = 1,
                  extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> None:
-        self.db_path = Path(db_path)
+        self.db = str(db_path)
+        """`--db`: an SQLite file, or a PostgreSQL URL (whose server's log goes to a new folder,
+        removed when the server is done with)."""
+        self.log_folder = Path(tempfile.mkdtemp(prefix="playtable-serve-")) if "://" in self.db else None
+        self.db_path = self.log_folder / "postgresql" if self.log_folder else Path(db_path)
         self.port = port or free_port()
         self.workers = workers
         self.extra_args = extra_args
@@ -51,7 +57,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, *self.interpreter_args, "-m", "playtable", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--db", str(self.db_path),
+                   "--port", str(self.port), "--db", self.db,
                    "--workers", str(self.workers), *self.extra_args]
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
@@ -107,9 +113,11 @@ class ServerProcess:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+        if self.log_folder is not None:
+            shutil.rmtree(self.log_folder, ignore_errors=True)
 
 
-def start_server(db_path: Path, port: int | None = None, workers: int = 1,
+def start_server(db_path: str | Path, port: int | None = None, workers: int = 1,
                  extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> ServerProcess:
     """A started server (see the module documentation); use it as a context manager.
     `extra_args` go to `playtable serve` (e.g. ("--rate-limit", "1000")), `interpreter_args` to

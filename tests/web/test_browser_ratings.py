@@ -21,7 +21,7 @@ from tests.web.server_process import start_server
 from tests.web.test_ratings import WIZARD_HEROES_WIN, bot, finished_row, person
 
 from playtable.web.server.people.people import hash_key
-from playtable.web.server.store.store import PlayerRow, SqliteStore
+from playtable.web.server.store.store import PlayerRow, SqlStore
 
 
 def as_alice(page: Any, key: str) -> None:
@@ -40,7 +40,7 @@ def test_a_rated_game_moves_the_leaderboard(chromium: Any, tmp_path: Path) -> No
     shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS") or tmp_path)
     key = secrets.token_urlsafe(32)
     db = tmp_path / "tables.sqlite3"
-    stored = SqliteStore(db)
+    stored = SqlStore(db)
     stored.add_player(PlayerRow("alice", "Alice", hash_key(key), "2026-11-27T09:00:00.000+00:00"))
     row = finished_row("wizard", WIZARD_HEROES_WIN, [bot("heuristic"), person("alice"), person("alice"),
                                                      person("alice")], "lastmove", (("players", 4),))

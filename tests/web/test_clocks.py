@@ -21,7 +21,7 @@ from playtable.core.errors import BadParameter
 from playtable.core.registry import get_game
 from playtable.games.wizard.params import WizardParams
 from playtable.web.server.hub import Hub
-from playtable.web.server.store.store import SqliteStore
+from playtable.web.server.store.store import SqlStore
 from playtable.web.server.tables import clocks
 from playtable.web.server.tables.clocks import (
     COME_BACK_LATER,
@@ -182,7 +182,7 @@ def test_a_come_back_later_timeout_brings_the_stand_in_for_one_move(tmp_path: Pa
             welcome, _ = greet(ws)
             assert welcome["log"][1]["stand_in"] == "heuristic" and "stand_in" not in welcome["log"][0]
         assert client.get(f"/api/tables/{table}/replay").json()["steps"][1]["stand_in"] == "heuristic"
-    store = SqliteStore(db)
+    store = SqlStore(db)
     try:
         row = store.load(table)
         assert row is not None and row.stand_ins.get(1) == "heuristic"
@@ -232,7 +232,7 @@ def test_a_forfeit_ends_the_table_with_the_other_side_winning(tmp_path: Path, fa
                                       "text": "Alice ran out of time and forfeits: hero1 and hero2 win."}
         summary = client.get(f"/api/tables/{table}").json()
         assert summary["status"] == "finished" and summary["result"]["forfeit"] == 0
-    store = SqliteStore(db)
+    store = SqlStore(db)
     try:
         row = store.load(table)
         assert row is not None and row.ended is not None and row.result is not None
@@ -260,7 +260,7 @@ def test_a_table_of_the_turn_timer_s_shape_loads_as_a_per_move_clock(tmp_path: P
     db = tmp_path / "t.sqlite3"
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
         table = create(client, game="troll", seed=13)["table_id"]
-    store = SqliteStore(db)
+    store = SqlStore(db)
     try:
         store.db.execute("UPDATE tables SET clock = NULL, seats = ? WHERE id = ?", (
             '[{"kind": "human", "name": "troll", "agent": null, "token_hash": "x", "joined": false, '

@@ -7,7 +7,7 @@ story is told from its log (core/story.py), the wizard game's vote for the most 
 from __future__ import annotations
 
 import random
-import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +21,10 @@ from playtable.core.presentation import revealed as revealed_parts
 from playtable.core.registry import get_game
 from playtable.core.story import tell
 from playtable.games.troll.cards import card_pretty
+from playtable.web.server.store.schema import opened
 from playtable.web.server.store.store import SeatRow, TableRow
 from playtable.web.server.tables.tables import Connection, Table
-from playtable.web.server.tables.votes import SqliteVoteStore, Votes
+from playtable.web.server.tables.votes import SqlVoteStore, Votes
 
 
 def _greet(ws: WebSocketTestSession) -> dict[str, Any]:
@@ -159,10 +160,11 @@ def _table(game_id: str, seed: int, actions: list[tuple[int | None, str]], seats
     return Table(row, start)
 
 
-def test_the_vote_opens_only_at_the_end_for_seated_people_and_a_tie_names_nobody() -> None:
+def test_the_vote_opens_only_at_the_end_for_seated_people_and_a_tie_names_nobody(
+        db_where: str | Path) -> None:
     state, log = _finished("wizard", 5, players=4, max_rounds=1)
     actions = [(seat, action) for seat, action, _ in log[1:] if action is not None]
-    votes = Votes(SqliteVoteStore(sqlite3.connect(":memory:")))
+    votes = Votes(SqlVoteStore(opened(db_where)))
     running = _table("wizard", 5, actions[:-1], 4, players=4, max_rounds=1)
     seat1 = Connection(1)
     votes.cast(running, seat1, 2)

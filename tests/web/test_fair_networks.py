@@ -26,7 +26,8 @@ from tests.web.hub_support import running_hub
 from tests.web.test_people import BATTLE, greet, receive_until, register
 
 from playtable.web.server.hub import Hub
-from playtable.web.server.store.store import SqliteStore, TableRow
+from playtable.web.server.store.schema import opened
+from playtable.web.server.store.store import SqlStore, TableRow
 from playtable.web.server.tables.in_play import TablesInPlay
 from playtable.web.server.tables.past import PER_ADDRESS_PER_MINUTE
 from playtable.web.server.tables.room import Limits
@@ -256,7 +257,7 @@ def test_a_table_nobody_arrived_at_ends_within_minutes(served: TestClient) -> No
 
 def test_serve_on_a_database_with_corrupt_pages_says_so_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "tables.sqlite3"
-    store = SqliteStore(path)
+    store = SqlStore(path)
     for n in range(40):
         store.create(TableRow(f"t{n}", "troll", None, {}, n, [], "2026-01-01T00:00:00+00:00"))
     store.close()
@@ -273,11 +274,10 @@ def test_serve_on_a_database_with_corrupt_pages_says_so_in_one_line(tmp_path: Pa
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_the_processes_count_a_network_tables_in_play_together(tmp_path: Path) -> None:
-    """Two processes' connections to the shared file: a network's tables in play are the whole
-    server's, counted and written at once, and a table that ends gives its place back."""
-    SqliteStore(tmp_path / "t.sqlite3").close()  # the `tables` table the tidying reads
-    first, second = (sqlite3.connect(tmp_path / "t.sqlite3", isolation_level=None) for _ in range(2))
+def test_the_processes_count_a_network_tables_in_play_together(db_where: str | Path) -> None:
+    """Two processes' connections to the shared database: a network's tables in play are the
+    whole server's, counted and written at once, and a table that ends gives its place back."""
+    first, second = (opened(db_where) for _ in range(2))
     try:
         one, other = TablesInPlay(first), TablesInPlay(second)
         home = network_of("2001:db8:1:2::1")

@@ -37,15 +37,16 @@ from playtable.web.server.people.fair_play import network_hash
 from playtable.web.server.people.people import hash_key
 from playtable.web.server.people.ratings import Ratings, fresh
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
-from playtable.web.server.store.store import NameTaken, PlayerRow, SqliteStore, TableRow
+from playtable.web.server.store.schema import opened
+from playtable.web.server.store.store import NameTaken, PlayerRow, SqlStore, TableRow
 from playtable.web.server.transport.networks import network_of
 
 PEOPLE = ("alice", "bob", "carol", "dave", "erin", "farmer")
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Any:
-    opened = SqliteStore(tmp_path / "tables.sqlite3")
+def store(db_where: str | Path) -> Any:
+    opened = SqlStore(db_where)
     for name in PEOPLE:
         opened.add_player(PlayerRow(name, name.title(), hash_key(name * 15), "2026-11-27"))
     yield opened
@@ -77,7 +78,7 @@ def first_move_of(row: TableRow, seat: int) -> int:
 # -- ratings (class 4) ----------------------------------------------------------------------------
 
 def test_a_forfeit_before_ones_first_move_or_a_game_the_stand_in_played_is_not_rated(
-        store: SqliteStore) -> None:
+        store: SqlStore) -> None:
     ratings = Ratings(store)
     # The farmer's throwaway opponent sits down and lets a 5-s clock run out before moving.
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("farmer"), person("bob")], "farm")
@@ -104,7 +105,7 @@ def test_a_forfeit_before_ones_first_move_or_a_game_the_stand_in_played_is_not_r
     assert ratings.personal("alice", {"troll": True}, "troll")["history"] == []
 
 
-def test_two_sides_from_one_network_are_not_rated(store: SqliteStore) -> None:
+def test_two_sides_from_one_network_are_not_rated(store: SqlStore) -> None:
     ratings = Ratings(store)
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("farmer"), person("bob")], "home")
     ratings.played_from(row.id, 0, "2001:db8:1:2::5")
@@ -136,7 +137,7 @@ def test_a_persons_move_over_the_socket_keeps_the_network_it_came_from(client: T
     assert rating_store.networks(table) == {0: {network_hash("testclient")}}
 
 
-def test_only_shipped_bot_levels_are_rated(store: SqliteStore) -> None:
+def test_only_shipped_bot_levels_are_rated(store: SqlStore) -> None:
     ratings = Ratings(store)
     seats = [person("alice"), bot("ismcts:iterations=7")]
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, seats, "odd")
@@ -146,7 +147,7 @@ def test_only_shipped_bot_levels_are_rated(store: SqliteStore) -> None:
     assert skill(ratings, "stardice", "player", "alice") is None
 
 
-def test_a_forfeit_or_a_left_table_is_the_persons_loss_and_leaves_the_bots_rating(store: SqliteStore) -> None:
+def test_a_forfeit_or_a_left_table_is_the_persons_loss_and_leaves_the_bots_rating(store: SqlStore) -> None:
     ratings = Ratings(store)
     before = fresh("stardice", "bot", "random")
     # Alice played, then let her clock run out: her loss; the bot did not earn anything.
@@ -179,7 +180,7 @@ def test_a_forfeit_or_a_left_table_is_the_persons_loss_and_leaves_the_bots_ratin
     assert settled is not None and not settled.rated and "agreed to leave" in (settled.why or "")
 
 
-def test_a_newcomer_is_off_the_leaderboard_until_established(store: SqliteStore) -> None:
+def test_a_newcomer_is_off_the_leaderboard_until_established(store: SqlStore) -> None:
     ratings = Ratings(store)
     assert ratings.store is not None
     opponents = ["bob", "carol", "dave", "bob", "carol"]
@@ -212,7 +213,7 @@ def test_an_older_database_counts_its_rated_opponents_once(tmp_path: Path) -> No
     db.execute("INSERT INTO ratings VALUES ('stardice', 'player', 'a', 30, 2, 5, 5, 'x')")
     db.commit()
     db.close()
-    opened = SqliteStore(path)
+    opened = SqlStore(path)
     try:
         ratings = Ratings(opened)
         assert ratings.store is not None
@@ -244,8 +245,8 @@ def test_a_name_is_one_persons_up_to_case_width_and_look_alikes(client: TestClie
     assert client.post("/api/players", json={"key": alice, "name": "Alice"}).status_code == 409
 
 
-def test_the_store_keeps_names_unique_across_processes(tmp_path: Path) -> None:
-    first, second = SqliteStore(tmp_path / "t.sqlite3"), SqliteStore(tmp_path / "t.sqlite3")
+def test_the_store_keeps_names_unique_across_processes(db_where: str | Path) -> None:
+    first, second = SqlStore(db_where), SqlStore(db_where)
     try:
         first.add_player(PlayerRow("p1", "Bob", hash_key("1" * 43), "2026-11-27"))
         with pytest.raises(NameTaken):
@@ -272,7 +273,7 @@ def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> 
         ("bob", "Bob", "h5", "2026-11-05")])
     db.commit()
     db.close()
-    opened = SqliteStore(path)
+    opened = SqlStore(path)
     try:
         names = {player: (opened.find_player(h) or pytest.fail()).name
                  for player, h in [("first", "h1"), ("cyrillic", "h2"), ("late", "h3"), ("two", "h4"),
@@ -283,7 +284,7 @@ def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> 
             opened.add_player(PlayerRow("new", "alice", "h6", "2026-11-06"))
     finally:
         opened.close()
-    again = SqliteStore(path)  # opened again: nothing changes twice
+    again = SqlStore(path)  # opened again: nothing changes twice
     try:
         assert (again.find_player("h3") or pytest.fail()).name == "Alice 3"
     finally:
@@ -292,9 +293,8 @@ def test_an_older_database_keeps_the_first_of_clashing_names(tmp_path: Path) -> 
 
 # -- playtest slots (class 6) -----------------------------------------------------------------------
 
-def new_playtest(tmp_path: Path, games: int) -> tuple[Path, str]:
+def new_playtest(db: str | Path, games: int) -> tuple[str | Path, str]:
     """A tables' database holding a new Rotator playtest of `games` games, and its id."""
-    db = tmp_path / "tables.sqlite3"
     store = PlaytestStore(db)
     playtest_id = store.create(playtest_spec(games=games), random.Random(1))
     store.close()
@@ -308,8 +308,8 @@ def _playtests() -> Playtests:
     return found[-1]
 
 
-def test_one_network_cannot_take_every_slot_and_an_unbegun_slot_goes_back(tmp_path: Path) -> None:
-    db, pid = new_playtest(tmp_path, 6)
+def test_one_network_cannot_take_every_slot_and_an_unbegun_slot_goes_back(db_where: str | Path) -> None:
+    db, pid = new_playtest(db_where, 6)
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
         # A stranger with five names from one network: two slots of six, then 429.
         strangers = [register(client, f"Troll {k}")[1] for k in range(5)]
@@ -322,9 +322,10 @@ def test_one_network_cannot_take_every_slot_and_an_unbegun_slot_goes_back(tmp_pa
         seated = client.portal.call(_playtests().play, pid, {"key": honest}, "198.51.100.7")
         assert seated["table_id"] not in {a.json()["table_id"] for a in answers[:2]}
         # The stranger's two tables are never begun: minutes later their slots go back.
-        with sqlite3.connect(db) as raw:
-            raw.execute("UPDATE playtest_testers SET assigned = '2026-01-01T00:00:00.000+00:00' "
-                        "WHERE network != ?", (network_hash("198.51.100.7"),))
+        raw = opened(db)
+        raw.execute("UPDATE playtest_testers SET assigned = '2026-01-01T00:00:00.000+00:00' "
+                    "WHERE network != ?", (network_hash("198.51.100.7"),))
+        raw.close()
         other = register(client, "Ivo")[1]
         client.portal.call(_playtests().play, pid, {"key": other}, "203.0.113.8")
         for taken in answers[:2]:
@@ -334,8 +335,8 @@ def test_one_network_cannot_take_every_slot_and_an_unbegun_slot_goes_back(tmp_pa
         assert client.get(f"/api/tables/{seated['table_id']}").json()["status"] != "finished"
 
 
-def test_a_game_played_in_no_time_is_marked_in_the_export(tmp_path: Path) -> None:
-    db, pid = new_playtest(tmp_path, 2)
+def test_a_game_played_in_no_time_is_marked_in_the_export(tmp_path: Path, db_where: str | Path) -> None:
+    db, pid = new_playtest(db_where, 2)
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
         key = register(client, "Quick")[1]
         seated = client.post(f"/api/playtests/{pid}/play", json={"key": key}).json()
@@ -348,9 +349,10 @@ def test_a_game_played_in_no_time_is_marked_in_the_export(tmp_path: Path) -> Non
     (row,) = pq.read_table(out).to_pylist()
     assert row["testers"] == ["Quick"] and "less than 30 s" in row["suspect"]
     # The same game played by a person taking their time is not marked.
-    with sqlite3.connect(db) as raw:
-        raw.execute("UPDATE tables SET created = '2026-01-01T00:00:00.000+00:00' WHERE id = ?",
-                    (seated["table_id"],))
+    raw = opened(db)
+    raw.execute("UPDATE tables SET created = '2026-01-01T00:00:00.000+00:00' WHERE id = ?",
+                (seated["table_id"],))
+    raw.close()
     CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(out), "--force"])
     (row,) = pq.read_table(out).to_pylist()
     assert row["suspect"] is None or "less than 30 s" not in row["suspect"]

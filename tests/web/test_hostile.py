@@ -30,8 +30,8 @@ from tests.web.test_people import receive_until
 import playtable
 from playtable.web.server.bots import bots
 from playtable.web.server.bots.bots import JobFailed, JobTimedOut, Pool
-from playtable.web.server.store import store
-from playtable.web.server.store.store import SqliteStore, StoreError
+from playtable.web.server.store import database
+from playtable.web.server.store.store import SqlStore, StoreError
 from playtable.web.server.tables import past
 from playtable.web.server.tables.room import Limits
 from playtable.web.server.transport.guard import Policy
@@ -397,7 +397,7 @@ def test_a_store_that_cannot_write_refuses_tables_and_moves_with_a_clear_answer(
     created = create(client, game="rotator", params={"board": "easy"}, seed=1)
     table = created["table_id"]
     hub = _hub(client)
-    connections = (hub.store.db, hub.store._appends)  # the actions' commits have their own
+    connections = (hub.store.db.db, hub.store.db.appends)  # the actions' commits have their own
     for db in connections:
         db.execute("PRAGMA query_only = 1")
     try:
@@ -438,11 +438,11 @@ def test_the_checkpoint_thread_outlives_failures(tmp_path: Path, monkeypatch: py
         def close(self) -> None:
             self.inner.close()
 
-    kept = SqliteStore(tmp_path / "t.sqlite3")
+    kept = SqlStore(tmp_path / "t.sqlite3")
     kept.close()
-    monkeypatch.setattr(SqliteStore, "CHECKPOINT_EVERY", 0.05)
-    monkeypatch.setattr(store.sqlite3, "connect", lambda *a, **k: Flaky(real_connect(*a, **k)))
-    db = SqliteStore.__new__(SqliteStore)
+    monkeypatch.setattr(database.SqliteDatabase, "CHECKPOINT_EVERY", 0.05)
+    monkeypatch.setattr(database.sqlite3, "connect", lambda *a, **k: Flaky(real_connect(*a, **k)))
+    db = database.SqliteDatabase.__new__(database.SqliteDatabase)
     db.path = tmp_path / "t.sqlite3"
     db._stop = threading.Event()
     thread = threading.Thread(target=db._checkpoints, daemon=True)
@@ -460,14 +460,14 @@ def test_a_junk_database_is_one_clear_error(tmp_path: Path) -> None:
     junk = tmp_path / "junk.sqlite3"
     junk.write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError, match="junk.sqlite3"):
-        SqliteStore(junk)
+        SqlStore(junk)
     with pytest.raises(StoreError, match="not a regular file"):
-        SqliteStore(tmp_path)
+        SqlStore(tmp_path)
     other = tmp_path / "other.sqlite3"
     with sqlite3.connect(other) as con:
         con.execute("CREATE TABLE tables (x INTEGER)")
     with pytest.raises(StoreError, match="not a playtable"):
-        SqliteStore(other)
+        SqlStore(other)
 
 
 def test_serve_on_a_junk_database_says_so_in_one_line(tmp_path: Path) -> None:
@@ -561,7 +561,7 @@ def test_ended_tables_leave_memory_and_are_read_back_on_demand(tmp_path: Path) -
             welcome, state = _greeting(ws)
             assert welcome["table"]["id"] == first and state["terminal"]
         running = create(client, game="troll", seed=3)["table_id"]
-    store_ = SqliteStore(tmp_path / "t.sqlite3")
+    store_ = SqlStore(tmp_path / "t.sqlite3")
     try:  # a restart rebuilds only the table still in play
         assert [row.id for row in store_.load_running()] == [running]
         assert store_.load(first) is not None and store_.load(first).ended is not None  # type: ignore[union-attr]

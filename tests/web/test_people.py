@@ -6,7 +6,7 @@ stand-in a timeout brings, are tested in test_clocks.py."""
 from __future__ import annotations
 
 import secrets
-import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 from tests.web.conftest import create, in_process_app, seat_query, token_of
 
+from playtable.web.server.store.schema import opened, table_names
 from playtable.web.server.tables.room import Limits
 
 
@@ -48,7 +49,14 @@ BATTLE = {"game": "stardice", "variant": "battle", "seed": 5}
 
 # -- names and keys --------------------------------------------------------------------------------
 
-def test_a_name_makes_a_player_and_the_same_key_renames_it(client: TestClient, tmp_path: Path) -> None:
+@pytest.fixture
+def client(db_where: str | Path) -> Iterator[TestClient]:
+    """The app over a new database of each engine: people, names and seats are kept in it."""
+    with TestClient(in_process_app(db_where, workers=1, rate=10_000)) as test_client:
+        yield test_client
+
+
+def test_a_name_makes_a_player_and_the_same_key_renames_it(client: TestClient, db_where: str | Path) -> None:
     key = new_key()
     first = client.post("/api/players", json={"name": "  Alice   Liddell ", "key": key})
     assert first.status_code == 201
@@ -59,10 +67,13 @@ def test_a_name_makes_a_player_and_the_same_key_renames_it(client: TestClient, t
     # A name is one person's (docs/web.md "Names"): another key cannot take it.
     assert client.post("/api/players", json={"name": "Alicia", "key": new_key()}).status_code == 409
     # The database keeps the key's hash, never the key.
-    with sqlite3.connect(tmp_path / "tables.sqlite3") as db:
-        dump = "\n".join(db.iterdump())
-    assert key not in dump
-    assert ("Alicia" in dump) and len(db.execute("SELECT key_hash FROM players").fetchone()[0]) == 64
+    db = opened(db_where)
+    try:
+        dump = "\n".join(str(row) for table in table_names() for row in db.execute(f"SELECT * FROM {table}"))
+        assert key not in dump
+        assert ("Alicia" in dump) and len(db.execute("SELECT key_hash FROM players").fetchone()[0]) == 64
+    finally:
+        db.close()
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 31, "Al\nice", "Al\tice", "Bob\x00", "\u200b",

@@ -204,8 +204,8 @@ def play_together(client: TestClient, paths: list[str], rng: random.Random) -> N
 
 
 @pytest.fixture
-def playtest(tmp_path: Path) -> tuple[Path, str]:
-    db = tmp_path / "tables.sqlite3"
+def playtest(db_where: str | Path) -> tuple[str | Path, str]:
+    db = db_where
     store = PlaytestStore(db)
     playtest_id = store.create(spec(games=4), random.Random(1))
     store.close()
@@ -218,7 +218,7 @@ def register(client: TestClient, name: str) -> str:
     return key
 
 
-def test_three_testers_play_answer_and_export(playtest: tuple[Path, str], tmp_path: Path) -> None:
+def test_three_testers_play_answer_and_export(playtest: tuple[str | Path, str], tmp_path: Path) -> None:
     db, pid = playtest
     rng = random.Random(5)
     with TestClient(in_process_app(db, workers=1, rate=10_000)) as client:
@@ -304,7 +304,7 @@ def test_the_export_schema_is_the_labs_own(tmp_path: Path) -> None:
 
 # -- hostile testers -------------------------------------------------------------------------------------
 
-def test_the_api_refuses_what_it_does_not_know(playtest: tuple[Path, str]) -> None:
+def test_the_api_refuses_what_it_does_not_know(playtest: tuple[str | Path, str]) -> None:
     db, pid = playtest
     with TestClient(in_process_app(db, workers=1)) as client:
         assert client.get("/api/playtests/nope").status_code == 404
@@ -323,7 +323,7 @@ def test_the_api_refuses_what_it_does_not_know(playtest: tuple[Path, str]) -> No
         assert client.get(f"/p/{pid}").status_code == 200
 
 
-def test_a_slot_whose_table_was_abandoned_goes_back_to_the_schedule(playtest: tuple[Path, str]) -> None:
+def test_a_slot_whose_table_was_abandoned_goes_back_to_the_schedule(playtest: tuple[str | Path, str]) -> None:
     from datetime import UTC, datetime, timedelta
 
     from tests.web.test_hostile import _hub
@@ -344,10 +344,10 @@ def test_a_slot_whose_table_was_abandoned_goes_back_to_the_schedule(playtest: tu
         assert [(s.slot, s.table_id) for s in slots if s.table_id] == [(0, again.json()["table_id"])]
 
 
-def test_a_person_plays_against_the_playtests_bots(tmp_path: Path) -> None:
+def test_a_person_plays_against_the_playtests_bots(tmp_path: Path, db_where: str | Path) -> None:
     """A game of two seats: the person at seat 0, the playtest's bot at seat 1, on the deal and
     variant of the slot; the person's key holds the seat."""
-    db = tmp_path / "tables.sqlite3"
+    db = db_where
     store = PlaytestStore(db)
     pid = store.create(spec(game="stardice", variants=["battle"], games=2, first_seed=40,
                             seats=["person", "random-thrower"]), random.Random(2))
@@ -366,12 +366,13 @@ def test_a_person_plays_against_the_playtests_bots(tmp_path: Path) -> None:
         (result.exception, result.output)
 
 
-def test_testers_share_a_table_with_bots_in_some_seats_and_each_answers(tmp_path: Path) -> None:
+def test_testers_share_a_table_with_bots_in_some_seats_and_each_answers(tmp_path: Path,
+                                                                        db_where: str | Path) -> None:
     """The wizard game with a bot as the wizard and three testers as the heroes: the first tester
     opens the slot's table, the next two sit down at it before a new slot is opened (its person
     seats are kept for them, never offered to strangers), each answers about the game, and the
     export holds the game once with its testers and answers seat by seat."""
-    db = tmp_path / "tables.sqlite3"
+    db = db_where
     store = PlaytestStore(db)
     pid = store.create(spec(game="wizard", variants=["default"], games=2, first_seed=40,
                             seats=["heuristic", PERSON, PERSON, PERSON]), random.Random(2))

@@ -10,7 +10,6 @@ import os
 import random
 import signal
 import socket
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,8 @@ from playtable.web.server.hub import Hub
 from playtable.web.server.playtests.playtest_spec import DEFAULT_QUESTIONS, check_spec
 from playtable.web.server.playtests.playtests import PlaytestStore
 from playtable.web.server.store.rate_limits import Budgets, SharedBuckets
-from playtable.web.server.store.store import SqliteStore
+from playtable.web.server.store.schema import opened
+from playtable.web.server.store.store import SqlStore
 from playtable.web.server.tables.past import PER_ADDRESS_PER_MINUTE, PastCache
 from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_request import row_from_request
@@ -98,8 +98,8 @@ def test_each_process_holds_its_share_of_the_tables_and_sockets() -> None:
     assert (shared.tables, shared.connections, shared.creations_per_minute) == (2501, 50, 20)
 
 
-def test_the_processes_count_an_address_tables_a_minute_together(tmp_path: Path) -> None:
-    first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
+def test_the_processes_count_an_address_tables_a_minute_together(db_where: str | Path) -> None:
+    first, second = (opened(db_where) for _ in range(2))
     try:
         one, other = SharedBuckets(first), SharedBuckets(second)  # two processes' connections
         answers = [rates.allow("tables", "10.0.0.1", 3) for rates in (one, other, one, other)]
@@ -110,10 +110,10 @@ def test_the_processes_count_an_address_tables_a_minute_together(tmp_path: Path)
         second.close()
 
 
-def test_the_processes_count_an_address_pasts_together(tmp_path: Path) -> None:
+def test_the_processes_count_an_address_pasts_together(db_where: str | Path) -> None:
     """Replays and positions a minute are the whole server's too: two processes' caches, each
-    with its own connection to the shared file, give an address `per_minute` between them."""
-    first, second = (sqlite3.connect(tmp_path / "shared.sqlite3", isolation_level=None) for _ in range(2))
+    with its own connection to the shared database, give an address `per_minute` between them."""
+    first, second = (opened(db_where) for _ in range(2))
     try:
         caches = [PastCache(per_minute=3) for _ in range(2)]
         caches[0].budgets, caches[1].budgets = Budgets(SharedBuckets(first)), Budgets(SharedBuckets(second))
@@ -127,11 +127,11 @@ def test_the_processes_count_an_address_pasts_together(tmp_path: Path) -> None:
         second.close()
 
 
-def test_the_processes_count_an_address_open_sockets_together(tmp_path: Path) -> None:
+def test_the_processes_count_an_address_open_sockets_together(db_where: str | Path) -> None:
     """`connections_per_address` is the whole server's: an address cannot open it at each
     process by choosing tables each one owns; a closed socket frees its place anywhere; a
     process that starts again (its sockets died with it) no longer counts the old ones."""
-    stores = [SqliteStore(tmp_path / "tables.sqlite3") for _ in range(2)]
+    stores = [SqlStore(db_where) for _ in range(2)]
     try:
         limits = Limits(connections_per_address=3)
         hubs = [Hub(store, None, limits, owner=Owner(k, 2))  # type: ignore[arg-type]  # no bots

@@ -23,7 +23,7 @@ from playtable.core.registry import get_game
 from playtable.web.server.hub import Hub
 from playtable.web.server.people.people import hash_key
 from playtable.web.server.people.ratings import START_MU, Ratings, fresh, shown
-from playtable.web.server.store.store import PlayerRow, SeatRow, SqliteStore, TableRow
+from playtable.web.server.store.store import PlayerRow, SeatRow, SqlStore, TableRow
 from playtable.web.server.tables.tables import Table
 
 
@@ -81,8 +81,8 @@ def bot(agent: str = "random") -> SeatRow:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Any:
-    opened = SqliteStore(tmp_path / "tables.sqlite3")
+def store(db_where: str | Path) -> Any:
+    opened = SqlStore(db_where)
     for name in ("alice", "bob", "carol"):
         opened.add_player(PlayerRow(name, name.title(), hash_key(name * 15), "2026-11-27"))
     yield opened
@@ -100,7 +100,7 @@ def skill(ratings: Ratings, game: str, kind: str, who: str) -> Any:
     return ratings.store.skills(game, [(kind, who)]).get((kind, who))
 
 
-def test_a_rated_two_player_game_moves_the_winner_up_and_the_loser_down(store: SqliteStore) -> None:
+def test_a_rated_two_player_game_moves_the_winner_up_and_the_loser_down(store: SqlStore) -> None:
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), bot("random")], "sd1")
     table = table_of(row)
     assert table.state.returns() == [1.0, 0.0]
@@ -119,7 +119,7 @@ def test_a_rated_two_player_game_moves_the_winner_up_and_the_loser_down(store: S
     assert changes["alice"]["after"]["rating"] > changes["alice"]["before"]["rating"] == 1500
 
 
-def test_the_wizards_heroes_are_rated_as_one_side(store: SqliteStore) -> None:
+def test_the_wizards_heroes_are_rated_as_one_side(store: SqlStore) -> None:
     values = (("players", 4),)
     seats = [bot("heuristic"), person("alice"), person("bob"), person("carol")]
     table = table_of(finished_row("wizard", WIZARD_HEROES_WIN, seats, "wz1", values))
@@ -166,7 +166,7 @@ def test_the_side_is_its_members_mean_not_their_sum() -> None:
     ("no two sides", lambda: finished_row("stardice", STARDICE_WON_BY_SEAT_0,
                                           [person("alice"), person("alice")], "u5")),
 ])
-def test_an_unrated_table_changes_no_rating(store: SqliteStore, why: str, build: Any) -> None:
+def test_an_unrated_table_changes_no_rating(store: SqlStore, why: str, build: Any) -> None:
     row = build()
     ratings = Ratings(store)
     if row.id == "u1":
@@ -180,7 +180,7 @@ def test_an_unrated_table_changes_no_rating(store: SqliteStore, why: str, build:
     assert ratings.store.board("stardice", None, 0, 100) == (0, [])
 
 
-def test_a_table_counts_once_ended_twice_or_rebuilt_after_a_restart(store: SqliteStore) -> None:
+def test_a_table_counts_once_ended_twice_or_rebuilt_after_a_restart(store: SqlStore) -> None:
     hub = Hub(store, cast(Any, None))
     row = finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), bot()], "once")
     store.create(TableRow(row.id, row.game, row.variant, row.params, row.seed, row.seats, row.created))
@@ -201,7 +201,7 @@ def test_a_table_counts_once_ended_twice_or_rebuilt_after_a_restart(store: Sqlit
     assert (again.mu, again.games) == (first.mu, first.games) == (first.mu, 1)
 
 
-def test_a_solitaire_game_keeps_each_score_and_the_best(store: SqliteStore) -> None:
+def test_a_solitaire_game_keeps_each_score_and_the_best(store: SqlStore) -> None:
     ratings = Ratings(store)
     troll = get_game("troll")
     played = []
@@ -240,7 +240,7 @@ def rated_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A server restarted over tables whose records reached their end: its restart rates them.
     Shared by the tests below, which only read."""
     db = tmp_path_factory.mktemp("rated") / "tables.sqlite3"
-    stored = SqliteStore(db)
+    stored = SqlStore(db)
     for name, key in KEY.items():
         stored.add_player(PlayerRow(name, name.title(), hash_key(key), "2026-11-27"))
     rows = [finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), bot()], "sd-rated"),

@@ -13,8 +13,9 @@ from tests.web.server_process import start_server
 from tests.web.wire_client import Client, create_table, join_query
 
 
-def test_sigkill_mid_game_then_restart_rebuilds_the_same_position(tmp_path: Path) -> None:
-    with start_server(tmp_path / "tables.sqlite3") as server:
+def test_sigkill_mid_game_then_restart_rebuilds_the_same_position(db_where: str | Path) -> None:
+    """On each engine: the SQLite file, and PostgreSQL (`serve --db postgresql://...`)."""
+    with start_server(db_where) as server:
         troll = create_table(server.url, game="troll", variant="plus-one", seed=17)
         rotator = create_table(server.url, game="rotator", seed=8)
         positions = {}

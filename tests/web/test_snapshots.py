@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from playtable.web.server.hub import Hub
-from playtable.web.server.store.store import Snapshot, SqliteStore, TableRow
+from playtable.web.server.store.store import Snapshot, SqlStore, TableRow
 from playtable.web.server.tables import play as play_module
 from playtable.web.server.tables.table_request import row_from_request
 from playtable.web.server.tables.tables import Table, fresh_start
@@ -99,8 +99,9 @@ def _snapshot_at(row: TableRow, step: int) -> Snapshot:
     return snapshot
 
 
-def test_an_unreadable_snapshot_costs_only_time(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    store = SqliteStore(tmp_path / "tables.sqlite3")
+def test_an_unreadable_snapshot_costs_only_time(db_where: str | Path,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    store = SqlStore(db_where)
     try:
         table = Table(_row("troll", 1, 3), None)
         store.create(table.row)
@@ -119,7 +120,7 @@ def test_an_unreadable_snapshot_costs_only_time(tmp_path: Path, caplog: pytest.L
 
 
 def test_the_hub_stores_a_snapshot_and_a_restart_replays_only_after_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        db_where: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
     every = 8  # a random troll game is too short for the server's own interval
     monkeypatch.setattr(play_module, "SNAPSHOT_EVERY", every)
 
@@ -127,7 +128,7 @@ def test_the_hub_stores_a_snapshot_and_a_restart_replays_only_after_it(
         for seat, text in actions:
             assert hub.act(table, seat, text)
 
-    store = SqliteStore(tmp_path / "tables.sqlite3")
+    store = SqlStore(db_where)
     try:
         hub = Hub(store, None)  # type: ignore[arg-type]
         record = _finished("troll", 1, every + 4).row

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from playtable.web.server.store.store import SeatRow, SqliteStore, StoreError, TableRow
+from playtable.web.server.store.store import SeatRow, SqlStore, StoreError, TableRow
 
 
-def _store_with_a_table(path: Path) -> SqliteStore:
-    store = SqliteStore(path)
+def _store_with_a_table(path: Path) -> SqlStore:
+    store = SqlStore(path)
     store.create(TableRow("t1", "troll", None, {}, 1, [SeatRow("troll", "human")], "now"))
     return store
 
@@ -46,7 +46,7 @@ def test_an_action_is_stored_once_another_process_lets_go_of_the_write_lock(tmp_
 
 def test_an_action_fails_in_one_sentence_when_the_lock_is_never_let_go(tmp_path: Path) -> None:
     store = _store_with_a_table(tmp_path / "tables.sqlite3")
-    store.APPEND_PATIENCE = 0.05
+    store.db.APPEND_PATIENCE = 0.05  # type: ignore[attr-defined]
     other = sqlite3.connect(tmp_path / "tables.sqlite3", isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
@@ -63,11 +63,11 @@ def test_an_action_fails_in_one_sentence_when_the_lock_is_never_let_go(tmp_path:
 def test_the_actions_connection_commits_without_fsync_as_the_store_does(tmp_path: Path) -> None:
     """`synchronous` is a connection's own setting: the actions' connection once had SQLite's
     default (FULL, an fsync a commit), which made every action wait for the disk."""
-    store = SqliteStore(tmp_path / "tables.sqlite3")
+    store = SqlStore(tmp_path / "tables.sqlite3")
     try:
         normal = store.db.execute("PRAGMA synchronous").fetchone()
         assert normal == (1,)  # NORMAL
-        assert store._appends.execute("PRAGMA synchronous").fetchone() == normal
+        assert store.db.appends.execute("PRAGMA synchronous").fetchone() == normal  # type: ignore[attr-defined]
     finally:
         store.close()
 

@@ -45,6 +45,7 @@ from playtable import __version__  # noqa: E402
 from playtable.cli.common import log, quiet_param, reset_verbosity, verbose_param  # noqa: E402
 from playtable.cli.compare import compare  # noqa: E402
 from playtable.cli.completion import completion  # noqa: E402
+from playtable.cli.db import db  # noqa: E402
 from playtable.cli.games import games  # noqa: E402
 from playtable.cli.lab import claims, query, report  # noqa: E402
 from playtable.cli.play import play  # noqa: E402
@@ -99,6 +100,7 @@ cli.add_command(playtest_online)
 solve.add_command(solve_troll)
 cli.add_command(stardice)
 cli.add_command(serve)
+cli.add_command(db)
 cli.add_command(completion)
 
 

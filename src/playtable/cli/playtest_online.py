@@ -23,21 +23,23 @@ from typing import Any
 import click
 
 from playtable.cli.common import OUT_FILE, SEED, complete_agent, complete_game, log
+from playtable.cli.serve import db_option
 from playtable.core.errors import BadParameter
 
 DB_OPTION = click.option(
-    "--db", type=click.Path(dir_okay=False, path_type=Path), default=None, envvar="PLAYTABLE_DB",
-    help="The server's SQLite file [default: that of `playtable serve`].")
+    "--db", callback=db_option, default=None, envvar="PLAYTABLE_DB",
+    help="The server's database: its SQLite file or postgresql:// URL [default: that of `playtable serve`].")
 
 
-def _store(db: Path | None, must_exist: bool = True) -> Any:
+def _store(db: str | Path | None, must_exist: bool = True) -> Any:
     from playtable.cli.serve import default_db
     from playtable.web.server.playtests.playtests import PlaytestStore
 
     path = db or default_db()
-    if must_exist and not path.is_file():
-        raise BadParameter(f"no server database at {path} (give the server's --db)")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(path, Path):
+        if must_exist and not path.is_file():
+            raise BadParameter(f"no server database at {path} (give the server's --db)")
+        path.parent.mkdir(parents=True, exist_ok=True)
     return PlaytestStore(path), path
 
 
@@ -86,7 +88,7 @@ def playtest_online() -> None:
               help="The server's address as people open it (the link is printed with it).")
 @DB_OPTION
 def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, seats: tuple[str, ...],
-           questions: tuple[str, ...], title: str, url: str, db: Path | None) -> None:
+           questions: tuple[str, ...], title: str, url: str, db: str | Path | None) -> None:
     """Make a playtest of GAME and print the link to share with testers."""
     from playtable.web.server.playtests.playtest_spec import DEFAULT_QUESTIONS, check_spec, parse_question
 
@@ -110,7 +112,7 @@ def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, s
 @click.option("--agent", default="random", show_default=True, shell_complete=complete_agent,
               help="The bot on the people's seats in the printed `compare` command.")
 @DB_OPTION
-def status(playtest_id: str | None, agent: str, db: Path | None) -> None:
+def status(playtest_id: str | None, agent: str, db: str | Path | None) -> None:
     """How far a playtest is (every playtest without PLAYTEST_ID), and the `compare` command
     that plays bots on its deals and variants (--agent on the people's seats)."""
     store, _ = _store(db)
@@ -134,7 +136,7 @@ def status(playtest_id: str | None, agent: str, db: Path | None) -> None:
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option("--anonymous", is_flag=True, help="Testers as tester-1, tester-2, ... instead of their names.")
 @DB_OPTION
-def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | None) -> None:
+def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | Path | None) -> None:
     """Write every finished game of a playtest as a lab row (the sim columns, agent `person`
     on each tester's seat, plus, seat by seat, `testers` and the answers as q_<id>)."""
     from playtable.core.extras import require
@@ -144,10 +146,10 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: Path | 
     check_new_output(out, force)
     from playtable.lab.people import people_table, person_row, write_people
     from playtable.web.server.people.fair_play import suspect
-    from playtable.web.server.store.store import SqliteStore
+    from playtable.web.server.store.store import SqlStore
 
     store, path = _store(db)
-    tables = SqliteStore(path)
+    tables = SqlStore(path)
     try:
         spec = store.spec(playtest_id)
         if spec is None:

@@ -25,6 +25,22 @@ def default_db() -> Path:
     return user_data_path("playtable", appauthor=False) / "tables.sqlite3"
 
 
+def db_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | Path | None:
+    """`--db`: a `postgresql://` URL as given, else an SQLite file's path."""
+    from playtable.web.server.store.database import is_postgres
+
+    if value is None or is_postgres(value):
+        return value
+    if "://" in value:
+        raise click.BadParameter("give an SQLite file's path or a postgresql://USER@HOST/DATABASE URL")
+    return Path(value)
+
+
+DB_HELP = ("The tables' database: an SQLite file, or PostgreSQL as postgresql://USER@HOST/DATABASE "
+           "(the 'server' extra; docs/web.md, 'On PostgreSQL') [default: an SQLite file in the "
+           "user's data folder, $XDG_DATA_HOME/playtable/tables.sqlite3 on Linux].")
+
+
 def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
@@ -102,9 +118,7 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
                    "before exposing it).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               envvar="PLAYTABLE_PORT")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None, envvar="PLAYTABLE_DB",
-              help="SQLite file of the tables [default: the user's data folder, "
-                   "$XDG_DATA_HOME/playtable/tables.sqlite3 on Linux].")
+@click.option("--db", callback=db_option, default=None, envvar="PLAYTABLE_DB", help=DB_HELP)
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes for bots and hints.")
 @click.option("--rate-limit", default=20.0, show_default=True, type=click.FloatRange(1, 100000),
@@ -140,7 +154,7 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
                    "core); each has its own --workers for bots.")
 @click.option("--operator-token", callback=operator_token_option, default=None,
               envvar="PLAYTABLE_OPERATOR_TOKEN", help=OPERATOR_HELP)
-def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float,
+def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit: float,
           record_dir: Path | None, public_url: str | None, allowed_hosts: tuple[str, ...],
           forwarded_allow_ips: str | None, max_tables: int, tables_per_minute: float,
           tables_per_network: int, ipv6_prefix: int, idle_days: float,
@@ -150,13 +164,13 @@ def serve(host: str, port: int, db: Path | None, workers: int, rate_limit: float
 
     from playtable.core.errors import BadParameter
     from playtable.web.server.live.operator import OPERATOR_ENV
-    from playtable.web.server.store.store import SqliteStore, StoreError
+    from playtable.web.server.store.store import SqlStore, StoreError
     from playtable.web.server.tables.room import Limits
     from playtable.web.server.transport.processes import ServeSettings, build_app, uvicorn_options
 
     path = db or default_db()
     try:  # a database that cannot be used is reported now, in one line, not as a traceback
-        store = SqliteStore(path)
+        store = SqlStore(path)
         try:
             store.verify()
         finally:

@@ -1,7 +1,8 @@
 """Optional parts of the install, and the one line a command prints when it needs one.
 
 A player's install carries only what playing needs. The lab (Parquet results, SQL queries,
-plots, exact tests) is the `lab` extra and the RL environments are the `rl` extra; a command
+plots, exact tests) is the `lab` extra, the RL environments are the `rl` extra, and the table
+server's PostgreSQL store is the `server` extra; a command
 that needs one checks for it before doing anything (`require`) and names the extra to install.
 An import of an extra's module that no check caught is turned into the same line by the command
 line's entry point (`missing_extra`), never a traceback.
@@ -16,6 +17,7 @@ from playtable.core.errors import PlaytableError
 EXTRAS: dict[str, tuple[str, ...]] = {
     "lab": ("pyarrow", "duckdb", "matplotlib", "scipy", "pandas", "optuna"),
     "rl": ("numpy", "gymnasium", "pettingzoo"),
+    "server": ("psycopg",),
 }
 
 

@@ -32,7 +32,7 @@ from playtable.web.server.people.rating_routes import rating_routes
 from playtable.web.server.playtests.playtest_routes import playtest_routes
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
 from playtable.web.server.store.rate_limits import RATE_PER_SECOND
-from playtable.web.server.store.store import SqliteStore
+from playtable.web.server.store.store import SqlStore
 from playtable.web.server.tables.board_routes import board_routes
 from playtable.web.server.tables.past_routes import past_routes
 from playtable.web.server.tables.room import Limits
@@ -51,7 +51,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Open the hub (its tables restored and started), the playtests and the live tables, and
     close them when the server stops."""
     server: ServerContext = app.state.server
-    hub = Hub(SqliteStore(server.db), Workers(server.workers, server.bot_seconds), server.limits,
+    hub = Hub(SqlStore(server.db), Workers(server.workers, server.bot_seconds), server.limits,
               server.rate, server.owner)
     hub.restore()
     hub.start()

@@ -1,7 +1,5 @@
-"""Where ratings and personal scores live: the `RatingStore` interface and its SQLite default,
-in the tables' own database file (the logic is `ratings.py`).
-
-Four tables, made on opening if missing (as `store.py` adds what an older database lacks):
+"""Where ratings and personal scores live: the `RatingStore` interface and its SQL store, in the
+tables' own database (the logic is `ratings.py`; the tables' layout is `store/schema.py`):
 
 - `ratings`: one row per (game, rated identity): the Weng-Lin skill `mu` and its uncertainty
   `sigma`, games played and won, when last changed. An identity is a kind and an id: a person
@@ -15,8 +13,7 @@ Four tables, made on opening if missing (as `store.py` adds what an older databa
   their personal best and history.
 - `rating_opponents`: each different opponent (a side's other identities, `kind:who`) a rated
   identity has met at a game, and `ratings.opponents` their number: a person is on the
-  leaderboard once established (`ESTABLISHED_GAMES` against `ESTABLISHED_OPPONENTS`). A database
-  made before gains both, filled from its rated tables' changes.
+  leaderboard once established (`ESTABLISHED_GAMES` against `ESTABLISHED_OPPONENTS`).
 - `seat_networks`: the network hashes (`fair_play.network_hash`) each person's seat was played
   from, so that a table whose sides share a network is not rated, a restart between included.
 """
@@ -24,63 +21,11 @@ Four tables, made on opening if missing (as `store.py` adds what an older databa
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from playtable.web.server.store.store import StoreError
+from playtable.web.server.store.database import Database, DatabaseError, StoreError
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS ratings (
-    game TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    who TEXT NOT NULL,
-    mu REAL NOT NULL,
-    sigma REAL NOT NULL,
-    games INTEGER NOT NULL,
-    wins INTEGER NOT NULL,
-    updated TEXT NOT NULL,
-    opponents INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game, kind, who)
-);
-CREATE INDEX IF NOT EXISTS ratings_board ON ratings(game, (mu - 3 * sigma) DESC);
-CREATE TABLE IF NOT EXISTS rated_tables (
-    table_id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    rated INTEGER NOT NULL,
-    why TEXT,
-    settled TEXT NOT NULL,
-    changes TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS table_choices (
-    table_id TEXT PRIMARY KEY,
-    rated INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS solo_scores (
-    table_id TEXT NOT NULL,
-    player_id TEXT NOT NULL,
-    game TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    score REAL NOT NULL,
-    won INTEGER NOT NULL,
-    ended TEXT NOT NULL,
-    PRIMARY KEY (table_id, player_id)
-);
-CREATE INDEX IF NOT EXISTS solo_by_player ON solo_scores(player_id, game, variant, ended);
-CREATE TABLE IF NOT EXISTS rating_opponents (
-    game TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    who TEXT NOT NULL,
-    opponent TEXT NOT NULL,
-    PRIMARY KEY (game, kind, who, opponent)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS seat_networks (
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    network TEXT NOT NULL,
-    PRIMARY KEY (table_id, seat, network)
-) WITHOUT ROWID;
-"""
 ESTABLISHED_GAMES = 5
 ESTABLISHED_OPPONENTS = 3
 """A person is provisional, and off the leaderboard, until they have played this many rated
@@ -158,41 +103,18 @@ class RatingStore(Protocol):
         """Per game and variant: the best score, games played, wins, the last game's time."""
 
 
-_OPPONENTS = ("(SELECT COUNT(*) FROM rating_opponents o WHERE o.game = ratings.game "
-              "AND o.kind = ratings.kind AND o.who = ratings.who)")
 _OPPONENTS_OF = ("(SELECT COUNT(*) FROM rating_opponents o WHERE o.game = ? AND o.kind = ? "
                  "AND o.who = ?)")
 ESTABLISHED = (f"(r.kind = 'bot' OR (r.games >= {ESTABLISHED_GAMES} "
                f"AND r.opponents >= {ESTABLISHED_OPPONENTS}))")
 
 
-class SqliteRatingStore:
-    """The ratings' tables in the tables' SQLite database (the same connection, on the event
-    loop: every statement is an indexed lookup or a bounded page)."""
+class SqlRatingStore:
+    """The ratings' tables in the tables' database (the same connection, on the event loop:
+    every statement is an indexed lookup or a bounded page)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
-        try:
-            had = {row[1] for row in self.db.execute("PRAGMA table_info(ratings)")}
-            self.db.executescript(_SCHEMA)
-            if had and "opponents" not in had:
-                self._count_old_opponents()
-        except sqlite3.Error as err:
-            raise StoreError(f"the ratings' tables could not be made ({err})") from None
-
-    def _count_old_opponents(self) -> None:
-        """A database made before opponents were counted: each rated table's identities met
-        one another (in a team game, teammates count too: the changes kept no sides), once."""
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("ALTER TABLE ratings ADD COLUMN opponents INTEGER NOT NULL DEFAULT 0")
-            for game, changes in self.db.execute(
-                    "SELECT game, changes FROM rated_tables WHERE rated = 1").fetchall():
-                rated = [(c["kind"], c["who"]) for c in json.loads(changes)]
-                self.db.executemany("INSERT OR IGNORE INTO rating_opponents VALUES (?, ?, ?, ?)",
-                                    [(game, kind, who, f"{k}:{w}") for kind, who in rated
-                                     for k, w in rated if (k, w) != (kind, who)])
-            self.db.execute(f"UPDATE ratings SET opponents = {_OPPONENTS}")
 
     def skills(self, game: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Skill]:
         found: dict[tuple[str, str], Skill] = {}
@@ -215,33 +137,36 @@ class SqliteRatingStore:
                scores: list[tuple[str, SoloScore]], at: str,
                met: list[tuple[str, str, str]] | None = None) -> bool:
         try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
+            with self.db.transaction("rated_tables"):
                 inserted = self.db.execute(
-                    "INSERT OR IGNORE INTO rated_tables VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO rated_tables VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (table_id, game, int(settlement.rated), settlement.why, at,
                      json.dumps(settlement.changes))).rowcount
                 if not inserted:
                     return False
-                self.db.executemany("INSERT OR IGNORE INTO rating_opponents VALUES (?, ?, ?, ?)",
+                self.db.executemany("INSERT INTO rating_opponents VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                     [(game, kind, who, opponent) for kind, who, opponent in met or []])
                 self.db.executemany(
-                    "INSERT OR REPLACE INTO ratings (game, kind, who, mu, sigma, games, wins, updated, "
-                    f"opponents) SELECT ?, ?, ?, ?, ?, ?, ?, ?, {_OPPONENTS_OF}",
+                    "INSERT INTO ratings (game, kind, who, mu, sigma, games, wins, updated, opponents) "
+                    f"SELECT ?, ?, ?, ?, ?, ?, ?, ?, {_OPPONENTS_OF} WHERE true "  # WHERE: SQLite's parser
+                    "ON CONFLICT (game, kind, who) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "games = excluded.games, wins = excluded.wins, updated = excluded.updated, "
+                    "opponents = excluded.opponents",
                     [(game, s.kind, s.who, s.mu, s.sigma, s.games, s.wins, at, game, s.kind, s.who)
                      for s in skills])
                 self.db.executemany(
-                    "INSERT OR IGNORE INTO solo_scores VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO solo_scores VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     [(s.table_id, player, s.game, s.variant, s.score, int(s.won), s.ended)
                      for player, s in scores])
             return True
-        except sqlite3.Error as err:
+        except DatabaseError as err:
             raise StoreError(f"the ratings could not be written ({err})") from None
 
     def played_from(self, table_id: str, seat: int, network: str) -> None:
         try:
-            self.db.execute("INSERT OR IGNORE INTO seat_networks VALUES (?, ?, ?)", (table_id, seat, network))
-        except sqlite3.Error as err:
+            self.db.execute("INSERT INTO seat_networks VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                            (table_id, seat, network))
+        except DatabaseError as err:
             raise StoreError(f"a seat's network could not be written ({err})") from None
 
     def networks(self, table_id: str) -> dict[int, set[str]]:
@@ -253,8 +178,9 @@ class SqliteRatingStore:
 
     def set_choice(self, table_id: str, rated: bool) -> None:
         try:
-            self.db.execute("INSERT OR REPLACE INTO table_choices VALUES (?, ?)", (table_id, int(rated)))
-        except sqlite3.Error as err:
+            self.db.execute("INSERT INTO table_choices VALUES (?, ?) ON CONFLICT (table_id) "
+                            "DO UPDATE SET rated = excluded.rated", (table_id, int(rated)))
+        except DatabaseError as err:
             raise StoreError(f"the table's rated choice could not be written ({err})") from None
 
     def choice(self, table_id: str) -> bool | None:

@@ -66,7 +66,7 @@ from playtable.web.server.people.rating_store import (
     Settlement,
     Skill,
     SoloScore,
-    SqliteRatingStore,
+    SqlRatingStore,
 )
 from playtable.web.server.store.store import SeatRow, StoreError, TableStore
 from playtable.web.server.tables.table_request import BadRequest, now
@@ -267,7 +267,7 @@ class Ratings:
 
     def __init__(self, store: TableStore) -> None:
         db = getattr(store, "db", None)
-        self.store: RatingStore | None = SqliteRatingStore(db) if db is not None else None
+        self.store: RatingStore | None = SqlRatingStore(db) if db is not None else None
         self._networks_seen: dict[tuple[str, int, str], None] = {}
         """(table, seat, network) already stored, oldest first: a move from a known network
         writes nothing."""

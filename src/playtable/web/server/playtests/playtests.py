@@ -1,10 +1,10 @@
 """Playtests with people: where they are kept and what a tester may ask of one.
 
-A playtest (`playtest_spec.py`) lives in the tables' SQLite file, in three tables of its own:
+A playtest (`playtest_spec.py`) lives in the tables' database, in three tables of its own:
 the settings, one row per slot of its schedule (variant, seed, and once its first tester took
 it, the table), and one row per tester seated in a slot (the seat, the player, their answers).
-`PlaytestStore` opens its own connection to that file (WAL: the table store's connection and
-this one do not block each other for longer than a commit).
+`PlaytestStore` opens its own connection to that database (an SQLite file in WAL mode: the table
+store's connection and this one do not block each other for longer than a commit).
 
 What a tester's page may do, each checked completely before anything changes:
 
@@ -29,7 +29,6 @@ import logging
 import math
 import random
 import secrets
-import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -47,43 +46,13 @@ from playtable.web.server.playtests.playtest_spec import (
     new_playtest_id,
     schedule,
 )
+from playtable.web.server.store.schema import opened
 from playtable.web.server.store.store import PlayerRow, StoreError
 from playtable.web.server.tables.room import PlayedElsewhere
 from playtable.web.server.tables.table_request import BadRequest, now
 
 log = logging.getLogger("playtable.web")
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS playtests (
-    id TEXT PRIMARY KEY,
-    spec TEXT NOT NULL,
-    created TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS playtest_slots (
-    playtest_id TEXT NOT NULL REFERENCES playtests(id),
-    slot INTEGER NOT NULL,
-    variant TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    table_id TEXT,
-    begun INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (playtest_id, slot)
-);
-CREATE TABLE IF NOT EXISTS playtest_testers (
-    playtest_id TEXT NOT NULL,
-    slot INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    player_id TEXT NOT NULL,
-    assigned TEXT NOT NULL,
-    answers TEXT,
-    answered TEXT,
-    network TEXT,
-    PRIMARY KEY (playtest_id, slot, seat),
-    FOREIGN KEY (playtest_id, slot) REFERENCES playtest_slots(playtest_id, slot)
-);
-CREATE INDEX IF NOT EXISTS playtest_testers_by_player ON playtest_testers(playtest_id, player_id);
-"""
-_LATER_COLUMNS = {"playtest_slots": "begun INTEGER NOT NULL DEFAULT 0", "playtest_testers": "network TEXT"}
-"""Columns a database made before slots went round fairly lacks (docs/web.md "Playtest slots")."""
 BEGIN_WITHIN = 600
 """Seconds a slot's testers have to play their first move before the slot goes back."""
 NETWORK_SHARE = 0.25
@@ -91,10 +60,6 @@ MIN_NETWORK_SLOTS = 2
 """One network holds at most this share of a playtest's slots at once (slots where its testers
 have a place not yet answered), and never fewer than `MIN_NETWORK_SLOTS` (two testers of one
 household may play side by side)."""
-_OLD_SLOT_COLUMNS = {"player_id", "assigned", "answers", "answered"}
-"""A slot's tester was kept in the slot's own row before several people could share a table."""
-
-
 @dataclass
 class Slot:
     playtest_id: str
@@ -121,39 +86,14 @@ class Tester:
 class PlaytestStore:
     """The playtests of one tables' database (see the module's docstring)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(_SCHEMA)
-        for table, column in _LATER_COLUMNS.items():
-            if column.split()[0] not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
-        self._move_old_testers()
-
-    def _move_old_testers(self) -> None:
-        """A database of the one-tester layout: each slot's tester becomes the playtest's tester
-        at seat 0 (the only person seat then), once."""
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(playtest_slots)")}
-        if not columns >= _OLD_SLOT_COLUMNS:
-            return
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
-                "INSERT OR IGNORE INTO playtest_testers (playtest_id, slot, seat, player_id, assigned, "
-                "answers, answered) SELECT playtest_id, slot, 0, player_id, coalesce(assigned, ''), "
-                "answers, answered FROM playtest_slots WHERE player_id IS NOT NULL")
-            for column in sorted(_OLD_SLOT_COLUMNS):
-                if column == "player_id":
-                    self.db.execute("DROP INDEX IF EXISTS playtest_slots_by_player")
-                self.db.execute(f"ALTER TABLE playtest_slots DROP COLUMN {column}")
+    def __init__(self, where: str | Path) -> None:
+        self.db = opened(where)
 
     def create(self, spec: PlaytestSpec, rng: random.Random | None = None) -> str:
         """Store a new playtest and its schedule; its id (the link's last part)."""
         playtest_id = new_playtest_id()
         slots = schedule(spec, rng or random.Random(secrets.randbits(64)))
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.db.transaction():
             self.db.execute("INSERT INTO playtests VALUES (?, ?, ?)",
                             (playtest_id, json.dumps(spec.to_json()), now()))
             self.db.executemany(
@@ -215,9 +155,10 @@ class PlaytestStore:
         testers' seats."""
         out = []
         for *values, seats in self.db.execute(
-                "SELECT s.playtest_id, s.slot, s.variant, s.seed, s.table_id, group_concat(t.seat) "
+                "SELECT s.playtest_id, s.slot, s.variant, s.seed, s.table_id, "
+                f"{self.db.group_concat('t.seat')} "
                 "FROM playtest_slots s JOIN playtest_testers t USING (playtest_id, slot) "
-                "WHERE s.playtest_id = ? AND s.table_id IS NOT NULL GROUP BY s.slot "
+                "WHERE s.playtest_id = ? AND s.table_id IS NOT NULL GROUP BY s.playtest_id, s.slot "
                 "HAVING count(*) < ? ORDER BY s.slot", (playtest_id, people)):
             out.append((Slot(*values), {int(seat) for seat in str(seats).split(",")}))
         return out
@@ -225,8 +166,7 @@ class PlaytestStore:
     def take(self, slot: Slot, table_id: str, player_id: str, seat: int,
              network: str | None = None) -> None:
         """The slot's table is made, with its first tester at `seat` (from `network`)."""
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.db.transaction():
             self.db.execute("UPDATE playtest_slots SET table_id = ?, begun = 0 WHERE playtest_id = ? "
                             "AND slot = ?", (table_id, slot.playtest_id, slot.slot))
             self.join(slot, player_id, seat, network)
@@ -249,8 +189,8 @@ class PlaytestStore:
         return [Slot(*values) for values in self.db.execute(
             "SELECT s.playtest_id, s.slot, s.variant, s.seed, s.table_id FROM playtest_slots s "
             "JOIN playtest_testers t USING (playtest_id, slot) WHERE s.playtest_id = ? AND "
-            "s.table_id IS NOT NULL AND s.begun = 0 GROUP BY s.slot HAVING max(t.assigned) < ? "
-            "ORDER BY s.slot", (playtest_id, before))]
+            "s.table_id IS NOT NULL AND s.begun = 0 GROUP BY s.playtest_id, s.slot "
+            "HAVING max(t.assigned) < ? ORDER BY s.slot", (playtest_id, before))]
 
     def mark_begun(self, slot: Slot) -> None:
         self.db.execute("UPDATE playtest_slots SET begun = 1 WHERE playtest_id = ? AND slot = ?",
@@ -258,8 +198,7 @@ class PlaytestStore:
 
     def release(self, playtest_id: str, slot: int) -> None:
         """Give a slot back to the schedule (its table ended unfinished): its testers move on."""
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.db.transaction():
             self.db.execute("DELETE FROM playtest_testers WHERE playtest_id = ? AND slot = ?",
                             (playtest_id, slot))
             self.db.execute("UPDATE playtest_slots SET table_id = NULL, begun = 0 WHERE playtest_id = ? "
@@ -454,7 +393,7 @@ class Playtests:
                 table, tokens = await self.hub.create(request, client)
                 seat = spec.people_seats[0]
                 self.store.take(slot, table.id, player.id, seat, network)
-            except (sqlite3.Error, StoreError) as err:
+            except StoreError as err:
                 log.error("playtest %s: a place not saved: %s", playtest_id, err)
                 raise BadRequest("the server could not save your place in the playtest", 503) from None
         return {"table_id": table.id, "seat": seat, "resumed": False,
@@ -479,7 +418,7 @@ class Playtests:
             raise BadRequest(str(err)) from None
         try:
             self.store.answer(place, answers)
-        except sqlite3.Error as err:
+        except StoreError as err:
             log.error("playtest %s: answers not saved: %s", playtest_id, err)
             raise BadRequest("the server could not save your answers; try again", 503) from None
         return {"answered": True}

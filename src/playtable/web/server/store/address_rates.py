@@ -1,5 +1,5 @@
 """The sockets each client network holds open, counted over a server's table-owning processes
-(`serve --processes N`, docs/web.md, "Beyond one process") in the SQLite file they share, so
+(`serve --processes N`, docs/web.md, "Beyond one process") in the database they share, so
 that spreading sockets over the processes gains nothing. What a network may do a minute (make
 tables, take seats, choose names) is counted by `rate_limits.py`.
 """
@@ -7,18 +7,11 @@ tables, take seats, choose names) is counted by `rate_limits.py`.
 from __future__ import annotations
 
 import logging
-import sqlite3
+
+from playtable.web.server.store.database import Database, DatabaseError
 
 log = logging.getLogger("playtable.web")
 
-_SOCKETS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS address_sockets (
-    address TEXT NOT NULL,
-    process INTEGER NOT NULL,
-    open INTEGER NOT NULL,
-    PRIMARY KEY (address, process)
-) WITHOUT ROWID
-"""
 
 
 class AddressSockets:
@@ -31,10 +24,9 @@ class AddressSockets:
     (the server's start, or a dead worker replaced: its sockets died with it) deletes its own
     rows, and those of processes the server no longer has (`--processes` lowered since)."""
 
-    def __init__(self, db: sqlite3.Connection, process: int, processes: int) -> None:
+    def __init__(self, db: Database, process: int, processes: int) -> None:
         self.db = db
         self.process = process
-        self.db.execute(_SOCKETS_SCHEMA)
         self.db.execute("DELETE FROM address_sockets WHERE process = ? OR process >= ?", (process, processes))
 
     def open(self, address: str, here: int, limit: int) -> bool | None:
@@ -42,28 +34,29 @@ class AddressSockets:
         (`limit` over the whole server); if so it is counted. None if the store cannot say (the
         caller falls back on this process's own count)."""
         try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
+            with self.db.transaction("address_sockets"):
                 (elsewhere,) = self.db.execute(
                     "SELECT COALESCE(SUM(open), 0) FROM address_sockets WHERE address = ? AND process != ?",
                     (address, self.process)).fetchone()
                 if elsewhere + here >= limit:
                     return False
-                self.db.execute("INSERT OR REPLACE INTO address_sockets VALUES (?, ?, ?)",
-                                (address, self.process, here + 1))
-        except sqlite3.Error as err:
+                self._count(address, here + 1)
+        except DatabaseError as err:
             log.error("the shared count of open sockets cannot be read (%s); this process's own applies", err)
             return None
         return True
+
+    def _count(self, address: str, here: int) -> None:
+        self.db.execute("INSERT INTO address_sockets VALUES (?, ?, ?) ON CONFLICT (address, process) "
+                        "DO UPDATE SET open = excluded.open", (address, self.process, here))
 
     def closed(self, address: str, here: int) -> None:
         """A socket of `address` closed here; `here` are still open at this process."""
         try:
             if here > 0:
-                self.db.execute("INSERT OR REPLACE INTO address_sockets VALUES (?, ?, ?)",
-                                (address, self.process, here))
+                self._count(address, here)
             else:
                 self.db.execute("DELETE FROM address_sockets WHERE address = ? AND process = ?",
                                 (address, self.process))
-        except sqlite3.Error as err:  # the next socket of this address here writes the count again
+        except DatabaseError as err:  # the next socket of this address here writes the count again
             log.error("a closed socket could not be counted off (%s)", err)

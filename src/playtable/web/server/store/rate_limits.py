@@ -3,8 +3,9 @@ refilled at `rate` a second, one token a request. It lives in one of two places:
 
 - in memory (`RateLimit`): a WebSocket's messages and syncs, and the per-network budgets of a
   server of one process;
-- in the SQLite file every table-owning process shares (`SharedBuckets`), so that with
-  `serve --processes N` a network gets its budget from the whole server, not from each process.
+- in the database every table-owning process shares (`SharedBuckets`: the SQLite file, or
+  PostgreSQL), so that with `serve --processes N` a network gets its budget from the whole
+  server, not from each process.
 
 `Budgets` holds the per-network (and per-person) buckets of one kind each ("tables", "names",
 "seats", "pasts", ...): in the shared file when there is one, in memory otherwise or whenever
@@ -21,9 +22,10 @@ lines, on the store's own connection.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
+
+from playtable.web.server.store.database import Database, DatabaseError
 
 log = logging.getLogger("playtable.web")
 
@@ -82,27 +84,16 @@ class RateLimit:
         return self.strikes >= STRIKES_BEFORE_CLOSE
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS address_rates (
-    kind TEXT NOT NULL,
-    address TEXT NOT NULL,
-    tokens REAL NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (kind, address)
-)
-"""
-"""A bucket per (kind, key): the key is a network (`networks.network_of`) or a person's id; the
-table keeps the name it had when its keys were full addresses."""
 
 
 class SharedBuckets:
-    """Token buckets per (kind, key) in the SQLite file the server's processes share (`db`: a
-    store's connection, autocommit), each read and written in one `BEGIN IMMEDIATE`
-    transaction, so two processes never both spend the last token."""
+    """Token buckets per (kind, key) in the database the server's processes share (`db`: a
+    store's connection, autocommit; the table `address_rates`, whose keys are networks
+    (`networks.network_of`) or a person's id), each read and written in one transaction that
+    locks the table, so two processes never both spend the last token."""
 
-    def __init__(self, db: sqlite3.Connection, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db, self.clock = db, clock
-        self.db.execute(_SCHEMA)
         self.checks = 0
 
     def allow(self, kind: str, key: str, per_minute: float) -> bool | None:
@@ -110,19 +101,19 @@ class SharedBuckets:
         has one; None if the file cannot say."""
         now = self.clock()
         try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
+            with self.db.transaction("address_rates"):
                 found = self.db.execute("SELECT tokens, at FROM address_rates WHERE kind = ? AND address = ?",
                                         (kind, key)).fetchone()
                 tokens = per_minute if found is None else \
                     refilled(found[0], now - found[1], per_minute / 60.0, per_minute)
                 allowed = tokens >= 1.0
-                self.db.execute("INSERT OR REPLACE INTO address_rates VALUES (?, ?, ?, ?)",
+                self.db.execute("INSERT INTO address_rates VALUES (?, ?, ?, ?) ON CONFLICT (kind, address) "
+                                "DO UPDATE SET tokens = excluded.tokens, at = excluded.at",
                                 (kind, key, tokens - 1.0 if allowed else tokens, now))
             self.checks += 1
             if self.checks % FORGET_EVERY == 0:  # a bucket refills within a minute
                 self.db.execute("DELETE FROM address_rates WHERE at < ?", (now - 60.0,))
-        except sqlite3.Error as err:
+        except DatabaseError as err:
             log.error("the shared rate limits cannot be read (%s); this process's own apply", err)
             return None
         return allowed

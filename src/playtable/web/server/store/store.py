@@ -1,4 +1,5 @@
-"""Where tables live between restarts: the `TableStore` interface and its SQLite default.
+"""Where tables live between restarts: the `TableStore` interface and `SqlStore`, on SQLite (the
+default) or PostgreSQL (`database.py`; the layout and its versions are `schema.py`).
 
 A table is stored as its settings (game, parameters, seed, seats with hashed tokens) plus its
 record, the action texts in order. The record is the truth: a table's state is rebuilt by
@@ -13,8 +14,8 @@ asks for it (`load`), so starting the server does not grow with its history.
 
 The interface is deliberately small (create, append an action, drop the last action, mark a
 seat joined, save the clocks, link a rematch, mark ended, load): any store with atomic
-single-row writes and a per-table ordered list can replace SQLite (PostgreSQL, or a key-value
-store keyed by table id). See docs/web.md, "Beyond one process".
+single-row writes and a per-table ordered list can serve (a key-value store keyed by table
+id, say). See docs/web.md, "Beyond one process" and "On PostgreSQL".
 
 People are `players` rows: a player id, a display name, the SHA-256 of the private
 player key the browser keeps (never the key), and when it was made. A seat refers to its player
@@ -27,24 +28,17 @@ at `players.id`, and `key_hash` may then be NULL; seats, "Yours" and "Your turn"
 from __future__ import annotations
 
 import json
-import logging
-import sqlite3
-import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from playtable.core.errors import PlaytableError
 from playtable.web.server.people.names import name_key, name_look
+from playtable.web.server.store.database import Conflict, DatabaseError, StoreError
+from playtable.web.server.store.schema import MAX_NAME, opened
 from playtable.web.server.tables.clocks import legacy_settings
 
-log = logging.getLogger("playtable.web")
-
-
-class StoreError(PlaytableError):
-    """The store cannot be opened or written (not a database, unreadable, disk full); the
-    message says which file and why, in one sentence."""
+__all__ = ["MAX_NAME", "NameTaken", "PlayerRow", "SeatRow", "Snapshot", "SqlStore", "StoreError",
+           "TableRow", "TableStore"]
 
 
 class NameTaken(StoreError):
@@ -178,96 +172,31 @@ class TableStore(Protocol):
     def close(self) -> None: ...
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    variant TEXT,
-    params TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    seats TEXT NOT NULL,
-    created TEXT NOT NULL,
-    rematch TEXT,
-    rematch_of TEXT,
-    ended TEXT,
-    result TEXT,
-    clock TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    step INTEGER NOT NULL,
-    seat INTEGER,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, step)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS players (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    key_hash TEXT UNIQUE,
-    created TEXT NOT NULL,
-    name_key TEXT,
-    name_look TEXT
-);
-CREATE TABLE IF NOT EXISTS seat_players (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    player_id TEXT NOT NULL REFERENCES players(id),
-    PRIMARY KEY (table_id, seat)
-);
-CREATE INDEX IF NOT EXISTS seat_players_by_player ON seat_players(player_id, table_id);
-CREATE TABLE IF NOT EXISTS snapshots (
-    table_id TEXT PRIMARY KEY REFERENCES tables(id),
-    step INTEGER NOT NULL,
-    state TEXT NOT NULL
-) WITHOUT ROWID;
-"""
 _COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result, clock"
 
 
 def _writes(method: Any) -> Any:
-    """A store method whose SQLite failure (disk full, I/O error, locked) becomes a StoreError
-    with one sentence: the caller refuses the request and nothing it acknowledged is lost."""
+    """A store method whose database failure (disk full, I/O error, locked, a server gone)
+    becomes a StoreError with one sentence: the caller refuses the request and nothing it
+    acknowledged is lost."""
 
-    def wrapped(self: SqliteStore, *args: Any) -> Any:
+    def wrapped(self: SqlStore, *args: Any) -> Any:
         try:
             return method(self, *args)
-        except sqlite3.Error as err:
+        except DatabaseError as err:
             raise StoreError(f"the tables' database could not be written ({err})") from None
 
     wrapped.__name__, wrapped.__doc__ = method.__name__, method.__doc__
     return wrapped
 
 
-def _execute_promptly(db: sqlite3.Connection, sql: str, values: tuple[Any, ...], patience: float) -> None:
-    """Run one statement on `db` (a connection that never waits: `timeout=0`), trying again
-    after 50 us, 100 us, ... (1 ms at most) while another process holds the write lock, for
-    `patience` seconds in all. SQLite's own wait (a connection's `timeout`) first sleeps a whole
-    millisecond, twenty times longer than another process's commit holds the lock, and it
-    sleeps on the event loop: with two server processes it held up about one action in 25 by
-    1-12 ms (benchmarks/web_processes.py)."""
-    pause, deadline = 50e-6, time.monotonic() + patience
-    while True:
-        try:
-            db.execute(sql, values)
-            return
-        except sqlite3.OperationalError as err:
-            if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
-                raise
-        time.sleep(pause)
-        pause = min(2 * pause, 1e-3)
-
-
-MAX_NAME = 30
-"""A display name's length at most (`people.check_name`)."""
-
-
 def _name_keys(name: str) -> tuple[str, str]:
     return name_key(name), name_look(name)
 
 
-def _taken(err: sqlite3.IntegrityError, name: str) -> Exception:
+def _taken(err: Conflict, name: str) -> Exception:
     """A player's name clashing with another's (its key's unique index) as `NameTaken`; any
-    other constraint stays an SQLite error."""
+    other constraint stays the database's error."""
     if "name_key" in str(err) or "name_look" in str(err):
         return NameTaken(f"the name '{name}' is another player's")
     return err
@@ -277,122 +206,25 @@ def _seats_json(seats: list[SeatRow]) -> str:
     return json.dumps([seat.__dict__ for seat in seats])
 
 
-class SqliteStore:
-    """One SQLite file in WAL mode. `synchronous=NORMAL` keeps every committed transaction
-    through a crash of the server process (kill -9); only a power loss may lose the last ones.
+class SqlStore:
+    """The tables in a database `schema.opened` gives: an SQLite file (the default; its
+    connection's durability and checkpoints are `database.SqliteDatabase`'s) or PostgreSQL.
 
-    The actions are a `WITHOUT ROWID` table: stored in their primary key's own
+    The actions are a `WITHOUT ROWID` table in SQLite: stored in their primary key's own
     tree, an action's commit writes one page to the log instead of two (the rows and the key's
-    index). A database made before keeps its rowid table, which works the same.
+    index). A database made before keeps its rowid table, which works the same."""
 
-    Commits then only append to the write-ahead log (no fsync), so they are cheap enough to run
-    on the event loop. Copying the log back into the database (a checkpoint, which does fsync)
-    runs in a background thread once a second instead of inside whichever commit fills the log,
-    so a slow disk never stalls the tables."""
-
-    CHECKPOINT_EVERY = 1.0
-    APPEND_PATIENCE = 5.0
-    """Seconds an action's commit waits for another process's write lock before it fails."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self.path.exists() and not self.path.is_file():
-                raise StoreError(f"{self.path} is not a regular file")
-            self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA wal_autocheckpoint=0")
-            self.db.executescript(_SCHEMA)
-            self._migrate()
-            # an action's commit, the one write of every move, on a connection of its own that
-            # never sleeps in SQLite (`_execute_promptly`); every other write keeps the default
-            self._appends = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                                            timeout=0)
-            self._appends.execute("PRAGMA synchronous=NORMAL")  # a connection's own setting
-        except sqlite3.DatabaseError as err:
-            raise StoreError(f"{self.path} cannot be used as the tables' database: {err} "
-                             "(is it a playtable database? give another file with --db)") from None
-        except OSError as err:
-            raise StoreError(f"{self.path} cannot be opened: {err.strerror or err}") from None
-        self._stop = threading.Event()
-        self._checkpointer = threading.Thread(target=self._checkpoints, name="sqlite-checkpoint",
-                                              daemon=True)
-        self._checkpointer.start()
+    def __init__(self, where: str | Path) -> None:
+        self.db = opened(where, serving=True)
 
     def verify(self) -> None:
-        """StoreError unless every page of the file reads back (`PRAGMA quick_check`): a file with
-        corrupt pages opens, then fails at the first read of its tables (`serve` checks first)."""
-        try:
-            problems = [row[0] for row in self.db.execute("PRAGMA quick_check(3)")]
-        except sqlite3.DatabaseError as err:
-            problems = [str(err)]
-        if problems != ["ok"]:
-            raise StoreError(f"{self.path} is damaged ({'; '.join(problems)[:200]}): restore it from a "
-                             "backup, or give another file with --db")
-
-    def _migrate(self) -> None:
-        """Add what a database made by an earlier version lacks."""
-        have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        if {"id", "game", "seats"} - have:
-            raise sqlite3.DatabaseError("its 'tables' table is not a playtable one")
-        for column in ("ended", "result", "clock"):
-            if column not in have:
-                self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} TEXT")
-        self.db.execute("CREATE INDEX IF NOT EXISTS tables_ended ON tables(ended)")
-        if "stand_in" not in {row[1] for row in self.db.execute("PRAGMA table_info(actions)")}:
-            self.db.execute("ALTER TABLE actions ADD COLUMN stand_in TEXT")
-        if "name_key" not in {row[1] for row in self.db.execute("PRAGMA table_info(players)")}:
-            self._key_old_names()
-        self.db.execute("CREATE UNIQUE INDEX IF NOT EXISTS players_name_key ON players(name_key)")
-        self.db.execute("CREATE UNIQUE INDEX IF NOT EXISTS players_name_look ON players(name_look)")
-
-    def _key_old_names(self) -> None:
-        """A database from before names were unique: each player's name gets its keys; of
-        players whose names are one name, the first made keeps it and each later one is
-        renamed with a number ("Alice 2"), which they may change in the lobby."""
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("ALTER TABLE players ADD COLUMN name_key TEXT")
-            self.db.execute("ALTER TABLE players ADD COLUMN name_look TEXT")
-            taken: set[str] = set()
-            for player_id, name in self.db.execute(
-                    "SELECT id, name FROM players ORDER BY created, rowid").fetchall():
-                kept, n = name, 1
-                while {name_key(kept), name_look(kept)} & taken:
-                    n += 1
-                    kept = f"{name[:MAX_NAME - 1 - len(str(n))]} {n}"
-                taken |= {name_key(kept), name_look(kept)}
-                self.db.execute("UPDATE players SET name = ?, name_key = ?, name_look = ? WHERE id = ?",
-                                (kept, name_key(kept), name_look(kept), player_id))
-
-    def _checkpoints(self) -> None:
-        """Checkpoint once a second for the server's lifetime. A failure (disk full, an I/O
-        error) is logged and tried again next time: the thread never dies, or the log would
-        grow without bound."""
-        db: sqlite3.Connection | None = None
-        failing = False
-        while not self._stop.wait(self.CHECKPOINT_EVERY):
-            try:
-                if db is None:
-                    db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-                # PASSIVE never waits for, nor blocks, the writer on the event loop.
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                if failing:
-                    log.warning("the database checkpoint works again")
-                failing = False
-            except sqlite3.Error as err:
-                if not failing:
-                    log.error("the database checkpoint failed (%s); retrying every second", err)
-                failing = True
-        if db is not None:
-            db.close()
+        """StoreError unless the database reads back (an SQLite file with corrupt pages opens,
+        then fails at the first read of its tables: `serve` checks first)."""
+        self.db.verify()
 
     @_writes
     def create(self, row: TableRow) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.db.transaction():
             self.db.execute(
                 f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.variant, json.dumps(row.params), row.seed,
@@ -413,14 +245,12 @@ class SqliteStore:
     @_writes
     def append_action(self, table_id: str, step: int, seat: int | None, action: str,
                       stand_in: str | None = None) -> None:
-        _execute_promptly(self._appends, "INSERT INTO actions (table_id, step, seat, action, stand_in) "
-                          "VALUES (?, ?, ?, ?, ?)", (table_id, step, seat, action, stand_in),
-                          self.APPEND_PATIENCE)
+        self.db.execute_promptly("INSERT INTO actions (table_id, step, seat, action, stand_in) "
+                                 "VALUES (?, ?, ?, ?, ?)", (table_id, step, seat, action, stand_in))
 
     @_writes
     def drop_last_action(self, table_id: str, step: int) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.db.transaction():
             last = self.db.execute("SELECT MAX(step) FROM actions WHERE table_id = ?", (table_id,))
             if last.fetchone()[0] != step:
                 raise ValueError(f"table {table_id}: step {step} is not the last stored action")
@@ -431,15 +261,14 @@ class SqliteStore:
     @_writes
     def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         # written in play, as an action is: on the connection that never sleeps in SQLite
-        _execute_promptly(self._appends, "INSERT OR REPLACE INTO snapshots (table_id, step, state) "
-                          "VALUES (?, ?, ?)", (table_id, snapshot.step,
-                                               json.dumps(snapshot.state, separators=(",", ":"))),
-                          self.APPEND_PATIENCE)
+        self.db.execute_promptly("INSERT INTO snapshots (table_id, step, state) VALUES (?, ?, ?) "
+                                 "ON CONFLICT (table_id) DO UPDATE SET step = excluded.step, "
+                                 "state = excluded.state",
+                                 (table_id, snapshot.step, json.dumps(snapshot.state, separators=(",", ":"))))
 
     @_writes
     def mark_joined(self, table_id: str, seat: int) -> None:
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
+        with self.db.transaction("tables"):
             (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
             seats = json.loads(text)
             seats[seat]["joined"] = True
@@ -452,21 +281,19 @@ class SqliteStore:
     @_writes
     def seat_player(self, table_id: str, seat: int, player: PlayerRow,
                     token_hash: str | None = None) -> None:
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
+        with self.db.transaction("tables"):
             (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
             seats = json.loads(text)
             seats[seat]["player"], seats[seat]["player_name"] = player.id, player.name
             if token_hash is not None:
                 seats[seat]["token_hash"] = token_hash
             self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
-            self.db.execute("INSERT OR REPLACE INTO seat_players VALUES (?, ?, ?)",
-                            (table_id, seat, player.id))
+            self.db.execute("INSERT INTO seat_players VALUES (?, ?, ?) ON CONFLICT (table_id, seat) "
+                            "DO UPDATE SET player_id = excluded.player_id", (table_id, seat, player.id))
 
     @_writes
     def release_seat(self, table_id: str, seat: int, token_hash: str) -> None:
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
+        with self.db.transaction("tables"):
             (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
             seats = json.loads(text)
             seats[seat]["player"] = seats[seat]["player_name"] = None
@@ -480,7 +307,7 @@ class SqliteStore:
             self.db.execute("INSERT INTO players (id, name, key_hash, created, name_key, name_look) "
                             "VALUES (?, ?, ?, ?, ?, ?)", (player.id, player.name, player.key_hash,
                                                           player.created, *_name_keys(player.name)))
-        except sqlite3.IntegrityError as err:
+        except Conflict as err:
             raise _taken(err, player.name) from None
 
     def find_player(self, key_hash: str) -> PlayerRow | None:
@@ -493,14 +320,14 @@ class SqliteStore:
         try:
             self.db.execute("UPDATE players SET name = ?, name_key = ?, name_look = ? WHERE id = ?",
                             (name, *_name_keys(name), player_id))
-        except sqlite3.IntegrityError as err:
+        except Conflict as err:
             raise _taken(err, name) from None
 
     def player_tables(self, player_id: str, limit: int) -> list[tuple[TableRow, int]]:
         columns = ", ".join(f"t.{c.strip()}" for c in _COLUMNS.split(","))
-        found = self.db.execute(
-            f"SELECT DISTINCT {columns}, (SELECT COUNT(*) FROM actions WHERE table_id = t.id) "
-            "FROM seat_players p JOIN tables t ON t.id = p.table_id WHERE p.player_id = ? "
+        found = self.db.execute(  # a person at two seats of a table sees it once
+            f"SELECT {columns}, (SELECT COUNT(*) FROM actions WHERE table_id = t.id) FROM tables t "
+            "WHERE t.id IN (SELECT table_id FROM seat_players WHERE player_id = ?) "
             "ORDER BY t.ended IS NOT NULL, COALESCE(t.ended, t.created) DESC, t.id LIMIT ?",
             (player_id, limit)).fetchall()
         return [(self._row(values[:-1]), values[-1]) for values in found]
@@ -511,8 +338,7 @@ class SqliteStore:
 
     @_writes
     def mark_ended(self, table_id: str, ended: str, result: dict[str, Any] | None) -> None:
-        with self.db:
-            self.db.execute("BEGIN")
+        with self.db.transaction():
             self.db.execute("UPDATE tables SET ended = ?, result = ? WHERE id = ?",
                             (ended, None if result is None else json.dumps(result), table_id))
             self.db.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
@@ -569,11 +395,4 @@ class SqliteStore:
         return [(self._row(values[:-1]), values[-1]) for values in found]
 
     def close(self) -> None:
-        self._stop.set()
-        self._checkpointer.join(timeout=10)
-        self._appends.close()
-        try:
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.Error as err:  # the log stays; the next start reads it
-            log.error("the database could not be checkpointed on closing: %s", err)
         self.db.close()

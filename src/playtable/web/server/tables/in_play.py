@@ -8,7 +8,7 @@ keeps at most `Limits.tables_per_network` real tables in play, a person at most
 `Limits.tables_per_person`, and tutorials (a guided game of one person, made by one click) have
 a budget of their own, `Limits.tutorials_per_network`, so neither crowds the other out.
 
-The rows live in the SQLite file every table-owning process shares, so the count is the whole
+The rows live in the database every table-owning process shares, so the count is the whole
 server's, and a restart keeps it. A table's row is written when its creation is admitted (before
 its position is made), and goes when the table ends or its creation fails; rows of tables that
 ended meanwhile (a crash between two writes) are dropped at the start (`forget_ended`).
@@ -18,28 +18,17 @@ A budget never fails a request on its own: if the file cannot answer, the table 
 from __future__ import annotations
 
 import logging
-import sqlite3
+
+from playtable.web.server.store.database import Database, DatabaseError
 
 log = logging.getLogger("playtable.web")
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables_in_play (
-    table_id TEXT PRIMARY KEY,
-    network TEXT NOT NULL,
-    person TEXT,
-    tutorial INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tables_in_play_network ON tables_in_play(network, tutorial);
-CREATE INDEX IF NOT EXISTS tables_in_play_person ON tables_in_play(person, tutorial);
-"""
-
 
 class TablesInPlay:
-    """Who made each table in play, in the store's file (`db`: its autocommit connection)."""
+    """Who made each table in play, in the store's database (`db`: its autocommit connection)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
-        self.db.executescript(_SCHEMA)
         self.tutorials = {row[0] for row in
                           db.execute("SELECT table_id FROM tables_in_play WHERE tutorial = 1")}
         """The tutorials in play, in memory: the reaper asks of every table, every half minute."""
@@ -52,8 +41,7 @@ class TablesInPlay:
         tables take a while to make, or of others) never pass a budget together."""
         what = "tutorials" if tutorial else "tables"
         try:
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
+            with self.db.transaction("tables_in_play"):
                 (by_network,) = self.db.execute(
                     "SELECT COUNT(*) FROM tables_in_play WHERE network = ? AND tutorial = ?",
                     (network, int(tutorial))).fetchone()
@@ -66,9 +54,10 @@ class TablesInPlay:
                 if by_person >= per_person:
                     return (f"you have {by_person} {what} in play, as many as one person may; "
                             "finish or leave one and try again")
-                self.db.execute("INSERT OR REPLACE INTO tables_in_play VALUES (?, ?, ?, ?)",
-                                (table_id, network, person, int(tutorial)))
-        except sqlite3.Error as err:  # the table is made; it only goes uncounted
+                self.db.execute("INSERT INTO tables_in_play VALUES (?, ?, ?, ?) ON CONFLICT (table_id) "
+                                "DO UPDATE SET network = excluded.network, person = excluded.person, "
+                                "tutorial = excluded.tutorial", (table_id, network, person, int(tutorial)))
+        except DatabaseError as err:  # the table is made; it only goes uncounted
             log.error("table %s: the tables in play per network cannot be counted (%s)", table_id, err)
         if tutorial:
             self.tutorials.add(table_id)
@@ -78,7 +67,7 @@ class TablesInPlay:
         self.tutorials.discard(table_id)
         try:
             self.db.execute("DELETE FROM tables_in_play WHERE table_id = ?", (table_id,))
-        except sqlite3.Error as err:  # dropped at the next start (`forget_ended`)
+        except DatabaseError as err:  # dropped at the next start (`forget_ended`)
             log.error("table %s: still counted as in play (%s)", table_id, err)
 
     def forget_ended(self) -> None:
@@ -86,5 +75,5 @@ class TablesInPlay:
         try:
             self.db.execute("DELETE FROM tables_in_play WHERE table_id NOT IN "
                             "(SELECT id FROM tables WHERE ended IS NULL)")
-        except sqlite3.Error as err:
+        except DatabaseError as err:
             log.error("the tables in play could not be tidied (%s)", err)

@@ -31,7 +31,7 @@ from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, Table
 from playtable.web.server.tables.in_play import TablesInPlay
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Connection, Table, fresh_start, row_summary
-from playtable.web.server.tables.votes import SqliteVoteStore, Votes
+from playtable.web.server.tables.votes import SqlVoteStore, Votes
 from playtable.web.server.transport.networks import IPV6_PREFIX
 from playtable.web.server.transport.owners import Owner, owner_of
 
@@ -112,7 +112,7 @@ class Room:
         self.tasks: set[asyncio.Task[None]] = set()
         self.people = People(store)
         self.ratings = Ratings(store)
-        self.votes = Votes(SqliteVoteStore(store.db))  # type: ignore[attr-defined]
+        self.votes = Votes(SqlVoteStore(store.db))  # type: ignore[attr-defined]
         self.budgets = Budgets(SharedBuckets(store.db) if self.owner.count > 1 else None)  # type: ignore[attr-defined]
         """Each network's tables, names, seats and pasts a minute (`rate_limits.py`): several
         processes count them together, in the shared file."""

@@ -14,19 +14,18 @@ Rules (docs/web.md, "The end screen"), checked here before anything is stored:
   bot may then be the wizard);
 - who voted is shown at once, the tally only when every person who sat at the table (a person's
   seat that was joined) has voted; from then on every page gets it, a reload too (the votes are
-  stored, `SqliteVoteStore`);
+  stored, `SqlVoteStore`);
 - the most evil player is the seat with the most votes; a tie names nobody;
 - the rematch seats the most evil player as the wizard (seat 0), the old wizard in their place.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from playtable.web.server.store.store import StoreError
+from playtable.web.server.store.database import Conflict, Database, StoreError
 from playtable.web.server.tables.seating import SeatPlan
 from playtable.web.server.tables.tables import Connection, Table
 from playtable.web.server.transport.wire import error
@@ -34,37 +33,22 @@ from playtable.web.server.transport.wire import error
 VOTE_GAMES = {"wizard": 0}
 """Games with the seed's vote, and the seat the most evil player takes at the rematch."""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS votes (
-    table_id TEXT NOT NULL,
-    voter INTEGER NOT NULL,
-    choice INTEGER NOT NULL,
-    at TEXT NOT NULL,
-    PRIMARY KEY (table_id, voter)
-);
-"""
+class SqlVoteStore:
+    """The votes, one row per table and voting seat, in the tables' own database."""
 
-
-class SqliteVoteStore:
-    """The votes, one row per table and voting seat, in the tables' own database file."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
-        try:
-            self.db.executescript(_SCHEMA)
-        except sqlite3.Error as err:
-            raise StoreError(f"the votes' table could not be made ({err})") from None
 
     def add(self, table_id: str, voter: int, choice: int) -> bool:
         """Store a vote; False when this seat has already voted at this table (nothing changes)."""
         at = datetime.now(UTC).isoformat(timespec="seconds")
         try:
-            with self.db:
+            with self.db.transaction():
                 self.db.execute("INSERT INTO votes (table_id, voter, choice, at) VALUES (?, ?, ?, ?)",
                                 (table_id, voter, choice, at))
-        except sqlite3.IntegrityError:
+        except Conflict:
             return False
-        except sqlite3.Error as err:
+        except StoreError as err:
             raise StoreError(f"the vote could not be saved ({err})") from None
         return True
 
@@ -78,7 +62,7 @@ class Votes:
     """The votes of every table, read from the store once per table and kept (a table has at
     most one row per seat)."""
 
-    def __init__(self, store: SqliteVoteStore) -> None:
+    def __init__(self, store: SqlVoteStore) -> None:
         self.store = store
         self.cache: dict[str, dict[int, int]] = {}
 

@@ -86,7 +86,7 @@ def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers 
     limits = Limits(**settings.limits)
     if owner is not None and owner.count > 1:
         limits = divided_limits(limits, owner.count)
-    return create_app(Path(settings.db), settings.workers, settings.rate_limit,
+    return create_app(settings.db, settings.workers, settings.rate_limit,
                       record_dir=Path(settings.record_dir) if settings.record_dir else None,
                       policy=Policy.of(tuple(settings.allowed_hosts), settings.public_url),
                       limits=limits, public_url=settings.public_url,
