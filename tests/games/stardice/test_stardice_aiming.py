@@ -66,6 +66,10 @@ def test_it_aims_to_knock_the_opponents_formation() -> None:
     assert state.engine.layout().formations
     knocks = {aim.at for aim in candidates(state, Chance(1), 64, 0) if aim.goal == "knock"}
     assert knocks == {("K.d20a",), ("K.d12a",), ("K.d8a",)}
+    # with no shape of its own to make, it knocks theirs, and says so
+    action, text = state.hint() or (None, "")
+    assert " at their d" in text and "knock" in text, text
+    assert state.is_legal(action) is None
 
 
 def test_the_hint_says_which_die_where_and_what_it_closes() -> None:

@@ -106,6 +106,11 @@ class AimingThrower:
         assert isinstance(state, StarDiceState)
         if state.phase == "call":  # parity of the Borg's pips: a coin flip, nothing to aim
             return Outcome(Aim(Call("odd" if rng.below(2) else "even"), "scatter"), 0.5)
+        if state.phase == "borg":  # its pips decide who goes first, by chance: keep it on
+            geo = state.physics().geometry
+            throw = aimed_throw(state, "roll", "borg", geo.width / 2, geo.depth / 2)
+            if throw is not None:
+                return Outcome(Aim(throw, "scatter", (), (geo.width / 2, geo.depth / 2)), 0.5)
         aims = candidates(state, rng, self.aims, self.scattered)
         if len(aims) == 1:
             return Outcome(aims[0], float("nan"))
@@ -212,7 +217,7 @@ def aimed_throw(state: StarDiceState, mode: str, name: str, tx: float, ty: float
     edges = [(ty, tx, -f), (geo.width - tx, geo.width + f, ty),
              (geo.depth - ty, tx, geo.depth + f), (tx, -f, ty)]
     _, sx, sy = min(edges)
-    kind = "stone" if mode == "torpedo" else kind_of(f"X.{name}")
+    kind = "stone" if mode == "torpedo" else "borg" if name == "borg" else kind_of(f"X.{name}")
     speed = speed_for_distance(kind, math.hypot(tx - sx, ty - sy)) * (KNOCK_BOOST if knock else 1.0)
     speed = min(state.params.max_speed, max(0.01, speed))
     heading = math.degrees(math.atan2(ty - sy, tx - sx))
@@ -293,12 +298,13 @@ def explain(state: StarDiceState, outcome: Outcome) -> str:
         return (f"{verb} {what}{where} to close {shape} worth {outcome.worth[n]}: it closes in "
                 f"{outcome.closed} of {tries} simulated throws, yours in {outcome.owned}, and "
                 f"{after}.")
+    ship = f"their {kind_of(aim.at[0].split('+')[0])} ({aim.at[0]})" if aim.at else ""
     if aim.goal == "knock" and outcome.knocked_off:
-        return (f"{verb} {what} at {aim.at[0]} to break the opponent's shape: it knocks one of "
+        return (f"{verb} {what} at {ship} to break the opponent's shape: it knocks one of "
                 f"their dice off the table in {outcome.knocked_off} of {tries} simulated throws, "
                 f"and {after}.")
     if aim.goal == "knock":
-        return (f"{verb} {what} at {aim.at[0]} to knock it and re-roll its face (It. 2): of the "
+        return (f"{verb} {what} at {ship} to knock it and re-roll its face (It. 2): of the "
                 f"throws simulated it does you the most good, and {after}.")
     return (f"{verb} {what} {towards}: no throw closes a formation for you now, and of the "
             f"throws tried on {tries} simulated tables this one does you the most good: {after}.")
