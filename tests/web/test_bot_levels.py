@@ -30,3 +30,14 @@ def test_a_table_seats_a_level_by_its_name(client: TestClient) -> None:
         {"kind": "human"}, {"kind": "bot", "agent": "strongest:samples=8"}]})
     assert refused.status_code == 400 and "takes no options" in refused.json()["error"]
 
+
+
+def test_each_level_shows_its_measured_rating_weakest_lowest(client: TestClient) -> None:
+    """Star Dice's levels are all rated (benchmarks/bot_ratings.py); the wizard's are as far as
+    their specs were (the strongest, a search, starts as a newcomer until it is)."""
+    for game_id in ("stardice", "wizard"):
+        bots = client.get(f"/api/games/{game_id}/bots").json()["bots"]
+        rated = [bots[lv.agent] for lv in ladder(game_id) if bots[lv.agent]["measured"]]
+        assert len(rated) >= (len(ladder(game_id)) if game_id == "stardice" else 3), game_id
+        shown = [r["rating"] for r in rated]
+        assert shown == sorted(shown), (game_id, shown)
