@@ -29,7 +29,6 @@ from typing import Any
 from playtable.agents import Level, ladder, make_agent
 from playtable.core.chance import Chance
 from playtable.core.params import params_from_dict, split_assignments
-from playtable.core.protocol import params_as_dict
 from playtable.core.registry import get_game
 from playtable.lab.runner import RunOptions
 from playtable.lab.stats import mean_sd, quantile
@@ -156,9 +155,11 @@ def main() -> None:
     for game_id in args.game or ["stardice", "wizard"]:
         levels = ladder(game_id)
         game = get_game(game_id)
-        shown_params = params_as_dict(params_from_dict(game.params_type, params)) if params else {}
-        print(f"\n{game.name} {shown_params or ''}: {args.games} seeds per adjacent pair, both "
-              f"seatings; moves timed in a server worker (load {os.getloadavg()[0]:.1f})", flush=True)
+        params_from_dict(game.params_type, params)  # a bad --param is refused before any game
+        settings = " ".join(f"{k}={v}" for k, v in params.items())
+        print(f"\n{game.name}{' (' + settings + ')' if settings else ''}: {args.games} seeds per "
+              f"adjacent pair, both seatings; moves timed in a server worker "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)
         print("| level | rating ± (95%) | apart from the one below | worker s/move p50 | p95 | "
               "CPU s/move p50 | p95 | moves | points a seed against the level below |")
         print("|---|---:|---|---:|---:|---:|---:|---:|---|")
