@@ -12,6 +12,12 @@ Bradley-Terry fit (Elo scale, mean 0, 95% bootstrap interval) as a cross-check o
 `--games` seeds per pair of bots (each played in both seatings). `--game` (repeatable) measures
 only those games and keeps the file's other games as they are. A bot missing from the file
 starts at the newcomer's rating on a server (1500 ± 467) and the lobby says it is unmeasured.
+
+The ladder's levels (`playtable.agents.levels`) are rated as the specs they play: each distinct
+spec plays once in the tournament (a level named after a bot is that bot), and every level's
+entry is its spec's. `--levels-only` plays nothing: it writes the levels' entries from the specs
+the file already holds (for a ladder built of bots measured before), and names any level whose
+spec is not there.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from playtable.agents import available_agents
+from playtable.agents import available_agents, ladder
 from playtable.core.registry import game_ids, get_game
 from playtable.lab.runner import RunOptions
 from playtable.lab.tournament import play_tournament
@@ -48,9 +54,29 @@ def rated_games() -> list[str]:
     return out
 
 
+def rated_agents(game_id: str) -> list[str]:
+    """What one tournament rates: every bot of the game but the slow ones (`SKIP`) and the
+    levels, then each level's spec not among them (a level plays as its spec)."""
+    levels = {lv.agent for lv in ladder(game_id)}
+    agents = [a for a in available_agents(get_game(game_id))
+              if a not in SKIP.get(game_id, set()) and a not in levels]
+    return agents + list(dict.fromkeys(lv.spec for lv in ladder(game_id) if lv.spec not in agents))
+
+
+def level_entries(game_id: str, entries: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """`entries` (agent spec -> mu, sigma, games) with each level's entry added: its spec's."""
+    out = dict(entries)
+    for level in ladder(game_id):
+        if level.spec in entries:
+            out[level.agent] = dict(entries[level.spec])
+        else:
+            print(f"{game_id}: level '{level.agent}' plays '{level.spec}', which is not measured",
+                  file=sys.stderr)
+    return out
+
+
 def measure(game_id: str, games: int, workers: int) -> tuple[dict[str, Skill], object]:
-    game = get_game(game_id)
-    agents = [a for a in available_agents(game) if a not in SKIP.get(game_id, set())]
+    agents = rated_agents(game_id)
     played: list[tuple[int, int, int, float]] = []
     tournament = play_tournament(game_id, agents, games=games, seed=0,
                                  options=RunOptions(workers=workers), bootstrap=200,
@@ -69,7 +95,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--game", action="append", choices=rated_games())
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--levels-only", action="store_true",
+                        help="play nothing: write each level's entry from its spec's in the file")
     args = parser.parse_args()
+    if args.levels_only:
+        data = json.loads(args.out.read_text())
+        for game_id in args.game or rated_games():
+            data["games"][game_id] = level_entries(game_id, data["games"].get(game_id, {}))
+        args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        print(f"written: {args.out}")
+        return
     for game_id in args.game or rated_games():
         start = time.monotonic()
         skills, tournament = measure(game_id, args.games, args.workers)
@@ -84,8 +119,9 @@ def main() -> None:
                   f"{bt.rating:+.0f} ({bt.low:+.0f} to {bt.high:+.0f}) |")
         # Read again just before writing: another run may have measured another game meanwhile.
         data = json.loads(args.out.read_text()) if args.out.exists() else {"games": {}, "commands": {}}
-        data["games"][game_id] = {s.who: {"mu": round(s.mu, 4), "sigma": round(s.sigma, 4), "games": s.games}
-                                  for s in skills.values()}
+        data["games"][game_id] = level_entries(game_id, {
+            s.who: {"mu": round(s.mu, 4), "sigma": round(s.sigma, 4), "games": s.games}
+            for s in skills.values()})
         data["commands"][game_id] = "python benchmarks/bot_ratings.py " + " ".join(sys.argv[1:])
         args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         print(f"written: {args.out}", flush=True)

@@ -12,12 +12,13 @@ from typing import Any
 
 from playtable.agents.greedy import GreedyAgent
 from playtable.agents.ismcts import IsmctsAgent
+from playtable.agents.levels import LADDERS, Level, ladder, level_agents
 from playtable.agents.random_agent import RandomAgent
 from playtable.agents.spec import build_agent, check_remote_spec, split_agent_spec
 from playtable.core.protocol import Agent, Game
 
-__all__ = ["GENERIC_AGENTS", "PERSON", "available_agents", "check_remote_agent_spec", "make_agent",
-           "split_agent_spec"]
+__all__ = ["GENERIC_AGENTS", "LADDERS", "PERSON", "Level", "available_agents",
+           "check_remote_agent_spec", "ladder", "make_agent", "split_agent_spec"]
 
 PERSON = "person"
 """Not an agent: the label of a seat a person plays, in a playtest's seats and a lab row's
@@ -31,8 +32,10 @@ GENERIC_AGENTS: dict[str, Callable[[], Agent]] = {
 
 
 def available_agents(game: Game[Any, Any]) -> Mapping[str, Callable[[], Agent]]:
-    """Every agent name usable for `game`: the generic ones, then the game's own bots."""
-    return {**GENERIC_AGENTS, **game.bots()}
+    """Every agent name usable for `game`: the generic ones, the game's own bots, then its
+    ladder's levels (`levels.py`), each played by a spec of the others."""
+    agents = {**GENERIC_AGENTS, **game.bots()}
+    return {**agents, **level_agents(game, agents)}
 
 
 def make_agent(game: Game[Any, Any], name: str) -> Agent:

@@ -111,9 +111,11 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         return state
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
+        from playtable.games.stardice.aiming import AimingThrower
         from playtable.games.stardice.bots import BOTS
 
-        return BOTS
+        # the aiming bot builds on bots.py's evaluation, so it lives apart and joins here
+        return {**BOTS, "aiming": AimingThrower}
 
     def evaluate(self, state: StarDiceState, seat: int) -> float:
         from playtable.games.stardice.bots import evaluate

@@ -404,6 +404,17 @@ class StarDiceState(StarDiceMenu):
             f"{SEAT_NAMES[self.winner or 0]} wins the war {detail}."
         return [Event("war_over", text, {"winner": self.winner, "war": list(self.war)})]
 
+    def hint(self) -> tuple[Any, str] | None:
+        """The aiming bot's throw and why (`aiming.py`): a war only (the solitaire modes have
+        their own objectives). Its chance comes from the public position, so the same
+        position gets the same hint."""
+        if self.is_terminal or self.params.mode != "versus":
+            return None
+        from playtable.games.stardice.aiming import AimingThrower, explain
+
+        outcome = AimingThrower().plan(self, Chance(self._public_seed()))
+        return outcome.aim.action, explain(self, outcome)
+
     def determinize(self, seat: int, rng: Chance) -> StarDiceState:
         clone = self.clone()
         clone.chance = Chance(rng.next_u64())

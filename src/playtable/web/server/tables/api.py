@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from playtable.agents import available_agents
+from playtable.agents import available_agents, ladder
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import Game
@@ -59,6 +59,8 @@ def game_entry(game_id: str) -> dict[str, Any]:
                       "description": game.variant_descriptions.get(name, "")}
                      for name in game.variants],
         "agents": list(available_agents(game)),
+        # the ladder the seat chooser offers first, by each level's title (agents/levels.py)
+        "levels": [{"agent": lv.agent, "title": lv.title, "about": lv.about} for lv in ladder(game.id)],
         "params": params,
         "seat_names_default": game.seat_names(defaults),
         "sides": len(game.sides(defaults)),

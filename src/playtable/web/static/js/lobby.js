@@ -104,12 +104,25 @@ function seatRows(game, count, host) {
   for (let i = 0; i < count; i += 1) {
     const name = game.seat_names_default?.[i] ?? `seat ${i}`;
     const select = h("select", { name: `seat-${i}`, "aria-label": `Who plays ${name}` },
-      PEOPLE.map(([value, words]) => h("option", { value }, words)),
-      game.agents.map((agent) => h("option", { value: `bot:${agent}` }, `bot: ${agent}`)));
+      PEOPLE.map(([value, words]) => h("option", { value }, words)), botOptions(game));
     select.value = i === 0 ? "me" : "open";
     host.append(h("div", { class: "seat-row" }, h("span", { class: "seat-name" }, name), select));
   }
   labelBots(game.id, host); // each bot's rating, so people know how strong it is
+}
+
+// The bots a seat may take: the game's ladder first, by each level's name ("Beginner" to
+// "Strongest", docs/web.md "Bot levels"), then every other bot by its agent name.
+function botOptions(game) {
+  const levels = game.levels ?? [];
+  const named = new Set(levels.map((l) => l.agent));
+  const option = (agent, label, about) =>
+    h("option", { value: `bot:${agent}`, dataset: { label }, title: about ?? "" }, label);
+  const others = game.agents.filter((a) => !named.has(a)).map((a) => option(a, `bot: ${a}`));
+  if (!levels.length) return others;
+  return [h("optgroup", { label: "Bots, weakest to strongest" },
+    levels.map((l) => option(l.agent, `bot: ${l.title}`, l.about))),
+  h("optgroup", { label: "Other bots" }, others)];
 }
 
 // "you" without a name yet: the seat is kept for the link this lobby shows (never offered under

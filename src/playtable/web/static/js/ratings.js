@@ -28,7 +28,8 @@ export async function labelBots(gameId, host) {
   for (const option of host.querySelectorAll('option[value^="bot:"]')) {
     const r = bots[option.value.slice(4)];
     if (!r) continue;
-    option.textContent = `bot: ${option.value.slice(4)} · ${r.measured ? `rated ${ratingText(r)}` : "not rated yet"}`;
+    const label = option.dataset.label ?? `bot: ${option.value.slice(4)}`;
+    option.textContent = `${label} · ${r.measured ? `rated ${ratingText(r)}` : "not rated yet"}`;
   }
 }
 

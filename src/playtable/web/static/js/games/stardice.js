@@ -34,7 +34,9 @@ import { actionWords } from "./stardice_words.js";
 export { status };
 export { throwText } from "./stardice_throw.js";
 
-export const hints = false;
+// A hint is the aiming bot's throw and why, in words (stardice/aiming.py): which die, from
+// where, towards which point, and the formation it closes or the ship it knocks.
+export const hints = true;
 /** The frame lists no actions for Star Dice: its ~50 sampled throws are no choice for a person;
  *  the board offers each thing to do where it belongs (the call, the ships, holding fire). */
 export const listActions = false;

@@ -1,0 +1,87 @@
+"""The bot ladders: for each game with opponents, named levels from a beginner's opponent to the
+strongest bot a web table can afford, each a level name -> agent spec.
+
+A level is an agent like any other: its name (`beginner`, ..., `strongest`) is accepted
+wherever an agent is (`--agent strongest`, a web seat `{"kind": "bot", "agent": "strong"}`),
+and a web seat chooser offers the ladder first, by each level's title. A level's spec names
+the game's own agents with their options; the spec may change as the bots improve while the
+level keeps its name, so a person's "I beat Strong" stays meaningful, and its rating is
+measured again (`benchmarks/bot_ratings.py` rates every level; `benchmarks/bot_ladder.py`
+shows each level against the one below it and its seconds a move in the server's workers).
+
+How the levels were chosen (docs/web.md "Bot levels"): adjacent levels must be told apart by
+their measured ratings (each differs from the one below by more than both intervals), and
+every level must answer a move within 1 s at the 95th percentile in a server worker. The
+solitaire games (the troll, Rotator) keep their ladders of variants instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from playtable.agents.spec import build_agent
+from playtable.core.protocol import Agent, Game
+
+
+@dataclass(frozen=True)
+class Level:
+    """One rung of a game's ladder."""
+
+    agent: str
+    """The name seats, the command line and the ratings use ("strong")."""
+    title: str
+    """What a person reads in the seat chooser ("Strong")."""
+    spec: str
+    """The agent spec it plays as (`ismcts:iterations=40` or a game's bot name)."""
+    about: str
+    """One line on how it plays, for the seat chooser."""
+
+
+LADDERS: dict[str, tuple[Level, ...]] = {
+    "stardice": (
+        Level("beginner", "Beginner", "random-thrower",
+              "Throws any die anywhere: a first game."),
+        Level("casual", "Casual", "random",
+              "Throws from the table's menu at random, often into the middle."),
+        Level("skilled", "Skilled", "search",
+              "Tries a dozen throws on a copy of the table and keeps the best."),
+        # A lighter aiming bot (aims=12,scattered=4,samples=2,finalists=2,final_samples=6)
+        # beat `search` in all 6 paired games but was not told apart from `aiming` (it took 5
+        # of 6 from it; rated 1734 against 1812, both ± 255-266): dropped until measured apart.
+        Level("strongest", "Strongest", "aiming",
+              "Aims: finds the throw that closes a formation or knocks your ships, tries each "
+              "on copies of the table, and throws the best."),
+    ),
+    "wizard": (
+        Level("beginner", "Beginner", "random", "Plays any legal move: a first game."),
+        Level("casual", "Casual", "cautious",
+              "Plays it safe: heroes stay together and heal early; the wizard hoards less."),
+        Level("strong", "Strong", "heuristic",
+              "Rules of thumb for both sides: keys, the door, spells where they hurt most."),
+        # A search over the heuristic's own play: 100 iterations, each played on 8 steps by
+        # the heuristic, cost 0.1-0.25 CPU s a move at 5 players (ISMCTS at 2,000 plain
+        # iterations takes 28-110 s). Rated by benchmarks/bot_ratings.py like every level; until
+        # then it starts as a newcomer and the lobby says "not rated yet".
+        Level("strongest", "Strongest", "ismcts:iterations=100,rollout_agent=heuristic",
+              "Searches ahead, playing each line out with the rules of thumb."),
+    ),
+}
+"""Game id -> its levels, weakest first."""
+
+
+def ladder(game_id: str) -> tuple[Level, ...]:
+    """The levels of `game_id`, weakest first (none for a game without a ladder)."""
+    return LADDERS.get(game_id, ())
+
+
+def level_agents(game: Game[Any, Any], agents: Mapping[str, Callable[[], Agent]]
+                 ) -> dict[str, Callable[[], Agent]]:
+    """Each level of `game` as an agent factory: the level's spec built from `agents` (the
+    game's generic and own agents). A level takes no options of its own: `strong:samples=9`
+    is refused, as the level is its spec."""
+    def factory(spec: str) -> Callable[[], Agent]:
+        return lambda: build_agent(game, agents, spec)
+
+    return {level.agent: factory(level.spec) for level in ladder(game.id)}
