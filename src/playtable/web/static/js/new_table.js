@@ -163,14 +163,7 @@ export function showForm(game, onCreated) {
       problem.textContent = err.message;
       return;
     }
-    try {
-      const created = await postJson("/api/tables", body);
-      remember(created, game);
-      showCreated(created, game);
-      onCreated();
-    } catch (err) {
-      problem.textContent = err.message;
-    }
+    await createTable(game, body, [...seats.querySelectorAll("select")].map((sel) => sel.value), problem, onCreated);
   });
   update();
   host.replaceChildren(form);
@@ -178,6 +171,32 @@ export function showForm(game, onCreated) {
   host.classList.remove("done");
   host.scrollIntoView({ behavior: "smooth", block: "start" });
   variant.focus();
+}
+
+async function createTable(game, body, choices, problem, onCreated) {
+  try {
+    const created = await postJson("/api/tables", body);
+    remember(created, game);
+    const seat = creatorsOwnSeat(created, choices);
+    if (seat) {
+      window.location.assign(seat);
+      return;
+    }
+    showCreated(created, game);
+    onCreated();
+  } catch (err) {
+    problem.textContent = err.message;
+  }
+}
+
+/** A table whose only people are its creator (every other seat a bot) has nobody to send a
+ * link to: its game starts at once with the creator at their seat (several "you" seats: the hot
+ * seat's one page). Null for a table with a seat for someone else, or bots only (watched). */
+function creatorsOwnSeat(created, choices) {
+  if (!choices.includes("me") || !choices.every((c) => c === "me" || c.startsWith("bot:"))) return null;
+  const people = created.seats.filter((seat) => seat.join_url);
+  if (!people.length) return null;
+  return people.length > 1 ? hotSeatUrl(created, people) : people[0].join_url;
 }
 
 function linkRow(label, path, primary) {

@@ -1,0 +1,87 @@
+"""The lobby as a newcomer meets it, in a real browser under the server's real
+Content-Security-Policy, on a desktop window (1280x800) and on a phone (390x844): a table whose
+only people are its creator starts at once with them at their seat (a link to share is only for
+seats others will take). Screenshots go to `$PLAYTABLE_SCREENSHOTS`, else the test's temporary
+directory.
+
+Waits are Playwright locators and bounded polls of `page.evaluate`: the strict policy forbids
+the eval `wait_for_function` needs (tests/web/test_browser_csp.py).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.web.browser_support import new_page
+from tests.web.server_process import ServerProcess
+
+POLL_SECONDS = 15.0
+SCREENS = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
+
+
+def _poll(page: Any, expression: str) -> Any:
+    deadline = time.monotonic() + POLL_SECONDS
+    while time.monotonic() < deadline:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"{expression} stayed false for {POLL_SECONDS} s")
+
+
+def _shots(tmp_path: Path) -> Path:
+    shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
+def _page(chromium: Any, screen: str) -> Any:
+    width, height, touch = SCREENS[screen]
+    return new_page(chromium, width, height, touch=touch, strict_csp=True)
+
+
+def _open_form(page: Any, url: str, game: str) -> Any:
+    """The lobby's New-table form of `game`."""
+    page.goto(url + "/")
+    page.locator(f'.game-card[data-game="{game}"]').get_by_role("button", name="New table").click()
+    form = page.locator("form.create-form")
+    form.wait_for()
+    return form
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize(("game", "others"), [("troll", {}), ("rotator", {}),
+                                               ("stardice", {"seat-1": "bot:random-thrower"})],
+                         ids=["troll", "rotator", "stardice-vs-bot"])
+def test_a_table_of_its_creator_alone_starts_at_their_seat(web_server: ServerProcess, chromium: Any,
+                                                            tmp_path: Path, screen: str, game: str,
+                                                            others: dict[str, str]) -> None:
+    page = _page(chromium, screen)
+    form = _open_form(page, web_server.url, game)
+    for name, value in others.items():
+        form.locator(f'select[name="{name}"]').select_option(value)
+    form.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/t/*seat=0&token=*")
+    _poll(page, "window.playtable && window.playtable.state && window.playtable.role === 'player'")
+    if game != "stardice":  # a solitaire is the creator's move at once (Star Dice: the call may be the bot's)
+        _poll(page, "window.playtable.state.your_turn")
+    page.screenshot(path=str(_shots(tmp_path) / f"lobby-solo-{game}-{screen}.png"))
+    assert not page.script_errors and not page.foreign_requests
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_table_with_a_seat_for_someone_else_gives_its_links(web_server: ServerProcess, chromium: Any,
+                                                               screen: str) -> None:
+    page = _page(chromium, screen)
+    form = _open_form(page, web_server.url, "stardice")
+    form.locator('select[name="seat-1"]').select_option("invite")
+    form.get_by_role("button", name="Create the table").click()
+    links = page.locator(".created-links")
+    links.wait_for()
+    assert links.get_by_role("link", name="Join as Klingon").is_visible()
+    assert "/t/" not in page.url
+    assert not page.script_errors and not page.foreign_requests
