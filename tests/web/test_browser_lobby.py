@@ -1,8 +1,9 @@
 """The lobby as a newcomer meets it, in a real browser under the server's real
 Content-Security-Policy, on a desktop window (1280x800) and on a phone (390x844): a table whose
 only people are its creator starts at once with them at their seat (a link to share is only for
-seats others will take). Screenshots go to `$PLAYTABLE_SCREENSHOTS`, else the test's temporary
-directory.
+seats others will take); a tutorial's table is marked as one, never counted under "Your turn",
+can be left from the list, and its end screen says it was a tutorial. Screenshots go to
+`$PLAYTABLE_SCREENSHOTS`, else the test's temporary directory.
 
 Waits are Playwright locators and bounded polls of `page.evaluate`: the strict policy forbids
 the eval `wait_for_function` needs (tests/web/test_browser_csp.py).
@@ -15,9 +16,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from tests.web.browser_support import new_page
 from tests.web.server_process import ServerProcess
+
+from playtable.web.server.tables.tutorials import shipped
 
 POLL_SECONDS = 15.0
 SCREENS = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
@@ -84,4 +88,69 @@ def test_a_table_with_a_seat_for_someone_else_gives_its_links(web_server: Server
     links.wait_for()
     assert links.get_by_role("link", name="Join as Klingon").is_visible()
     assert "/t/" not in page.url
+    assert not page.script_errors and not page.foreign_requests
+
+
+def _named(page: Any, url: str, name: str) -> None:
+    """The lobby with a name chosen (a named player's tables are listed)."""
+    page.goto(url + "/")
+    page.locator("#player-name").fill(name)
+    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="Change").wait_for()
+
+
+def _seated(url: str, key: str, table_id: str) -> None:
+    """Wait until the server has the table among the player's (the page's hello sat them)."""
+    deadline = time.monotonic() + POLL_SECONDS
+    while time.monotonic() < deadline:
+        tables = httpx.post(url + "/api/players/me", json={"key": key}, timeout=5).json()["tables"]
+        if any(t["id"] == table_id for t in tables):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"table {table_id} never listed as the player's")
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_tutorial_is_marked_never_your_turn_and_can_be_left(web_server: ServerProcess, chromium: Any,
+                                                              tmp_path: Path, screen: str) -> None:
+    page = _page(chromium, screen)
+    _named(page, web_server.url, f"Tess {screen}")
+    page.locator('.game-card[data-game="troll"] button.learn').click()
+    page.wait_for_url("**/t/*tutorial=troll-walkthrough*")
+    _poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
+    table_id = page.evaluate("window.playtable.tableId")
+    _seated(web_server.url, page.evaluate("localStorage.getItem('playtable.playerKey')"), table_id)
+
+    page.goto(web_server.url + "/")
+    row = page.locator(f'tr[data-table="{table_id}"]')
+    row.wait_for()
+    assert page.locator('.tabs [data-status="mine"]').get_attribute("aria-selected") == "true"
+    assert page.locator('.tabs [data-status="turn"]').inner_text() == "Your turn"
+    assert row.locator(".tutorial-tag").inner_text() == "Tutorial"
+    page.screenshot(path=str(_shots(tmp_path) / f"lobby-tutorial-{screen}.png"), full_page=True)
+    row.get_by_role("button", name="Leave").click()
+    row.wait_for(state="detached")
+    assert httpx.get(f"{web_server.url}/api/tables/{table_id}", timeout=5).json()["status"] == "finished"
+    assert not page.script_errors and not page.foreign_requests
+
+
+def test_a_tutorial_played_to_its_end_says_so_on_the_end_screen(web_server: ServerProcess, chromium: Any,
+                                                                 tmp_path: Path) -> None:
+    """The script's moves sent as the page sends any move (the bubbles are the tutorial
+    tests' concern): its end screen says a tutorial is not rated, never that its creator chose so."""
+    page = _page(chromium, "phone")
+    page.goto(web_server.url + "/")
+    page.locator('.game-card[data-game="troll"] button.learn').click()
+    page.wait_for_url("**/t/*tutorial=troll-walkthrough*")
+    for step in shipped()["troll-walkthrough"].steps:
+        if "expect" not in step:
+            continue
+        at = _poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn "
+                         "&& !window.playtable.pending && window.playtable.state.step + 1")
+        page.evaluate("([a, s]) => window.playtable.connection.send({type: 'act', action: a, step: s})",
+                      [step["expect"], at - 1])
+        _poll(page, f"window.playtable.state.step > {at - 1}")
+    _poll(page, "window.playtable.state.terminal")
+    page.locator(".end-rating", has_text="Not rated: it was a tutorial.").wait_for()
+    page.screenshot(path=str(_shots(tmp_path) / "lobby-tutorial-end-phone.png"))
     assert not page.script_errors and not page.foreign_requests

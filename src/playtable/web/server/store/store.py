@@ -105,6 +105,9 @@ class TableRow:
     """The table's clocks (`clocks.TableClock.to_json`: settings, each seat's time left, the
     running one's start), None without a clock. A table stored by the earlier turn timer (the
     seats' `stand_in_after`) reads back as a per-move clock of that many seconds."""
+    tutorial: str | None = None
+    """The shipped tutorial this table is the guided game of (`tutorials.py`), else None: never
+    rated, never "Your turn", gone from "Yours" once it ends (docs/web.md, "Tutorials")."""
 
 
 @dataclass(frozen=True)
@@ -191,7 +194,8 @@ CREATE TABLE IF NOT EXISTS tables (
     rematch_of TEXT,
     ended TEXT,
     result TEXT,
-    clock TEXT
+    clock TEXT,
+    tutorial TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -221,7 +225,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     state TEXT NOT NULL
 ) WITHOUT ROWID;
 """
-_COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result, clock"
+_COLUMNS = ("id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result, clock, "
+            "tutorial")
 
 
 def _writes(method: Any) -> Any:
@@ -337,7 +342,7 @@ class SqliteStore:
         have = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
         if {"id", "game", "seats"} - have:
             raise sqlite3.DatabaseError("its 'tables' table is not a playtable one")
-        for column in ("ended", "result", "clock"):
+        for column in ("ended", "result", "clock", "tutorial"):
             if column not in have:
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} TEXT")
         self.db.execute("CREATE INDEX IF NOT EXISTS tables_ended ON tables(ended)")
@@ -394,11 +399,11 @@ class SqliteStore:
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.variant, json.dumps(row.params), row.seed,
                  _seats_json(row.seats), row.created, row.rematch, row.rematch_of, row.ended,
                  None if row.result is None else json.dumps(row.result),
-                 None if row.clock is None else json.dumps(row.clock)),
+                 None if row.clock is None else json.dumps(row.clock), row.tutorial),
             )
             self.db.executemany(
                 "INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
@@ -520,7 +525,7 @@ class SqliteStore:
     @staticmethod
     def _row(values: tuple[Any, ...]) -> TableRow:
         (tid, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result,
-         clock) = values
+         clock, tutorial) = values
         seat_dicts = json.loads(seats)
         # The earlier turn timer kept its seconds on each person's seat: a per-move clock now.
         timers = [s.pop("stand_in_after", None) for s in seat_dicts]
@@ -530,7 +535,7 @@ class SqliteStore:
         return TableRow(tid, game, variant, json.loads(params), seed,
                         [SeatRow(**s) for s in seat_dicts], created, rematch, rematch_of,
                         ended=ended, result=None if result is None else json.loads(result),
-                        clock=stored)
+                        clock=stored, tutorial=tutorial)
 
     def load(self, table_id: str) -> TableRow | None:
         found = self.db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()

@@ -97,6 +97,17 @@ async function takeSeat(table, seat, button) {
   }
 }
 
+/** End one of this player's tutorials (its bots wait for nobody): it leaves "Yours". */
+async function leaveTutorial(table, button) {
+  const problem = button.closest("tr").querySelector(".row-problem");
+  try {
+    await postJson(`/api/tables/${encodeURIComponent(table.id)}/leave`, { key: playerKey() });
+    loadTables();
+  } catch (err) {
+    problem.textContent = err.message;
+  }
+}
+
 function tableRow(table, saved, yours) {
   const finished = table.status === "finished";
   const join = finished ? null : ownJoin(table, yours, saved);
@@ -107,7 +118,8 @@ function tableRow(table, saved, yours) {
   const moveLeft = finished ? "" : moveLeftText(table.clock, (s) => (yours.includes(s) ? "You" : table.seats[s].player ?? table.seats[s].name));
   const query = join && join.includes("token=") ? join.slice(join.indexOf("?")) : "";
   return h("tr", { dataset: { table: table.id } },
-    h("td", { "data-label": "Game" }, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant_title ?? table.variant}` : ""),
+    h("td", { "data-label": "Game" }, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant_title ?? table.variant}` : "",
+      table.tutorial ? h("span", { class: "tag tutorial-tag" }, "Tutorial") : null),
     h("td", { "data-label": "Seats" }, seatsCell(table.seats)),
     h("td", { "data-label": "State" }, status, moveLeft ? h("span", { class: "move-left" }, moveLeft) : null),
     h("td", { "data-label": "Made" }, ago(table.created)),
@@ -116,6 +128,8 @@ function tableRow(table, saved, yours) {
       free.map((seat) => h("button", { type: "button", class: "primary", onClick: (e) => takeSeat(table, seat, e.currentTarget) },
         free.length > 1 || table.seats.length > 1 ? `Join as ${seat.name}` : "Join")),
       !finished ? h("a", { class: "button", href: `/t/${table.id}` }, "Watch") : null,
+      table.tutorial && !finished && yours.length ? h("button", { type: "button", class: "quiet",
+        title: "End this tutorial's game: it leaves your tables", onClick: (e) => leaveTutorial(table, e.currentTarget) }, "Leave") : null,
       h("a", { class: "button", href: `/t/${table.id}/replay${query}` }, "Replay")),
     h("p", { class: "error row-problem", role: "alert" })));
 }
