@@ -154,3 +154,44 @@ def test_a_tutorial_played_to_its_end_says_so_on_the_end_screen(web_server: Serv
     page.locator(".end-rating", has_text="Not rated: it was a tutorial.").wait_for()
     page.screenshot(path=str(_shots(tmp_path) / "lobby-tutorial-end-phone.png"))
     assert not page.script_errors and not page.foreign_requests
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_star_dice_rules_are_the_standard_first_and_earlier_versions_apart(
+        web_server: ServerProcess, chromium: Any, tmp_path: Path, screen: str) -> None:
+    """In the New-table form and in the table menu: the standard rules first, once, under a name
+    no other entry shares; the designer's earlier versions in a group of their own, with a line
+    saying what they are."""
+    page = _page(chromium, screen)
+    form = _open_form(page, web_server.url, "stardice")
+    variant = form.locator("#variant")
+    options = variant.locator("option").all_inner_texts()
+    assert options[0] == "Standard rules: a war to 50" and variant.input_value() == ""
+    assert not any(o.startswith("Final rules") for o in options) and len(options) == len(set(options))
+    earlier = variant.locator('optgroup[label="The designer\'s earlier versions"] option')
+    assert earlier.count() == 11 and earlier.first.inner_text() == "Version 9: torpedoes after a d6"
+    variant.select_option("iteration3_scoring1")
+    note = form.locator("#variant-description .variant-group-note").inner_text()
+    assert note.startswith("The designer's earlier versions: Rules from the designer's playtests")
+    box = form.locator("#variant").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= SCREENS[screen][0]
+    page.screenshot(path=str(_shots(tmp_path) / f"lobby-stardice-rules-{screen}.png"))
+
+    variant.select_option("battle")
+    form.locator('select[name="seat-1"]').select_option("bot:random-thrower")
+    form.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/t/*seat=0&token=*")
+    menu = page.locator(".stardice-menu-button")
+    menu.click()
+    groups = page.locator(".stardice-variant-group")
+    groups.nth(3).wait_for()
+    first = groups.first.locator(".stardice-variant")
+    assert first.count() == 1 and first.get_attribute("data-variant") == "final"
+    assert first.inner_text().startswith("Standard rules: a war to 50")
+    assert groups.locator("h3").all_inner_texts() == ["Other ways to play", "Solitaire",
+                                                      "The designer's earlier versions"]
+    assert "playtests" in groups.nth(3).locator(".note").inner_text()
+    assert groups.nth(3).locator(".stardice-variant").count() == 11
+    shot = _shots(tmp_path) / f"stardice-menu-{screen}.png"
+    page.locator(".stardice-menu-panel").screenshot(path=str(shot))
+    assert not page.script_errors and not page.foreign_requests

@@ -8,10 +8,6 @@ import { playerKey, playerName } from "./player.js";
 import { labelBots, ratedField } from "./ratings.js";
 import { h, postJson } from "./util.js";
 
-// Variants a newcomer should start on: the designer's default rules are the hardest (seed 000
-// §4.1 "Destructive variations": one brick more per slot is "much easier", two is "tutorial
-// mode"), so the picker offers these first, marked "easier".
-const EASIER = { troll: ["tutorial", "plus-one"] };
 // Games whose board a player may draw (seed 004 "Getting Started": Rotator's players choose
 // where the ten Control Nodes go), and the editor page that does it.
 export const EDITORS = { rotator: "/rotator/editor" };
@@ -44,31 +40,36 @@ function absolute(path) {
 }
 
 
+// The rules to choose from, grouped as the game groups them (`variant_groups` of GET /api/games):
+// a group offered first (the troll's easier bridges: its standard rules are the hardest), the
+// standard rules, the other groups (Star Dice's earlier versions kept apart), the rest.
 function variantSelect(game) {
   const select = h("select", { id: "variant", name: "variant" });
-  const easier = EASIER[game.id] || [];
   const byName = new Map(game.variants.map((v) => [v.name, v]));
-  const option = (v, suffix = "") => h("option", { value: v.name }, `${v.title ?? v.name}${suffix}`);
-  if (easier.length) {
-    select.append(h("optgroup", { label: "Easier: for a first game" },
-      easier.filter((n) => byName.has(n)).map((n) => option(byName.get(n), " (easier)"))));
-  }
-  const standard = h("option", { value: "" }, easier.length ? "standard rules (hardest)" : "standard rules");
-  const others = game.variants.filter((v) => !easier.includes(v.name)).map((v) => option(v));
-  select.append(h("optgroup", { label: "The designer's rules" }, standard), others.length ? h("optgroup", { label: "Other variants" }, others) : null);
-  select.value = easier.find((n) => byName.has(n) && n === "plus-one") ?? easier[0] ?? "";
+  const groups = game.variant_groups ?? [];
+  const grouped = new Set(groups.flatMap((g) => g.names));
+  const option = (name) => h("option", { value: name }, byName.get(name).title ?? name);
+  const optgroup = (g) => h("optgroup", { label: g.title }, g.names.filter((n) => byName.has(n)).map(option));
+  const others = game.variants.filter((v) => !v.standard && !grouped.has(v.name)).map((v) => option(v.name));
+  select.append(...groups.filter((g) => g.first).map(optgroup),
+    h("option", { value: "" }, game.standard?.title ?? "Standard rules"),
+    ...groups.filter((g) => !g.first).map(optgroup),
+    ...(others.length ? [h("optgroup", { label: groups.length ? "Other variants" : "Variants" }, others)] : []));
+  select.value = groups.find((g) => g.first)?.names.find((n) => byName.has(n)) ?? "";
   return select;
 }
 
-// The chosen variant's one line; its designer id (what the lab and the command line call it)
-// only behind "more".
+// The chosen rules' one line, after what its group is; its designer id (what the lab and the
+// command line call it) only behind "more".
 function describeVariant(game, name, host) {
   if (!name) {
-    host.replaceChildren(EASIER[game.id] ? "The designer's own rules, as first written: a hard game." : "The game's standard rules.");
+    host.replaceChildren(game.standard?.description ?? "The game's standard rules.");
     return;
   }
   const variant = game.variants.find((v) => v.name === name);
-  host.replaceChildren(variant?.description ?? "", " ",
+  const group = (game.variant_groups ?? []).find((g) => g.names.includes(name));
+  host.replaceChildren(group ? h("span", { class: "variant-group-note" }, `${group.title}: ${group.note} `) : "",
+    variant?.description ?? "", " ",
     h("details", { class: "variant-id" }, h("summary", {}, "more"), "In the lab and on the command line: ", h("code", {}, name)));
 }
 
