@@ -195,3 +195,93 @@ def test_star_dice_rules_are_the_standard_first_and_earlier_versions_apart(
     shot = _shots(tmp_path) / f"stardice-menu-{screen}.png"
     page.locator(".stardice-menu-panel").screenshot(path=str(shot))
     assert not page.script_errors and not page.foreign_requests
+
+
+INSIDE = """(form) => {
+  const card = form.getBoundingClientRect();
+  return [...form.querySelectorAll('select, input, fieldset, .seat-row')]
+    .filter((el) => el.getClientRects().length)
+    .map((el) => [el.name || el.className || el.tagName, el.getBoundingClientRect().right - card.right])
+    .filter(([, over]) => over > 0.5);
+}"""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("game", ["stardice", "wizard"])
+def test_the_new_table_form_stays_inside_its_card(web_server: ServerProcess, chromium: Any, tmp_path: Path,
+                                                  screen: str, game: str) -> None:
+    """Seats with the longest choices (a bot's name, "someone you invite") and the deal number
+    never run past the card's edge, nor does the page scroll sideways."""
+    page = _page(chromium, screen)
+    form = _open_form(page, web_server.url, game)
+    form.locator('select[name="seat-1"]').select_option("invite")
+    assert form.evaluate(INSIDE) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= SCREENS[screen][0]
+    form.locator("fieldset.seats").screenshot(path=str(_shots(tmp_path) / f"lobby-form-{game}-{screen}.png"))
+    assert not page.script_errors
+
+
+HEADER_MAX_PX = 80
+"""The table page's header at most (it took 165-190 px on a phone: the board started below
+the fold's first fifth)."""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_table_header_is_short(web_server: ServerProcess, chromium: Any, tmp_path: Path,
+                                   screen: str) -> None:
+    for body in ({"game": "troll", "seed": 3}, {"game": "rotator", "variant": "easy", "seed": 2},
+                 {"game": "stardice", "variant": "battle", "seed": 4,
+                  "seats": [{"kind": "human"}, {"kind": "bot", "agent": "random"}]}):
+        answer = httpx.post(web_server.url + "/api/tables", json=body, timeout=15)
+        page = _page(chromium, screen)
+        page.goto(web_server.url + answer.json()["seats"][0]["join_url"])
+        _poll(page, "window.playtable && window.playtable.state")
+        header = page.locator("header.topbar").bounding_box()
+        assert header is not None and header["height"] <= HEADER_MAX_PX, (body["game"], header)
+        for name in ("Rules (?)", "Replay"):  # still there, and still a finger's size
+            button = page.locator("header.topbar").get_by_text(name, exact=True).bounding_box()
+            assert button is not None and button["height"] >= 24
+            assert button["y"] + button["height"] <= header["height"]
+        page.screenshot(path=str(_shots(tmp_path) / f"table-header-{body['game']}-{screen}.png"))
+        assert not page.script_errors
+        page.context.close()
+
+
+MARKER_IN_VIEW = """(() => {
+  const box = document.querySelector('.rotator-board .player').getBoundingClientRect();
+  const list = document.querySelector('.action-list').getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight && list.top >= 0 && list.top < window.innerHeight;
+})()"""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_rotator_moves_chosen_from_the_list_keep_the_board_in_view(web_server: ServerProcess, chromium: Any,
+                                                                   tmp_path: Path, screen: str) -> None:
+    """Every move played from the action list (as a finger or a mouse does) leaves the driller's
+    square on the screen, and the list too."""
+    body = {"game": "rotator", "variant": "easy", "seed": 2}
+    created = httpx.post(web_server.url + "/api/tables", json=body, timeout=15).json()
+    touch = SCREENS[screen][2]
+    page = _page(chromium, screen)
+    page.emulate_media(reduced_motion="reduce")  # no turn of the board to wait for
+    page.goto(web_server.url + created["seats"][0]["join_url"])
+    _poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
+    for move in range(6):
+        if page.evaluate("window.playtable.state.terminal"):
+            break
+        step = page.evaluate("window.playtable.state.step")
+        action = page.evaluate("window.playtable.state.legal[0].action")
+        button = page.locator(f'.action-list button[data-action="{action}"]')
+        if touch:
+            button.tap()
+        else:
+            button.click()
+        confirm = page.locator('dialog.confirm[open] button[value="confirm"]')  # a move with a warning
+        if page.locator("dialog.confirm[open]").count():
+            confirm.click()
+        _poll(page, f"window.playtable.state.step > {step} && window.playtable.state.your_turn "
+                    "|| window.playtable.state.terminal")
+        _poll(page, MARKER_IN_VIEW)
+        page.screenshot(path=str(_shots(tmp_path) / f"rotator-list-{screen}-{move}.png"))
+    assert move >= 3, "the board was played from the list several times"
+    assert not page.script_errors

@@ -269,22 +269,22 @@ def test_a_player_comes_back_later_to_the_your_turn_tab(web_server: ServerProces
         assert not page.script_errors
 
 
-def test_a_real_time_clock_waits_for_its_player_and_runs_out_into_the_stand_in(
+def test_a_real_time_clock_made_in_the_lobby_runs_out_into_the_stand_in(
         web_server: ServerProcess, chromium: Any, shots: Path) -> None:
     alice = person(chromium, web_server.url, "Alice")
     # A table of Alice alone: she is at her seat at once, so her clock runs from now.
     create_in_lobby(alice, "troll", ["me"], variant="plus-one", seed=13, minutes="0.1")  # 6 s
     wait_connected(alice)
     table_id = alice.evaluate("window.playtable.tableId")
-    watcher = new_page(chromium, 390, 844)  # a watcher on a phone
-    watcher.goto(f"{web_server.url}/t/{table_id}")
-    wait_connected(watcher)
-    watcher.locator(".clock-pace", has_text="0:06 each").wait_for()
     mine = alice.locator('.seat-clock[data-mine="true"][data-running="true"]')
     words = mine.inner_text()
     assert re.fullmatch(r"Alice \(you\) 0:0[1-6]", words), words
-    watcher.locator('.seat-clock[data-running="true"]', has_text=re.compile(r"^Alice 0:0[0-5]$")).wait_for()
     alice.screenshot(path=str(shots / "clocks-real-time-desktop.png"))
+    watcher = new_page(chromium, 390, 844)  # a watcher on a phone: her clock running, or run out
+    watcher.goto(f"{web_server.url}/t/{table_id}")
+    wait_connected(watcher)
+    watcher.locator(".clock-pace", has_text="0:06 each").wait_for()
+    watcher.locator(".seat-clock", has_text=re.compile(r"^Alice 0:0[0-5]")).wait_for()
     watcher.screenshot(path=str(shots / "clocks-real-time-phone.png"))
     alice.locator(".log-head", has_text="clock ran out").first.wait_for(timeout=20_000)
     head = log_heads(alice)[1]

@@ -256,6 +256,10 @@ export function createBoard(host, ctx) {
     }
     lastPlayer = obs.player ? parseCell(obs.player) : null;
     fit();
+    if (obs.player && phone.matches) {
+      const settled = animate && !prefersReducedMotion() ? Math.max(path?.total ?? 0, (path?.rotateAt ?? 0) + 450) + 50 : 0;
+      keepInView(player, settled);
+    }
     if (!animate) requestAnimationFrame(() => { spin.style.transition = ""; });
   }
 
@@ -319,6 +323,20 @@ export function createBoard(host, ctx) {
       lastTurn = obs.turn;
     },
   };
+}
+
+/** On a phone the upright board is taller than the screen: once the board has turned (after
+ * `delay` ms), the player's square is brought to the middle of what the actions pinned at the top
+ * leave in view (playtable.css), if it is not in view already. */
+function keepInView(marker, delay) {
+  setTimeout(() => {
+    const box = marker.getBoundingClientRect();
+    if (!box.width) return;
+    const pinned = document.querySelector(".actions-panel")?.getBoundingClientRect().height ?? 0;
+    const top = Math.max(pinned, document.querySelector(".actions-panel")?.getBoundingClientRect().bottom ?? 0);
+    if (box.top >= top && box.bottom <= window.innerHeight) return;
+    window.scrollBy({ top: (box.top + box.bottom) / 2 - (pinned + window.innerHeight) / 2, behavior: "instant" });
+  }, delay);
 }
 
 function legendList() {
