@@ -18,23 +18,13 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.web.browser_support import new_page
+from tests.web.browser_support import new_page, poll
 from tests.web.server_process import ServerProcess
 
 from playtable.web.server.tables.tutorials import shipped
 
 POLL_SECONDS = 15.0
 SCREENS = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
-
-
-def _poll(page: Any, expression: str) -> Any:
-    deadline = time.monotonic() + POLL_SECONDS
-    while time.monotonic() < deadline:
-        value = page.evaluate(expression)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{expression} stayed false for {POLL_SECONDS} s")
 
 
 def _shots(tmp_path: Path) -> Path:
@@ -70,9 +60,9 @@ def test_a_table_of_its_creator_alone_starts_at_their_seat(web_server: ServerPro
         form.locator(f'select[name="{name}"]').select_option(value)
     form.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/t/*seat=0&token=*")
-    _poll(page, "window.playtable && window.playtable.state && window.playtable.role === 'player'")
+    poll(page, "window.playtable && window.playtable.state && window.playtable.role === 'player'")
     if game != "stardice":  # a solitaire is the creator's move at once (Star Dice: the call may be the bot's)
-        _poll(page, "window.playtable.state.your_turn")
+        poll(page, "window.playtable.state.your_turn")
     page.screenshot(path=str(_shots(tmp_path) / f"lobby-solo-{game}-{screen}.png"))
     assert not page.script_errors and not page.foreign_requests
 
@@ -117,7 +107,7 @@ def test_a_tutorial_is_marked_never_your_turn_and_can_be_left(web_server: Server
     _named(page, web_server.url, f"Tess {screen}")
     page.locator('.game-card[data-game="troll"] button.learn').click()
     page.wait_for_url("**/t/*tutorial=troll-walkthrough*")
-    _poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
+    poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
     table_id = page.evaluate("window.playtable.tableId")
     _seated(web_server.url, page.evaluate("localStorage.getItem('playtable.playerKey')"), table_id)
 
@@ -145,12 +135,12 @@ def test_a_tutorial_played_to_its_end_says_so_on_the_end_screen(web_server: Serv
     for step in shipped()["troll-walkthrough"].steps:
         if "expect" not in step:
             continue
-        at = _poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn "
+        at = poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn "
                          "&& !window.playtable.pending && window.playtable.state.step + 1")
         page.evaluate("([a, s]) => window.playtable.connection.send({type: 'act', action: a, step: s})",
                       [step["expect"], at - 1])
-        _poll(page, f"window.playtable.state.step > {at - 1}")
-    _poll(page, "window.playtable.state.terminal")
+        poll(page, f"window.playtable.state.step > {at - 1}")
+    poll(page, "window.playtable.state.terminal")
     page.locator(".end-rating", has_text="Not rated: it was a tutorial.").wait_for()
     page.screenshot(path=str(_shots(tmp_path) / "lobby-tutorial-end-phone.png"))
     assert not page.script_errors and not page.foreign_requests
@@ -235,7 +225,7 @@ def test_the_table_header_is_short(web_server: ServerProcess, chromium: Any, tmp
         answer = httpx.post(web_server.url + "/api/tables", json=body, timeout=15)
         page = _page(chromium, screen)
         page.goto(web_server.url + answer.json()["seats"][0]["join_url"])
-        _poll(page, "window.playtable && window.playtable.state")
+        poll(page, "window.playtable && window.playtable.state")
         header = page.locator("header.topbar").bounding_box()
         assert header is not None and header["height"] <= HEADER_MAX_PX, (body["game"], header)
         for name in ("Rules (?)", "Replay"):  # still there, and still a finger's size
@@ -265,7 +255,7 @@ def test_rotator_moves_chosen_from_the_list_keep_the_board_in_view(web_server: S
     page = _page(chromium, screen)
     page.emulate_media(reduced_motion="reduce")  # no turn of the board to wait for
     page.goto(web_server.url + created["seats"][0]["join_url"])
-    _poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
+    poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
     for move in range(6):
         if page.evaluate("window.playtable.state.terminal"):
             break
@@ -279,9 +269,9 @@ def test_rotator_moves_chosen_from_the_list_keep_the_board_in_view(web_server: S
         confirm = page.locator('dialog.confirm[open] button[value="confirm"]')  # a move with a warning
         if page.locator("dialog.confirm[open]").count():
             confirm.click()
-        _poll(page, f"window.playtable.state.step > {step} && window.playtable.state.your_turn "
+        poll(page, f"window.playtable.state.step > {step} && window.playtable.state.your_turn "
                     "|| window.playtable.state.terminal")
-        _poll(page, MARKER_IN_VIEW)
+        poll(page, MARKER_IN_VIEW)
         page.screenshot(path=str(_shots(tmp_path) / f"rotator-list-{screen}-{move}.png"))
     assert move >= 3, "the board was played from the list several times"
     assert not page.script_errors
