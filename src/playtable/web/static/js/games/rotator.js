@@ -256,10 +256,7 @@ export function createBoard(host, ctx) {
     }
     lastPlayer = obs.player ? parseCell(obs.player) : null;
     fit();
-    if (obs.player && phone.matches) {
-      const settled = animate && !prefersReducedMotion() ? Math.max(path?.total ?? 0, (path?.rotateAt ?? 0) + 450) + 50 : 0;
-      keepInView(player, settled);
-    }
+    if (obs.player && phone.matches) keepInView(player, animate && !prefersReducedMotion() ? path : null);
     if (!animate) requestAnimationFrame(() => { spin.style.transition = ""; });
   }
 
@@ -325,10 +322,11 @@ export function createBoard(host, ctx) {
   };
 }
 
-/** On a phone the upright board is taller than the screen: once the board has turned (after
- * `delay` ms), the player's square is brought to the middle of what the actions pinned at the top
- * leave in view (playtable.css), if it is not in view already. */
-function keepInView(marker, delay) {
+/** On a phone the upright board is taller than the screen: once the board has turned (after the
+ * move's animation `path`, or at once when nothing moves), the player's square is brought to the
+ * middle of what the actions pinned at the top leave in view (playtable.css), if it is not in view. */
+function keepInView(marker, path) {
+  const delay = path ? Math.max(path.total, path.rotateAt + 450) + 50 : 0;
   setTimeout(() => {
     const box = marker.getBoundingClientRect();
     if (!box.width) return;
