@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,6 +82,18 @@ def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = 
 def wait_connected(page: Any) -> None:
     page.wait_for_function("window.playtable && window.playtable.state && "
                            "window.playtable.connection.isOpen")
+
+
+def poll(page: Any, expression: str, seconds: float = WAIT_MS / 1000) -> Any:
+    """The first truthy value of `expression` in the page, polled for at most `seconds`: the wait
+    of pages under the server's strict CSP, which refuses the eval `wait_for_function` needs."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"{expression} stayed false for {seconds} s")
 
 
 def table_state(page: Any) -> dict[str, Any]:

@@ -25,6 +25,36 @@ def test_games_catalogue_has_every_game_with_pitch_and_variant_lines(client: Tes
     assert "strongest" in troll["agents"]  # the lobby's seat menu offers the strongest bot
 
 
+def test_menus_list_the_standard_rules_once_then_the_games_groups(client: TestClient) -> None:
+    """Each game's menus group its variants (`Game.variant_groups`): every grouped name is one of
+    its variants, in one group at most; a variant that changes nothing is the standard rules,
+    under the game's own title for them. Star Dice lists its 22 rules as the standard rules, then
+    ways to play, solitaires and the designer's earlier versions apart, with a line for each."""
+    games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    for game in games.values():
+        names = [v["name"] for v in game["variants"]]
+        grouped = [n for g in game["variant_groups"] for n in g["names"]]
+        assert set(grouped) <= set(names) and len(grouped) == len(set(grouped)), game["id"]
+        assert all(g["title"] and g["note"] for g in game["variant_groups"]), game["id"]
+        assert game["standard"]["title"] and game["standard"]["description"], game["id"]
+        assert not {v["name"] for v in game["variants"] if v["standard"]} & set(grouped), game["id"]
+    stardice = games["stardice"]
+    assert [v["name"] for v in stardice["variants"] if v["standard"]] == ["final"]
+    assert stardice["standard"]["title"] == "Standard rules: a war to 50"
+    assert stardice["standard"]["description"].startswith("The Final Rules")
+    groups = {g["title"]: g for g in stardice["variant_groups"]}
+    earlier = groups["The designer's earlier versions"]
+    assert "playtests" in earlier["note"]
+    assert set(earlier["names"]) == {v["name"] for v in stardice["variants"] if v["name"].startswith(
+        ("iteration", "torpedoes"))}  # seed 002's iterations (its first solitaire is a solitaire)
+    assert len(stardice["variants"]) == 1 + sum(len(g["names"]) for g in groups.values())
+    titles = [v["title"] for v in stardice["variants"]]
+    assert len(titles) == len(set(titles)) and stardice["standard"]["title"] not in titles[1:]
+    (easier,) = games["troll"]["variant_groups"]
+    assert easier["first"] and easier["names"][0] == "plus-one"
+    assert games["troll"]["standard"]["title"] == "Standard rules (hardest)"
+
+
 def test_rules_are_the_player_facing_file(client: TestClient) -> None:
     rules = client.get("/api/games/troll/rules").json()
     assert rules["game"] == "troll" and rules["markdown"].startswith("# Angry Troll")

@@ -26,20 +26,24 @@ def create_troll_table(page: Any, url: str) -> None:
     variant = page.locator("#variant")
     # The designer's default rules are the hardest: newcomers are pointed at the easier ones.
     # Each variant shows a name a player understands; its id only behind "more".
-    assert variant.locator('option[value="plus-one"]').inner_text() == "Sturdier bridge (easier)"
-    assert variant.locator('option[value="tutorial"]').inner_text() == "Learning bridge (easier)"
+    easier = variant.locator('optgroup[label="Easier: for a first game"]')
+    assert easier.locator('option[value="plus-one"]').inner_text() == "Sturdier bridge"
+    assert easier.locator('option[value="tutorial"]').inner_text() == "Learning bridge"
+    assert variant.input_value() == "plus-one"
+    assert variant.locator('option[value=""]').inner_text() == "Standard rules (hardest)"
     variant.select_option("plus-one")
     description = page.locator("#variant-description")
-    assert "easier" in description.inner_text() and not description.locator("code").is_visible()
+    assert "Easier" in description.inner_text() and not description.locator("code").is_visible()
     description.locator("summary", has_text="more").click()
     assert description.locator("code").inner_text() == "plus-one"
     page.locator("#seed").fill(str(SEED))
     page.get_by_role("button", name="Create the table").click()
-    page.get_by_role("link", name="Join as troll").wait_for()
+    page.wait_for_url("**/t/*")  # the troll's table is its creator's alone: it starts at their seat
+    wait_connected(page)
     # The lobby remembers the new table under "Yours", with its join link.
+    page.go_back()
     row = page.locator(".table-list tbody tr", has_text="Sturdier bridge")  # plus-one, by its name
-    row.get_by_role("link", name="Join").wait_for()
-    page.get_by_role("link", name="Join as troll").click()
+    row.get_by_role("link", name="Join").click()
     wait_connected(page)
 
 

@@ -186,3 +186,46 @@ def test_only_a_shipped_tutorial_by_name_is_made_and_counts_like_any_table(tmp_p
         assert client.get("/api/tables").json()["tables"] == []
         codes = [client.post("/api/tutorials", json={"name": NAMES[0]}).status_code for _ in range(5)]
     assert codes == [201, 201, 201, 429, 429]
+
+
+def test_a_tutorial_is_never_your_turn_and_its_person_may_leave_it(tmp_path: Any) -> None:
+    """A tutorial's bots wait for nobody: its table is marked as a tutorial, never counted under
+    "Your turn"; its person (the seat's link or their name's key, nobody else) may leave it,
+    which ends it unrated as a tutorial and takes it out of "Yours". A real table cannot be
+    left that way. The mark outlives a restart."""
+    from tests.web.conftest import create, in_process_app, token_of
+    from tests.web.test_people import greet, receive_until, register
+
+    db = tmp_path / "t.sqlite3"
+    with TestClient(in_process_app(db, workers=1)) as client:
+        key = register(client, "Ann")
+        made = client.post("/api/tutorials", json={"name": "troll-walkthrough", "key": key}).json()
+        table, query = made["table_id"], made["join_url"].split("?", 1)[1]
+        with client.websocket_connect(f"/ws/tables/{table}?{query}") as ws:
+            _, state = greet(ws)
+            assert state["your_turn"], "the troll's first move is the person's"
+            ws.send_json({"type": "hello", "key": key})
+            receive_until(ws, "seats")
+        mine = client.post("/api/players/me", json={"key": key}).json()
+        assert [t["tutorial"] for t in mine["tables"]] == ["troll-walkthrough"]
+        assert mine["your_turn"] == [] and not mine["tables"][0]["your_turn"]
+
+        real = create(client, game="troll", seed=3)
+        path = f"/api/tables/{table}/leave"
+        for body, code in (({"key": register(client, "Bob")}, 403), ({"token": "not-the-token"}, 403),
+                           ({}, 400), ({"key": key, "seat": 0}, 400), ({"key": 7}, 400), (["key"], 400)):
+            answer = client.post(path, json=body)
+            assert answer.status_code == code and answer.json()["error"], (body, answer.text)
+        refused = client.post(f"/api/tables/{real['table_id']}/leave", json={"token": token_of(real)})
+        assert refused.status_code == 409
+        assert client.get(f"/api/tables/{real['table_id']}").json()["status"] != "finished"
+
+        answer = client.post(path, json={"key": key})
+        assert answer.status_code == 200 and answer.json()["status"] == "finished"
+        summary = client.get(f"/api/tables/{table}").json()
+        assert summary["result"]["text"] == "The tutorial was left before its game's end."
+        assert client.get(f"/api/tables/{table}/rating").json()["why"] == "it was a tutorial"
+        assert client.post("/api/players/me", json={"key": key}).json()["tables"] == []
+        assert client.post(path, json={"key": key}).status_code == 200  # leaving twice changes nothing
+    with TestClient(in_process_app(db, workers=1)) as client:
+        assert client.get(f"/api/tables/{table}").json()["tutorial"] == "troll-walkthrough"

@@ -190,6 +190,19 @@ class State(ABC):
         """The full state: hidden parts, rigged queues and the random stream included."""
 
 
+@dataclass(frozen=True)
+class VariantGroup:
+    """Named variants a menu shows together, apart from the rest (the lobby's New-table form, a
+    table's menu): its title, one line saying what they are, and their names in order."""
+
+    title: str
+    note: str
+    names: tuple[str, ...]
+    first: bool = False
+    """Offered before the standard rules, its first variant chosen to start with (the troll's
+    sturdier bridges for a first game: its standard rules are the designer's hardest)."""
+
+
 class Game(ABC, Generic[P, S]):
     """A game design: what it is called, its parameters, and how to make and read states."""
 
@@ -203,6 +216,14 @@ class Game(ABC, Generic[P, S]):
     variant_titles: ClassVar[Mapping[str, str]] = {}
     """A name a player understands for each named variant (the lobby's and the tables' menus
     show it; the variant's id, the key of `variants`, stays in the lab and the command line)."""
+    variant_groups: ClassVar[Sequence[VariantGroup]] = ()
+    """How menus group the named variants; one in no group is listed after the standard rules,
+    and one whose preset changes nothing (Star Dice's and the wizard's "final") is the standard
+    rules, listed once, under `standard_title`."""
+    standard_title: ClassVar[str] = "Standard rules"
+    """What menus call the game's default rules."""
+    standard_description: ClassVar[str] = ""
+    """Their one line (else that of the variant that changes nothing, else a generic line)."""
     pitch: ClassVar[str] = ""
     """One paragraph telling a newcomer what the game is and why to play it."""
     score_name: ClassVar[str] = ""

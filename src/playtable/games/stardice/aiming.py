@@ -308,3 +308,10 @@ def explain(state: StarDiceState, outcome: Outcome) -> str:
                 f"throws simulated it does you the most good, and {after}.")
     return (f"{verb} {what} {towards}: no throw closes a formation for you now, and of the "
             f"throws tried on {tries} simulated tables this one does you the most good: {after}.")
+
+
+def hint(state: StarDiceState) -> tuple[Any, str]:
+    """The throw the aiming bot would make here and why. Its chance comes from the public
+    position, so the same position gets the same hint."""
+    outcome = AimingThrower().plan(state, Chance(state._public_seed()))
+    return outcome.aim.action, explain(state, outcome)

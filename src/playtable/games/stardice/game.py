@@ -7,11 +7,15 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadPosition
-from playtable.core.protocol import Agent, Game
+from playtable.core.protocol import Agent, Game, VariantGroup
+from playtable.games.stardice import aiming
 from playtable.games.stardice.actions import BLANK, SEAT_NAMES
 from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.games.stardice.state_json import state_from_json
+
+
+StarDiceState.hint_planner = aiming.hint  # the state's hints are its aiming bot's throws
 
 
 class StarDiceGame(Game[StarDiceParams, StarDiceState]):
@@ -43,17 +47,17 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         "borg_enemy": "The Borg takes every shape it holds unbeaten and wipes out whoever it outscores.",
     }
     variant_titles = {  # seed 002: the Final Rules, and the iterations of its playtests
-        "final": "Final rules: a war to 50",
+        "final": "Standard rules: a war to 50",
         "battle": "A single battle",
-        "torpedoes_iter9": "Torpedoes after a d6",
-        "torpedoes_iter8": "Torpedoes instead of a ship",
-        "iteration8": "Version 8 of the rules",
+        "torpedoes_iter9": "Version 9: torpedoes after a d6",
+        "torpedoes_iter8": "Version 8: torpedoes instead of a ship",
+        "iteration8": "Version 8: its torpedoes and dice",
         "iteration7_borg1": "Version 7: doubling Borg die",
         "iteration7_borg2": "Version 7: Borg die with pips bonus",
         "iteration5": "Version 5: a d20 to beat",
         "iteration4": "Version 4: highest die times shapes",
-        "iteration3_scoring1": "Version 3, first scoring",
-        "iteration3_scoring2": "Version 3, second scoring",
+        "iteration3_scoring1": "Version 3: first scoring",
+        "iteration3_scoring2": "Version 3: second scoring",
         "iteration2_multipliers": "Version 2: multipliers",
         "iteration1_multipliers": "Version 1: first multipliers",
         "objective1": "Solitaire: beat 10, 20, 30",
@@ -65,6 +69,22 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         "any_dice_iter9": "Many dice a turn",
         "borg_enemy": "The Borg as the enemy",
     }
+    # The Final Rules ("final", a preset that changes nothing) are the standard rules, listed
+    # first; the seed's iterations before them are the designer's playtests, kept apart.
+    standard_title = "Standard rules: a war to 50"
+    variant_groups = (
+        VariantGroup("Other ways to play", "The standard rules with one thing changed.",
+                     ("battle", "best_of_iter7", "rounds_iter4", "any_dice_iter9", "borg_enemy",
+                      "blank_dice")),
+        VariantGroup("Solitaire", "One player alone, for a score or against a target.",
+                     ("objective1", "objective2", "solo_iteration1")),
+        VariantGroup("The designer's earlier versions",
+                     "Rules from the designer's playtests before the Final Rules (seed 002's iterations, "
+                     "newest first): for comparing, not for a first game.",
+                     ("torpedoes_iter9", "torpedoes_iter8", "iteration8", "iteration7_borg1",
+                      "iteration7_borg2", "iteration5", "iteration4", "iteration3_scoring1",
+                      "iteration3_scoring2", "iteration2_multipliers", "iteration1_multipliers")),
+    )
     pitch = (
         "Two fleets of polyhedral dice on a multitouch table: Federation against Klingon, with "
         "the neutral Borg die between them. Roll your ships onto the table one by one; dice that "

@@ -25,7 +25,8 @@ names are in actions.py; the JSON form in state_json.py.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import Event
@@ -404,16 +405,18 @@ class StarDiceState(StarDiceMenu):
             f"{SEAT_NAMES[self.winner or 0]} wins the war {detail}."
         return [Event("war_over", text, {"winner": self.winner, "war": list(self.war)})]
 
+    hint_planner: ClassVar[Callable[[StarDiceState], tuple[Any, str]] | None] = None
+    """The aiming bot's throw and why for a position (`aiming.hint`), given by the game
+    (`game.py`): the bots read this module's states, so this module may not import them."""
+
     def hint(self) -> tuple[Any, str] | None:
         """The aiming bot's throw and why (`aiming.py`): a war only (the solitaire modes have
         their own objectives). Its chance comes from the public position, so the same
         position gets the same hint."""
-        if self.is_terminal or self.params.mode != "versus":
+        planner = StarDiceState.hint_planner
+        if self.is_terminal or self.params.mode != "versus" or planner is None:
             return None
-        from playtable.games.stardice.aiming import AimingThrower, explain
-
-        outcome = AimingThrower().plan(self, Chance(self._public_seed()))
-        return outcome.aim.action, explain(self, outcome)
+        return planner(self)
 
     def determinize(self, seat: int, rng: Chance) -> StarDiceState:
         clone = self.clone()

@@ -7,7 +7,7 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.claims import DesignClaims
-from playtable.core.protocol import Agent, Game
+from playtable.core.protocol import Agent, Game, VariantGroup
 from playtable.games.troll.bots import evaluate as heuristic_evaluate
 from playtable.games.troll.claims import TrollClaims
 from playtable.games.troll.engine import FastTrollState
@@ -74,6 +74,12 @@ class TrollGame(Game[TrollParams, TrollState]):
         "expert-50": "Expert challenge: even",
         "expert-70": "Expert challenge: gentle",
     }
+    # Seed 000 §4.1 "Destructive variations": one brick more per slot is "much easier", two is
+    # "tutorial mode"; the designer's own rules are the hardest, so a newcomer starts on these.
+    variant_groups = (VariantGroup("Easier: for a first game", "A sturdier bridge than the designer's.",
+                                   ("plus-one", "tutorial"), first=True),)
+    standard_title = "Standard rules (hardest)"
+    standard_description = "The designer's own rules, as first written: a hard game."
     pitch = (
         "A solitaire game for a deck of cards and a die. An angry troll lives under a magic "
         "bridge that wants to fly away: each turn a card awakens a brick, and awake bricks flee. "

@@ -110,7 +110,7 @@ class Hub(Room):
 
     # -- the calls between concerns, each routed to its own ----------------------------------
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[int | None] | None = None, tutorial: bool = False,
+                     carried: list[int | None] | None = None, tutorial: str | None = None,
                      present: Sequence[SeatRow] = ()) -> tuple[Table, list[str | None]]:
         return await self.creation.create(body, client, rematch_of, carried, tutorial, present)
 

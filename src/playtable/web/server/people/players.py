@@ -68,11 +68,14 @@ class Players:
              found: tuple[PlayerRow, list[tuple[TableRow, int]]] | None = None) -> dict[str, Any]:
         """`POST /api/players/me`: the player of the body's key and the tables they sit at,
         each with `your_seats` and `your_turn`; `your_turn` lists the tables where one of their
-        seats must act now. With several processes, `elsewhere` holds the other processes'
-        entries (`entries`) of their tables in play, and `found` the `player_tables` read."""
+        seats must act now (never a tutorial: its bots wait for nobody; an ended tutorial is not
+        listed). With several processes, `elsewhere` holds the other processes' entries
+        (`entries`) of their tables in play, and `found` the `player_tables` read."""
         player, rows = found or self.player_tables(body)
         out = []
         for row, steps in rows:
+            if row.tutorial and row.ended is not None:
+                continue  # a guided game over (played out or left) is gone from "Yours"
             table = self.room.tables.get(row.id)
             entry = (elsewhere or {}).get(row.id) if table is None else None
             out.append(entry or self.entry(player.id, row, steps, table))
@@ -90,5 +93,6 @@ class Players:
         summary["your_seats"] = seats
         to_act = table.state.current_player if table is not None and not table.is_over else None
         out_of_time = table is not None and table.clock is not None and to_act in table.clock.out
-        summary["your_turn"] = to_act in seats and not out_of_time  # out of time: the stand-in's
+        # Out of time: the stand-in's move. A tutorial waits for nobody: never "Your turn".
+        summary["your_turn"] = to_act in seats and not out_of_time and not row.tutorial
         return summary

@@ -139,10 +139,12 @@ def _plain(values: dict[str, Any]) -> Any:
 def why_unrated(table: Table, choice: bool | None) -> str | None:
     """Why this table's end does not change ratings, or None if it does (a rated table)."""
     row = table.row
+    if row.tutorial:  # a guided game: no rating, no personal best, whatever its end
+        return "it was a tutorial"
     if not table.decided and left_returns(table) is None:  # played out, forfeited, or resigned
         return ("its people agreed to leave it for a rematch before its end" if table.left_unfinished
                 else "the game did not reach its end")
-    if choice is False:  # a tutorial's too: it counts for no rating and no personal best
+    if choice is False:
         return "its creator chose a game that is not rated"
     solitaire = len(table.game.sides(params_from_dict(table.game.params_type, row.params))) < 2
     if solitaire and table.forfeited is not None:

@@ -191,7 +191,12 @@ def _layout_1(db: Database) -> None:
     db.script(LAYOUT_1_INDEXES)
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_layout_1]
+def _layout_2(db: Database) -> None:
+    """A table remembers the tutorial it guides (its creator's lesson, never "Your turn")."""
+    db.execute("ALTER TABLE tables ADD COLUMN tutorial TEXT")
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}

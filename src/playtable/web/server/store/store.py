@@ -99,6 +99,9 @@ class TableRow:
     """The table's clocks (`clocks.TableClock.to_json`: settings, each seat's time left, the
     running one's start), None without a clock. A table stored by the earlier turn timer (the
     seats' `stand_in_after`) reads back as a per-move clock of that many seconds."""
+    tutorial: str | None = None
+    """The shipped tutorial this table is the guided game of (`tutorials.py`), else None: never
+    rated, never "Your turn", gone from "Yours" once it ends (docs/web.md, "Tutorials")."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,8 @@ class TableStore(Protocol):
     def close(self) -> None: ...
 
 
-_COLUMNS = "id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result, clock"
+_COLUMNS = ("id, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result, clock, "
+            "tutorial")
 
 
 def _writes(method: Any) -> Any:
@@ -226,11 +230,11 @@ class SqlStore:
     def create(self, row: TableRow) -> None:
         with self.db.transaction():
             self.db.execute(
-                f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.variant, json.dumps(row.params), row.seed,
                  _seats_json(row.seats), row.created, row.rematch, row.rematch_of, row.ended,
                  None if row.result is None else json.dumps(row.result),
-                 None if row.clock is None else json.dumps(row.clock)),
+                 None if row.clock is None else json.dumps(row.clock), row.tutorial),
             )
             self.db.executemany(
                 "INSERT INTO actions (table_id, step, seat, action, stand_in) VALUES (?, ?, ?, ?, ?)",
@@ -346,7 +350,7 @@ class SqlStore:
     @staticmethod
     def _row(values: tuple[Any, ...]) -> TableRow:
         (tid, game, variant, params, seed, seats, created, rematch, rematch_of, ended, result,
-         clock) = values
+         clock, tutorial) = values
         seat_dicts = json.loads(seats)
         # The earlier turn timer kept its seconds on each person's seat: a per-move clock now.
         timers = [s.pop("stand_in_after", None) for s in seat_dicts]
@@ -356,7 +360,7 @@ class SqlStore:
         return TableRow(tid, game, variant, json.loads(params), seed,
                         [SeatRow(**s) for s in seat_dicts], created, rematch, rematch_of,
                         ended=ended, result=None if result is None else json.loads(result),
-                        clock=stored)
+                        clock=stored, tutorial=tutorial)
 
     def load(self, table_id: str) -> TableRow | None:
         found = self.db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()

@@ -48,10 +48,11 @@ class Creation:
             raise BadRequest(refusal, 429)
 
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[int | None] | None = None, tutorial: bool = False,
+                     carried: list[int | None] | None = None, tutorial: str | None = None,
                      present: Sequence[SeatRow] = ()) -> tuple[Table, list[str | None]]:
         """A new table from a request body; returns it and each seat's token (None for bots).
-        `client`: the asking network; `tutorial`: a shipped tutorial's table (budgeted apart);
+        `client`: the asking network; `tutorial`: the shipped tutorial whose table this is
+        (budgeted apart, `TableRow.tutorial`);
         `present`: the old seats of the people who asked for this rematch.
         Seats marked `"mine"` are the body `key`'s player's. A rematch carries each seat's
         token and player over (`carried`: the old seat each new seat continues, None for an
@@ -66,7 +67,8 @@ class Creation:
         if body.get("key") is not None and not mine:
             check_key(body.get("key"))
         person = room.people.find(body["key"]) if valid_key(body.get("key")) else None
-        self.admit(row.id, client, person.id if person else None, tutorial)
+        self.admit(row.id, client, person.id if person else None, tutorial is not None)
+        row.tutorial = tutorial
         for seat in mine:
             assert creator is not None
             row.seats[seat].player, row.seats[seat].player_name = creator.id, creator.name

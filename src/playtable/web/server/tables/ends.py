@@ -16,7 +16,7 @@ from playtable.core.protocol import Event
 from playtable.web.server.people.seat_claims import nobody_arrived
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
-from playtable.web.server.tables.table_request import now
+from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Table, hash_token
 
 log = logging.getLogger("playtable.web")
@@ -72,6 +72,16 @@ class Ends:
         table.abandoned = True
         table.broadcast_state([Event("abandoned", why)])
         self.mark_ended(table)
+
+    def leave_tutorial(self, table: Table) -> None:
+        """The person of a tutorial's table leaves it (the lobby's Leave): a game not over yet
+        ends there, unrated as every tutorial, and the table goes from their "Yours" (players.py);
+        one already over stays as it ended. Only a tutorial: a real table ends by its game, its
+        clock or the idle rule, where its other people and ratings have their say."""
+        if not table.row.tutorial:
+            raise BadRequest("only a tutorial's table can be left this way", 409)
+        if not table.is_over and table.row.ended is None:
+            self.abandon(table, "You left the tutorial: this table has ended.")
 
     def unattended(self, table: Table, at: float) -> bool:
         """A table no person ever arrived at, or a tutorial nobody has open, for

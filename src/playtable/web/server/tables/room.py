@@ -231,7 +231,7 @@ class Room:
 
     # -- the calls between concerns (the hub routes each to its owner) -------------------------
     async def create(self, body: Any, client: str = "", rematch_of: Table | None = None,
-                     carried: list[int | None] | None = None, tutorial: bool = False,
+                     carried: list[int | None] | None = None, tutorial: str | None = None,
                      present: Sequence[SeatRow] = ()) -> tuple[Table, list[str | None]]:
         raise NotImplementedError  # creation.Creation.create
 

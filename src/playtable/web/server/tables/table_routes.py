@@ -1,5 +1,5 @@
 """The JSON API of tables (docs/web.md): the games and their rules, making a table (or a
-tutorial's), the lobby's list, one table's summary, and its rematch. Each route reads the
+tutorial's), the lobby's list, one table's summary, its rematch, and leaving a tutorial. Each route reads the
 server's context (`context.server_of`); every rule about tables lives in the hub."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.web.server.context import server_of
 from playtable.web.server.tables.api import catalogue, rules_markdown
-from playtable.web.server.tables.tutorials import shipped, tutorial_request
+from playtable.web.server.tables.tutorials import leave_request, shipped, tutorial_request
 from playtable.web.server.transport.http import client_of, json_error, read_body
 
 
@@ -54,11 +54,22 @@ async def start_tutorial(request: Request) -> Response:
     # its table counts against the network's tutorials, apart from its tables (in_play.py).
     server = server_of(request)
     tutorial, body = tutorial_request(await read_body(request))
-    table, tokens = await server.hub.create(body, client_of(request), tutorial=True)
+    table, tokens = await server.hub.create(body, client_of(request), tutorial=tutorial.name)
     seat = tutorial.seat
     return JSONResponse({"table_id": table.id, "seat": seat, "tutorial": tutorial.name,
                          "join_url": f"{server.base}/t/{table.id}?seat={seat}&token={tokens[seat]}"
                                      f"&tutorial={tutorial.name}"}, status_code=201)
+
+
+async def leave_tutorial(request: Request) -> Response:
+    # The seat's token or its player's key: only the tutorial's own person may end it.
+    hub = server_of(request).hub
+    table = await hub.fetch(request.path_params["table_id"])
+    proof = leave_request(await read_body(request))
+    if not any(hub.sitting.holds(table, seat, proof) for seat in range(len(table.row.seats))):
+        return json_error("only the person of this tutorial may leave it (their seat's link or name)", 403)
+    hub.ends.leave_tutorial(table)
+    return JSONResponse({"table_id": table.id, "status": table.status})
 
 
 async def list_tables(request: Request) -> Response:
@@ -93,6 +104,7 @@ def table_routes() -> list[BaseRoute]:
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table_id}", one_table),
         Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", leave_tutorial, methods=["POST"]),
         Route("/api/tutorials", tutorials, methods=["GET"]),
         Route("/api/tutorials", start_tutorial, methods=["POST"]),
     ]

@@ -101,6 +101,7 @@ def row_summary(row: TableRow, step: int, status: str = "finished",
         "rematch": row.rematch,
         "rematch_of": row.rematch_of,
         "clock": clock_summary(row),
+        "tutorial": row.tutorial,  # the guided game's name: the lobby marks it, offers to leave it
     }
     if public_seed:
         out["seed"] = row.seed
@@ -502,6 +503,9 @@ class Table:
             return {"returns": self.state.returns(), "text": text}
         if self.left_unfinished:
             return {"returns": None, "text": "Left unfinished: the players moved to a new table."}
+        if self.abandoned and self.row.tutorial:
+            return {"returns": None, "abandoned": True,
+                    "text": "The tutorial was left before its game's end."}
         if self.abandoned:
             return {"returns": None, "abandoned": True,
                     "text": "Ended by the server: nobody played this table for too long, or its "

@@ -30,6 +30,7 @@ from playtable.web.server.tables.table_request import BadRequest
 
 NAME = re.compile(r"^[a-z0-9-]{1,40}$")
 TUTORIAL_FIELDS = frozenset({"name", "key"})
+LEAVE_FIELDS = frozenset({"key", "token"})
 SCRIPTS = Path(str(resources.files("playtable.web") / "static" / "tutorials"))
 
 
@@ -90,3 +91,18 @@ def tutorial_request(body: Any) -> tuple[Tutorial, dict[str, Any]]:
         raise BadRequest(f"unknown tutorial {str(name)[:40]!r} (known: {', '.join(sorted(tutorials))})")
     tutorial = tutorials[name]
     return tutorial, tutorial.request(body.get("key"))
+
+
+def leave_request(body: Any) -> dict[str, str]:
+    """The proof in a request to leave a tutorial's table (`POST /api/tables/{id}/leave`): the
+    seat's `token` or the player's `key`, each a string of at most 100 characters; BadRequest
+    for anything else."""
+    if not isinstance(body, dict) or not body:
+        raise BadRequest('the request body must be a JSON object {"key": KEY} or {"token": TOKEN}')
+    unknown = sorted(set(body) - LEAVE_FIELDS)
+    if unknown:
+        raise BadRequest(f"unknown field '{unknown[0][:40]}' (known: key, token)")
+    for field, value in body.items():
+        if not isinstance(value, str) or len(value) > 100:
+            raise BadRequest(f"'{field}' must be a string of at most 100 characters")
+    return body

@@ -256,6 +256,7 @@ export function createBoard(host, ctx) {
     }
     lastPlayer = obs.player ? parseCell(obs.player) : null;
     fit();
+    if (obs.player && phone.matches) keepInView(player, animate && !prefersReducedMotion() ? path : null);
     if (!animate) requestAnimationFrame(() => { spin.style.transition = ""; });
   }
 
@@ -319,6 +320,21 @@ export function createBoard(host, ctx) {
       lastTurn = obs.turn;
     },
   };
+}
+
+/** On a phone the upright board is taller than the screen: once the board has turned (after the
+ * move's animation `path`, or at once when nothing moves), the player's square is brought to the
+ * middle of what the actions pinned at the top leave in view (playtable.css), if it is not in view. */
+function keepInView(marker, path) {
+  const delay = path ? Math.max(path.total, path.rotateAt + 450) + 50 : 0;
+  setTimeout(() => {
+    const box = marker.getBoundingClientRect();
+    if (!box.width) return;
+    const pinned = document.querySelector(".actions-panel")?.getBoundingClientRect().height ?? 0;
+    const top = Math.max(pinned, document.querySelector(".actions-panel")?.getBoundingClientRect().bottom ?? 0);
+    if (box.top >= top && box.bottom <= window.innerHeight) return;
+    window.scrollBy({ top: (box.top + box.bottom) / 2 - (pinned + window.innerHeight) / 2, behavior: "instant" });
+  }, delay);
 }
 
 function legendList() {

@@ -1,6 +1,8 @@
 // The Star Dice table menu ("named variants of the seed's iterations ... are playable
 // from the table menu"): a button above the table opens the game's named variants, each with its
-// one-line description from the catalogue (GET /api/games, the game's variant_descriptions).
+// one-line description from the catalogue (GET /api/games, the game's variant_descriptions),
+// grouped as the game groups them: the standard rules first, each group under its title and the
+// line saying what it is (the designer's earlier versions kept apart).
 // Choosing one asks once more ("Start ..."), then starts a new table in that variant through the
 // rematch request (ctx.rematch(variant), docs/web.md): both players' pages follow to it, the
 // solitaire (Objective 1) seats the one who chose it. Only a seated player sees the menu.
@@ -11,6 +13,7 @@ export class VariantMenu {
   constructor(ctx) {
     this.ctx = ctx;
     this.variants = null;
+    this.game = null; // the catalogue's Star Dice entry: its variants' titles, standard rules and groups
     this.chosen = null;
     this.list = h("ul", { class: "stardice-variants", "aria-label": "Variants" });
     this.note = h("p", { class: "stardice-menu-note" });
@@ -37,7 +40,8 @@ export class VariantMenu {
     if (!yes || this.variants) return;
     try {
       const { games } = await getJson("/api/games");
-      this.variants = games.find((game) => game.id === "stardice")?.variants ?? [];
+      this.game = games.find((game) => game.id === "stardice") ?? { variants: [] };
+      this.variants = this.game.variants;
       this.draw();
     } catch (err) {
       this.note.textContent = err.message;
@@ -46,19 +50,34 @@ export class VariantMenu {
 
   /** The variant's name for players; its id stays in data-variant. */
   titleOf(name) {
-    return this.variants.find((v) => v.name === name)?.title ?? name;
+    const variant = this.variants.find((v) => v.name === name);
+    return variant?.standard ? this.game.standard.title : variant?.title ?? name;
+  }
+
+  /** The standard rules (the variant that changes nothing), each group, then the rest. */
+  sections() {
+    const groups = this.game.variant_groups ?? [];
+    const grouped = new Set(groups.flatMap((g) => g.names));
+    const known = new Set(this.variants.map((v) => v.name));
+    return [{ names: this.variants.filter((v) => v.standard).map((v) => v.name) },
+      ...groups.map((g) => ({ ...g, names: g.names.filter((n) => known.has(n)) })),
+      { title: "Other variants", names: this.variants.filter((v) => !v.standard && !grouped.has(v.name)).map((v) => v.name) }]
+      .filter((section) => section.names.length);
   }
 
   draw() {
     const current = this.ctx.table()?.variant ?? null;
-    this.list.replaceChildren(...this.variants.map(({ name, description }) => h("li", {},
-      h("button", {
-        type: "button",
-        class: `stardice-variant${name === this.chosen ? " selected" : ""}`,
-        "aria-pressed": name === this.chosen ? "true" : "false",
-        dataset: { variant: name },
-        onClick: () => { this.chosen = name; this.draw(); },
-      }, h("b", {}, this.titleOf(name)), name === current ? " (playing now)" : "", h("br"), description))));
+    const description = (name) => this.variants.find((v) => v.name === name)?.description ?? "";
+    const button = (name) => h("li", {}, h("button", {
+      type: "button",
+      class: `stardice-variant${name === this.chosen ? " selected" : ""}`,
+      "aria-pressed": name === this.chosen ? "true" : "false",
+      dataset: { variant: name },
+      onClick: () => { this.chosen = name; this.draw(); },
+    }, h("b", {}, this.titleOf(name)), name === current ? " (playing now)" : "", h("br"), description(name)));
+    this.list.replaceChildren(...this.sections().map((section) => h("li", { class: "stardice-variant-group" },
+      section.title ? h("h3", {}, section.title) : null, section.note ? h("p", { class: "note" }, section.note) : null,
+      h("ul", {}, section.names.map(button)))));
     this.start.hidden = this.chosen === null;
     this.start.textContent = this.chosen ? `Start: ${this.titleOf(this.chosen)}` : "";
   }
