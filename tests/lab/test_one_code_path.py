@@ -97,7 +97,8 @@ def test_every_tool_plays_the_same_rows_through_one_path(
     assert measure(spec, {}, SEEDS[0], len(SEEDS), RunOptions())[0][0] == wins / len(SEEDS)
     _tool(played, "tune")
 
-    frame = api.sim("wizard", agents="heuristic", games=len(SEEDS), params={"players": PLAYERS}, seed=SEEDS[0])
+    frame = api.sim("wizard", agents="heuristic", games=len(SEEDS), params={"players": PLAYERS},
+                    seed=SEEDS[0])
     assert int(frame["win"].sum()) == wins
     _tool(played, "api")
 
