@@ -104,7 +104,9 @@ def test_a_rate_says_how_many_games_would_narrow_it_to_a_tolerance() -> None:
     assert abs((high - low) / 2 - 0.01) < 0.0002  # the count it names does narrow it to ±1 pp
     assert reach_text(reach) == f"±2.1 pp; ±1 pp needs about {need:,} games"
     assert "within the ±5 pp asked" in reach_text(rate_reach(768, 2000, tolerance=0.05))
-    assert games_for_half_width(0.0, 0.01) == games_for_half_width(0.01, 0.01) > 0  # 0 of n is not certainty
+    # 0 or all of n is not certainty: the Wilson interval of 0 of 189 games is [0, 2.0 %]
+    assert games_for_half_width(0.0, 0.01) == games_for_half_width(1.0, 0.01) == 189
+    assert wilson(0, 189)[1] <= 0.02 < wilson(0, 188)[1]
 
 
 def test_power_calculations_give_the_textbook_sample_sizes() -> None:

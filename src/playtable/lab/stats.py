@@ -190,13 +190,25 @@ Z80 = 0.8416212335729143
 
 
 def games_for_half_width(rate: float, half_width: float, z: float = Z95) -> int:
-    """Games after which a rate near `rate` has a 95 % interval of about ±half_width (the normal
-    approximation n = z² p (1 - p) / h², with p kept within [0.01, 0.99] so that a rate of 0 or
-    1 seen so far does not claim certainty)."""
+    """The fewest games after which a rate of `rate` has a Wilson interval no wider than
+    ±half_width: the interval the lab prints, so a rate of 0 or 1 seen so far is not taken for
+    certainty (the normal approximation z² p (1 - p) / h² would say one game)."""
     if not half_width > 0:
         raise ValueError("the half-width must be positive")
-    p = min(0.99, max(0.01, rate if math.isfinite(rate) else 0.5))
-    return math.ceil(z * z * p * (1 - p) / (half_width * half_width))
+    p = rate if math.isfinite(rate) else 0.5
+
+    def wide(n: int) -> bool:
+        low, high = wilson(p * n, n, z)
+        return (high - low) / 2 > half_width
+
+    high = 1
+    while wide(high):  # the half-width shrinks with n: double, then halve the gap
+        high *= 2
+    low = high // 2
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if wide(mid) else (low, mid)
+    return high
 
 
 def rate_reach(successes: float, n: int, tolerance: float = 0.01) -> dict[str, float]:
