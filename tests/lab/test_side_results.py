@@ -4,6 +4,7 @@ died); an interval over zero says it is too small to separate the variants."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,3 +55,15 @@ def test_sim_and_compare_show_the_heroes_result_and_the_draws(monkeypatch: pytes
     flat = " ".join(compare.out.split())
     assert "heroes won" in flat and "draws" in flat
     assert "too small to separate: 6 seeds" in flat
+
+
+def test_a_playtest_too_small_for_every_tester_to_play_every_variant_says_so(tmp_path: Path) -> None:
+    db = str(tmp_path / "tables.sqlite3")
+    short = run("playtest-online", "create", "troll", "--variant", "default", "--variant", "plus-one",
+                "--games", "2", "--db", db)
+    assert short.code == 0, short.err
+    said = "each tester plays at most 1 of the 2 variants; --games 4 lets each play every variant"
+    assert said in short.err
+    enough = run("playtest-online", "create", "troll", "--variant", "default", "--variant", "plus-one",
+                 "--games", "4", "--db", db)
+    assert enough.code == 0 and "never replays" not in enough.err
