@@ -87,3 +87,15 @@ def test_intervals_are_printed_in_their_answers_units() -> None:
     assert not diff.is_share() and share.is_share()
     trap = [a for a in playtest_wizard.answers("random", 2, 0, None) if "minus beta" in a.question]
     assert trap and trap[0].unit == "points" and trap[0].interval_text().endswith("points")
+
+
+def test_an_answer_says_how_far_it_can_still_move_or_that_it_cannot_separate() -> None:
+    fair = Answer("Fair at 3 players?", "seed", "50%", "heuristic", "50.0%", 0.5, 0.299, 0.701, 20, unit="%")
+    assert fair.reach_text() == "±20.1 pp; ±5 pp needs about 381 games"
+    tied = Answer("Does the rule change it?", "seed", "yes", "heuristic", "+2.0 points", 0.02, -0.05, 0.09,
+                  100, unit="points")
+    text = tied.reach_text()
+    assert text.startswith("too small to separate: 5 pp needs about ")
+    assert int(text.split("about ")[1].split(" ")[0].replace(",", "")) > 100
+    apart = Answer("q", "s", "x", "a", "+9 points", 0.09, 0.02, 0.16, 100, unit="points")
+    assert apart.reach_text() == "separated"

@@ -92,3 +92,38 @@ def test_guarded_width_does_not_trust_a_run_of_agreeing_seeds() -> None:
     assert 0.015 < d.guarded_half_width < 0.03
     busy = paired([1.0, 0.0] * 100, [0.0, 1.0] * 100)
     assert busy.guarded_half_width == pytest.approx(busy.half_width, rel=0.2)
+
+
+def test_a_rate_says_how_many_games_would_narrow_it_to_a_tolerance() -> None:
+    from playtable.lab.stats import games_for_half_width, rate_reach, reach_text
+
+    reach = rate_reach(768, 2000, tolerance=0.01)
+    assert 0.02 < reach["half_width"] < 0.022
+    need = reach["games_for_tolerance"]
+    low, high = wilson(0.384 * need, need)
+    assert abs((high - low) / 2 - 0.01) < 0.0002  # the count it names does narrow it to ±1 pp
+    assert reach_text(reach) == f"±2.1 pp; ±1 pp needs about {need:,} games"
+    assert "within the ±5 pp asked" in reach_text(rate_reach(768, 2000, tolerance=0.05))
+    # 0 or all of n is not certainty: the Wilson interval of 0 of 189 games is [0, 2.0 %]
+    assert games_for_half_width(0.0, 0.01) == games_for_half_width(1.0, 0.01) == 189
+    assert wilson(0, 189)[1] <= 0.02 < wilson(0, 188)[1]
+
+
+def test_power_calculations_give_the_textbook_sample_sizes() -> None:
+    from playtable.lab.stats import paired_games_to_separate, rates_games_to_separate
+
+    # Fleiss (1981) without continuity correction: 50 % against 55 % needs 1,565 games per arm.
+    assert rates_games_to_separate(0.50, 0.55) == 1565
+    # Connor (1987): discordant share 0.3, difference 0.1 -> (1.96 √0.3 + 0.84 √0.29)² / 0.01.
+    assert paired_games_to_separate(0.3, 0.1) == 234
+    assert paired_games_to_separate(0.3, 0.0) == 0
+
+
+def test_an_interval_over_zero_says_it_is_too_small_to_separate_and_how_many_would() -> None:
+    from playtable.lab.stats import separation
+
+    tied = paired([0, 1, 0, 1, 1, 0] * 10, [1, 1, 0, 0, 1, 0] * 10)
+    text = separation(tied)
+    assert text.startswith("too small to separate: 60 seeds; a 5.0 pp difference needs about ")
+    assert int(text.split("about ")[1].split(" ")[0].replace(",", "")) > 60
+    assert separation(paired([0] * 50, [1] * 50)) == ""

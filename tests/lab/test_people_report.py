@@ -114,3 +114,31 @@ def test_a_report_of_bots_alone_has_no_people_section(files: Files) -> None:
     alone = people_section([people])
     assert alone.startswith("<h2>People and bots</h2>") and "won only by people" in alone
     assert "<td>random</td>" not in alone  # no bot line without bot rows
+
+
+def test_people_at_the_heroes_seats_are_rated_by_the_heroes_result(tmp_path: Path) -> None:
+    """People play the wizard game's heroes against a bot wizard: their line is the heroes'
+    result (0 % when every hero died, not the bot wizard's 100 %), the bots' line is taken at the
+    same seats, and each side's result is shown apart."""
+    game = get_game("wizard")
+    params = resolve_params(game.params_type, game.variants, None, ["players=3"])
+    built = Arm.build("wizard", params, ["heuristic"])
+    bots_arm = Arm(built.game, built.params, built.agents, "default", keep_records=True)
+    played = {s: play_game(bots_arm, s) for s in range(12)}
+    lost = [s for s, r in played.items() if r["winners"] == [0]][:3]  # the wizard won: heroes lost
+    assert len(lost) == 3
+    rows = [person_row("wizard", built.params, s, played[s]["actions"], ["heuristic", PERSON, PERSON],
+                       "default") for s in lost]
+    people = write_people(people_table(rows, [[None, "Ann", "Bo"]] * 3, [[None, None, None]] * 3, []),
+                          tmp_path / "people.parquet")
+    bots = tmp_path / "bots.parquet"
+    writer = ResultWriter(bots, "test")
+    writer.write([{k: v for k, v in played[s].items() if k != "actions"} for s in lost])
+    writer.close()
+    section = people_section([people, bots])
+    person = _row(section, "default", "people")
+    assert person[2] == "0.0%"  # the heroes' result: every hero lost
+    assert "wizard 100.0%" in person[-1] and "heroes" not in person[-1]
+    bot = _row(section, "default", "heuristic, heuristic, heuristic")
+    assert bot[2] == "0.0%" and bot[6] == "+0.0 pp"  # the same deals, the same seats: no difference
+    assert "the seats the people held" in section and "default: heroes (hero1, hero2)" in section

@@ -430,7 +430,8 @@ def test_testers_share_a_table_with_bots_in_some_seats_and_each_answers(tmp_path
     line = re.search(r"<tr><td>default</td><td>people</td>(.*?)</tr>", section)
     assert line and re.findall(r"<td>(.*?)</td>", line.group(1))[:2] == ["1", "3"]
     assert "3.00 [" in section and "(n=3)" in section and "“seat 2”" in section
-    assert "Win rates are seat 0's: wizard (heuristic)" in section  # the bot wizard's wins
+    # the people's result is the heroes' (seats 1-3), not the bot wizard's at seat 0
+    assert "the seats the people held, for people and bots alike: default: heroes" in section
 
 
 def test_a_database_of_one_tester_a_slot_keeps_its_testers(tmp_path: Path) -> None:

@@ -228,24 +228,40 @@ def compare(
         log.info("%s", last)
 
 
+def _side_cells(sides: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """One cell per side named: 'rate [95% CI]' ('-' for a side this arm never saw win)."""
+    by_name = {side["side"]: side for side in sides}
+    return [f"{pct(by_name[n]['rate'])} [{pct(by_name[n]['low'])}, {pct(by_name[n]['high'])}]"
+            if n in by_name else "-" for n in names]
+
+
 def _print_comparison(
     result: Any, per_arm: dict[str, Any], diffs: dict[str, Any], test: Any, on: str
 ) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from playtable.lab.stats import separation
+
     console = Console()
     table = Table(title=f"variants ({result.stopped})", title_justify="left")
-    for col in ("variant", "agents", "games", "win rate", "95% CI", f"mean {on}", "mean length"):
+    side_names = list(dict.fromkeys(side["side"] for arm in result.arms
+                                    for side in per_arm[arm.label].get("sides", [])))
+    sided = bool(side_names)  # games with sides: each side's result and the draws, not seat 0's
+    rate_columns = (tuple(n if n == "draws" else f"{n} won" for n in side_names) if sided
+                    else ("win rate", "95% CI"))
+    mean_column = f"mean {on} (a draw ½)" if on == "win" else f"mean {on}"
+    for col in ("variant", "agents", "games", *rate_columns, mean_column, "mean length"):
         table.add_column(col)
     for arm in result.arms:
         s = per_arm[arm.label]
+        rates = (_side_cells(s["sides"], side_names) if sided else
+                 [pct(s["win_rate"]), f"[{pct(s['win_low'])}, {pct(s['win_high'])}]"])
         table.add_row(
             arm.label,
             ", ".join(arm.agents),
             str(s["games"]),
-            pct(s["win_rate"]),
-            f"[{pct(s['win_low'])}, {pct(s['win_high'])}]",
+            *rates,
             format_number(result.mean(arm.label)),
             format_number(s["length"]["mean"], 1),
         )
@@ -273,6 +289,10 @@ def _print_comparison(
             format_p(d.p_value),
         )
     console.print(diff_table)
+    for label, d in diffs.items():
+        verdict = separation(d)
+        if verdict:  # an interval over zero is not "no difference": say how many seeds would tell
+            console.print(f"'{label}' against '{base}': {verdict}")
     if test is not None:
         last = result.arms[-1].label
         verdict = {

@@ -107,24 +107,29 @@ def print_summary(summary: dict[str, Any], title: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from playtable.lab.stats import rate_reach, reach_text
+
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("measure")
     table.add_column("value")
     n = summary["games"]
     table.add_row("games", f"{n} ({pct(summary['completion'])} completed, {summary['errors']} errors)")
-    label = "win rate (seat 0)" if summary["players"] > 1 else "win rate"
-    table.add_row(
-        label,
-        f"{pct(summary['win_rate'])}  95% CI [{pct(summary['win_low'])}, {pct(summary['win_high'])}]"
-        f"  ({summary['wins']} of {n})",
-    )
+    alone = {"side": "win rate", "wins": summary["wins"], "rate": summary["win_rate"],
+             "low": summary["win_low"], "high": summary["win_high"]}
+    sides = summary.get("sides") or [alone]
+    for side in sides:  # each side's result from its own side, draws apart (not seat 0's rate)
+        name = side["side"] if side["side"] in ("draws", "win rate") else f"{side['side']} won"
+        table.add_row(name, f"{pct(side['rate'])}  95% CI [{pct(side['low'])}, {pct(side['high'])}]"
+                            f"  ({side['wins']} of {n})")
+    widest = max(sides, key=lambda side: side["high"] - side["low"])
+    table.add_row("how far it can still move",
+                  f"{widest['side']}: {reach_text(rate_reach(widest['wins'], n))}")
     if summary["players"] > 1:
         for seat, (rate, (lo, hi)) in enumerate(
             zip(summary["seat_win_rates"], summary["seat_win_intervals"], strict=True)
         ):
             name = summary["seat_names"][seat]
             table.add_row(f"seat {seat} ({name}) wins", f"{pct(rate)}  [{pct(lo)}, {pct(hi)}]")
-        table.add_row("draws", pct(summary["draw_rate"]))
         table.add_row("balance", format_number(summary["balance"]))
         table.add_row("first-player advantage", format_number(summary["first_player_advantage"]))
     for key, title_ in (

@@ -4,11 +4,39 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
 from playtable.cli.common import OUT_FILE, SEED, WORKERS, complete_agent, complete_game, log
+
+
+@contextmanager
+def games_counted(options: Any, label: str) -> Iterator[None]:
+    """A progress line on stderr while the games run: games played, their running win rate and
+    the time (the questions play several batches of unknown total, so no bar's end)."""
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    progress = Progress(SpinnerColumn(), TextColumn(label), TextColumn("{task.completed} games"),
+                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=console,
+                        transient=True, disable=not console.is_terminal)
+    task = progress.add_task(label, total=None, rate="")
+    won = [0, 0]
+
+    def count(rows: list[dict[str, Any]]) -> None:
+        won[0] += sum(bool(r.get("win")) for r in rows)
+        won[1] += len(rows)
+        progress.update(task, advance=len(rows), rate=f"seat 0 won {100 * won[0] / won[1]:.1f}%")
+
+    options.on_rows = count
+    with progress:
+        yield
+    log.info("%d games played", won[1])
 
 
 @click.command()
@@ -37,7 +65,8 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
         check_new_output(out, force)
     options = RunOptions(workers=workers)
     options.check()
-    answers = run(game, list(agents) or None, games, seed, options)
+    with games_counted(options, f"playtest {game}"):  # progress as sim shows it (stderr)
+        answers = run(game, list(agents) or None, games, seed, options)
     n = games if games is not None else DEFAULT_GAMES.get(game, 0)
     if out:
         from playtable.lab.report_playtest import write_playtest
@@ -54,11 +83,11 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
 
     table = Table(title=f"{game}: the seed's playtest questions ({n} games per setting from seed {seed})",
                   title_justify="left", show_lines=True)
-    for col in ("question", "agent", "the seed says", "measured", "95% interval", "n"):
+    for col in ("question", "agent", "the seed says", "measured", "95% interval", "n",
+                "how far it can still move"):
         table.add_column(col)
     for a in answers:
         table.add_row(a.question, a.agent + (" *" if a.disagree else ""), a.seed_says, a.measured,
-                      a.interval_text(),
-                      str(a.n))
+                      a.interval_text(), str(a.n), a.reach_text())
     Console().print(table)
     log.info("* the agents' intervals do not overlap: the answer depends on who plays")

@@ -65,6 +65,17 @@ def _complete_seat(ctx: click.Context, param: click.Parameter, incomplete: str) 
     return person + complete_agent(ctx, param, incomplete)
 
 
+def too_few_deals(deals: int, variants: int) -> str:
+    """'' when each tester (or a table's testers together) can play every variant; else what
+    they miss and the --games that would do: a tester never replays a deal, so playing every
+    variant takes as many deals as variants."""
+    if deals >= variants:
+        return ""
+    return (f"{deals * variants} games under {variants} variants are {deals} deal(s), and a tester never "
+            f"replays a deal: each tester plays at most {deals} of the {variants} variants; "
+            f"--games {variants * variants} lets each play every variant")
+
+
 @click.group("playtest-online")
 def playtest_online() -> None:
     """Playtests with people on the web server: create one (a link to share), follow it, and
@@ -101,6 +112,9 @@ def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, s
     finally:
         store.close()
     click.echo(f"{url.rstrip('/')}/p/{playtest_id}")
+    short = too_few_deals(spec.deals, len(spec.variants))
+    if short:
+        log.warning("%s", short)
     log.info("playtest %s in %s: %d games, %d deals (seeds %d-%d) under %s", playtest_id, path,
              spec.games, spec.deals, spec.first_seed, spec.first_seed + spec.deals - 1,
              ", ".join(spec.variants))

@@ -48,6 +48,25 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def derived_seed(seed: int, *parts: int) -> int:
+    """The seed of a stream derived from `seed` for one purpose (e.g. (purpose, seat)): the
+    seed's 64-bit limbs and then each part are absorbed one at a time, each by a full SplitMix64
+    finaliser round, so distinct (seed, parts) share a stream only by 64-bit chance.
+    (`fork`'s `seed ^ salt * golden` is one XOR: seeds a and a ^ (s1 ^ s2) * golden swap the
+    streams of salts s1 and s2, and an XOR leaves structure a single mix must hide.)"""
+    h = _GOLDEN
+    limbs = [seed & _MASK]
+    rest = seed >> 64
+    while rest not in (0, -1):  # a seed beyond 64 bits (and its sign) is absorbed whole
+        limbs.append(rest & _MASK)
+        rest >>= 64
+    if rest == -1 and seed < 0:
+        limbs.append(_MASK)
+    for part in (*limbs, *parts):
+        h = _mix(((h ^ (part & _MASK)) + _GOLDEN) & _MASK)
+    return h
+
+
 class Chance:
     """A seeded random stream with optional rigged queues, JSON round-trippable."""
 

@@ -25,7 +25,7 @@ from typing import Any
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
 from playtable.lab.runner import Arm, RunOptions, resolve_game, run_tasks
-from playtable.lab.stats import Z95, mean_sd, wilson
+from playtable.lab.stats import Z95, mean_sd, paired_games_to_separate, rate_reach, reach_text, wilson
 
 MODULES = {
     "troll": "playtable.lab.playtest_troll",
@@ -80,6 +80,25 @@ class Answer:
         if self.unit:
             return self.unit == "%"
         return "%" in self.measured and 0 <= self.low <= self.high <= 1
+
+    def reach_text(self, tolerance: float = 0.05) -> str:
+        """How far the answer can still move: a share's ±half-width and the games that would
+        narrow it to ±tolerance; a difference whose interval holds 0, that it is too small to
+        separate and the games that would (a power calculation: 5 % level, 80 % power, for the
+        difference seen or `tolerance` if that is smaller; its spread taken from the interval)."""
+        if math.isnan(self.low) or not self.n:
+            return "-"
+        if self.unit == "points":
+            if self.low > 0 or self.high < 0:
+                return "separated"
+            half = (self.high - self.low) / 2
+            spread = (half * math.sqrt(self.n) / Z95) ** 2  # ≈ share of discordant games − d²
+            target = max(abs(self.value), tolerance) if math.isfinite(self.value) else tolerance
+            need = paired_games_to_separate(spread + self.value ** 2, target)
+            return f"too small to separate: {100 * target:.0f} pp needs about {need:,} games"
+        if self.is_share():
+            return reach_text(rate_reach(self.value * self.n, self.n, tolerance))
+        return "-"
 
     def interval_text(self) -> str:
         """The 95 % interval as the front ends print it, in the answer's unit."""

@@ -417,6 +417,11 @@ class SqlData(ReportData):
             "WHERE w >= 0 GROUP BY ALL"
         ).fetchall():
             groups[self._labels[gid]].summary.seat_wins[int(seat)] += int(count)
+        for gid, seats, count in con.execute(  # each set of winning seats: the sides' results
+            f"SELECT gid, list_sort(list_filter({winners}, lambda w: w >= 0)) AS s, count(*) FROM g "
+            f"WHERE {plain} AND len(list_filter({winners}, lambda w: w >= 0)) > 0 GROUP BY ALL"
+        ).fetchall():
+            groups[self._labels[gid]].summary.side_wins[tuple(int(w) for w in seats)] += int(count)
         if self._types.get("events", "").startswith("MAP"):
             for gid, kind, count in con.execute(
                 "SELECT gid, k, sum(v) FROM (SELECT gid, unnest(map_keys(events)) AS k, "

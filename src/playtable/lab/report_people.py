@@ -2,8 +2,10 @@
 from `playtable playtest-online export`) beside bot rows of the same variants, in the same
 files or others.
 
-Per variant, one line for the people and one per set of bot agents: games, win rate with its
-Wilson 95 % interval, mean length; and for each bot line against the people:
+Per variant, one line for the people and one per set of bot agents: games, the win rate **of the
+seats the people held** (the heroes, when people play the wizard game's heroes against a bot
+wizard; seat 0 in a one-seat game) with its Wilson 95 % interval, mean length, the draws, and each
+side's result (wizard, heroes) apart; and for each bot line against the people:
 
 * on the deals both played (common random numbers: the same seed is the same deal), the mean
   paired difference in wins with its 95 % interval, the deals only one side won, and the exact
@@ -14,9 +16,9 @@ Wilson 95 % interval, mean length; and for each bot line against the people:
 questionnaire per variant: each scale's mean with a 95 % normal interval and its count, and the
 free-text answers. Everything is grouped in DuckDB; only counts and sums reach Python.
 
-Win is seat 0's, as everywhere in the lab, whoever plays it (a playtest's people may sit at any
-seats, with bots at the others or none). The questionnaire has one answer a tester: a game of
-several testers gives several.
+A bot line's rate is taken at the same seats, so "bots − people" compares the same role played
+by bots and by people (the people's 0 % when every hero died, not the bot wizard's 100 %).
+The questionnaire has one answer a tester: a game of several testers gives several.
 """
 
 from __future__ import annotations
@@ -29,14 +31,17 @@ from pathlib import Path
 from typing import Any
 
 from playtable.agents import PERSON
+from playtable.lab.metrics import side_name
 from playtable.lab.people import QUESTION_PREFIX, TESTER_COLUMN
 from playtable.lab.stats import Z95, paired_counts, wilson
 from playtable.lab.storage import connect
 
 TEXTS_SHOWN = 30
 """Free-text answers listed per variant and question (the newest rows are in the file)."""
-WIN = "(CASE WHEN win THEN 1.0 WHEN draw THEN 0.5 ELSE 0.0 END)::DOUBLE"
 PEOPLE = f"list_contains(agents, '{PERSON}')"
+WIN = "(CASE WHEN list_has_any(won_by, people_seats) THEN 1.0 WHEN draw THEN 0.5 ELSE 0.0 END)::DOUBLE"
+"""A game's result for the seats people held in the variant (a draw half), people or bots playing."""
+WINS = "(CASE WHEN list_has_any(won_by, people_seats) THEN 1 ELSE 0 END)"
 
 
 def _pct(x: float) -> str:
@@ -56,30 +61,64 @@ def fisher_p(won_a: int, n_a: int, won_b: int, n_b: int) -> float:
     return float(fisher_exact([[won_a, n_a - won_a], [won_b, n_b - won_b]]).pvalue)
 
 
+def _people_seats(con: Any) -> dict[str, list[int]]:
+    """Variant -> the seats people held in its people's games (0-based), in a temporary table
+    `seated` (variant, people_seats) and a view `played` of the games with their winners."""
+    seats: dict[str, set[int]] = {}
+    query = f"SELECT DISTINCT variant, agents FROM games WHERE {PEOPLE}"
+    for variant, agents in con.execute(query).fetchall():
+        seats.setdefault(str(variant), set()).update(i for i, a in enumerate(agents) if a == PERSON)
+    found = {v: sorted(s) for v, s in seats.items()}
+    con.execute("CREATE OR REPLACE TEMP TABLE seated (variant VARCHAR, people_seats INTEGER[])")
+    if found:
+        con.executemany("INSERT INTO seated VALUES (?, ?)", [[v, s] for v, s in found.items()])
+    won_by = ("winners" if _has(con, "winners")  # files written before the column: seat 0's win
+              else "CASE WHEN win THEN [0] ELSE []::INTEGER[] END")
+    con.execute(f"CREATE OR REPLACE TEMP VIEW played AS SELECT games.*, {won_by} AS won_by, people_seats "
+                "FROM games JOIN seated USING (variant)")
+    return found
+
+
+def _sides(con: Any, variant: str, who: str, n: int) -> str:
+    """Each side's result on the line's games: 'wizard 100.0% [..] · heroes 0.0% [..]'."""
+    names = "seat_names" if _has(con, "seat_names") else "[]::VARCHAR[]"
+    found = con.execute(
+        f"SELECT won_by, any_value({names}), count(*) FROM played WHERE variant = ? AND "
+        f"(CASE WHEN {PEOPLE} THEN 'people' ELSE array_to_string(agents, ', ') END) = ? "
+        "AND len(won_by) > 0 GROUP BY won_by ORDER BY won_by", [variant, who]).fetchall()
+    parts = []
+    for seats, seat_names, count in found:
+        names_of = [seat_names[s] if seat_names and s < len(seat_names) else f"seat {s}" for s in seats]
+        low, high = wilson(count, n)
+        parts.append(f"{html.escape(side_name(names_of))} {_pct(count / n)} [{_pct(low)}, {_pct(high)}]")
+    return " · ".join(parts) or "–"
+
+
 def people_vs_bots(con: Any) -> list[dict[str, Any]]:
-    """One dict per (variant, side): side is "people" or the bots' agents joined by commas."""
+    """One dict per (variant, side): side is "people" or the bots' agents joined by commas; the
+    rates are those of the seats the people held in the variant (`_people_seats`)."""
+    _people_seats(con)
     found = con.execute(
         f"WITH r AS (SELECT variant, CASE WHEN {PEOPLE} THEN 'people' ELSE array_to_string(agents, ', ') "
-        f"END side, {WIN} w, win, length FROM games) "
-        "SELECT variant, side, count(*) n, sum(w) won, sum(CASE WHEN win THEN 1 ELSE 0 END) wins, "
-        "avg(length) FROM r GROUP BY variant, side "
+        f"END side, {WIN} w, {WINS} win, draw, length FROM played) "
+        "SELECT variant, side, count(*) n, sum(w) won, sum(win) wins, "
+        "sum(CASE WHEN draw THEN 1 ELSE 0 END) draws, avg(length) FROM r GROUP BY variant, side "
         "ORDER BY variant, side <> 'people', side").fetchall()
     testers_of = dict(con.execute(
         f"SELECT variant, count(DISTINCT t) FROM (SELECT variant, {_each(con, TESTER_COLUMN)} t "
         f"FROM games WHERE {PEOPLE}) GROUP BY variant").fetchall()) if _has(con, TESTER_COLUMN) else {}
     people = {v: (n, wins) for v, side, n, _, wins, *_ in found if side == "people"}
     out = []
-    for variant, side, n, won, wins, length in found:
+    for variant, side, n, won, wins, draws, length in found:
         testers = testers_of.get(variant, 0)
-        if variant not in people:
-            continue  # a variant no person played: the report's other sections show it
         line: dict[str, Any] = {"variant": variant, "side": side, "n": n, "rate": won / n,
-                                "interval": wilson(won, n), "length": length, "testers": testers}
+                                "interval": wilson(won, n), "length": length, "testers": testers,
+                                "draws": draws, "sides": _sides(con, variant, side, n)}
         if side != "people":
             counts = Counter({(a, b): c for a, b, c in con.execute(
-                f"WITH p AS (SELECT seed, avg({WIN}) w FROM games WHERE {PEOPLE} AND variant = ? "
+                f"WITH p AS (SELECT seed, avg({WIN}) w FROM played WHERE {PEOPLE} AND variant = ? "
                 "GROUP BY seed), "
-                f"b AS (SELECT seed, avg({WIN}) w FROM games WHERE NOT {PEOPLE} AND variant = ? "
+                f"b AS (SELECT seed, avg({WIN}) w FROM played WHERE NOT {PEOPLE} AND variant = ? "
                 "AND array_to_string(agents, ', ') = ? GROUP BY seed) "
                 "SELECT p.w, b.w, count(*) FROM p JOIN b USING (seed) GROUP BY ALL",
                 [variant, variant, side]).fetchall()})
@@ -104,7 +143,7 @@ def _each(con: Any, column: str) -> str:
 def _comparison_table(lines: Sequence[dict[str, Any]]) -> str:
     head = ["variant", "who", "games", "testers", "win rate", "95% CI", "mean length", "common deals",
             "bots − people", "95% CI", "won only by people", "won only by bots", "sign test p",
-            "Fisher p (all games)", "differ (p < 0.05)"]
+            "Fisher p (all games)", "differ (p < 0.05)", "draws", "each side won [95% CI]"]
     rows = []
     for line in lines:
         low, high = line["interval"]
@@ -122,6 +161,7 @@ def _comparison_table(lines: Sequence[dict[str, Any]]) -> str:
                                      "–" if math.isnan(test) else "yes" if test < 0.05 else "no"]
         else:
             cells += [""] * 8
+        cells += [f"{line['draws']} ({_pct(line['draws'] / line['n'])})", line["sides"]]
         rows.append(cells)
     return ("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
             + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows) + "</table>")
@@ -177,16 +217,18 @@ def _questionnaire(con: Any) -> str:
     return "\n".join(parts)
 
 
-def _seat_zero(con: Any) -> str:
-    """Whose win the section's rates are: seat 0's name and who played it in the people's games
-    (a bot wizard's wins against people heroes, say), when the files say."""
-    if not _has(con, "seat_names"):
-        return ""
-    found = con.execute(f"SELECT DISTINCT seat_names[1], agents[1] FROM games WHERE {PEOPLE} "
-                        "ORDER BY ALL").fetchall()
-    said = ", ".join(html.escape(f"{name} ({'a tester' if agent == PERSON else agent})")
-                     for name, agent in found)
-    return f"<p class='note'>Win rates are seat 0's: {said} in the people's games.</p>" if said else ""
+def _whose(seats: dict[str, list[int]], con: Any) -> str:
+    """Whose result the rates are: the seats people held, by name, per variant."""
+    names = dict(con.execute(f"SELECT variant, any_value(seat_names) FROM games WHERE {PEOPLE} "
+                             "GROUP BY variant").fetchall()) if _has(con, "seat_names") else {}
+    said = []
+    for variant, held in sorted(seats.items()):
+        seat_names = names.get(variant) or []
+        named = [seat_names[s] if s < len(seat_names) else f"seat {s}" for s in held]
+        said.append(f"{html.escape(variant)}: {html.escape(side_name(named))}"
+                    + (f" ({html.escape(', '.join(named))})" if len(named) > 1 else ""))
+    return ("<p class='note'>Win rates are those of the seats the people held, for people and bots "
+            f"alike: {'; '.join(said)}.</p>") if said else ""
 
 
 def people_section(files: Sequence[str | Path]) -> str:
@@ -200,10 +242,11 @@ def people_section(files: Sequence[str | Path]) -> str:
         lines = people_vs_bots(con)
         return "\n".join([
             "<h2>People and bots</h2>",
-            _seat_zero(con),
+            _whose(_people_seats(con), con),
             "<p class='note'>Games people played (agent <code>person</code> at one seat or more) beside "
-            "bots' games of the same variant. Win is seat 0's, as everywhere in this report, whoever plays "
-            "it. On the deals both played, the paired difference in wins with its 95% interval and the "
+            "bots' games of the same variant. A win is one of the people's seats among the winners, for "
+            "the bots at the same seats too; the draws, and each side's result, are shown apart. "
+            "On the deals both played, the paired difference in wins with its 95% interval and the "
             "exact sign test on the deals only one side won; over all games, Fisher's exact test (a draw "
             "counts as not won there, as half a win in the win rate).</p>",
             _comparison_table(lines),

@@ -182,3 +182,85 @@ class Sprt:
             elif self.llr <= self.lower:
                 self.decision = "H0"
         return self.decision
+
+
+# -- how far an answer can still move ----------------------------------------------------------------
+Z80 = 0.8416212335729143
+"""The normal quantile for 80 % power, the usual design target (Cohen 1988)."""
+
+
+def games_for_half_width(rate: float, half_width: float, z: float = Z95) -> int:
+    """The fewest games after which a rate of `rate` has a Wilson interval no wider than
+    ±half_width: the interval the lab prints, so a rate of 0 or 1 seen so far is not taken for
+    certainty (the normal approximation z² p (1 - p) / h² would say one game)."""
+    if not half_width > 0:
+        raise ValueError("the half-width must be positive")
+    p = rate if math.isfinite(rate) else 0.5
+
+    def wide(n: int) -> bool:
+        low, high = wilson(p * n, n, z)
+        return (high - low) / 2 > half_width
+
+    high = 1
+    while wide(high):  # the half-width shrinks with n: double, then halve the gap
+        high *= 2
+    low = high // 2
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if wide(mid) else (low, mid)
+    return high
+
+
+def rate_reach(successes: float, n: int, tolerance: float = 0.01) -> dict[str, float]:
+    """A rate's answer with how far it can still move: the rate, its Wilson interval, the
+    interval's half-width, and the games that would narrow it to ±tolerance."""
+    low, high = wilson(successes, n)
+    rate = successes / n if n else math.nan
+    return {"rate": rate, "low": low, "high": high, "half_width": (high - low) / 2,
+            "tolerance": tolerance, "games_for_tolerance": games_for_half_width(rate, tolerance)}
+
+
+def reach_text(reach: Mapping[str, float]) -> str:
+    """'±2.1 pp; ±1 pp needs about 9,200 games' (or 'within ±1 pp' once it is)."""
+    half, tol = 100 * reach["half_width"], 100 * reach["tolerance"]
+    if reach["half_width"] <= reach["tolerance"]:
+        return f"±{half:.1f} pp, within the ±{tol:g} pp asked"
+    return f"±{half:.1f} pp; ±{tol:g} pp needs about {reach['games_for_tolerance']:,} games"
+
+
+def paired_games_to_separate(discordant_share: float, diff: float, z: float = Z95,
+                             z_power: float = Z80) -> int:
+    """Seeds a paired comparison needs to tell a difference `diff` from none at 5 % with 80 %
+    power, for results in [0, 1] whose seeds disagree at `discordant_share` (Connor 1987,
+    McNemar's test: n = (z √ψ + z_β √(ψ - d²))² / d²). ψ is at least |d|, since a difference
+    needs at least that many seeds that disagree."""
+    d = abs(diff)
+    if not d > 0 or not math.isfinite(d):
+        return 0
+    psi = min(1.0, max(discordant_share, d))
+    return math.ceil((z * math.sqrt(psi) + z_power * math.sqrt(max(psi - d * d, 0.0))) ** 2 / (d * d))
+
+
+def separation(p: Paired, smallest: float = 0.05) -> str:
+    """'' when the paired interval excludes 0; otherwise that the sample is too small to
+    separate the two, with the seeds that would: for the difference seen, or for `smallest`
+    (the smallest difference worth finding) when the one seen is smaller."""
+    if p.n == 0 or p.low > 0 or p.high < 0:
+        return ""
+    share = (p.b_only + p.a_only) / p.n
+    target = max(abs(p.diff), smallest) if math.isfinite(p.diff) else smallest
+    need = paired_games_to_separate(share if share > 0 else target, target)
+    return (f"too small to separate: {p.n:,} seeds; a {100 * target:.1f} pp difference needs about "
+            f"{need:,} (5 % level, 80 % power)")
+
+
+def rates_games_to_separate(rate_a: float, rate_b: float, z: float = Z95, z_power: float = Z80) -> int:
+    """Games per arm that two independent rates need to be told apart at 5 % with 80 % power
+    (Fleiss's formula for two proportions, without continuity correction)."""
+    d = abs(rate_a - rate_b)
+    if not d > 0 or not math.isfinite(d):
+        return 0
+    mean = (rate_a + rate_b) / 2
+    spread = (z * math.sqrt(2 * mean * (1 - mean))
+              + z_power * math.sqrt(rate_a * (1 - rate_a) + rate_b * (1 - rate_b)))
+    return math.ceil(spread * spread / (d * d))
