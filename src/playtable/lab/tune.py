@@ -2,7 +2,8 @@
 
 Why Optuna: it is well kept, its TPE sampler handles the mixed spaces games have (whole numbers,
 numbers, choices), it prunes hopeless trials from intermediate values, and its SQLite storage
-makes a study resumable for free (an interrupted `playtable tune` picks up where it stopped).
+makes a study resumable for free (an interrupted `playtable tune` picks up where it stopped),
+and its ask-and-tell interface lets runs sharing a storage claim trials under one lock.
 No NTBEA implementation on PyPI is maintained at that level.
 
 How a candidate is measured (the design that keeps the CPU bill low):
@@ -10,8 +11,11 @@ How a candidate is measured (the design that keeps the CPU bill low):
   setting of `over` (e.g. players=3, 4, 5), so two candidates differ only by their parameters.
 * **Rounds and pruning**: a trial plays its seeds in rounds and reports the loss after each; the
   median pruner stops a trial whose loss is worse than the median of earlier trials at that round.
-* **No game twice**: a trial whose parameters equal an earlier complete trial's takes its loss
-  (with common seeds the games would be identical), so a discrete space is never played twice.
+* **No game twice, no budget wasted**: a setting already tried takes its earlier loss (with
+  common seeds the games would be identical) and a setting the game refuses is skipped; neither
+  spends the budget, which counts trials played (`Search`).
+* **Start from what ships**: the base parameters and the shipped variants inside the space are
+  screened on one round and the nearest are the first trials (`TuneSpec.starts`).
 * **Fresh seeds at the end**: the best few candidates are re-measured on seeds no trial used,
   with 95 % intervals, and the winner is chosen on those (the search's own numbers are biased
   in the winner's favour: it was picked because its seeds were kind).
@@ -24,8 +28,13 @@ game metric). The loss is the largest distance from the target over the settings
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
+import os
+import random
+import socket
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +43,7 @@ from urllib.parse import quote
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
-from playtable.lab.runner import Arm, RunOptions, resolve_game, run_tasks
+from playtable.lab.runner import Arm, Interrupted, RunOptions, resolve_game, run_tasks
 from playtable.lab.space import Dim
 from playtable.lab.stats import Z95, mean_sd, wilson
 
@@ -138,6 +147,31 @@ class TuneSpec:
         game = resolve_game(self.game)
         return params_from_dict(game.params_type, {**self.base, **values, **setting})
 
+    def refusal(self, values: dict[str, Any]) -> str | None:
+        """Why the game refuses these values under some setting of `over`, or None."""
+        try:
+            for setting in self.over:
+                self.params_for(values, setting)
+        except BadParameter as err:
+            return str(err)
+        return None
+
+    def starts(self) -> list[tuple[str, dict[str, Any]]]:
+        """The starting points: the base parameters, then every shipped variant that only moves
+        dials of the space (within it), as (name, trial values); refused ones are left out."""
+        game = resolve_game(self.game)
+        base = {**params_as_dict(game.params_type()), **self.base}
+        dims = {d.name: d for d in self.space}
+        out: list[tuple[str, dict[str, Any]]] = []
+        for name, changes in [("the starting parameters", {}), *game.variants.items()]:
+            outside = [k for k, v in changes.items() if k not in dims and _plain(v) != _plain(base.get(k))]
+            values = {n: dims[n].label({**base, **changes}[n]) for n in dims}
+            if outside or any(v is None for v in values.values()) or self.refusal(values) is not None:
+                continue
+            if all(values != v for _, v in out):
+                out.append((name, values))
+        return out
+
     def arms(self, values: dict[str, Any]) -> list[Arm]:
         """One arm per setting of `over`; raises BadParameter for an invalid combination."""
         out = []
@@ -164,10 +198,36 @@ class TuneResult:
     study_name: str
     trials: list[dict[str, Any]]
     finalists: list[Finalist]
+    notes: list[str] = field(default_factory=list)
+    """What the search says about itself (a budget lowered to the space, a sampler that stalled)."""
+    importances: dict[str, float] = field(default_factory=dict)
+    """Each dial's share of the loss's variation over complete trials (Optuna's fANOVA)."""
+    importance_note: str = ""
+    """Why there are no importances, when there are none."""
+    played: int = 0
+    """Trials that spent the budget (played in full, or until pruned)."""
+    budget: int = 0
+
+    def missed_by(self) -> float | None:
+        """How far the best candidate's fresh measurement lies from the target, when the target
+        lies outside its 95 % interval under some setting of `over` (None when it is met)."""
+        best = self.best
+        if best is None:
+            return None
+        target = self.spec.objective.target
+        misses = [abs(mean - target) for mean, low, high in best.measured if not low <= target <= high]
+        return max(misses) if misses else None
 
     @property
     def best(self) -> Finalist | None:
         return min(self.finalists, key=lambda f: f.loss) if self.finalists else None
+
+    def shipped_as(self) -> str | None:
+        """The name of the shipped variant the best candidate is, if it is one."""
+        game = resolve_game(self.spec.game)
+        best = self.variant() if self.best is not None else None
+        return next((name for name, values in game.variants.items()
+                     if best is not None and {k: _plain(v) for k, v in values.items()} == best), None)
 
     def variant(self) -> dict[str, Any]:
         """The best candidate as a named-variant dict: only values that differ from the defaults."""
@@ -197,6 +257,12 @@ def _import_optuna() -> Any:
     return optuna
 
 
+SETTINGS_LISTED = 20_000
+"""A discrete space up to this many settings is listed whole (each checked by the game's own
+parameter check, microseconds a setting): searched exhaustively when the budget covers it, and
+the list the search falls back on when the sampler only proposes settings already tried."""
+
+
 def grid(space: Sequence[Dim]) -> dict[str, list[Any]] | None:
     """Every value of an all-discrete space (None when a dimension is continuous)."""
     out: dict[str, list[Any]] = {}
@@ -207,13 +273,15 @@ def grid(space: Sequence[Dim]) -> dict[str, list[Any]] | None:
     return out
 
 
-def _sampler(optuna: Any, spec: TuneSpec, budget: int) -> Any:
-    """A discrete space no larger than the budget is searched exhaustively (in a shuffled order:
-    Optuna's grid sampler), anything larger by TPE."""
+def accepted_settings(spec: TuneSpec) -> list[dict[str, Any]] | None:
+    """Every setting of a discrete space that the game accepts under every setting of `over`,
+    in the space's order (None when a dimension is continuous or the space is too large to list)."""
     values = grid(spec.space)
-    if values is not None and math.prod(len(v) for v in values.values()) <= budget:
-        return optuna.samplers.GridSampler(values, seed=spec.seed)
-    return optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=8)
+    if values is None or math.prod(len(v) for v in values.values()) > SETTINGS_LISTED:
+        return None
+    names = list(values)
+    settings = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values.values())]
+    return [s for s in settings if spec.refusal(s) is None]
 
 
 OPTUNA_TABLES = {"studies", "trials", "version_info"}
@@ -259,7 +327,7 @@ def open_study(spec: TuneSpec, name: str, storage: str | None, budget: int = 0) 
             storage=url,
             direction="minimize",
             load_if_exists=True,
-            sampler=_sampler(optuna, spec, budget),
+            sampler=optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=8),
             # a small budget starts pruning sooner: its few trials cannot all be played in full
             pruner=optuna.pruners.MedianPruner(n_startup_trials=max(2, min(6, budget // 4)),
                                                n_warmup_steps=0),
@@ -283,10 +351,258 @@ def _first_line(err: BaseException) -> str:
     return (text[0] if text else type(err).__name__)[:200]
 
 
-def _finished(study: Any) -> list[Any]:
-    optuna = _import_optuna()
-    return study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,
-                                                    optuna.trial.TrialState.PRUNED))
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple | list) else value
+
+
+class TuneInterrupted(Exception):  # noqa: N818 - it is a control-flow signal, not an error
+    """Ctrl-C during a tuning: the running trial is marked failed (it never counts), every
+    finished trial stays in the study."""
+
+    def __init__(self, played: int, budget: int, trial: int | None) -> None:
+        super().__init__(f"interrupted with {played} of {budget} trials played")
+        self.played, self.budget, self.trial = played, budget, trial
+
+
+PATIENCE = 30
+"""Proposals in a row that are refused or already tried before the search stops asking the
+sampler: a discrete space then takes an untried accepted setting at random, a continuous one
+stops (its sampler keeps proposing what the game refuses)."""
+
+LOCK_WAIT = 600.0
+"""Seconds a run waits for another run on the same storage to choose its trial (or to screen
+the starting points, which plays one round of games for each)."""
+
+OTHERS_POLL = 0.5
+"""Seconds between looks at the study while another run plays the budget's last trials: this
+run re-measures the finalists only once they are in (or plays more if one was stopped)."""
+
+COUNTED = "counted"
+"""User attribute of a trial that plays in full and counts against the budget: the run
+(`host:pid`) that claimed it."""
+
+
+def _runner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _alive(runner: str) -> bool:
+    """Whether the run that claimed a trial may still be running: another host's always may;
+    on this host, whether its process exists."""
+    host, _, pid = runner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def storage_lock(storage: str | None) -> Any:
+    """The lock a run holds on an SQLite storage file while it opens the study or chooses a
+    trial (none for a database URL, whose transactions serve, or a study in memory)."""
+    if not storage or "://" in storage:
+        return contextlib.nullcontext()
+    from playtable.core.files import exclusive
+
+    return exclusive(storage, "choosing a tuning trial", wait=LOCK_WAIT)
+
+
+class Search:
+    """One run's share of a study: ask the sampler, skip what the game refuses and what was
+    tried, claim a trial against the budget under a lock (so runs sharing a storage never
+    overrun it), play the trial in rounds, tell the result. The budget counts trials played
+    (in full, or until the median rule pruned them): refused settings, repeats and interrupted
+    trials do not spend it."""
+
+    def __init__(self, spec: TuneSpec, study: Any, budget: int, storage: str | None,
+                 options: RunOptions | None, on_trial: Callable[[dict[str, Any]], None] | None) -> None:
+        self.optuna = _import_optuna()
+        self.spec, self.study, self.budget = spec, study, budget
+        self.options, self.on_trial = options, on_trial
+        self.storage = storage if storage and "://" not in storage else None
+        self.per_round = max(1, math.ceil(spec.games / max(1, spec.rounds)))
+        self.settings = accepted_settings(spec)
+        self.first_round: dict[str, list[dict[str, Any]]] = {}
+        """Screened starting points' first-round rows, by their values: their trials reuse them."""
+        self.notes: list[str] = []
+        self.current: Any = None
+
+    def locked(self) -> Any:
+        return storage_lock(self.storage)
+
+    def trials(self, *states: Any) -> list[Any]:
+        return list(self.study.get_trials(deepcopy=False, states=states or None))
+
+    def played(self) -> int:
+        """Trials that spent the budget: played in full, or until the median rule stopped them."""
+        state = self.optuna.trial.TrialState
+        return sum(1 for t in self.trials(state.COMPLETE, state.PRUNED) if COUNTED in t.user_attrs)
+
+    def _claimed(self) -> int:
+        """Trials that count: played ones, and running ones a live run has claimed."""
+        running = self.trials(self.optuna.trial.TrialState.RUNNING)
+        return self.played() + sum(1 for t in running if COUNTED in t.user_attrs)
+
+    def _fail_stale(self) -> None:
+        """A trial left running by a run that was killed (on this host) is marked failed."""
+        for t in self.trials(self.optuna.trial.TrialState.RUNNING):
+            if not _alive(str(t.user_attrs.get(COUNTED, ""))):
+                self.study.tell(t.number, state=self.optuna.trial.TrialState.FAIL, skip_if_finished=True)
+
+    def prepare(self) -> None:
+        """Fail stale trials and, in a study with no trial yet, queue the starting points
+        (best first on one screening round) and, when the budget covers a listed space, every
+        accepted setting: that space is searched exhaustively."""
+        with self.locked():
+            self._fail_stale()
+            if self.settings is not None and len(self.settings) < self.budget:
+                self.notes.append(f"the space holds {len(self.settings)} settings the game accepts: each "
+                                  f"is played once (budget {self.budget} lowered to {len(self.settings)})")
+                self.budget = len(self.settings)
+            if self.trials():
+                return
+            for values in self._screened_starts():
+                self.study.enqueue_trial(values, skip_if_exists=True)
+            if self.settings is not None and len(self.settings) <= self.budget:
+                order = list(self.settings)
+                random.Random(self.spec.seed).shuffle(order)
+                for values in order:
+                    self.study.enqueue_trial(values, skip_if_exists=True)
+
+    def _screened_starts(self) -> list[dict[str, Any]]:
+        """The starting points nearest the target on one round of games, at most half the
+        budget of them (the sampler gets the rest), best first."""
+        scored: list[tuple[float, int, dict[str, Any]]] = []
+        for _name, values in self.spec.starts():
+            rows = self._play_round(values, 0)
+            self.first_round[_key(values)] = rows
+            scored.append((self._loss(rows), len(scored), values))
+        ranked = [values for _, _, values in sorted(scored, key=lambda x: (x[0], x[1]))]
+        return ranked[: max(1, self.budget // 2)]
+
+    def _play_round(self, values: dict[str, Any], step: int) -> list[dict[str, Any]]:
+        cached = self.first_round.pop(_key(values), None) if step == 0 else None
+        if cached is not None:
+            return cached
+        start = step * self.per_round
+        first, count = self.spec.seed + start, min(self.per_round, self.spec.games - start)
+        arms = self.spec.arms(values)
+        return run_tasks([(arm, s) for arm in arms for s in range(first, first + count)], self.options)
+
+    def _loss(self, rows: list[dict[str, Any]]) -> float:
+        return self.spec.objective.loss(self._means(rows))
+
+    def _means(self, rows: list[dict[str, Any]]) -> list[float]:
+        labels = [f"s{i}" for i in range(len(self.spec.over))]
+        measure = self.spec.objective.measure
+        return [measure([r for r in rows if r["variant"] == label])[0] for label in labels]
+
+    def run(self) -> None:
+        """Prepare, then trials until the study holds `budget` counted ones (this run's and
+        others'). Ctrl-C marks this run's running trial failed and raises TuneInterrupted."""
+        try:
+            self.prepare()
+            while True:
+                with self.locked():
+                    trial = self._next_trial()
+                if trial is not None:
+                    self._play(trial)
+                elif self._claimed() > self.played() and self.played() < self.budget:
+                    time.sleep(OTHERS_POLL)  # another run's trial may still be pruned or stopped
+                    with self.locked():
+                        self._fail_stale()
+                else:
+                    return
+        except (Interrupted, KeyboardInterrupt):
+            number = None
+            if self.current is not None:
+                number = self.current.number
+                self.study.tell(self.current, state=self.optuna.trial.TrialState.FAIL, skip_if_finished=True)
+            raise TuneInterrupted(self.played(), self.budget, number) from None
+
+    def _next_trial(self) -> Any:
+        """A new accepted setting claimed against the budget, or None when the budget is met
+        (counting other runs' claimed trials) or nothing untried is left."""
+        skipped = 0
+        while self._claimed() < self.budget:
+            self.current = trial = self.study.ask()
+            values = {d.name: d.suggest(trial) for d in self.spec.space}
+            if self._skip(trial, values):
+                self.current = None
+                skipped += 1
+                if skipped >= PATIENCE and not self._enqueue_untried():
+                    return None
+                continue
+            trial.set_user_attr(COUNTED, _runner())
+            return trial
+        return None
+
+    def _skip(self, trial: Any, values: dict[str, Any]) -> bool:
+        """Tell and report a refused or already tried setting (pruned or its earlier loss:
+        the same parameters on the same seeds would play the same games); True if skipped."""
+        state = self.optuna.trial.TrialState
+        why = self.spec.refusal(values)
+        if why is not None:
+            trial.set_user_attr("invalid", why)
+            self.study.tell(trial, state=state.PRUNED)
+            self._report(trial)
+            return True
+        for old in self.trials(state.COMPLETE, state.PRUNED):
+            if old.params == values and COUNTED in old.user_attrs:
+                trial.set_user_attr("same_as", old.number)
+                if old.state == state.COMPLETE and old.value is not None:
+                    self.study.tell(trial, float(old.value))
+                else:
+                    self.study.tell(trial, state=state.PRUNED)
+                self._report(trial)
+                return True
+        return False
+
+    def _enqueue_untried(self) -> bool:
+        """Queue an untried accepted setting (False when none is left or none can be listed)."""
+        if self.settings is None:
+            self.notes.append(f"stopped: the sampler proposed {PATIENCE} settings in a row that the "
+                              "game refuses or that were tried")
+            return False
+        tried = [t.params for t in self.trials() if COUNTED in t.user_attrs]
+        untried = [s for s in self.settings if s not in tried]
+        if not untried:
+            self.notes.append(f"every one of the {len(self.settings)} settings the game accepts was tried")
+            return False
+        self.study.enqueue_trial(random.Random(len(tried)).choice(untried))
+        return True
+
+    def _play(self, trial: Any) -> None:
+        values = dict(trial.params)
+        rows: list[dict[str, Any]] = []
+        loss = math.inf
+        steps = math.ceil(self.spec.games / self.per_round)
+        for step in range(steps):
+            rows += self._play_round(values, step)
+            loss = self._loss(rows)
+            trial.set_user_attr("values", self._means(rows))
+            trial.set_user_attr("games", min(self.spec.games, (step + 1) * self.per_round))
+            trial.report(loss, step)
+            if step + 1 < steps and trial.should_prune():
+                self.study.tell(trial, state=self.optuna.trial.TrialState.PRUNED)
+                break
+        else:
+            self.study.tell(trial, loss)
+        self.current = None
+        self._report(trial)
+
+    def _report(self, trial: Any) -> None:
+        if self.on_trial is not None:
+            frozen = next(t for t in self.trials() if t.number == trial.number)
+            self.on_trial(_trial_row(frozen, self.played(), self.budget))
+
+
+def _key(values: dict[str, Any]) -> str:
+    return json.dumps(values, sort_keys=True, default=str)
 
 
 def run_tune(
@@ -297,57 +613,44 @@ def run_tune(
     options: RunOptions | None = None,
     on_trial: Callable[[dict[str, Any]], None] | None = None,
 ) -> TuneResult:
-    """Run trials until the study holds `budget` finished ones, then re-measure the finalists.
-    Ctrl-C raises `runner.Interrupted` out of the running trial; the stored study keeps every
-    finished trial, so calling again with the same storage resumes."""
-    optuna = _import_optuna()
+    """Run trials until the study holds `budget` played trials (in full or until pruned;
+    refused settings, repeats and interrupted trials do not count), starting from the base parameters and
+    the shipped variants in the space, then re-measure the finalists. Runs sharing a storage
+    share its budget. Ctrl-C marks the running trial failed and raises TuneInterrupted; the
+    stored study keeps every finished trial, so calling again with the same storage resumes."""
     spec.arms({})  # the starting point must be valid: bad input fails before any game
-    study = open_study(spec, study_name, storage, budget)
-    per_round = max(1, math.ceil(spec.games / max(1, spec.rounds)))
-
-    def objective(trial: Any) -> float:
-        values = {d.name: d.suggest(trial) for d in spec.space}
-        for old in _finished(study):
-            if old.params != values or "same_as" in old.user_attrs:
-                continue
-            # the same parameters on the same seeds would play the same games again
-            trial.set_user_attr("same_as", old.number)
-            trial.set_user_attr("values", old.user_attrs.get("values"))
-            if old.state == optuna.trial.TrialState.COMPLETE and old.value is not None:
-                return float(old.value)
-            raise optuna.TrialPruned(f"as trial {old.number}")
-        try:
-            arms = spec.arms(values)
-        except BadParameter as err:
-            trial.set_user_attr("invalid", str(err))
-            raise optuna.TrialPruned(str(err)) from None
-        rows: dict[str, list[dict[str, Any]]] = {a.label: [] for a in arms}
-        loss = math.inf
-        for step, start in enumerate(range(0, spec.games, per_round)):
-            count = min(per_round, spec.games - start)
-            first = spec.seed + start
-            tasks = [(arm, s) for arm in arms for s in range(first, first + count)]
-            for row in run_tasks(tasks, options):
-                rows[row["variant"]].append(row)
-            means = [spec.objective.measure(rows[a.label])[0] for a in arms]
-            loss = spec.objective.loss(means)
-            trial.set_user_attr("values", means)
-            trial.set_user_attr("games", start + count)
-            trial.report(loss, step)
-            if trial.should_prune():
-                raise optuna.TrialPruned()
-        return loss
-
-    def callback(study_: Any, trial: Any) -> None:
-        if on_trial is not None:
-            on_trial(_trial_row(trial, len(_finished(study_)), budget))
-
-    remaining = budget - len(_finished(study))
-    if remaining > 0:
-        study.optimize(objective, n_trials=remaining, callbacks=[callback], catch=())
+    if storage:
+        check_storage(storage)
+    with storage_lock(storage):
+        study = open_study(spec, study_name, storage, budget)
+    search = Search(spec, study, budget, storage, options, on_trial)
+    search.run()
     finalists = _remeasure(spec, study, options)
-    trials = [_trial_row(t, t.number + 1, budget) for t in study.get_trials(deepcopy=False)]
-    return TuneResult(spec, study_name, trials, finalists)
+    trials = [_trial_row(t, 0, search.budget) for t in study.get_trials(deepcopy=False)]
+    importances, why_not = _importances(search)
+    return TuneResult(spec, study_name, trials, finalists, search.notes, importances, why_not,
+                      search.played(), search.budget)
+
+
+IMPORTANCE_TRIALS = 10
+"""Complete trials Optuna's parameter importance (fANOVA) needs before its figures mean much."""
+
+
+def _importances(search: Search) -> tuple[dict[str, float], str]:
+    """Which dials mattered (Optuna's fANOVA importance over complete trials), or why not."""
+    optuna = search.optuna
+    done = [t for t in search.trials(optuna.trial.TrialState.COMPLETE) if COUNTED in t.user_attrs]
+    varied = [d.name for d in search.spec.space if len({str(t.params.get(d.name)) for t in done}) > 1]
+    if len(done) < IMPORTANCE_TRIALS:
+        return {}, (f"too few trials played in full ({len(done)}; it takes {IMPORTANCE_TRIALS}) to say "
+                    "which dials mattered")
+    if not varied:
+        return {}, "no dial took more than one value in the complete trials"
+    try:
+        found = optuna.importance.get_param_importances(search.study, params=varied)
+    except (ValueError, RuntimeError) as err:
+        return {}, f"Optuna could not weigh the dials ({_first_line(err)})"
+    return dict(found), ""
 
 
 def _trial_row(trial: Any, done: int, budget: int) -> dict[str, Any]:
@@ -355,7 +658,7 @@ def _trial_row(trial: Any, done: int, budget: int) -> dict[str, Any]:
         "trial": trial.number, "state": trial.state.name, "loss": trial.value,
         "params": dict(trial.params), "values": trial.user_attrs.get("values"),
         "games": trial.user_attrs.get("games", 0), "same_as": trial.user_attrs.get("same_as"),
-        "invalid": trial.user_attrs.get("invalid"),
+        "invalid": trial.user_attrs.get("invalid"), "counted": COUNTED in trial.user_attrs,
         "done": done, "budget": budget,
     }
 
@@ -363,7 +666,7 @@ def _trial_row(trial: Any, done: int, budget: int) -> dict[str, Any]:
 def _remeasure(spec: TuneSpec, study: Any, options: RunOptions | None) -> list[Finalist]:
     optuna = _import_optuna()
     complete = [t for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
-                if t.value is not None and "same_as" not in t.user_attrs]
+                if t.value is not None and COUNTED in t.user_attrs]
     complete.sort(key=lambda t: t.value)
     finalists: list[Finalist] = []
     for trial in complete[: spec.finalists]:
