@@ -206,3 +206,27 @@ def test_toy_variants_are_starting_points_inside_the_space() -> None:
     assert starts["duel"] == {"players": 2, "turns": 5}
     assert "easy" not in starts  # it moves `target`, which is not searched here
     assert resolve_game(TOY).variants["easy"] == {"target": 12}
+
+
+def test_a_trial_streams_its_games_in_constant_memory() -> None:
+    """`tune --games 10**12` must not keep a row a game: the games of a trial and of a
+    re-measurement are summed as they come, so ten times the games take no more memory (the
+    rows of the extra 900 games alone would take hundreds of kilobytes)."""
+    import tracemalloc
+
+    from playtable.lab.runner import RunOptions
+    from playtable.lab.tune import measure
+
+    spec = TuneSpec(TOY, Objective("length", 9.0), [Dim("turns", "int", 1, 12)], agents=("random",))
+    options = RunOptions(batch_size=20)
+
+    def peak(games: int) -> int:
+        tracemalloc.start()
+        measure(spec, {"turns": 5}, 0, games, options)
+        high = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return high
+
+    peak(20)  # imports and caches warm up
+    small, large = peak(100), peak(1000)
+    assert large < small + 100_000, (small, large)

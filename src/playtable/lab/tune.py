@@ -28,6 +28,7 @@ game metric). The loss is the largest distance from the target over the settings
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import json
 import math
@@ -43,9 +44,10 @@ from urllib.parse import quote
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
+from playtable.lab.metrics import Moments
 from playtable.lab.runner import Arm, Interrupted, RunOptions, resolve_game, run_tasks
 from playtable.lab.space import Dim
-from playtable.lab.stats import Z95, mean_sd, wilson
+from playtable.lab.stats import Z95, wilson
 
 FRESH_SEEDS = 1_000_000
 """Re-measurement seeds start this far after the search's first seed."""
@@ -103,12 +105,21 @@ class Objective:
 
     def measure(self, rows: Sequence[dict[str, Any]]) -> tuple[float, float, float]:
         """Mean with its 95 % interval (Wilson for win rates)."""
-        values = [self.per_game(r) for r in rows]
-        mean, sd = mean_sd(values)
+        moments = Moments()
+        for row in rows:
+            moments.add(self.per_game(row))
+        return self.interval(moments)
+
+    def interval(self, moments: Moments) -> tuple[float, float, float]:
+        """Mean with its 95 % interval from running sums of the per-game numbers (Wilson for
+        win rates): what `measure` gives for the rows behind them, without the rows."""
+        n = moments.n
+        mean = moments.total / n if n else math.nan
         if self.kind == "win":
-            low, high = wilson(sum(values), len(values))
+            low, high = wilson(moments.total, n)
             return mean, low, high
-        half = Z95 * sd / math.sqrt(len(values)) if values else math.nan
+        sd = math.sqrt(max(0.0, moments.m2) / (n - 1)) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n) if n else math.nan
         return mean, mean - half, mean + half
 
     def loss(self, values: Sequence[float]) -> float:
@@ -240,12 +251,28 @@ class TuneResult:
         return {k: v for k, v in tuned.items() if v != defaults[k] and k not in self.spec.over[0]}
 
 
+def play_moments(spec: TuneSpec, arms: Sequence[Arm], first: int, count: int,
+                 options: RunOptions | None) -> list[Moments]:
+    """Play `count` seeds from `first` under every arm, the objective's per-game numbers summed
+    per arm as the rows come (`Moments`): the rows are never kept, so memory stays the same
+    however many games a trial or a re-measurement plays."""
+    sums = {arm.label: Moments() for arm in arms}
+
+    def take(rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            sums[row["variant"]].add(spec.objective.per_game(row))
+
+    streaming = dataclasses.replace(options or RunOptions(), on_rows=take)
+    tasks = ((arm, s) for arm in arms for s in range(first, first + count))  # read a batch at a time
+    run_tasks(tasks, streaming, total=count * len(arms), keep_rows=False)
+    return [sums[arm.label] for arm in arms]
+
+
 def measure(spec: TuneSpec, values: dict[str, Any], first_seed: int, games: int,
             options: RunOptions | None) -> list[tuple[float, float, float]]:
     """Play `games` seeds from `first_seed` under every setting; mean and interval per setting."""
-    arms = spec.arms(values)
-    rows = run_tasks([(arm, s) for arm in arms for s in range(first_seed, first_seed + games)], options)
-    return [spec.objective.measure([r for r in rows if r["variant"] == arm.label]) for arm in arms]
+    sums = play_moments(spec, spec.arms(values), first_seed, games, options)
+    return [spec.objective.interval(m) for m in sums]
 
 
 def _import_optuna() -> Any:
@@ -426,8 +453,8 @@ class Search:
         self.storage = storage if storage and "://" not in storage else None
         self.per_round = max(1, math.ceil(spec.games / max(1, spec.rounds)))
         self.settings = accepted_settings(spec)
-        self.first_round: dict[str, list[dict[str, Any]]] = {}
-        """Screened starting points' first-round rows, by their values: their trials reuse them."""
+        self.first_round: dict[str, list[Moments]] = {}
+        """Screened starting points' first-round sums, by their values: their trials reuse them."""
         self.notes: list[str] = []
         self.current: Any = None
 
@@ -478,28 +505,25 @@ class Search:
         budget of them (the sampler gets the rest), best first."""
         scored: list[tuple[float, int, dict[str, Any]]] = []
         for _name, values in self.spec.starts():
-            rows = self._play_round(values, 0)
-            self.first_round[_key(values)] = rows
-            scored.append((self._loss(rows), len(scored), values))
+            sums = self._play_round(values, 0)
+            self.first_round[_key(values)] = sums
+            scored.append((self._loss(sums), len(scored), values))
         ranked = [values for _, _, values in sorted(scored, key=lambda x: (x[0], x[1]))]
         return ranked[: max(1, self.budget // 2)]
 
-    def _play_round(self, values: dict[str, Any], step: int) -> list[dict[str, Any]]:
+    def _play_round(self, values: dict[str, Any], step: int) -> list[Moments]:
         cached = self.first_round.pop(_key(values), None) if step == 0 else None
         if cached is not None:
             return cached
         start = step * self.per_round
-        first, count = self.spec.seed + start, min(self.per_round, self.spec.games - start)
-        arms = self.spec.arms(values)
-        return run_tasks([(arm, s) for arm in arms for s in range(first, first + count)], self.options)
+        count = min(self.per_round, self.spec.games - start)
+        return play_moments(self.spec, self.spec.arms(values), self.spec.seed + start, count, self.options)
 
-    def _loss(self, rows: list[dict[str, Any]]) -> float:
-        return self.spec.objective.loss(self._means(rows))
+    def _means(self, sums: list[Moments]) -> list[float]:
+        return [self.spec.objective.interval(m)[0] for m in sums]
 
-    def _means(self, rows: list[dict[str, Any]]) -> list[float]:
-        labels = [f"s{i}" for i in range(len(self.spec.over))]
-        measure = self.spec.objective.measure
-        return [measure([r for r in rows if r["variant"] == label])[0] for label in labels]
+    def _loss(self, sums: list[Moments]) -> float:
+        return self.spec.objective.loss(self._means(sums))
 
     def run(self) -> None:
         """Prepare, then trials until the study holds `budget` counted ones (this run's and
@@ -578,13 +602,14 @@ class Search:
 
     def _play(self, trial: Any) -> None:
         values = dict(trial.params)
-        rows: list[dict[str, Any]] = []
+        sums = [Moments() for _ in self.spec.over]
         loss = math.inf
         steps = math.ceil(self.spec.games / self.per_round)
         for step in range(steps):
-            rows += self._play_round(values, step)
-            loss = self._loss(rows)
-            trial.set_user_attr("values", self._means(rows))
+            for total, played in zip(sums, self._play_round(values, step), strict=True):
+                total.merge(played)
+            loss = self._loss(sums)
+            trial.set_user_attr("values", self._means(sums))
             trial.set_user_attr("games", min(self.spec.games, (step + 1) * self.per_round))
             trial.report(loss, step)
             if step + 1 < steps and trial.should_prune():
