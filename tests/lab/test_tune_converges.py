@@ -195,7 +195,7 @@ def test_two_runs_on_one_storage_cooperate_and_never_overrun_the_budget(tmp_path
     played = [t for t in study.get_trials()
               if COUNTED in t.user_attrs and t.state.name in ("COMPLETE", "PRUNED")]
     assert len(played) == 6
-    assert {out.strip() for out, _ in outputs} == {"6"}
+    assert {out.strip() for out, _ in outputs} == {"6"}, outputs
     assert len({t.user_attrs[COUNTED] for t in played}) >= 1
 
 

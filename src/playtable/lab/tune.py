@@ -457,6 +457,8 @@ class Search:
         """Screened starting points' first-round sums, by their values: their trials reuse them."""
         self.notes: list[str] = []
         self.current: Any = None
+        self.exhausted = False
+        """Set when no untried setting is left to play (or the sampler stalled)."""
 
     def locked(self) -> Any:
         return storage_lock(self.storage)
@@ -464,15 +466,20 @@ class Search:
     def trials(self, *states: Any) -> list[Any]:
         return list(self.study.get_trials(deepcopy=False, states=states or None))
 
-    def played(self) -> int:
-        """Trials that spent the budget: played in full, or until the median rule stopped them."""
+    def _counts(self) -> tuple[int, int]:
+        """(played, running) from one reading of the study: trials that spent the budget (in
+        full, or until the median rule stopped them), and running ones a run has claimed. One
+        reading, so a trial that finishes meanwhile is never counted twice or not at all."""
         state = self.optuna.trial.TrialState
-        return sum(1 for t in self.trials(state.COMPLETE, state.PRUNED) if COUNTED in t.user_attrs)
+        counted = [t.state for t in self.trials() if COUNTED in t.user_attrs]
+        return (sum(1 for s in counted if s in (state.COMPLETE, state.PRUNED)),
+                sum(1 for s in counted if s == state.RUNNING))
+
+    def played(self) -> int:
+        return self._counts()[0]
 
     def _claimed(self) -> int:
-        """Trials that count: played ones, and running ones a live run has claimed."""
-        running = self.trials(self.optuna.trial.TrialState.RUNNING)
-        return self.played() + sum(1 for t in running if COUNTED in t.user_attrs)
+        return sum(self._counts())
 
     def _fail_stale(self) -> None:
         """A trial left running by a run that was killed (on this host) is marked failed."""
@@ -535,12 +542,14 @@ class Search:
                     trial = self._next_trial()
                 if trial is not None:
                     self._play(trial)
-                elif self._claimed() > self.played() and self.played() < self.budget:
-                    time.sleep(OTHERS_POLL)  # another run's trial may still be pruned or stopped
+                    continue
+                played, running = self._counts()
+                if played >= self.budget or self.exhausted:
+                    return
+                if running:  # another run's trial may still be pruned or stopped: wait for it
+                    time.sleep(OTHERS_POLL)
                     with self.locked():
                         self._fail_stale()
-                else:
-                    return
         except (Interrupted, KeyboardInterrupt):
             number = None
             if self.current is not None:
@@ -559,6 +568,7 @@ class Search:
                 self.current = None
                 skipped += 1
                 if skipped >= PATIENCE and not self._enqueue_untried():
+                    self.exhausted = True
                     return None
                 continue
             trial.set_user_attr(COUNTED, _runner())
