@@ -230,3 +230,28 @@ def test_a_trial_streams_its_games_in_constant_memory() -> None:
     peak(20)  # imports and caches warm up
     small, large = peak(100), peak(1000)
     assert large < small + 100_000, (small, large)
+
+
+def test_an_interrupted_setting_of_an_exhaustive_search_is_played_on_resuming(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four settings, each played once: the one Ctrl-C stopped is played again by the same
+    call, so the study ends with all four."""
+    db = str(tmp_path / "t.db")
+    spec = TuneSpec(TOY, Objective("length", 9.0), [Dim("turns", "int", 1, 4)], agents=("random",),
+                    games=6, rounds=1, finalists=1, remeasure=6)
+    real = tune_module.run_tasks
+    calls = {"n": 0}
+
+    def interrupted_on_the_third(*args: Any, **kw: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(tune_module, "run_tasks", interrupted_on_the_third)
+    with pytest.raises(TuneInterrupted):
+        run_tune(spec, budget=10, storage=db)
+    monkeypatch.setattr(tune_module, "run_tasks", real)
+    again = run_tune(spec, budget=10, storage=db)
+    assert again.played == 4
+    assert sorted(t["params"]["turns"] for t in _played(again.trials)) == [1, 2, 3, 4]

@@ -457,6 +457,8 @@ class Search:
         """Screened starting points' first-round sums, by their values: their trials reuse them."""
         self.notes: list[str] = []
         self.current: Any = None
+        self.queue: list[dict[str, Any]] = []
+        """An exhaustive search's settings still to queue (`_feed_queue`)."""
         self.exhausted = False
         """Set when no untried setting is left to play (or the sampler stalled)."""
 
@@ -489,23 +491,39 @@ class Search:
 
     def prepare(self) -> None:
         """Fail stale trials and, in a study with no trial yet, queue the starting points
-        (best first on one screening round) and, when the budget covers a listed space, every
-        accepted setting: that space is searched exhaustively."""
+        (best first on one screening round); when the budget covers a listed space, every
+        accepted setting is queued in a shuffled order: that space is searched exhaustively."""
         with self.locked():
             self._fail_stale()
             if self.settings is not None and len(self.settings) < self.budget:
                 self.notes.append(f"the space holds {len(self.settings)} settings the game accepts: each "
                                   f"is played once (budget {self.budget} lowered to {len(self.settings)})")
                 self.budget = len(self.settings)
+            if self.settings is not None and len(self.settings) <= self.budget:
+                self.queue = list(self.settings)
+                random.Random(self.spec.seed).shuffle(self.queue)
             if self.trials():
                 return
             for values in self._screened_starts():
-                self.study.enqueue_trial(values, skip_if_exists=True)
-            if self.settings is not None and len(self.settings) <= self.budget:
-                order = list(self.settings)
-                random.Random(self.spec.seed).shuffle(order)
-                for values in order:
-                    self.study.enqueue_trial(values, skip_if_exists=True)
+                self.study.enqueue_trial(values)  # a new study: nothing to skip
+
+    def _tried(self) -> set[str]:
+        """The settings played or being played (an interrupted trial's may be played again)."""
+        state = self.optuna.trial.TrialState
+        return {_key(t.params) for t in self.trials(state.COMPLETE, state.PRUNED, state.RUNNING)
+                if COUNTED in t.user_attrs}
+
+    def _feed_queue(self) -> None:
+        """An exhaustive search keeps one untried setting waiting for the next ask (queued one
+        at a time: Optuna reads the whole study for each trial it queues)."""
+        if not self.queue or self.trials(self.optuna.trial.TrialState.WAITING):
+            return
+        tried = self._tried()
+        while self.queue:
+            values = self.queue.pop(0)
+            if _key(values) not in tried:
+                self.study.enqueue_trial(values)
+                return
 
     def _screened_starts(self) -> list[dict[str, Any]]:
         """The starting points nearest the target on one round of games, at most half the
@@ -562,6 +580,7 @@ class Search:
         (counting other runs' claimed trials) or nothing untried is left."""
         skipped = 0
         while self._claimed() < self.budget:
+            self._feed_queue()
             self.current = trial = self.study.ask()
             values = {d.name: d.suggest(trial) for d in self.spec.space}
             if self._skip(trial, values):
@@ -602,8 +621,8 @@ class Search:
             self.notes.append(f"stopped: the sampler proposed {PATIENCE} settings in a row that the "
                               "game refuses or that were tried")
             return False
-        tried = [t.params for t in self.trials() if COUNTED in t.user_attrs]
-        untried = [s for s in self.settings if s not in tried]
+        tried = self._tried()
+        untried = [s for s in self.settings if _key(s) not in tried]
         if not untried:
             self.notes.append(f"every one of the {len(self.settings)} settings the game accepts was tried")
             return False
