@@ -62,7 +62,7 @@ def troll_spec(target: float, games: int, remeasure: int) -> TuneSpec:
 
 
 def show(name: str, result: TuneResult, seconds: float) -> None:
-    print(f"\n## {name}: {result.spec.objective}, {len(result.trials)} trials, {seconds:.0f} s")
+    print(f"\n## {name}: {result.spec.objective}, {result.played} trials played, {seconds:.0f} s")
     print("| candidate | " + " | ".join(json.dumps(s) for s in result.spec.over) + " | loss search / fresh |")
     print("|---|" + "---|" * (len(result.spec.over) + 1))
     for f in result.finalists:

@@ -204,6 +204,29 @@ def check_seed_span(seed: int, count: int) -> None:
                            "start lower or run fewer games")
 
 
+OUT_SIDECAR = ".journal.fragments"
+"""The longest suffix of a file a run keeps beside its --out file (a result file's journal of
+fragments, `lab.storage`): an --out name leaves room for it, so a long name is refused on the
+command line rather than at the run's first fragment."""
+
+
+def out_name_problem(path: Path) -> str | None:
+    """Why `path` cannot name an output although the system would take it: a name that is not
+    UTF-8 (result files and pages record their names as text) or that leaves no room for the
+    run's journal beside it (`OUT_SIDECAR`)."""
+    from playtable.core.files import NAME_MAX
+
+    try:
+        os.fsencode(path).decode("utf-8")
+    except UnicodeDecodeError:
+        return "the name is not UTF-8 text (files record their names as text); give a UTF-8 name"
+    size = len(os.fsencode(path.name))
+    if size + len(OUT_SIDECAR) > NAME_MAX:
+        return (f"a file name of {size} bytes is too long: the run keeps NAME{OUT_SIDECAR} beside "
+                f"it, so at most {NAME_MAX - len(OUT_SIDECAR)} bytes")
+    return None
+
+
 class OutFile(click.Path):
     """A file to write: checked when the command line is read, before any work, so a run
     never ends by finding that its output cannot be written (a missing directory, a
@@ -216,7 +239,7 @@ class OutFile(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         path = Path(os.fsdecode(value))
-        problem = output_problem(path)  # a name too long, a directory, a device, a FIFO...
+        problem = output_problem(path) or out_name_problem(path)  # too long, a directory, a FIFO...
         if problem:
             self.fail(f"cannot write {shown(path)}: {problem}", param, ctx)
         parent = path.parent if str(path.parent) else Path(".")

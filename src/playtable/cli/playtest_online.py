@@ -15,8 +15,13 @@ answers (`q_<id>`).
 
 from __future__ import annotations
 
+import errno
+import os
 import random
 import shlex
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +36,75 @@ DB_OPTION = click.option(
     help="The server's database: its SQLite file or postgresql:// URL [default: that of `playtable serve`].")
 
 
-def _store(db: str | Path | None, must_exist: bool = True) -> Any:
+def _db_path(db: str | Path | None, must_exist: bool = True) -> str | Path:
+    """The server's database: `--db`, or `playtable serve`'s default. An SQLite URI or an
+    in-memory database is refused: a playtest there would be stored nowhere the server reads,
+    so its share link would lead to nothing. A postgresql:// URL is its server's to check."""
     from playtable.cli.serve import default_db
-    from playtable.web.server.playtests.playtests import PlaytestStore
+    from playtable.core.files import shown
 
     path = db or default_db()
-    if isinstance(path, Path):
-        if must_exist and not path.is_file():
-            raise BadParameter(f"no server database at {path} (give the server's --db)")
-        path.parent.mkdir(parents=True, exist_ok=True)
-    return PlaytestStore(path), path
+    if not isinstance(path, Path):
+        return path
+    text = str(path)
+    if text == ":memory:" or text.startswith("file:"):
+        raise BadParameter(f"--db {shown(text)}: an SQLite URI or in-memory database would store the "
+                           "playtest nowhere the server reads; give the server's database file")
+    if must_exist and not path.is_file():
+        raise BadParameter(f"no server database at {shown(text)} (give the server's --db)")
+    return path
+
+
+def _disk_error(path: Path, err: Exception) -> Exception:
+    """A database that cannot be opened or written, as one line: a read-only disk or file is
+    the user's choice of --db (BadParameter, status 2), a full disk or an I/O error is the
+    machine's (OSError, status 1)."""
+    from playtable.core.files import shown
+
+    folder = path.parent if str(path.parent) else Path(".")
+    statvfs = getattr(os, "statvfs", None)
+    try:
+        disk = statvfs(folder) if statvfs is not None else None
+    except OSError:
+        disk = None
+    text = str(err).lower()
+    read_only = "readonly" in text or (disk is not None and disk.f_flag & getattr(os, "ST_RDONLY", 1))
+    if read_only:
+        return BadParameter(f"--db {shown(path)} is on a read-only disk or is a read-only file; the "
+                            f"server's database must be writable ({err})")
+    full = "full" in text or (disk is not None and disk.f_bavail * disk.f_frsize < 1 << 16)
+    if full:
+        return OSError(errno.ENOSPC, f"no space left on the disk of the server's database ({err})", str(path))
+    if isinstance(err, OSError) or "i/o" in text:
+        return OSError(errno.EIO, f"the server's database cannot be used ({err})", str(path))
+    return BadParameter(f"--db {shown(path)}: not a usable server database ({err})")
+
+
+@contextmanager
+def _on_disk(path: str | Path) -> Iterator[None]:
+    """Errors of the database's disk inside the block become one line (`_disk_error`); a
+    PostgreSQL server's own errors are already one line (StoreError)."""
+    from playtable.web.server.store.database import StoreError
+
+    if not isinstance(path, Path):
+        yield
+        return
+    try:
+        yield
+    except (sqlite3.Error, StoreError, OSError) as err:
+        if isinstance(err, OSError) and err.filename not in (None, str(path)):
+            raise  # another file's error (the export's --out) is the command line's to report
+        raise _disk_error(path, err) from None
+
+
+def _store(db: str | Path | None, must_exist: bool = True) -> Any:
+    from playtable.web.server.playtests.playtests import PlaytestStore
+
+    path = _db_path(db, must_exist)
+    with _on_disk(path):
+        if isinstance(path, Path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return PlaytestStore(path), path
 
 
 def bots_command(playtest_id: str, spec: Any, agent: str) -> str:
@@ -107,10 +171,11 @@ def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, s
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
     spec = check_spec(game, list(variants), games, first, list(seats), asked, title)
     store, path = _store(db, must_exist=False)
-    try:
-        playtest_id = store.create(spec)
-    finally:
-        store.close()
+    with _on_disk(path):
+        try:
+            playtest_id = store.create(spec)
+        finally:
+            store.close()
     click.echo(f"{url.rstrip('/')}/p/{playtest_id}")
     short = too_few_deals(spec.deals, len(spec.variants))
     if short:
@@ -129,7 +194,12 @@ def create(game: str, variants: tuple[str, ...], games: int, seed: int | None, s
 def status(playtest_id: str | None, agent: str, db: str | Path | None) -> None:
     """How far a playtest is (every playtest without PLAYTEST_ID), and the `compare` command
     that plays bots on its deals and variants (--agent on the people's seats)."""
-    store, _ = _store(db)
+    store, path = _store(db)
+    with _on_disk(path):
+        _status(store, playtest_id, agent)
+
+
+def _status(store: Any, playtest_id: str | None, agent: str) -> None:
     try:
         ids = [playtest_id] if playtest_id else [pid for pid, _ in store.ids()]
         for pid in ids:
@@ -163,40 +233,41 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | P
     from playtable.web.server.store.store import SqlStore
 
     store, path = _store(db)
-    tables = SqlStore(path)
-    try:
-        spec = store.spec(playtest_id)
-        if spec is None:
-            raise BadParameter(f"there is no playtest '{playtest_id[:20]}'")
-        rows: list[dict[str, Any]] = []
-        testers: list[list[str | None]] = []
-        answers: list[list[dict[str, Any] | None]] = []
-        suspects: list[str | None] = []
-        names: dict[str, str] = {}
-        unfinished = 0
-        for slot in store.slots(playtest_id):
-            table = tables.load(slot.table_id) if slot.table_id else None
-            if table is None:
-                continue
-            row = person_row(table.game, table.params, table.seed, [t for _, t in table.actions],
-                             list(spec.seats), slot.variant)
-            if not row["completed"]:
-                unfinished += 1
-                continue
-            seated = {t.seat: t for t in store.testers(playtest_id, slot=slot.slot)}
-            seat_testers: list[str | None] = [None] * len(spec.seats)
-            seat_answers: list[dict[str, Any] | None] = [None] * len(spec.seats)
-            for k, tester in seated.items():
-                shown = table.seats[k].player_name or tester.player_id
-                names.setdefault(tester.player_id, f"tester-{len(names) + 1}" if anonymous else shown)
-                seat_testers[k], seat_answers[k] = names[tester.player_id], tester.answers or {}
-            rows.append(row)
-            testers.append(seat_testers)
-            answers.append(seat_answers)
-            suspects.append(suspect(table, list(spec.people_seats)))
-    finally:
-        tables.close()
-        store.close()
+    with _on_disk(path):
+        tables = SqlStore(path)
+        try:
+            spec = store.spec(playtest_id)
+            if spec is None:
+                raise BadParameter(f"there is no playtest '{playtest_id[:20]}'")
+            rows: list[dict[str, Any]] = []
+            testers: list[list[str | None]] = []
+            answers: list[list[dict[str, Any] | None]] = []
+            suspects: list[str | None] = []
+            names: dict[str, str] = {}
+            unfinished = 0
+            for slot in store.slots(playtest_id):
+                table = tables.load(slot.table_id) if slot.table_id else None
+                if table is None:
+                    continue
+                row = person_row(table.game, table.params, table.seed, [t for _, t in table.actions],
+                                 list(spec.seats), slot.variant)
+                if not row["completed"]:
+                    unfinished += 1
+                    continue
+                seated = {t.seat: t for t in store.testers(playtest_id, slot=slot.slot)}
+                seat_testers: list[str | None] = [None] * len(spec.seats)
+                seat_answers: list[dict[str, Any] | None] = [None] * len(spec.seats)
+                for k, tester in seated.items():
+                    shown = table.seats[k].player_name or tester.player_id
+                    names.setdefault(tester.player_id, f"tester-{len(names) + 1}" if anonymous else shown)
+                    seat_testers[k], seat_answers[k] = names[tester.player_id], tester.answers or {}
+                rows.append(row)
+                testers.append(seat_testers)
+                answers.append(seat_answers)
+                suspects.append(suspect(table, list(spec.people_seats)))
+        finally:
+            tables.close()
+            store.close()
     if not rows:
         raise BadParameter(f"playtest {playtest_id} has no finished game yet")
     questions = [(q.id, q.kind) for q in spec.questions]

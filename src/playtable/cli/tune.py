@@ -70,16 +70,17 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
          agents: tuple[str, ...], budget: int, games: int, rounds: int, finalists: int,
          remeasure: int, seed: int, workers: int, study_name: str | None, storage: str | None,
          as_json: bool) -> None:
-    """Tune GAME's parameters towards a target with common seeds, pruning, and a final
-    re-measurement of the best candidates on fresh seeds. Ctrl-C keeps the study; the same
-    command resumes it."""
+    """Tune GAME's design dials towards a target, starting from its shipped variants, with
+    common seeds, pruning, and a final re-measurement of the best candidates on fresh seeds.
+    Settings the game refuses, repeats and pruned trials do not spend the budget. Ctrl-C keeps
+    the study; the same command resumes it, and runs sharing a --storage share its budget."""
     from playtable.core.extras import require
 
     require("lab", "tune")
     from playtable.core.protocol import params_as_dict
-    from playtable.lab.runner import Interrupted, RunOptions, resolve_game
+    from playtable.lab.runner import RunOptions, resolve_game
     from playtable.lab.space import build_space
-    from playtable.lab.tune import Objective, TuneSpec, check_storage, run_tune
+    from playtable.lab.tune import Objective, TuneInterrupted, TuneSpec, check_storage, run_tune
 
     if min(budget, games, rounds, finalists, remeasure) < 1:
         raise BadParameter("--budget, --games, --rounds, --finalists and --remeasure must be at least 1")
@@ -99,27 +100,59 @@ def tune(game: str, objective_text: str, space_texts: tuple[str, ...], only: tup
     log.info("tuning %s for %s over %d setting(s); space: %s; study '%s' in %s", the_game.id, objective,
              len(spec.over), "; ".join(d.describe() for d in spec.space), name, where)
 
-    def progress(row: dict[str, Any]) -> None:
-        values = " ".join(f"{v:.3g}" for v in row["values"] or [])
-        loss = "-" if row["loss"] is None else f"{row['loss']:.4f}"
-        note = f" (same as trial {row['same_as']})" if row["same_as"] is not None else ""
-        note += f" (invalid: {row['invalid']})" if row["invalid"] else ""
-        log.info("[%s/%s] trial %s %-8s loss %s [%s] after %s games %s%s", row["done"], row["budget"],
-                 row["trial"], row["state"].lower(), loss, values, row["games"], row["params"], note)
-
     try:
         result = run_tune(spec, budget, name, where, options, on_trial=progress)
-    except (Interrupted, KeyboardInterrupt):  # Ctrl-C inside a trial's games, or between them
-        click.echo(f"interrupted: finished trials are stored in {where}; run the same command to resume",
-                   err=True)
+    except TuneInterrupted as stop:
+        running = f"; trial {stop.trial} was stopped and marked failed" if stop.trial is not None else ""
+        click.echo(f"interrupted: {stop.played} of {stop.budget} trials played, stored in {where}"
+                   f"{running}; run the same command to continue", err=True)
         sys.exit(130)
+    for note in result.notes:
+        log.info("%s", note)
     if as_json:
         out = {"study": name, "storage": where, "objective": str(objective), "over": spec.over,
-               "variant": result.variant(),
+               "variant": result.variant(), "missed_by": result.missed_by(),
+               "importances": result.importances, "notes": result.notes,
                "finalists": [vars(f) for f in result.finalists]}
         click.echo(json.dumps(out, indent=1, default=str))
         return
     print_result(result, where)
+
+
+def progress(row: dict[str, Any]) -> None:
+    """One line a trial: played ones with their loss, skipped ones (refused, repeated) saying
+    why they did not spend the budget."""
+    params = json.dumps(row["params"])
+    if row["invalid"]:
+        log.info("[%s/%s] skipped %s: the game refuses it (%s)", row["done"], row["budget"], params,
+                 row["invalid"])
+        return
+    if row["same_as"] is not None:
+        log.debug("[%s/%s] skipped %s: tried as trial %s", row["done"], row["budget"], params, row["same_as"])
+        return
+    values = " ".join(f"{v:.3g}" for v in row["values"] or [])
+    loss = "-" if row["loss"] is None else f"{row['loss']:.4f}"
+    log.info("[%s/%s] trial %s %-8s loss %s [%s] after %s games %s", row["done"], row["budget"],
+             row["trial"], row["state"].lower(), loss, values, row["games"], params)
+
+
+def verdict(result: Any) -> list[str]:
+    """Whether the best candidate meets the target, and which dials mattered."""
+    spec = result.spec
+    lines = []
+    missed = result.missed_by()
+    if result.best is not None:
+        scale, unit = (100, " pp") if spec.objective.kind == "win" else (1, "")
+        lines.append(f"target missed by {scale * missed:.3g}{unit}: the target lies outside the best "
+                     "candidate's 95% interval on fresh seeds" if missed is not None else
+                     "target met: it lies inside the best candidate's 95% interval on fresh seeds")
+    if result.importances:
+        shares = ", ".join(f"{k} {100 * v:.0f}%" for k, v in result.importances.items())
+        lines.append(f"which dials mattered (Optuna's parameter importance over {result.played} trials): "
+                     f"{shares}")
+    elif result.importance_note:
+        lines.append(f"which dials mattered: {result.importance_note}")
+    return lines
 
 
 def print_result(result: Any, where: str) -> None:
@@ -139,5 +172,9 @@ def print_result(result: Any, where: str) -> None:
                   else f"{m:.2f} [{lo:.2f}, {hi:.2f}]") for m, lo, hi in f.measured]
         table.add_row(json.dumps(f.values), *cells, f"{f.search_loss:.4f} / {f.loss:.4f}")
     Console().print(table)
-    click.echo(f"best as a named variant: {json.dumps(result.variant())}")
+    for line in verdict(result):
+        click.echo(line)
+    shipped = result.shipped_as()
+    click.echo(f"best as a named variant: {json.dumps(result.variant())}"
+               + (f" (the shipped variant '{shipped}')" if shipped else ""))
     click.echo(f"study '{result.study_name}' is stored in {where}")

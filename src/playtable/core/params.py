@@ -26,6 +26,13 @@ not client-settable:
 Bounds are chosen so that a new state and one bot move stay bounded in time at the extremes
 (each game's parameters say what was measured); `"space"` and `"choices"` are the lab
 tuner's search space, which lies inside the bounds.
+
+**Design dials.** A field with a `"space"` or `"choices"` is a dimension the tuner can search;
+it joins the tuner's *default* space only if it is a design dial (`is_dial`). A switch that
+selects a reading of the rules or a setup idea kept for comparison (the troll's
+`win_waits_for_set_aside`, an old reading of §7.1; `start_row_roll`, Test #7's setup idea)
+declares `"dial": False`: it is searched only when named (`--space NAME`), since a designer
+tuning difficulty does not mean to change which rules are played.
 """
 
 from __future__ import annotations
@@ -157,6 +164,13 @@ def field_docs(params_type: type) -> dict[str, str]:
                 and isinstance(after.value.value, str) and not docs.get(field_line.target.id)):
             docs[field_line.target.id] = " ".join(after.value.value.split())
     return docs
+
+
+def is_dial(field: dataclasses.Field[Any]) -> bool:
+    """Whether a parameter is a design dial the tuner searches by default: it declares where to
+    search (`"space"` or `"choices"`) and is not marked `"dial": False` (module documentation)."""
+    meta = field.metadata
+    return ("space" in meta or "choices" in meta) and meta.get("dial", True) is not False
 
 
 def split_assignments(pairs: Iterable[str]) -> dict[str, str]:

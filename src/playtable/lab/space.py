@@ -7,6 +7,8 @@ manner of TAG's tunable parameters:
     connect_range: float = field(default=0.25, metadata={"space": (0.15, 0.4)})  # any number
     rage: bool = field(default=True, metadata={"choices": (True, False)})   # one of these
 
+The default space holds the design dials only (`core.params.is_dial`): a field marked
+`"dial": False` (a rule-reading switch) is searched only when named with `--space NAME`.
 `--param-space NAME=LO:HI` or `NAME=A,B,C` on the command line replaces or adds a dimension
 (values are read like `--param` values, so a typo is one clear error before any game is played).
 """
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playtable.core.errors import BadParameter
-from playtable.core.params import params_from_dict
+from playtable.core.params import is_dial, params_from_dict
 
 
 @dataclass(frozen=True)
@@ -45,16 +47,33 @@ class Dim:
         (`3,2,1,1,2,3`), which the parameter reader turns back into the tuple."""
         return [",".join(map(str, c)) if isinstance(c, tuple | list) else c for c in self.choices]
 
+    def label(self, value: Any) -> Any:
+        """`value` as a trial of this dimension holds it (`labels`), or None when it lies
+        outside the dimension."""
+        if self.kind == "choice":
+            shown = ",".join(map(str, value)) if isinstance(value, tuple | list) else value
+            return next((c for c in self.labels() if c == shown and type(c) is type(shown)), None)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        if self.kind == "int" and value != int(value):
+            return None
+        if not self.low <= value <= self.high:
+            return None
+        return int(value) if self.kind == "int" else float(value)
+
     def describe(self) -> str:
         if self.kind == "choice":
             return f"{self.name} in {{{', '.join(map(str, self.choices))}}}"
         return f"{self.name} in [{self.low:g}, {self.high:g}]"
 
 
-def declared_space(params_type: type) -> list[Dim]:
-    """The dimensions a game's parameter dataclass declares in its fields' metadata."""
+def declared_space(params_type: type, dials_only: bool = False) -> list[Dim]:
+    """The dimensions a game's parameter dataclass declares in its fields' metadata (only its
+    design dials with `dials_only`)."""
     dims = []
     for f in dataclasses.fields(params_type):
+        if dials_only and not is_dial(f):
+            continue
         if "space" in f.metadata:
             low, high = f.metadata["space"]
             kind = "int" if isinstance(low, int) and isinstance(high, int) else "float"
@@ -93,14 +112,17 @@ def parse_dim(params_type: type, text: str) -> Dim:
 
 
 def build_space(params_type: type, overrides: Iterable[str] = (), only: Sequence[str] = ()) -> list[Dim]:
-    """The declared space (or only the named parameters of it), with `--param-space` texts
-    replacing or adding dimensions. An empty result is an error: there would be nothing to tune."""
-    dims = {d.name: d for d in declared_space(params_type)}
+    """The declared design dials (or the named declared dimensions, dials or not), with
+    `--param-space` texts replacing or adding dimensions. An empty result is an error: there
+    would be nothing to tune."""
     if only:
-        unknown = [n for n in only if n not in dims]
+        declared = {d.name: d for d in declared_space(params_type)}
+        unknown = [n for n in only if n not in declared]
         if unknown:
             raise BadParameter(f"no declared search space for: {', '.join(unknown)} (use --param-space)")
-        dims = {n: dims[n] for n in only}
+        dims = {n: declared[n] for n in only}
+    else:
+        dims = {d.name: d for d in declared_space(params_type, dials_only=True)}
     for text in overrides:
         dim = parse_dim(params_type, text)
         dims[dim.name] = dim

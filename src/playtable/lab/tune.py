@@ -2,7 +2,8 @@
 
 Why Optuna: it is well kept, its TPE sampler handles the mixed spaces games have (whole numbers,
 numbers, choices), it prunes hopeless trials from intermediate values, and its SQLite storage
-makes a study resumable for free (an interrupted `playtable tune` picks up where it stopped).
+makes a study resumable for free (an interrupted `playtable tune` picks up where it stopped),
+and its ask-and-tell interface lets runs sharing a storage claim trials under one lock.
 No NTBEA implementation on PyPI is maintained at that level.
 
 How a candidate is measured (the design that keeps the CPU bill low):
@@ -10,8 +11,11 @@ How a candidate is measured (the design that keeps the CPU bill low):
   setting of `over` (e.g. players=3, 4, 5), so two candidates differ only by their parameters.
 * **Rounds and pruning**: a trial plays its seeds in rounds and reports the loss after each; the
   median pruner stops a trial whose loss is worse than the median of earlier trials at that round.
-* **No game twice**: a trial whose parameters equal an earlier complete trial's takes its loss
-  (with common seeds the games would be identical), so a discrete space is never played twice.
+* **No game twice, no budget wasted**: a setting already tried takes its earlier loss (with
+  common seeds the games would be identical) and a setting the game refuses is skipped; neither
+  spends the budget, which counts trials played (`Search`).
+* **Start from what ships**: the base parameters and the shipped variants inside the space are
+  screened on one round and the nearest are the first trials (`TuneSpec.starts`).
 * **Fresh seeds at the end**: the best few candidates are re-measured on seeds no trial used,
   with 95 % intervals, and the winner is chosen on those (the search's own numbers are biased
   in the winner's favour: it was picked because its seeds were kind).
@@ -24,8 +28,14 @@ game metric). The loss is the largest distance from the target over the settings
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import itertools
 import json
 import math
+import os
+import random
+import socket
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,9 +44,10 @@ from urllib.parse import quote
 from playtable.core.errors import BadParameter
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import params_as_dict
-from playtable.lab.runner import Arm, RunOptions, resolve_game, run_tasks
+from playtable.lab.metrics import Moments
+from playtable.lab.runner import Arm, Interrupted, RunOptions, resolve_game, run_tasks
 from playtable.lab.space import Dim
-from playtable.lab.stats import Z95, mean_sd, wilson
+from playtable.lab.stats import Z95, wilson
 
 FRESH_SEEDS = 1_000_000
 """Re-measurement seeds start this far after the search's first seed."""
@@ -94,12 +105,21 @@ class Objective:
 
     def measure(self, rows: Sequence[dict[str, Any]]) -> tuple[float, float, float]:
         """Mean with its 95 % interval (Wilson for win rates)."""
-        values = [self.per_game(r) for r in rows]
-        mean, sd = mean_sd(values)
+        moments = Moments()
+        for row in rows:
+            moments.add(self.per_game(row))
+        return self.interval(moments)
+
+    def interval(self, moments: Moments) -> tuple[float, float, float]:
+        """Mean with its 95 % interval from running sums of the per-game numbers (Wilson for
+        win rates): what `measure` gives for the rows behind them, without the rows."""
+        n = moments.n
+        mean = moments.total / n if n else math.nan
         if self.kind == "win":
-            low, high = wilson(sum(values), len(values))
+            low, high = wilson(moments.total, n)
             return mean, low, high
-        half = Z95 * sd / math.sqrt(len(values)) if values else math.nan
+        sd = math.sqrt(max(0.0, moments.m2) / (n - 1)) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n) if n else math.nan
         return mean, mean - half, mean + half
 
     def loss(self, values: Sequence[float]) -> float:
@@ -138,6 +158,31 @@ class TuneSpec:
         game = resolve_game(self.game)
         return params_from_dict(game.params_type, {**self.base, **values, **setting})
 
+    def refusal(self, values: dict[str, Any]) -> str | None:
+        """Why the game refuses these values under some setting of `over`, or None."""
+        try:
+            for setting in self.over:
+                self.params_for(values, setting)
+        except BadParameter as err:
+            return str(err)
+        return None
+
+    def starts(self) -> list[tuple[str, dict[str, Any]]]:
+        """The starting points: the base parameters, then every shipped variant that only moves
+        dials of the space (within it), as (name, trial values); refused ones are left out."""
+        game = resolve_game(self.game)
+        base = {**params_as_dict(game.params_type()), **self.base}
+        dims = {d.name: d for d in self.space}
+        out: list[tuple[str, dict[str, Any]]] = []
+        for name, changes in [("the starting parameters", {}), *game.variants.items()]:
+            outside = [k for k, v in changes.items() if k not in dims and _plain(v) != _plain(base.get(k))]
+            values = {n: dims[n].label({**base, **changes}[n]) for n in dims}
+            if outside or any(v is None for v in values.values()) or self.refusal(values) is not None:
+                continue
+            if all(values != v for _, v in out):
+                out.append((name, values))
+        return out
+
     def arms(self, values: dict[str, Any]) -> list[Arm]:
         """One arm per setting of `over`; raises BadParameter for an invalid combination."""
         out = []
@@ -164,10 +209,36 @@ class TuneResult:
     study_name: str
     trials: list[dict[str, Any]]
     finalists: list[Finalist]
+    notes: list[str] = field(default_factory=list)
+    """What the search says about itself (a budget lowered to the space, a sampler that stalled)."""
+    importances: dict[str, float] = field(default_factory=dict)
+    """Each dial's share of the loss's variation over complete trials (Optuna's fANOVA)."""
+    importance_note: str = ""
+    """Why there are no importances, when there are none."""
+    played: int = 0
+    """Trials that spent the budget (played in full, or until pruned)."""
+    budget: int = 0
+
+    def missed_by(self) -> float | None:
+        """How far the best candidate's fresh measurement lies from the target, when the target
+        lies outside its 95 % interval under some setting of `over` (None when it is met)."""
+        best = self.best
+        if best is None:
+            return None
+        target = self.spec.objective.target
+        misses = [abs(mean - target) for mean, low, high in best.measured if not low <= target <= high]
+        return max(misses) if misses else None
 
     @property
     def best(self) -> Finalist | None:
         return min(self.finalists, key=lambda f: f.loss) if self.finalists else None
+
+    def shipped_as(self) -> str | None:
+        """The name of the shipped variant the best candidate is, if it is one."""
+        game = resolve_game(self.spec.game)
+        best = self.variant() if self.best is not None else None
+        return next((name for name, values in game.variants.items()
+                     if best is not None and {k: _plain(v) for k, v in values.items()} == best), None)
 
     def variant(self) -> dict[str, Any]:
         """The best candidate as a named-variant dict: only values that differ from the defaults."""
@@ -180,12 +251,28 @@ class TuneResult:
         return {k: v for k, v in tuned.items() if v != defaults[k] and k not in self.spec.over[0]}
 
 
+def play_moments(spec: TuneSpec, arms: Sequence[Arm], first: int, count: int,
+                 options: RunOptions | None) -> list[Moments]:
+    """Play `count` seeds from `first` under every arm, the objective's per-game numbers summed
+    per arm as the rows come (`Moments`): the rows are never kept, so memory stays the same
+    however many games a trial or a re-measurement plays."""
+    sums = {arm.label: Moments() for arm in arms}
+
+    def take(rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            sums[row["variant"]].add(spec.objective.per_game(row))
+
+    streaming = dataclasses.replace(options or RunOptions(), on_rows=take)
+    tasks = ((arm, s) for arm in arms for s in range(first, first + count))  # read a batch at a time
+    run_tasks(tasks, streaming, total=count * len(arms), keep_rows=False)
+    return [sums[arm.label] for arm in arms]
+
+
 def measure(spec: TuneSpec, values: dict[str, Any], first_seed: int, games: int,
             options: RunOptions | None) -> list[tuple[float, float, float]]:
     """Play `games` seeds from `first_seed` under every setting; mean and interval per setting."""
-    arms = spec.arms(values)
-    rows = run_tasks([(arm, s) for arm in arms for s in range(first_seed, first_seed + games)], options)
-    return [spec.objective.measure([r for r in rows if r["variant"] == arm.label]) for arm in arms]
+    sums = play_moments(spec, spec.arms(values), first_seed, games, options)
+    return [spec.objective.interval(m) for m in sums]
 
 
 def _import_optuna() -> Any:
@@ -195,6 +282,12 @@ def _import_optuna() -> Any:
         raise BadParameter("tuning needs Optuna: pip install 'playtable[lab]'") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     return optuna
+
+
+SETTINGS_LISTED = 20_000
+"""A discrete space up to this many settings is listed whole (each checked by the game's own
+parameter check, microseconds a setting): searched exhaustively when the budget covers it, and
+the list the search falls back on when the sampler only proposes settings already tried."""
 
 
 def grid(space: Sequence[Dim]) -> dict[str, list[Any]] | None:
@@ -207,13 +300,15 @@ def grid(space: Sequence[Dim]) -> dict[str, list[Any]] | None:
     return out
 
 
-def _sampler(optuna: Any, spec: TuneSpec, budget: int) -> Any:
-    """A discrete space no larger than the budget is searched exhaustively (in a shuffled order:
-    Optuna's grid sampler), anything larger by TPE."""
+def accepted_settings(spec: TuneSpec) -> list[dict[str, Any]] | None:
+    """Every setting of a discrete space that the game accepts under every setting of `over`,
+    in the space's order (None when a dimension is continuous or the space is too large to list)."""
     values = grid(spec.space)
-    if values is not None and math.prod(len(v) for v in values.values()) <= budget:
-        return optuna.samplers.GridSampler(values, seed=spec.seed)
-    return optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=8)
+    if values is None or math.prod(len(v) for v in values.values()) > SETTINGS_LISTED:
+        return None
+    names = list(values)
+    settings = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values.values())]
+    return [s for s in settings if spec.refusal(s) is None]
 
 
 OPTUNA_TABLES = {"studies", "trials", "version_info"}
@@ -259,7 +354,7 @@ def open_study(spec: TuneSpec, name: str, storage: str | None, budget: int = 0) 
             storage=url,
             direction="minimize",
             load_if_exists=True,
-            sampler=_sampler(optuna, spec, budget),
+            sampler=optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=8),
             # a small budget starts pruning sooner: its few trials cannot all be played in full
             pruner=optuna.pruners.MedianPruner(n_startup_trials=max(2, min(6, budget // 4)),
                                                n_warmup_steps=0),
@@ -283,10 +378,285 @@ def _first_line(err: BaseException) -> str:
     return (text[0] if text else type(err).__name__)[:200]
 
 
-def _finished(study: Any) -> list[Any]:
-    optuna = _import_optuna()
-    return study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,
-                                                    optuna.trial.TrialState.PRUNED))
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple | list) else value
+
+
+class TuneInterrupted(Exception):  # noqa: N818 - it is a control-flow signal, not an error
+    """Ctrl-C during a tuning: the running trial is marked failed (it never counts), every
+    finished trial stays in the study."""
+
+    def __init__(self, played: int, budget: int, trial: int | None) -> None:
+        super().__init__(f"interrupted with {played} of {budget} trials played")
+        self.played, self.budget, self.trial = played, budget, trial
+
+
+PATIENCE = 30
+"""Proposals in a row that are refused or already tried before the search stops asking the
+sampler: a discrete space then takes an untried accepted setting at random, a continuous one
+stops (its sampler keeps proposing what the game refuses)."""
+
+LOCK_WAIT = 600.0
+"""Seconds a run waits for another run on the same storage to choose its trial (or to screen
+the starting points, which plays one round of games for each)."""
+
+OTHERS_POLL = 0.5
+"""Seconds between looks at the study while another run plays the budget's last trials: this
+run re-measures the finalists only once they are in (or plays more if one was stopped)."""
+
+COUNTED = "counted"
+"""User attribute of a trial that plays in full and counts against the budget: the run
+(`host:pid`) that claimed it."""
+
+
+def _runner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _alive(runner: str) -> bool:
+    """Whether the run that claimed a trial may still be running: another host's always may;
+    on this host, whether its process exists."""
+    host, _, pid = runner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def storage_lock(storage: str | None) -> Any:
+    """The lock a run holds on an SQLite storage file while it opens the study or chooses a
+    trial (none for a database URL, whose transactions serve, or a study in memory)."""
+    if not storage or "://" in storage:
+        return contextlib.nullcontext()
+    from playtable.core.files import exclusive
+
+    return exclusive(storage, "choosing a tuning trial", wait=LOCK_WAIT)
+
+
+class Search:
+    """One run's share of a study: ask the sampler, skip what the game refuses and what was
+    tried, claim a trial against the budget under a lock (so runs sharing a storage never
+    overrun it), play the trial in rounds, tell the result. The budget counts trials played
+    (in full, or until the median rule pruned them): refused settings, repeats and interrupted
+    trials do not spend it."""
+
+    def __init__(self, spec: TuneSpec, study: Any, budget: int, storage: str | None,
+                 options: RunOptions | None, on_trial: Callable[[dict[str, Any]], None] | None) -> None:
+        self.optuna = _import_optuna()
+        self.spec, self.study, self.budget = spec, study, budget
+        self.options, self.on_trial = options, on_trial
+        self.storage = storage if storage and "://" not in storage else None
+        self.per_round = max(1, math.ceil(spec.games / max(1, spec.rounds)))
+        self.settings = accepted_settings(spec)
+        self.first_round: dict[str, list[Moments]] = {}
+        """Screened starting points' first-round sums, by their values: their trials reuse them."""
+        self.notes: list[str] = []
+        self.current: Any = None
+        self.queue: list[dict[str, Any]] = []
+        """An exhaustive search's settings still to queue (`_feed_queue`)."""
+        self.exhausted = False
+        """Set when no untried setting is left to play (or the sampler stalled)."""
+
+    def locked(self) -> Any:
+        return storage_lock(self.storage)
+
+    def trials(self, *states: Any) -> list[Any]:
+        return list(self.study.get_trials(deepcopy=False, states=states or None))
+
+    def _counts(self) -> tuple[int, int]:
+        """(played, running) from one reading of the study: trials that spent the budget (in
+        full, or until the median rule stopped them), and running ones a run has claimed. One
+        reading, so a trial that finishes meanwhile is never counted twice or not at all."""
+        state = self.optuna.trial.TrialState
+        counted = [t.state for t in self.trials() if COUNTED in t.user_attrs]
+        return (sum(1 for s in counted if s in (state.COMPLETE, state.PRUNED)),
+                sum(1 for s in counted if s == state.RUNNING))
+
+    def played(self) -> int:
+        return self._counts()[0]
+
+    def _claimed(self) -> int:
+        return sum(self._counts())
+
+    def _fail_stale(self) -> None:
+        """A trial left running by a run that was killed (on this host) is marked failed."""
+        for t in self.trials(self.optuna.trial.TrialState.RUNNING):
+            if not _alive(str(t.user_attrs.get(COUNTED, ""))):
+                self.study.tell(t.number, state=self.optuna.trial.TrialState.FAIL, skip_if_finished=True)
+
+    def prepare(self) -> None:
+        """Fail stale trials and, in a study with no trial yet, queue the starting points
+        (best first on one screening round); when the budget covers a listed space, every
+        accepted setting is queued in a shuffled order: that space is searched exhaustively."""
+        with self.locked():
+            self._fail_stale()
+            if self.settings is not None and len(self.settings) < self.budget:
+                self.notes.append(f"the space holds {len(self.settings)} settings the game accepts: each "
+                                  f"is played once (budget {self.budget} lowered to {len(self.settings)})")
+                self.budget = len(self.settings)
+            if self.settings is not None and len(self.settings) <= self.budget:
+                self.queue = list(self.settings)
+                random.Random(self.spec.seed).shuffle(self.queue)
+            if self.trials():
+                return
+            for values in self._screened_starts():
+                self.study.enqueue_trial(values)  # a new study: nothing to skip
+
+    def _tried(self) -> set[str]:
+        """The settings played or being played (an interrupted trial's may be played again)."""
+        state = self.optuna.trial.TrialState
+        return {_key(t.params) for t in self.trials(state.COMPLETE, state.PRUNED, state.RUNNING)
+                if COUNTED in t.user_attrs}
+
+    def _feed_queue(self) -> None:
+        """An exhaustive search keeps one untried setting waiting for the next ask (queued one
+        at a time: Optuna reads the whole study for each trial it queues)."""
+        if not self.queue or self.trials(self.optuna.trial.TrialState.WAITING):
+            return
+        tried = self._tried()
+        while self.queue:
+            values = self.queue.pop(0)
+            if _key(values) not in tried:
+                self.study.enqueue_trial(values)
+                return
+
+    def _screened_starts(self) -> list[dict[str, Any]]:
+        """The starting points nearest the target on one round of games, at most half the
+        budget of them (the sampler gets the rest), best first."""
+        scored: list[tuple[float, int, dict[str, Any]]] = []
+        for _name, values in self.spec.starts():
+            sums = self._play_round(values, 0)
+            self.first_round[_key(values)] = sums
+            scored.append((self._loss(sums), len(scored), values))
+        ranked = [values for _, _, values in sorted(scored, key=lambda x: (x[0], x[1]))]
+        return ranked[: max(1, self.budget // 2)]
+
+    def _play_round(self, values: dict[str, Any], step: int) -> list[Moments]:
+        cached = self.first_round.pop(_key(values), None) if step == 0 else None
+        if cached is not None:
+            return cached
+        start = step * self.per_round
+        count = min(self.per_round, self.spec.games - start)
+        return play_moments(self.spec, self.spec.arms(values), self.spec.seed + start, count, self.options)
+
+    def _means(self, sums: list[Moments]) -> list[float]:
+        return [self.spec.objective.interval(m)[0] for m in sums]
+
+    def _loss(self, sums: list[Moments]) -> float:
+        return self.spec.objective.loss(self._means(sums))
+
+    def run(self) -> None:
+        """Prepare, then trials until the study holds `budget` counted ones (this run's and
+        others'). Ctrl-C marks this run's running trial failed and raises TuneInterrupted."""
+        try:
+            self.prepare()
+            while True:
+                with self.locked():
+                    trial = self._next_trial()
+                if trial is not None:
+                    self._play(trial)
+                    continue
+                played, running = self._counts()
+                if played >= self.budget or self.exhausted:
+                    return
+                if running:  # another run's trial may still be pruned or stopped: wait for it
+                    time.sleep(OTHERS_POLL)
+                    with self.locked():
+                        self._fail_stale()
+        except (Interrupted, KeyboardInterrupt):
+            number = None
+            if self.current is not None:
+                number = self.current.number
+                self.study.tell(self.current, state=self.optuna.trial.TrialState.FAIL, skip_if_finished=True)
+            raise TuneInterrupted(self.played(), self.budget, number) from None
+
+    def _next_trial(self) -> Any:
+        """A new accepted setting claimed against the budget, or None when the budget is met
+        (counting other runs' claimed trials) or nothing untried is left."""
+        skipped = 0
+        while self._claimed() < self.budget:
+            self._feed_queue()
+            self.current = trial = self.study.ask()
+            values = {d.name: d.suggest(trial) for d in self.spec.space}
+            if self._skip(trial, values):
+                self.current = None
+                skipped += 1
+                if skipped >= PATIENCE and not self._enqueue_untried():
+                    self.exhausted = True
+                    return None
+                continue
+            trial.set_user_attr(COUNTED, _runner())
+            return trial
+        return None
+
+    def _skip(self, trial: Any, values: dict[str, Any]) -> bool:
+        """Tell and report a refused or already tried setting (pruned or its earlier loss:
+        the same parameters on the same seeds would play the same games); True if skipped."""
+        state = self.optuna.trial.TrialState
+        why = self.spec.refusal(values)
+        if why is not None:
+            trial.set_user_attr("invalid", why)
+            self.study.tell(trial, state=state.PRUNED)
+            self._report(trial)
+            return True
+        for old in self.trials(state.COMPLETE, state.PRUNED):
+            if old.params == values and COUNTED in old.user_attrs:
+                trial.set_user_attr("same_as", old.number)
+                if old.state == state.COMPLETE and old.value is not None:
+                    self.study.tell(trial, float(old.value))
+                else:
+                    self.study.tell(trial, state=state.PRUNED)
+                self._report(trial)
+                return True
+        return False
+
+    def _enqueue_untried(self) -> bool:
+        """Queue an untried accepted setting (False when none is left or none can be listed)."""
+        if self.settings is None:
+            self.notes.append(f"stopped: the sampler proposed {PATIENCE} settings in a row that the "
+                              "game refuses or that were tried")
+            return False
+        tried = self._tried()
+        untried = [s for s in self.settings if _key(s) not in tried]
+        if not untried:
+            self.notes.append(f"every one of the {len(self.settings)} settings the game accepts was tried")
+            return False
+        self.study.enqueue_trial(random.Random(len(tried)).choice(untried))
+        return True
+
+    def _play(self, trial: Any) -> None:
+        values = dict(trial.params)
+        sums = [Moments() for _ in self.spec.over]
+        loss = math.inf
+        steps = math.ceil(self.spec.games / self.per_round)
+        for step in range(steps):
+            for total, played in zip(sums, self._play_round(values, step), strict=True):
+                total.merge(played)
+            loss = self._loss(sums)
+            trial.set_user_attr("values", self._means(sums))
+            trial.set_user_attr("games", min(self.spec.games, (step + 1) * self.per_round))
+            trial.report(loss, step)
+            if step + 1 < steps and trial.should_prune():
+                self.study.tell(trial, state=self.optuna.trial.TrialState.PRUNED)
+                break
+        else:
+            self.study.tell(trial, loss)
+        self.current = None
+        self._report(trial)
+
+    def _report(self, trial: Any) -> None:
+        if self.on_trial is not None:
+            frozen = next(t for t in self.trials() if t.number == trial.number)
+            self.on_trial(_trial_row(frozen, self.played(), self.budget))
+
+
+def _key(values: dict[str, Any]) -> str:
+    return json.dumps(values, sort_keys=True, default=str)
 
 
 def run_tune(
@@ -297,57 +667,44 @@ def run_tune(
     options: RunOptions | None = None,
     on_trial: Callable[[dict[str, Any]], None] | None = None,
 ) -> TuneResult:
-    """Run trials until the study holds `budget` finished ones, then re-measure the finalists.
-    Ctrl-C raises `runner.Interrupted` out of the running trial; the stored study keeps every
-    finished trial, so calling again with the same storage resumes."""
-    optuna = _import_optuna()
+    """Run trials until the study holds `budget` played trials (in full or until pruned;
+    refused settings, repeats and interrupted trials do not count), starting from the base parameters and
+    the shipped variants in the space, then re-measure the finalists. Runs sharing a storage
+    share its budget. Ctrl-C marks the running trial failed and raises TuneInterrupted; the
+    stored study keeps every finished trial, so calling again with the same storage resumes."""
     spec.arms({})  # the starting point must be valid: bad input fails before any game
-    study = open_study(spec, study_name, storage, budget)
-    per_round = max(1, math.ceil(spec.games / max(1, spec.rounds)))
-
-    def objective(trial: Any) -> float:
-        values = {d.name: d.suggest(trial) for d in spec.space}
-        for old in _finished(study):
-            if old.params != values or "same_as" in old.user_attrs:
-                continue
-            # the same parameters on the same seeds would play the same games again
-            trial.set_user_attr("same_as", old.number)
-            trial.set_user_attr("values", old.user_attrs.get("values"))
-            if old.state == optuna.trial.TrialState.COMPLETE and old.value is not None:
-                return float(old.value)
-            raise optuna.TrialPruned(f"as trial {old.number}")
-        try:
-            arms = spec.arms(values)
-        except BadParameter as err:
-            trial.set_user_attr("invalid", str(err))
-            raise optuna.TrialPruned(str(err)) from None
-        rows: dict[str, list[dict[str, Any]]] = {a.label: [] for a in arms}
-        loss = math.inf
-        for step, start in enumerate(range(0, spec.games, per_round)):
-            count = min(per_round, spec.games - start)
-            first = spec.seed + start
-            tasks = [(arm, s) for arm in arms for s in range(first, first + count)]
-            for row in run_tasks(tasks, options):
-                rows[row["variant"]].append(row)
-            means = [spec.objective.measure(rows[a.label])[0] for a in arms]
-            loss = spec.objective.loss(means)
-            trial.set_user_attr("values", means)
-            trial.set_user_attr("games", start + count)
-            trial.report(loss, step)
-            if trial.should_prune():
-                raise optuna.TrialPruned()
-        return loss
-
-    def callback(study_: Any, trial: Any) -> None:
-        if on_trial is not None:
-            on_trial(_trial_row(trial, len(_finished(study_)), budget))
-
-    remaining = budget - len(_finished(study))
-    if remaining > 0:
-        study.optimize(objective, n_trials=remaining, callbacks=[callback], catch=())
+    if storage:
+        check_storage(storage)
+    with storage_lock(storage):
+        study = open_study(spec, study_name, storage, budget)
+    search = Search(spec, study, budget, storage, options, on_trial)
+    search.run()
     finalists = _remeasure(spec, study, options)
-    trials = [_trial_row(t, t.number + 1, budget) for t in study.get_trials(deepcopy=False)]
-    return TuneResult(spec, study_name, trials, finalists)
+    trials = [_trial_row(t, 0, search.budget) for t in study.get_trials(deepcopy=False)]
+    importances, why_not = _importances(search)
+    return TuneResult(spec, study_name, trials, finalists, search.notes, importances, why_not,
+                      search.played(), search.budget)
+
+
+IMPORTANCE_TRIALS = 10
+"""Complete trials Optuna's parameter importance (fANOVA) needs before its figures mean much."""
+
+
+def _importances(search: Search) -> tuple[dict[str, float], str]:
+    """Which dials mattered (Optuna's fANOVA importance over complete trials), or why not."""
+    optuna = search.optuna
+    done = [t for t in search.trials(optuna.trial.TrialState.COMPLETE) if COUNTED in t.user_attrs]
+    varied = [d.name for d in search.spec.space if len({str(t.params.get(d.name)) for t in done}) > 1]
+    if len(done) < IMPORTANCE_TRIALS:
+        return {}, (f"too few trials played in full ({len(done)}; it takes {IMPORTANCE_TRIALS}) to say "
+                    "which dials mattered")
+    if not varied:
+        return {}, "no dial took more than one value in the complete trials"
+    try:
+        found = optuna.importance.get_param_importances(search.study, params=varied)
+    except (ValueError, RuntimeError) as err:
+        return {}, f"Optuna could not weigh the dials ({_first_line(err)})"
+    return dict(found), ""
 
 
 def _trial_row(trial: Any, done: int, budget: int) -> dict[str, Any]:
@@ -355,7 +712,7 @@ def _trial_row(trial: Any, done: int, budget: int) -> dict[str, Any]:
         "trial": trial.number, "state": trial.state.name, "loss": trial.value,
         "params": dict(trial.params), "values": trial.user_attrs.get("values"),
         "games": trial.user_attrs.get("games", 0), "same_as": trial.user_attrs.get("same_as"),
-        "invalid": trial.user_attrs.get("invalid"),
+        "invalid": trial.user_attrs.get("invalid"), "counted": COUNTED in trial.user_attrs,
         "done": done, "budget": budget,
     }
 
@@ -363,7 +720,7 @@ def _trial_row(trial: Any, done: int, budget: int) -> dict[str, Any]:
 def _remeasure(spec: TuneSpec, study: Any, options: RunOptions | None) -> list[Finalist]:
     optuna = _import_optuna()
     complete = [t for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
-                if t.value is not None and "same_as" not in t.user_attrs]
+                if t.value is not None and COUNTED in t.user_attrs]
     complete.sort(key=lambda t: t.value)
     finalists: list[Finalist] = []
     for trial in complete[: spec.finalists]:

@@ -45,6 +45,8 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         "best_of_iter7": "Best of five battles: the first to win three wins the war.",
         "any_dice_iter9": "Throw as many dice as you like in a turn, then end it.",
         "borg_enemy": "The Borg takes every shape it holds unbeaten and wipes out whoever it outscores.",
+        "dice_6d10_iter3": "Six d10 a side instead of the mixed fleet (tried in the third iteration).",
+        "dice_stephen_iter7": "Stephen's fleet from the seventh iteration: 1d20, 2d12 and 3d6 a side.",
     }
     variant_titles = {  # seed 002: the Final Rules, and the iterations of its playtests
         "final": "Standard rules: a war to 50",
@@ -68,6 +70,8 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
         "best_of_iter7": "Best of five battles",
         "any_dice_iter9": "Many dice a turn",
         "borg_enemy": "The Borg as the enemy",
+        "dice_6d10_iter3": "Version 3 dice: six d10",
+        "dice_stephen_iter7": "Version 7 dice: 1d20, 2d12, 3d6",
     }
     # The Final Rules ("final", a preset that changes nothing) are the standard rules, listed
     # first; the seed's iterations before them are the designer's playtests, kept apart.

@@ -250,6 +250,11 @@ VARIANTS["rounds_iter4"] = {"war_format": "rounds", "war_rounds": 5,
 VARIANTS["best_of_iter7"] = {"war_format": "best_of", "war_rounds": 5}
 VARIANTS["any_dice_iter9"] = {"many_per_turn": True}
 VARIANTS["borg_enemy"] = {"borg_enemy": True}
+# The dice sets the seed tried and did not keep (It. 3 "we tried using 6d10 instead of the
+# varied dice, which seemed to work pretty well"; It. 7 Stephen "Suggest 1d20, 2d12, 3d6", which
+# It. 8 could not buy and the Final Rules replaced by 2d20, 1d12, 1d8, 3d6), under the Final Rules.
+VARIANTS["dice_6d10_iter3"] = {"dice": ("d10",) * 6}
+VARIANTS["dice_stephen_iter7"] = {"dice": ("d20", "d12", "d12", "d6", "d6", "d6")}
 """Named presets. `objective1`: iteration 2's solitaire Objective 1 (RULES.md). `battle`: one
 battle of the final rules. The iteration presets put the
 two-player match under that iteration's materials, engine and scoring (iterations 1 and 2 were

@@ -79,7 +79,7 @@ class TrollParams:
         metadata={
             "doc": "a first die roll picks the troll's row, 1-3 = bottom (lower), 4-6 = top "
             "(upper), before the roll for its brick (Test #7; variant row-roll)",
-            "choices": (False, True),
+            "choices": (False, True), "dial": False,
         },
     )
     start_position: int = field(
@@ -103,7 +103,7 @@ class TrollParams:
         metadata={
             "doc": "the win also waits for the set-aside pile to be played back (the old reading "
             "of §7.1 \"Winning\", RULES.md I8; variant owed-awakenings)",
-            "choices": (False, True),
+            "choices": (False, True), "dial": False,
         },
     )
     turn_limit: int = field(
