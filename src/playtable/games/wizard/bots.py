@@ -89,6 +89,10 @@ class HeuristicAgent:
     tower_late = True
     boost_below = 0.7
     own_target = False
+    # What a hero's standing still costs (RULES.md §9): the wizard draws, turns his wheel and
+    # places tokens every round while a hero's hit points only fall, so a wait that buys nothing
+    # is worth less than a step, and a hero off the party's tile steps on rather than wait.
+    wait_cost = 3.0
 
     def choose(self, state: State, rng: Chance) -> Any:
         assert isinstance(state, WizardState)
@@ -150,7 +154,7 @@ class HeuristicAgent:
         for spell in ("whirlwind",):
             if spell in plays and biggest >= 2:
                 return plays[spell]
-        if "fireball" in plays and (biggest >= 2 or any(h.hp <= 1 for h in st.living())):
+        if "fireball" in plays and (biggest >= 2 or _fireball_kills(st, _fireballs_payable(st))):
             return plays["fireball"]
         if "frost_bolt" in plays and (_door_threat(st) or (biggest >= 2 and len(st.hand) >= 4)):
             return plays["frost_bolt"]
@@ -160,6 +164,8 @@ class HeuristicAgent:
         if tokens:
             return plays[max(tokens, key=lambda k: (st.content.wizard[k].cost,
                                                     sum(st.content.wizard[k].monsters)))]
+        if "fireball" in plays:
+            return plays["fireball"]  # no token finds room: mana left unspent is lost (8 Nov)
         return legal[-1]
 
     def _place(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
@@ -207,11 +213,15 @@ class HeuristicAgent:
                         return a
             return rng.choice(legal)
         entrance = st.entrance_square()
+        # This Fireball and those he can still pay for this turn: a hero they kill goes first.
+        fireball = kind_of(str(st.decision.get("card", ""))) == "fireball"
+        burns = 1 + _fireballs_payable(st) if fireball else 0
 
         def score(a: Act) -> float:
             sq = board.parse_square(a.args[0], st.size)
             here = st.heroes_at(sq)
-            return (3 * len(here) + sum(h.keys for h in here) * 2
+            kills = sum(1 for h in here if h.hp <= burns)
+            return (10 * kills + 3 * len(here) + sum(h.keys for h in here) * 2
                     - 0.3 * _manhattan(sq, entrance) - 0.1 * sum(h.hp for h in here) + _noise(rng))
 
         return max(legal, key=score)
@@ -288,6 +298,8 @@ class HeuristicAgent:
                 value += 1.5
             if a.verb == "sprint":
                 value -= self.sprint_cost  # keep the sprint for when it matters
+            if a.verb == "stay" and not _waits_for_party(st, h):
+                value -= self.wait_cost
             mates_far = [m for m in st.living() if m.seat != h.seat]
             if mates_far:
                 value -= self.together * min(_manhattan(dest, m.pos) for m in mates_far)
@@ -331,11 +343,30 @@ def _door_threat(st: WizardState) -> bool:
     return any(_manhattan(h.pos, entrance) <= 2 for h in st.living())
 
 
+def _fireballs_payable(st: WizardState) -> int:
+    """How many Fireballs from his hand the wizard can still pay for this turn."""
+    card = st.content.wizard.get("fireball")
+    if card is None:
+        return 0
+    held = sum(1 for c in st.hand if kind_of(c) == "fireball")
+    return min(held, st.mana // card.cost) if card.cost else held
+
+
+def _fireball_kills(st: WizardState, burns: int) -> bool:
+    """Whether `burns` Fireballs (1 damage each to every hero on a tile) would kill a hero: the
+    wizard wins only by killing every hero (8 Nov "Wizard victory"), so a hero within reach of
+    his Fireballs is finished off rather than left to hide on an empty tile."""
+    return any(h.hp <= burns for h in st.living())
+
+
 def _best_switch(st: WizardState) -> tuple[str, str] | None:
-    """Swap the weakest hero onto the strongest hidden monster."""
+    """Swap the weakest hero onto the strongest hidden monster, never onto a tile the rage has
+    cut off from the tower: a hero who wins his fight there could never reach the tower nor be
+    reached by the wizard's monsters, and the game could only end in a draw (RULES.md §4)."""
     best: tuple[float, str, str] | None = None
+    reach = board.distances(st.entrance_square(), st.open_square, st.size)
     for sq, c in st.cells.items():
-        if sq == st.tower or c.removed or not c.tokens:
+        if sq == st.tower or c.removed or not c.tokens or sq not in reach:
             continue
         top = c.tokens[-1]
         if not top.kind.startswith("m") or top.level < 2:
@@ -409,6 +440,12 @@ def _party_target(st: WizardState, leader: Square | None = None) -> Square | Non
         return st.entrance_square()
     tokens = {sq: sum(1 for t in st.cells[sq].tokens) for sq in unexplored}
     return min(unexplored, key=lambda s: (dist[s] + 0.2 * tokens[s], s))
+
+
+def _waits_for_party(st: WizardState, h: Hero) -> bool:
+    """A wait that buys something: a hero at the open tower door waiting for the rest of the
+    party to storm it together (the tower's fight is one roll for all, best die, §3)."""
+    return st.door_open() and h.pos == st.entrance_square()
 
 
 def _tower_score(st: WizardState, h: Hero, strength: dict[str, int], wanted: float = 0.3,
