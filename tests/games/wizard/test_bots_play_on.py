@@ -26,6 +26,7 @@ def _lone_hero_beside_the_door() -> WizardState:
     dead.hp, dead.alive = 0, False
     h = st.hero(1)
     h.pos, h.hp, h.keys = sq("b4"), 2, 2
+    st.keys_found = 2
     for name in ("b4", "a4", "b3", "b5", "c4"):
         st.cells[sq(name)].flipped = True
     put(st, "c4", "blank", "m1", "blank")
