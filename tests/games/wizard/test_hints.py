@@ -17,7 +17,9 @@ from playtable.games.wizard.bots import HeuristicAgent
 from playtable.games.wizard.game import GAME
 from playtable.web.server.bots.bots import hint as worker_hint
 
-WHY = re.compile(r"^(?P<action>[A-Za-z0-9 _]+)\. Why: (?P<why>\S.{20,}[.!])$")
+WHY = re.compile(r"^(?P<action>[A-Za-z0-9 _']+)\. Why: (?P<why>\S.{20,}[.!])$")
+SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b|\bhero\d")
+"""An id where a player should read a name (`health_potion`, `hero2`)."""
 
 
 def test_the_hint_is_the_bots_move_and_says_why() -> None:
@@ -36,7 +38,7 @@ def test_the_wizards_hint_names_the_kill() -> None:
     st.hero(1).pos, st.hero(1).hp = sq("b2"), 2
     found = presentation(st).hint()
     assert found is not None
-    assert found[1] == ("play fireball. Why: the Fireballs you can pay for this turn kill a hero: "
+    assert found[1] == ("play Fireball. Why: the Fireballs you can pay for this turn kill a hero: "
                         "you win by killing every hero.")
     st.apply(found[0])
     target = presentation(st).hint()
@@ -56,7 +58,8 @@ def test_every_decision_of_a_game_has_a_legal_hint_with_a_reason() -> None:
             action, text = found
             assert action in st.legal_actions()
             match = WHY.match(text)
-            assert match and match["action"] == str(action), text
+            assert match and not SNAKE.search(text), text
+            assert match["action"].split()[0] == str(action).split()[0]
             kinds.add(st.decision["kind"])
             st.apply(bots[st.current_player].choose(st, rng))
         assert {"main", "place", "commit", "keep"} <= kinds

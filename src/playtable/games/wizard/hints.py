@@ -48,10 +48,18 @@ def hint(st: WizardPosition) -> tuple[Act, str] | None:
         why = _why_hero(st, act, kind)
     else:
         why = _why_wizard(st, act, kind)
-    return act, f"{act}. Why: {why}"
+    return act, f"{_in_words(st, act)}. Why: {why}"
 
 
 _HERO_KINDS = frozenset({"start", "commit", "boost", "keep"})
+
+
+def _in_words(st: WizardPosition, act: Act) -> str:
+    """`use health_potion` -> `use Health Potion`, `hero2` -> `hero 2`: players read names, never
+    ids (the content's names, as the observation gives them to every front end)."""
+    names = st.content.names()
+    return " ".join([act.verb, *(names.get(arg, f"hero {arg[4:]}" if arg.startswith("hero") else arg)
+                                 for arg in act.args)])
 
 
 def _percent(p: float) -> str:
