@@ -301,12 +301,7 @@ class HeuristicAgent:
         return max(legal, key=score)
 
     def _boost(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
-        step = st.decision["step"]
-        sq = board.parse_square(step["square"], st.size)
-        party = [st.hero(s) for s in step["heroes"] if st.hero(s).alive]
-        levels = sum(t.level for t in st.cells[sq].tokens)
-        bonus = sum(st.combat_bonus(h) for h in party) + int(step["bonus"])
-        p = p_heroes_win(len(party), bonus, levels, st.params.combat_rolls == "sum")
+        sq, p = fight_at_hand(st)
         boosts = [a for a in legal if a.verb == "boost"]
         if boosts and (p < self.boost_below or sq == st.tower):
             return max(boosts, key=lambda a: st.content.loot[a.args[0]].value)
@@ -417,6 +412,17 @@ def fight_odds(st: WizardPosition, h: Hero, dest: Square,
     p = p_heroes_win(1 + mates, strength["bonus"], round(up_levels + 1.0 * hidden),
                      st.params.combat_rolls == "sum")
     return p, len(up) + 0.5 * hidden
+
+
+def fight_at_hand(st: WizardPosition) -> tuple[Square, float]:
+    """The fight the heroes prepare for (a `boost` decision): its square, and their chance to
+    win it with the bonuses played so far."""
+    step = st.decision["step"]
+    sq = board.parse_square(step["square"], st.size)
+    party = [st.hero(s) for s in step["heroes"] if st.hero(s).alive]
+    levels = sum(t.level for t in st.cells[sq].tokens)
+    bonus = sum(st.combat_bonus(h) for h in party) + int(step["bonus"])
+    return sq, p_heroes_win(len(party), bonus, levels, st.params.combat_rolls == "sum")
 
 
 def _likely_mates(st: WizardPosition, h: Hero, dest: Square) -> int:

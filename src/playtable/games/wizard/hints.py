@@ -25,8 +25,8 @@ from playtable.games.wizard.bots import (
     _party_strength,
     _party_target,
     _waits_for_party,
+    fight_at_hand,
     fight_odds,
-    p_heroes_win,
     tower_odds,
 )
 from playtable.games.wizard.content import kind_of
@@ -126,12 +126,7 @@ def _goal(st: WizardPosition, target: Square | None) -> str:
 
 
 def _why_boost(st: WizardPosition, act: Act) -> str:
-    step = st.decision["step"]
-    sq = board.parse_square(step["square"], st.size)
-    party = [st.hero(s) for s in step["heroes"] if st.hero(s).alive]
-    levels = sum(t.level for t in st.cells[sq].tokens)
-    bonus = sum(st.combat_bonus(h) for h in party) + int(step["bonus"])
-    p = p_heroes_win(len(party), bonus, levels, st.params.combat_rolls == "sum")
+    sq, p = fight_at_hand(st)
     if act.verb == "boost":
         name = st.content.loot[act.args[0]].name
         if sq == st.tower:
