@@ -10,6 +10,8 @@ interval to ±1 pp, how games end, and how long they are.
 The games are the lab runner's (`run_tasks`, seeds first..first+games-1, each seat's bot stream
 `runner.agent_rng`): the same rows as `playtable sim wizard --agent 0=WIZARD --agent HEROES
 --param players=N -n GAMES --seed FIRST`, so the two cannot disagree.
+The draws are the games that reached the round cap (RULES.md §8.14): the bots play on, so they
+should stay under 0.5% (RULES.md §9, "Playing on").
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ def run(players: int, games: int, first: int, variant: str | None, wizard: str, 
     return {
         "players": players, "games": games, "games_s": games / seconds,
         "actions_s": sum(r["length"] for r in rows) / seconds, "wizard": wins, "heroes": winners["heroes"],
-        "draws": winners["draw"], "reach": reach, "off": reach["rate"] - 0.5,
+        "draws": winners["draw"], "draw_rate": winners["draw"] / games, "reach": reach,
+        "off": reach["rate"] - 0.5,
         "rounds_mean": statistics.fmean(rounds),
         "rounds_median": statistics.median(rounds), "rounds_p10": q[0], "rounds_p90": q[-1],
         "ends": dict(ends),
@@ -57,7 +60,7 @@ def main() -> None:
     ap.add_argument("--wizard", default="heuristic", help="the wizard's bot (heuristic, random)")
     ap.add_argument("--heroes", default="heuristic", help="the heroes' bot (heuristic, random)")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
-    ap.add_argument("--first", type=int, default=0, help="first seed")
+    ap.add_argument("--first", "--first-seed", dest="first", type=int, default=0, help="first seed")
     ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
     print(f"The Wizard's Labyrinth, rules {args.variant or 'final'}, wizard={args.wizard}, "
@@ -65,7 +68,7 @@ def main() -> None:
           f"(seeds {args.first}..{args.first + args.games - 1}) "
           f"{' '.join(args.param)}")
     head = (f"{'players':>7} {'games/s':>8} {'actions/s':>9} {'wizard':>6} {'heroes':>6} "
-            f"{'draws':>5} {'wizard win rate [95% CI]':>26} {'vs 50%':>7} "
+            f"{'draws':>5} {'draw %':>6} {'wizard win rate [95% CI]':>26} {'vs 50%':>7} "
             f"{'rounds mean/median (p10-p90)':>29}  {'how far it can move':<40}  ends")
     print(head)
     print("-" * len(head))
@@ -78,7 +81,8 @@ def main() -> None:
                   f"({r['rounds_p10']:.0f}-{r['rounds_p90']:.0f})")
         ends = ", ".join(f"{k} {v}" for k, v in sorted(r["ends"].items()))
         print(f"{players:>7} {r['games_s']:8.1f} {r['actions_s']:9.0f} {r['wizard']:>6} "
-              f"{r['heroes']:>6} {r['draws']:>5} {ci:>26} {100 * r['off']:+6.1f}% "
+              f"{r['heroes']:>6} {r['draws']:>5} {100 * r['draw_rate']:5.2f}% {ci:>26} "
+              f"{100 * r['off']:+6.1f}% "
               f"{length:>29}  {reach_text(reach):<40}  {ends}", flush=True)
 
 

@@ -10,7 +10,8 @@ Cards, items and rooms are shown by name (the observation's `names`), never by i
 
 Keys: Enter (or a click) chooses the highlighted option; Tab moves to a line where an action can
 be typed (names or ids both work), Enter plays it and goes back to the list, Esc goes back
-without playing; ? shows the rules; q quits (asking first during a game).
+without playing; h gives a hint (the heuristic bot's move and why, in the log); ? shows the
+rules; q quits (asking first during a game).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from playtable.agents import make_agent
 from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
 from playtable.core.params import resolve_params
+from playtable.core.presentation import presentation
 from playtable.core.protocol import Agent, Event
 from playtable.core.records import Recorder
 from playtable.core.registry import get_game
@@ -61,6 +63,7 @@ TOKEN_GLYPH = {"m1": "¹", "m2": "²", "m3": "³", "m4": "⁴", "m5": "⁵", "tr
 KEYS = [
     ("↑ ↓, Enter", "choose an option from the list (a click works too)"),
     ("Tab", "type an action instead (e.g. move N); Enter plays it, Esc goes back to the list"),
+    ("h", "hint: what the heuristic bot would do here, and why"),
     ("? / q", "these rules / quit (asks during a game)"),
 ]
 _WORD = re.compile(r"[a-z][a-z0-9_]*")
@@ -249,6 +252,7 @@ class WizardApp(App[None]):
     """
     BINDINGS = [
         Binding("question_mark", "rules", "Rules"),
+        Binding("h", "hint", "Hint"),
         Binding("q", "ask_quit", "Quit"),
         Binding("escape", "to_list", "Back to the list", show=False),
         SAVE_BINDING,
@@ -429,6 +433,22 @@ class WizardApp(App[None]):
     def action_save_record(self) -> None:
         """Ctrl+S: the record holds every seat's secret choices: it is for after the game."""
         self.log_event(Event("record", save_record(self.recorder, self.record_path), {}))
+
+    def action_hint(self) -> None:
+        """h: the game's hint for the seat on screen, in the log, its option highlighted."""
+        st = self.state
+        if st.is_terminal or self.viewer != st.current_player:
+            return
+        found = presentation(st).hint()
+        if found is None:
+            return
+        action, text = found
+        names = st.observation(self.viewer).get("names", {})
+        self.log_event(Event("hint", f"Hint: {named(text, names)}", {}))
+        actions = self.query_one("#actions", OptionList)
+        for i in range(actions.option_count):
+            if actions.get_option_at_index(i).id == str(action):
+                actions.highlighted = i
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen("wizard", KEYS))

@@ -21,11 +21,10 @@ from playtable.games.wizard import board
 from playtable.games.wizard.actions import Act
 from playtable.games.wizard.board import Square
 from playtable.games.wizard.content import kind_of
-from playtable.games.wizard.position import START_HP, Hero
-from playtable.games.wizard.state import WizardState
+from playtable.games.wizard.position import START_HP, Hero, WizardPosition
 
 
-def evaluate(st: WizardState, seat: int) -> float:
+def evaluate(st: WizardPosition, seat: int) -> float:
     """A rough value in [0, 1] for `seat`: the heroes' progress (keys, hit points, an open door)
     against the wizard."""
     if st.is_terminal:
@@ -89,28 +88,32 @@ class HeuristicAgent:
     tower_late = True
     boost_below = 0.7
     own_target = False
+    # What a hero's standing still costs (RULES.md §9): the wizard draws, turns his wheel and
+    # places tokens every round while a hero's hit points only fall, so a wait that buys nothing
+    # is worth less than a step, and a hero off the party's tile steps on rather than wait.
+    wait_cost = 3.0
 
     def choose(self, state: State, rng: Chance) -> Any:
-        assert isinstance(state, WizardState)
+        assert isinstance(state, WizardPosition)
         st = state
         legal: list[Act] = st.legal_actions()
         if len(legal) == 1:
             return legal[0]
         kind = st.decision["kind"]
-        method: Callable[[WizardState, list[Act], Chance], Act] | None = getattr(
+        method: Callable[[WizardPosition, list[Act], Chance], Act] | None = getattr(
             self, f"_{kind}", None)
         if method is None:
             return rng.choice(legal)
         return method(st, legal, rng)
 
     # -- the wizard ------------------------------------------------------------------------------
-    def _tower(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _tower(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         return rng.choice(legal)
 
-    def _entrance(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _entrance(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         return rng.choice(legal)
 
-    def _key(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _key(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         """Keys far from every corner (where the heroes start) and apart from each other."""
         n = st.size
         corners = [board.corner(n, c) for c in board.CORNERS]
@@ -124,11 +127,11 @@ class HeuristicAgent:
 
         return max(legal, key=score)
 
-    def _opening(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _opening(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         """Send back the cards least useful early: the dearest."""
         return max(legal, key=lambda a: (st.content.wizard[a.args[0]].cost, _noise(rng)))
 
-    def _rage(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _rage(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         """Remove the tile that lengthens the heroes' way to the tower most."""
         entrance = st.entrance_square()
         heroes = [h.pos for h in st.living()]
@@ -141,7 +144,7 @@ class HeuristicAgent:
 
         return max(legal, key=score)
 
-    def _main(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _main(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         plays = {a.args[0]: a for a in legal if a.verb == "play"}
         if not plays:
             return legal[-1]
@@ -150,7 +153,7 @@ class HeuristicAgent:
         for spell in ("whirlwind",):
             if spell in plays and biggest >= 2:
                 return plays[spell]
-        if "fireball" in plays and (biggest >= 2 or any(h.hp <= 1 for h in st.living())):
+        if "fireball" in plays and (biggest >= 2 or _fireball_kills(st, _fireballs_payable(st))):
             return plays["fireball"]
         if "frost_bolt" in plays and (_door_threat(st) or (biggest >= 2 and len(st.hand) >= 4)):
             return plays["frost_bolt"]
@@ -160,9 +163,11 @@ class HeuristicAgent:
         if tokens:
             return plays[max(tokens, key=lambda k: (st.content.wizard[k].cost,
                                                     sum(st.content.wizard[k].monsters)))]
+        if "fireball" in plays:
+            return plays["fireball"]  # no token finds room: mana left unspent is lost (8 Nov)
         return legal[-1]
 
-    def _place(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _place(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         """Real monsters on keys, the tower (once open) and where the heroes step next; traps
         where the heroes step next; blanks as decoys near the heroes."""
         heroes = [h.pos for h in st.living()]
@@ -198,7 +203,7 @@ class HeuristicAgent:
 
         return max(legal, key=score)
 
-    def _spell(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _spell(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         if legal[0].verb == "switch":
             best = _best_switch(st)
             if best is not None:
@@ -207,16 +212,20 @@ class HeuristicAgent:
                         return a
             return rng.choice(legal)
         entrance = st.entrance_square()
+        # This Fireball and those he can still pay for this turn: a hero they kill goes first.
+        fireball = kind_of(str(st.decision.get("card", ""))) == "fireball"
+        burns = 1 + _fireballs_payable(st) if fireball else 0
 
         def score(a: Act) -> float:
             sq = board.parse_square(a.args[0], st.size)
             here = st.heroes_at(sq)
-            return (3 * len(here) + sum(h.keys for h in here) * 2
+            kills = sum(1 for h in here if h.hp <= burns)
+            return (10 * kills + 3 * len(here) + sum(h.keys for h in here) * 2
                     - 0.3 * _manhattan(sq, entrance) - 0.1 * sum(h.hp for h in here) + _noise(rng))
 
         return max(legal, key=score)
 
-    def _send(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _send(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         entrance = st.entrance_square()
 
         def score(a: Act) -> float:
@@ -226,7 +235,7 @@ class HeuristicAgent:
 
         return max(legal, key=score)
 
-    def _discard(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _discard(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         """Discard what cannot be paid for soon, else the weakest card."""
         def score(a: Act) -> float:
             card = st.content.wizard[a.args[0]]
@@ -236,7 +245,7 @@ class HeuristicAgent:
 
         return max(legal, key=score)
 
-    def _retreat(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _retreat(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         entrance = st.entrance_square()
 
         def score(a: Act) -> float:
@@ -247,12 +256,12 @@ class HeuristicAgent:
         return max(legal, key=score)
 
     # -- the heroes ------------------------------------------------------------------------------
-    def _start(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _start(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         entrance = st.entrance_square()
         return min(legal, key=lambda a: (_manhattan(board.corner(st.size, a.args[0]), entrance),
                                          _noise(rng)))
 
-    def _commit(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _commit(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         h = st.hero(int(st.decision["seat"]))
         uses = [a for a in legal if a.verb == "use"]
         if uses and h.hp <= self.potion_hp:
@@ -273,21 +282,17 @@ class HeuristicAgent:
             d = dist.get(dest, 50)
             value = -3.0 * d
             cell = st.cells[dest]
-            hidden = sum(1 for t in cell.tokens if not t.up)
-            up = [t for t in cell.tokens if t.up]
-            up_levels = sum(t.level for t in up)
-            if hidden or up_levels:
-                mates = _likely_mates(st, h, dest)
-                est = up_levels + 1.0 * hidden
-                p = p_heroes_win(1 + mates, strength["bonus"], round(est),
-                                 st.params.combat_rolls == "sum")
-                monsters = len(up) + 0.5 * hidden
+            odds = fight_odds(st, h, dest, strength)
+            if odds is not None:
+                p, monsters = odds
                 care = 2.5 if h.hp <= 3 else (1.5 if h.hp <= 5 else 1.0)
                 value += 1.5 * p - self.care * care * (1 - p) * (1 + monsters)
             if not cell.flipped and dest != h.pos:
                 value += 1.5
             if a.verb == "sprint":
                 value -= self.sprint_cost  # keep the sprint for when it matters
+            if a.verb == "stay" and not _waits_for_party(st, h):
+                value -= self.wait_cost
             mates_far = [m for m in st.living() if m.seat != h.seat]
             if mates_far:
                 value -= self.together * min(_manhattan(dest, m.pos) for m in mates_far)
@@ -295,19 +300,14 @@ class HeuristicAgent:
 
         return max(legal, key=score)
 
-    def _boost(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
-        step = st.decision["step"]
-        sq = board.parse_square(step["square"], st.size)
-        party = [st.hero(s) for s in step["heroes"] if st.hero(s).alive]
-        levels = sum(t.level for t in st.cells[sq].tokens)
-        bonus = sum(st.combat_bonus(h) for h in party) + int(step["bonus"])
-        p = p_heroes_win(len(party), bonus, levels, st.params.combat_rolls == "sum")
+    def _boost(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
+        sq, p = fight_at_hand(st)
         boosts = [a for a in legal if a.verb == "boost"]
         if boosts and (p < self.boost_below or sq == st.tower):
             return max(boosts, key=lambda a: st.content.loot[a.args[0]].value)
         return next(a for a in legal if a.verb == "fight")
 
-    def _keep(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _keep(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         h = st.hero(int(st.decision["seat"]))
         return max(legal, key=lambda a: (_loot_value(st, h, a.args[0]), _noise(rng)))
 
@@ -317,25 +317,44 @@ def _manhattan(a: Square, b: Square) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
-def _groups(st: WizardState) -> dict[Square, list[Hero]]:
+def _groups(st: WizardPosition) -> dict[Square, list[Hero]]:
     out: dict[Square, list[Hero]] = {}
     for h in st.living():
         out.setdefault(h.pos, []).append(h)
     return out
 
 
-def _door_threat(st: WizardState) -> bool:
+def _door_threat(st: WizardPosition) -> bool:
     if not st.door_open():
         return False
     entrance = st.entrance_square()
     return any(_manhattan(h.pos, entrance) <= 2 for h in st.living())
 
 
-def _best_switch(st: WizardState) -> tuple[str, str] | None:
-    """Swap the weakest hero onto the strongest hidden monster."""
+def _fireballs_payable(st: WizardPosition) -> int:
+    """How many Fireballs from his hand the wizard can still pay for this turn."""
+    card = st.content.wizard.get("fireball")
+    if card is None:
+        return 0
+    held = sum(1 for c in st.hand if kind_of(c) == "fireball")
+    return min(held, st.mana // card.cost) if card.cost else held
+
+
+def _fireball_kills(st: WizardPosition, burns: int) -> bool:
+    """Whether `burns` Fireballs (1 damage each to every hero on a tile) would kill a hero: the
+    wizard wins only by killing every hero (8 Nov "Wizard victory"), so a hero within reach of
+    his Fireballs is finished off rather than left to hide on an empty tile."""
+    return any(h.hp <= burns for h in st.living())
+
+
+def _best_switch(st: WizardPosition) -> tuple[str, str] | None:
+    """Swap the weakest hero onto the strongest hidden monster, never onto a tile the rage has
+    cut off from the tower: a hero who wins his fight there could never reach the tower nor be
+    reached by the wizard's monsters, and the game could only end in a draw (RULES.md §4)."""
     best: tuple[float, str, str] | None = None
+    reach = board.distances(st.entrance_square(), st.open_square, st.size)
     for sq, c in st.cells.items():
-        if sq == st.tower or c.removed or not c.tokens:
+        if sq == st.tower or c.removed or not c.tokens or sq not in reach:
             continue
         top = c.tokens[-1]
         if not top.kind.startswith("m") or top.level < 2:
@@ -349,7 +368,7 @@ def _best_switch(st: WizardState) -> tuple[str, str] | None:
     return None if best is None else (best[1], best[2])
 
 
-def _hero_paths(st: WizardState) -> set[Square]:
+def _hero_paths(st: WizardPosition) -> set[Square]:
     """Squares one step from a hero towards the nearest face-down tile (public knowledge)."""
     out: set[Square] = set()
     for h in st.living():
@@ -360,7 +379,7 @@ def _hero_paths(st: WizardState) -> set[Square]:
     return out
 
 
-def _destination(st: WizardState, frm: Square, a: Act) -> Square:
+def _destination(st: WizardPosition, frm: Square, a: Act) -> Square:
     if a.verb == "move":
         return board.step(frm, a.args[0])
     if a.verb == "sprint":
@@ -371,21 +390,49 @@ def _destination(st: WizardState, frm: Square, a: Act) -> Square:
     return frm
 
 
-def _party_strength(st: WizardState) -> dict[str, int]:
+def _party_strength(st: WizardPosition) -> dict[str, int]:
     living = st.living()
     return {"bonus": max((st.combat_bonus(h) for h in living), default=0),
             "total_bonus": sum(st.combat_bonus(h) for h in living),
             "hp": sum(h.hp for h in living)}
 
 
-def _likely_mates(st: WizardState, h: Hero, dest: Square) -> int:
+def fight_odds(st: WizardPosition, h: Hero, dest: Square,
+               strength: dict[str, int]) -> tuple[float, float] | None:
+    """What hero `h` expects from the tokens on `dest` (None where there are none): the chance
+    the heroes win the fight (best of their dice, their swords; a face-down token counted as a
+    level-1 half-monster, public facts only) and how many monsters would hurt him if they lose."""
+    cell = st.cells[dest]
+    hidden = sum(1 for t in cell.tokens if not t.up)
+    up = [t for t in cell.tokens if t.up]
+    up_levels = sum(t.level for t in up)
+    if not (hidden or up_levels):
+        return None
+    mates = _likely_mates(st, h, dest)
+    p = p_heroes_win(1 + mates, strength["bonus"], round(up_levels + 1.0 * hidden),
+                     st.params.combat_rolls == "sum")
+    return p, len(up) + 0.5 * hidden
+
+
+def fight_at_hand(st: WizardPosition) -> tuple[Square, float]:
+    """The fight the heroes prepare for (a `boost` decision): its square, and their chance to
+    win it with the bonuses played so far."""
+    step = st.decision["step"]
+    sq = board.parse_square(step["square"], st.size)
+    party = [st.hero(s) for s in step["heroes"] if st.hero(s).alive]
+    levels = sum(t.level for t in st.cells[sq].tokens)
+    bonus = sum(st.combat_bonus(h) for h in party) + int(step["bonus"])
+    return sq, p_heroes_win(len(party), bonus, levels, st.params.combat_rolls == "sum")
+
+
+def _likely_mates(st: WizardPosition, h: Hero, dest: Square) -> int:
     """Other heroes who follow the same party plan and stand next to `dest` (they tend to go
     there too)."""
     return sum(1 for m in st.living() if m.seat != h.seat and _manhattan(m.pos, dest) <= 1
                and not m.frozen)
 
 
-def _party_target(st: WizardState, leader: Square | None = None) -> Square | None:
+def _party_target(st: WizardPosition, leader: Square | None = None) -> Square | None:
     """The party's shared goal, computed from public facts only, so every hero bot agrees
     without seeing the others' commits: dropped keys, then the tower entrance once the door is
     open, else the nearest face-down tile to the party's leader (the lowest living seat; a
@@ -411,19 +458,32 @@ def _party_target(st: WizardState, leader: Square | None = None) -> Square | Non
     return min(unexplored, key=lambda s: (dist[s] + 0.2 * tokens[s], s))
 
 
-def _tower_score(st: WizardState, h: Hero, strength: dict[str, int], wanted: float = 0.3,
-                 late_too: bool = True) -> float:
+def _waits_for_party(st: WizardPosition, h: Hero) -> bool:
+    """A wait that buys something: a hero at the open tower door waiting for the rest of the
+    party to storm it together (the tower's fight is one roll for all, best die, §3)."""
+    return st.door_open() and h.pos == st.entrance_square()
+
+
+def tower_odds(st: WizardPosition, h: Hero, strength: dict[str, int]) -> float:
+    """The chance that `h` and the heroes beside him beat the tower's monsters (a face-down
+    token there counted as a level-2 monster)."""
     cell = st.cells[st.tower]
     hidden = sum(1 for t in cell.tokens if not t.up)
     levels = sum(t.level for t in cell.tokens if t.up) + round(2.0 * hidden)
     mates = sum(1 for m in st.living() if m.seat != h.seat and m.pos == h.pos)
-    p = p_heroes_win(1 + mates, strength["total_bonus"] if mates else st.combat_bonus(h), levels,
-                     st.params.combat_rolls == "sum")
+    return p_heroes_win(1 + mates, strength["total_bonus"] if mates else st.combat_bonus(h),
+                        levels, st.params.combat_rolls == "sum")
+
+
+def _tower_score(st: WizardPosition, h: Hero, strength: dict[str, int], wanted: float = 0.3,
+                 late_too: bool = True) -> float:
+    p = tower_odds(st, h, strength)
+    mates = sum(1 for m in st.living() if m.seat != h.seat and m.pos == h.pos)
     late = late_too and st.round > st.params.max_rounds * 0.5
     return 100.0 if p >= wanted or late or mates + 1 >= len(st.living()) else -5.0
 
 
-def _loot_value(st: WizardState, h: Hero, kind: str) -> float:
+def _loot_value(st: WizardPosition, h: Hero, kind: str) -> float:
     card = st.content.loot[kind]
     if card.type == "equipment":
         gear = [st.content.lcard(c) for c in st.equipped(h)]
@@ -440,7 +500,7 @@ def _loot_value(st: WizardState, h: Hero, kind: str) -> float:
     return 1.0
 
 
-def _useful_gift(st: WizardState, h: Hero, legal: list[Act]) -> Act | None:
+def _useful_gift(st: WizardPosition, h: Hero, legal: list[Act]) -> Act | None:
     """Hand a spare sword to a mate on the tile whose equipment it improves."""
     for a in legal:
         if a.verb != "give":
@@ -498,7 +558,7 @@ class StyledAgent(HeuristicAgent):
         for dial, value in HERO_STYLES[self.heroes].items():
             setattr(self, dial, value)
 
-    def _main(self, st: WizardState, legal: list[Act], rng: Chance) -> Act:
+    def _main(self, st: WizardPosition, legal: list[Act], rng: Chance) -> Act:
         if self.wizard == "spending":
             return _spend(st, legal)
         if self.wizard == "hoarding" and not _hoard_threat(st):
@@ -506,7 +566,7 @@ class StyledAgent(HeuristicAgent):
         return super()._main(st, legal, rng)
 
 
-def _hoard_threat(st: WizardState) -> bool:
+def _hoard_threat(st: WizardPosition) -> bool:
     """When a hoarding wizard plays his hand: the heroes are one key from the door, the door is
     open or the rage has begun, a hero stands within 2 steps of a key still hidden (the wizard
     knows where), or his hand has grown past `HOARD_HAND`."""
@@ -518,7 +578,7 @@ def _hoard_threat(st: WizardState) -> bool:
     return any(_manhattan(h.pos, k) <= 2 for h in st.living() for k in keys)
 
 
-def _hoard(st: WizardState, legal: list[Act]) -> Act:
+def _hoard(st: WizardPosition, legal: list[Act]) -> Act:
     """Without a threat a hoarding wizard plays only Whirlwind on a group (it leaves the game
     when played) and Fireball on a hero at 1 hit point; else he keeps his hand."""
     plays = {a.args[0]: a for a in legal if a.verb == "play"}
@@ -530,7 +590,7 @@ def _hoard(st: WizardState, legal: list[Act]) -> Act:
     return next(a for a in legal if a.verb == "end")
 
 
-def _spend(st: WizardState, legal: list[Act]) -> Act:
+def _spend(st: WizardPosition, legal: list[Act]) -> Act:
     """A spending wizard empties his mana every turn: Whirlwind on a group, any other spell at
     any target (Switcheroo where it drops a hero on a monster), then his cheapest monsters and
     traps first, to put the most tokens on the board."""

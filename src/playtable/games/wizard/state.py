@@ -1,7 +1,7 @@
 """The Wizard's Labyrinth as a protocol `State`: the position (position.py) with the protocol's
 moves, views and copies, each delegated to the module that owns it: the rules (`rules.py`),
-what a seat may see (`observe.py`) and the JSON form (`serialize.py`). This is the top of the
-game package; nothing in it imports this module but the game (`game.py`) and the bots.
+what a seat may see (`observe.py`), the JSON form (`serialize.py`) and the hint (`hints.py`).
+This is the top of the game package; nothing in it imports this module but the game (`game.py`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from playtable.core.chance import Chance
 from playtable.core.errors import IllegalAction
 from playtable.core.presentation import Presentation
 from playtable.core.protocol import Event
-from playtable.games.wizard import observe, rules, serialize
+from playtable.games.wizard import hints, observe, rules, serialize
 from playtable.games.wizard.actions import Act, parse
 from playtable.games.wizard.position import WizardPosition
 
@@ -51,6 +51,10 @@ class WizardState(Presentation, WizardPosition):
     story_kinds = frozenset({"key_found", "keys_picked", "give_key", "rage", "death", "frost_bolt",
                              "fireball", "whirlwind", "switcheroo", "game_over"})
     """The end screen's key moments (RULES.md section 7, "At the end")."""
+
+    def hint(self) -> tuple[Any, str] | None:
+        """The heuristic bot's choice for the player to act and why (RULES.md §9, "Hints")."""
+        return hints.hint(self)
 
     def hidden_parts(self) -> list[dict[str, Any]]:
         return observe.hidden_parts(self)

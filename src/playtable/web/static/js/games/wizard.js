@@ -9,7 +9,6 @@
 
 import { h, s } from "../util.js";
 
-export const hints = false;
 
 const CELL = 72;
 const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
