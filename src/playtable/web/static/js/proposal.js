@@ -22,7 +22,7 @@ export class ProposalStatus {
     this.who = who;
     this.proposal = null;
     this.note = "";
-    this.element = h("div", { class: "banner proposal-status", role: "status", "aria-live": "polite", hidden: true });
+    this.element = h("div", { class: "proposal-status", role: "status", "aria-live": "polite", hidden: true });
   }
 
   /** The open proposal as the server tells it (null: none). */
