@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -76,6 +77,19 @@ def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = 
     page.on("request", check)
     page.foreign_requests = foreign
     return page
+
+
+def poll(page: Any, expression: str, seconds: float = WAIT_MS / 1000) -> Any:
+    """Wait until `expression` (evaluated in the page) is truthy, and return it: a bounded poll
+    of `page.evaluate`, which the server's strict CSP allows (`wait_for_function` compiles its
+    condition in the page, an eval the policy refuses)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"{expression} stayed false for {seconds} s")
 
 
 def wait_connected(page: Any) -> None:

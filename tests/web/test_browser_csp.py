@@ -8,25 +8,11 @@ waits are Playwright locators and bounded polls of `page.evaluate`, which the po
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from tests.web.browser_support import create_table, new_page
+from tests.web.browser_support import create_table, new_page, poll
 from tests.web.server_process import ServerProcess
-
-POLL_SECONDS = 15.0
-
-
-def _poll(page: Any, expression: str) -> Any:
-    deadline = time.monotonic() + POLL_SECONDS
-    while time.monotonic() < deadline:
-        value = page.evaluate(expression)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{expression} stayed false for {POLL_SECONDS} s")
-
 
 TABLES = [
     {"game": "troll", "seed": 3},
@@ -55,12 +41,12 @@ def test_each_table_page_plays_and_replays_under_the_policy(web_server: ServerPr
     created = create_table(web_server.url, **body, **({"seats": seats} if seats else {}))
     page = new_page(chromium, strict_csp=True)
     page.goto(web_server.url + created["seats"][0]["join_url"])
-    _poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
+    poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
     step = page.evaluate("window.playtable.state.step")
     action = page.evaluate("window.playtable.state.legal[0].action")
     page.evaluate("(a) => window.playtable.connection.send({type: 'act', action: a, "
                   "step: window.playtable.state.step})", action)
-    _poll(page, f"window.playtable.state.step > {step}")
+    poll(page, f"window.playtable.state.step > {step}")
     page.goto(web_server.url + f"/t/{created['table_id']}/replay")
     page.locator("body").wait_for()
     page.wait_for_load_state("networkidle")

@@ -11,8 +11,9 @@ the server's strict Content-Security-Policy (desktop 1280x800 and phone 390x844)
 - a solitaire table has no table chat;
 - the lobby carries nothing for operators (the TUIO words are on /operator).
 
-Waits are Playwright locators and bounded polls of `page.evaluate`, which the policy allows
-(`wait_for_function` would be an eval it refuses). Screenshots go to $PLAYTABLE_SCREENSHOTS.
+Waits are Playwright locators and bounded polls of `page.evaluate` (`browser_support.poll`),
+which the policy allows (`wait_for_function` would be an eval it refuses). Screenshots go to
+$PLAYTABLE_SCREENSHOTS.
 """
 
 from __future__ import annotations
@@ -23,29 +24,22 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.web.browser_support import create_table, new_page
+from tests.web.browser_support import create_table, new_page, poll
 from tests.web.server_process import ServerProcess
 
-POLL_SECONDS = 20.0
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
-
-
-def _poll(page: Any, expression: str, seconds: float = POLL_SECONDS) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = page.evaluate(expression)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{expression} stayed false for {seconds} s")
 
 
 def _open(chromium: Any, url: str, size: tuple[int, int] = DESKTOP) -> Any:
     page = new_page(chromium, *size, touch=size == PHONE, strict_csp=True)
     page.goto(url)
-    _poll(page, "window.playtable && window.playtable.state && window.playtable.connection.isOpen")
+    _connected(page)
     return page
+
+
+def _connected(page: Any) -> None:
+    poll(page, "window.playtable && window.playtable.state && window.playtable.connection.isOpen")
 
 
 def _shot(page: Any, tmp_path: Path, name: str) -> None:
@@ -84,14 +78,14 @@ def test_a_variant_switch_is_one_status_that_a_reload_keeps(web_server: ServerPr
     prompt.get_by_role("button", name="Agree").wait_for()
     assert prompt.inner_text().startswith("Federation asks to leave this game for a new game of Version 4")
     bob.reload()  # a come-back-later page: the open proposal comes with the welcome
-    _poll(bob, "window.playtable && window.playtable.state && window.playtable.connection.isOpen")
+    _connected(bob)
     prompt.get_by_role("button", name="Keep playing").wait_for()
     _shot(bob, tmp_path, "proposal-after-reload-phone")
     prompt.get_by_role("button", name="Keep playing").click()
     status.get_by_text("Klingon wants to keep playing: the game goes on.").wait_for()
     prompt.get_by_text("You kept playing").wait_for()
     alice.reload()
-    _poll(alice, "window.playtable && window.playtable.state && window.playtable.connection.isOpen")
+    _connected(alice)
     assert status.is_hidden()  # nothing left open
     _clean(alice, bob)
 
@@ -118,7 +112,7 @@ def test_seats_and_the_wizard_board_read_as_the_game_names_them(web_server: Serv
     else:
         raise AssertionError("the heroes never chose their moves together")
     turn = hero1.locator(".turn-indicator")
-    _poll(hero1, "document.querySelector('.turn-indicator').textContent.includes('too')")
+    poll(hero1, "document.querySelector('.turn-indicator').textContent.includes('too')")
     assert turn.inner_text() == "Your turn (Hero 2 too)"
     text = hero1.locator("body").inner_text()
     assert "hero1" not in text and "hero2" not in text and "RAGE" not in text
@@ -131,7 +125,7 @@ def test_a_single_battle_story_is_told_in_words(web_server: ServerProcess, chrom
     created = create_table(web_server.url, game="stardice", variant="battle", seed=4,
                            seats=[{"kind": "bot", "agent": "random"}, {"kind": "bot", "agent": "random"}])
     page = _open(chromium, web_server.url + created["watch_url"])
-    _poll(page, "window.playtable.state.terminal", seconds=240)
+    poll(page, "window.playtable.state.terminal", 240)
     page.locator(".end-screen summary", has_text="The game's story").first.wait_for()
     figures = page.locator(".end-figures").inner_text()
     assert figures.startswith("A single battle: Federation "), figures
