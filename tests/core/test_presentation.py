@@ -110,3 +110,36 @@ def test_every_game_presents_its_positions(game_id: str) -> None:
     assert shown is state and shown.story_kinds
     assert shown.end_text() is None and revealed(state) == []
     assert shown.motion() == []  # nothing thrown yet, if the game throws at all
+
+
+def _played_to_the_end(game_id: str, variant: str | None, seed: int) -> State:
+    import random
+
+    from playtable.core.params import resolve_params
+
+    game = get_game(game_id)
+    params = resolve_params(game.params_type, game.variants, variant) if variant else game.default_params()
+    state = game.new_state(params, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(5000):  # bounded: every game here ends far sooner under random play
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(list(state.legal_actions())))
+    assert state.is_terminal
+    return state
+
+
+@pytest.mark.parametrize(("game_id", "variant"), [("stardice", "battle"), ("troll", None),
+                                                  ("rotator", "easy"), ("wizard", None)])
+def test_the_story_gives_the_games_figures_in_words(game_id: str, variant: str | None) -> None:
+    """An end screen's story reads the game's own sentences, never the lab's raw counters
+    ("war federation 1 · eliminated 0 · forfeits 0"); a single battle says it was one."""
+    from playtable.core.story import tell
+
+    state = _played_to_the_end(game_id, variant, seed=3)
+    figures = tell(state, [])["figures"]
+    assert figures and all(line.endswith(".") and " " in line for line in figures)
+    raw = [f"{key.replace('_', ' ')} {value}" for key, value in state.metrics().items() if "_" in key]
+    assert not any(counter in line for counter in raw for line in figures), (raw, figures)
+    if game_id == "stardice":
+        assert figures[0].startswith("A single battle: Federation ")

@@ -79,14 +79,10 @@ def new_page(instance: Any, width: int = 1280, height: int = 860, touch: bool = 
     return page
 
 
-def wait_connected(page: Any) -> None:
-    page.wait_for_function("window.playtable && window.playtable.state && "
-                           "window.playtable.connection.isOpen")
-
-
 def poll(page: Any, expression: str, seconds: float = WAIT_MS / 1000) -> Any:
-    """The first truthy value of `expression` in the page, polled for at most `seconds`: the wait
-    of pages under the server's strict CSP, which refuses the eval `wait_for_function` needs."""
+    """Wait until `expression` (evaluated in the page) is truthy, and return it: a bounded poll
+    of `page.evaluate`, which the server's strict CSP allows (`wait_for_function` compiles its
+    condition in the page, an eval the policy refuses)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         value = page.evaluate(expression)
@@ -94,6 +90,11 @@ def poll(page: Any, expression: str, seconds: float = WAIT_MS / 1000) -> Any:
             return value
         time.sleep(0.05)
     raise AssertionError(f"{expression} stayed false for {seconds} s")
+
+
+def wait_connected(page: Any) -> None:
+    page.wait_for_function("window.playtable && window.playtable.state && "
+                           "window.playtable.connection.isOpen")
 
 
 def table_state(page: Any) -> dict[str, Any]:

@@ -67,6 +67,9 @@ def test_a_finished_wizard_game_reveals_its_secrets_and_its_people_vote(
         end.locator(".vote-box").wait_for()
         assert "The wizard's hand" in end.locator(".end-revealed").inner_text()
         assert end.locator(".vote-choices button").count() == 2  # never oneself
+    # The vote's buttons name the seats as the game does, never by their ids (`hero2`).
+    assert pages[0].locator(".vote-choices button").all_inner_texts() == ["Hero 1", "Hero 2"]
+    assert pages[1].locator(".vote-choices button").all_inner_texts() == ["the wizard", "Hero 2"]
     pages[0].screenshot(path=str(tmp_path / "wizard-end-1280.png"))
     pages[1].screenshot(path=str(tmp_path / "wizard-end-390.png"), full_page=True)
     end = pages[0].locator(".end-screen")
@@ -80,7 +83,7 @@ def test_a_finished_wizard_game_reveals_its_secrets_and_its_people_vote(
     for page in pages:
         result = page.locator(".vote-result")
         result.wait_for()
-        assert "The most evil player is hero1" in result.inner_text()
+        assert "The most evil player is Hero 1" in result.inner_text()
     pages[0].screenshot(path=str(tmp_path / "wizard-vote-1280.png"))
     # The wizard's words: the rage says how many tiles, verbs agree, lists read as English.
     words = pages[0].evaluate("""async () => {
@@ -93,7 +96,7 @@ def test_a_finished_wizard_game_reveals_its_secrets_and_its_people_vote(
                 story.andList(['Alice', 'Bob', 'Carol'])];
     }""")
     assert "The wizard rages: tears 3 more tiles out" in words[0]
-    assert "hero 1 prepares for the fight" in words[1]
+    assert "Hero 1 prepares for the fight" in words[1]
     assert words[2] == "Alice, Bob and Carol"
     # A hero on the entrance square with the door open: the move into the tower is named so.
     observation, legal = _at_the_tower_door()

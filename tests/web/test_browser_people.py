@@ -338,7 +338,7 @@ def test_a_rotator_rematch_is_in_yours_and_running_offers_join(web_server: Serve
     assert href == f"/t/{second}?seat=0"  # no token: the page asks with the player key
     join.click()
     lobby.wait_for_function(SEATED)
-    assert lobby.locator(".seat-badge").inner_text() == "Alice · you play driller"
+    assert lobby.locator(".seat-badge").inner_text() == "Alice · you play the driller"
     assert not lobby.script_errors and not alice.script_errors
 
 

@@ -88,7 +88,7 @@ def test_three_people_play_a_wizard_game_to_its_end(web_server: ServerProcess, c
         wait_connected(pages[seat])
     for seat, page in pages.items():
         page.locator(".wz-grid").wait_for()
-        assert page.locator(".seat-badge").inner_text().endswith(("wizard", f"hero{seat}"))
+        assert page.locator(".seat-badge").inner_text().endswith(("the wizard", f"Hero {seat}"))
     # Table chat: hero 1 writes, the wizard and hero 2 read it.
     pages[1].get_by_label("Chat message").fill("Shall we go for the north-east corner?")
     pages[1].get_by_role("button", name="Send").click()

@@ -229,7 +229,7 @@ def test_a_forfeit_ends_the_table_with_the_other_side_winning(tmp_path: Path, fa
             over = receive_until(ws, "state")
             assert over["terminal"] and not over["your_turn"]
             assert over["result"] == {"returns": [0.0, 1.0, 1.0], "forfeit": 0,
-                                      "text": "Alice ran out of time and forfeits: hero1 and hero2 win."}
+                                      "text": "Alice ran out of time and forfeits: Hero 1 and Hero 2 win."}
         summary = client.get(f"/api/tables/{table}").json()
         assert summary["status"] == "finished" and summary["result"]["forfeit"] == 0
     store = SqlStore(db)

@@ -135,3 +135,52 @@ def test_a_table_left_unfinished_is_over_for_everyone(client: TestClient) -> Non
     with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as ws:
         _, state = greet(ws)
         assert not state["your_turn"] and state["legal"] == [] and not state["can_undo"]
+
+
+def test_an_open_proposal_is_told_on_connect_until_someone_keeps_playing(client: TestClient) -> None:
+    """A come-back-later table: Bob closed his page while Alice's proposal was open. His page
+    opened again finds it in the welcome (the Agree / Keep playing prompt comes back); his "Keep
+    playing" ends it for everyone, so Alice's page stops waiting, and later welcomes carry none."""
+    created = _two_people(client)
+    table = created["table_id"]
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as fed:
+        greet(fed)
+        with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 1)}") as kli:
+            welcome, _ = greet(kli)
+            assert welcome["proposal"] is None
+        asked = client.post(f"/api/tables/{table}/rematch",
+                            json={"seat": 0, "token": token_of(created, 0), "variant": "iteration4"})
+        assert asked.status_code == 202
+        told = {"seat": 0, "name": "Federation", "variant": "iteration4", "waiting_for": [1],
+                "variant_title": "Version 4: highest die times shapes"}
+        assert asked.json()["proposal"] == told
+        assert fed.receive_json() == {"type": "rematch_proposed", **told}
+        with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 1)}") as kli:
+            welcome, _ = greet(kli)
+            assert welcome["proposal"] == told
+            kli.send_json({"type": "keep_playing"})
+            declined = {"type": "rematch_declined", "seat": 1, "name": "Klingon"}
+            assert kli.receive_json() == declined
+            assert fed.receive_json() == declined
+        with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as again:
+            welcome, _ = greet(again)
+            assert welcome["proposal"] is None
+        with client.websocket_connect(f"/ws/tables/{table}") as watcher:
+            watcher.send_json({"type": "keep_playing"})  # a watcher has no say
+            greet(watcher)
+            assert watcher.receive_json()["code"] == "forbidden"
+    # declined, the proposal is gone: Klingon asking for the same is a new proposal, not a rematch
+    answer = client.post(f"/api/tables/{table}/rematch",
+                         json={"seat": 1, "token": token_of(created, 1), "variant": "iteration4"})
+    assert answer.status_code == 202 and answer.json()["waiting_for"] == [0]
+
+
+def test_seats_are_titled_as_players_read_them(client: TestClient) -> None:
+    """The wizard game's seats are `wizard`, `hero1`... for the lab; a page reads "the wizard",
+    "Hero 1" (`Game.seat_titles`) in the welcome and in every seat of a summary."""
+    created = create(client, game="wizard", players=3, seed=2)
+    with client.websocket_connect(f"/ws/tables/{created['table_id']}?{seat_query(created, 1)}") as ws:
+        welcome, _ = greet(ws)
+    assert welcome["seat_names"] == ["wizard", "hero1", "hero2"]
+    assert welcome["seat_titles"] == ["the wizard", "Hero 1", "Hero 2"]
+    assert [s["title"] for s in welcome["table"]["seats"]] == ["the wizard", "Hero 1", "Hero 2"]

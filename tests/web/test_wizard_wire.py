@@ -227,7 +227,7 @@ def test_table_chat_reaches_everyone_and_only_players_write(server: ServerProces
         hero.send({"type": "chat", "text": "  hello, wizard  "})
         for client in (hero, watcher):
             line = client.recv_type("chat")
-            assert (line["seat"], line["name"], line["text"]) == (2, "hero2", "hello, wizard")
+            assert (line["seat"], line["name"], line["text"]) == (2, "Hero 2", "hello, wizard")
         watcher.send({"type": "chat", "text": "I only watch"})
         assert watcher.recv_type("error")["code"] == "forbidden"
         for bad in ("", "two\nlines", "x" * 301, 5):

@@ -32,6 +32,12 @@ class Presentation:
         """Why the game ended, in plain words (None while it goes on)."""
         return None
 
+    def story_figures(self) -> list[str]:
+        """The game's figures at its end as sentences a player reads ("A single battle:
+        Federation 15 points, Klingon 1."), for the end screen's story (`core.story.tell`);
+        never raw counters, which are the lab's (`State.metrics`). Default: none."""
+        return []
+
     def hidden_parts(self) -> list[dict[str, Any]]:
         """Everything that stayed hidden from some seat, for every seat and watcher to see on
         the end screen: sections `{"heading": str, "lines": [str, ...]}` in plain words. Only

@@ -224,6 +224,10 @@ class Game(ABC, Generic[P, S]):
     """What menus call the game's default rules."""
     standard_description: ClassVar[str] = ""
     """Their one line (else that of the variant that changes nothing, else a generic line)."""
+    seat_titles: ClassVar[Mapping[str, str]] = {}
+    """A name a player reads for each seat name of `seat_names` ("Hero 2" for `hero2`): the pages'
+    headers, turn lines, buttons and logs show it, while the seat name stays the id in the lab,
+    the records and the command line. A seat name missing here is shown as it is."""
     pitch: ClassVar[str] = ""
     """One paragraph telling a newcomer what the game is and why to play it."""
     score_name: ClassVar[str] = ""
@@ -236,6 +240,10 @@ class Game(ABC, Generic[P, S]):
 
     def seat_names(self, params: P) -> list[str]:
         return [f"seat {i}" for i in range(self.num_players(params))]
+
+    def seat_title(self, name: str) -> str:
+        """The seat called `name` in `seat_names` as a player reads it (`seat_titles`)."""
+        return self.seat_titles.get(name, name)
 
     def sides(self, params: P) -> list[list[int]]:
         """The seats that win or lose together, side by side (ratings rate sides, not seats):

@@ -1,6 +1,6 @@
 """A finished game's story, told from its log for an end screen: the key moments the game
 names (`Presentation.story_kinds`), who did what (each seat's actions and key moments), and the
-game's own figures (`State.metrics`). Built from the public side of the log only
+game's own figures in words (`Presentation.story_figures`). Built from the public side of the log only
 (`events_for(..., None)`), so it says nothing a watcher could not read; front ends show it once
 the game is over, next to what `core.presentation.revealed` uncovers.
 """
@@ -53,12 +53,11 @@ def tell(state: State, log: Iterable[tuple[int | None, str | None, Sequence[Even
     if left_out:
         half = MAX_MOMENTS // 2
         moments = moments[:half] + moments[-half:]
-    figures = {k: v for k, v in state.metrics().items()
-               if isinstance(v, int | float) and not isinstance(v, bool)}
+    figures = presentation(state).story_figures()
     return {
         "moments": moments,
         "moments_left_out": left_out,
         "seats": [{"seat": i, "actions": actions[i], "moments": tallies[i]}
                   for i in range(state.num_players)],
-        "figures": dict(list(figures.items())[:MAX_FIGURES]),
+        "figures": figures[:MAX_FIGURES],
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +71,17 @@ def menu_entries() -> list[MenuEntry]:
     return entries
 
 
+DESCRIPTION_WIDTH = 68
+"""The variant box is 76 columns: a description's lines are folded to fit inside it with its
+indent, so a long one hangs under its first line instead of running back to the left edge."""
+
+
+def hanging(description: str) -> str:
+    """A variant's description on the lines under its title, every line indented."""
+    lines = textwrap.wrap(description, DESCRIPTION_WIDTH - 4)
+    return "".join(f"\n    {line}" for line in lines)
+
+
 def variant_options(game_id: str) -> list[Option]:
     """The rules to choose from: suggested easy variants first, the standard rules, the rest."""
     game = get_game(game_id)
@@ -81,10 +93,10 @@ def variant_options(game_id: str) -> list[Option]:
         line = Text.assemble(("★ ", "bold yellow"), (titles.get(name, name), "bold"), (f"  {name}", "dim"),
                              ("  good for a first game", "yellow"))
         if described.get(name):
-            line.append(f"\n    {described[name]}", style="dim")
+            line.append(hanging(described[name]), style="dim")
         options.append(Option(line, id=name))
     standard = Text.assemble(("standard rules", "bold"))
-    standard.append("\n    The designer's final rules" + (" (hard)." if suggested else "."), style="dim")
+    standard.append(hanging("The designer's final rules" + (" (hard)." if suggested else ".")), style="dim")
     options.append(Option(standard, id=STANDARD))
     for name in game.variants:
         same = resolve_params(game.params_type, game.variants, name) == game.default_params()
@@ -92,7 +104,7 @@ def variant_options(game_id: str) -> list[Option]:
             continue  # a variant that names the standard rules ('final') is not listed twice
         line = Text.assemble(titles.get(name, name), (f"  {name}", "dim"))
         if described.get(name):
-            line.append(f"\n    {described[name]}", style="dim")
+            line.append(hanging(described[name]), style="dim")
         options.append(Option(line, id=name))
     return options
 

@@ -4,6 +4,7 @@ mean. Esc, ? or q closes it."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -18,12 +19,19 @@ from playtable.core.registry import player_rules
 KEY_STYLE = "bold #f0a020"
 
 
+LINE_WIDTH = 92
+"""The rules box is at most 100 columns (border and padding inside): a key's words are folded to
+fit it, each folded line under the words, not under the keys."""
+
+
 def keys_text(keys: Sequence[tuple[str, str]], width: int = 16) -> Text:
-    """'Keys' and one line per (keys, what they do)."""
-    text = Text("Keys\n", style="bold")
+    """'Keys' and one line per (keys, what they do), the keys' column as wide as the widest."""
+    text = Text()
+    text.append("Keys\n", style="bold")  # the heading alone: what follows keeps its own styles
+    width = max([width, *(len(key) + 1 for key, _ in keys)])
     for key, what in keys:
         text.append(f"  {key:<{width}}", style=KEY_STYLE)
-        text.append(what + "\n")
+        text.append(textwrap.fill(what, LINE_WIDTH - width - 2, subsequent_indent=" " * (width + 2)) + "\n")
     return text
 
 
@@ -43,10 +51,11 @@ class RulesScreen(ModalScreen[None]):
         Binding("q", "close", "Close"),
     ]
 
-    def __init__(self, game_id: str, keys: Sequence[tuple[str, str]], legend: Text | None = None) -> None:
+    def __init__(self, game_id: str, keys: Sequence[tuple[str, str]], legend: Text | None = None,
+                 rules: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id
-        self.rules = player_rules(game_id)
+        self.rules = rules if rules is not None else player_rules(game_id)  # the game's, or this game's
         self.keys = list(keys)
         self.legend = legend
 

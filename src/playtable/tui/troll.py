@@ -10,7 +10,6 @@ Tab and chosen with Enter.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -26,12 +25,13 @@ from playtable.core.params import params_from_dict, resolve_params
 from playtable.core.presentation import presentation
 from playtable.core.protocol import Event, State
 from playtable.core.records import Recorder
-from playtable.core.registry import get_game, player_rules
+from playtable.core.registry import get_game
 from playtable.tui import troll_view as view
 from playtable.tui import troll_words as words
 from playtable.tui.confirm_screen import ConfirmScreen, quit_or_ask
 from playtable.tui.frame import note_if_screen_hidden, size_warning
 from playtable.tui.recording import SAVE_BINDING, save_record
+from playtable.tui.troll_rules import bridge_rules, rules_in_words
 from playtable.tui.troll_screens import EndScreen, HelpScreen
 from playtable.tui.troll_words import EVENT_STYLE, GROUPS, NOTHING_TO, PROMPTS
 
@@ -113,7 +113,7 @@ class TrollApp(App[None]):
             with Vertical(id="right"):
                 yield OptionList(id="actions")
                 with VerticalScroll(id="reference"):
-                    yield Markdown(player_rules("troll"), id="reference-text")
+                    yield Markdown(bridge_rules(self.params), id="reference-text")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -129,7 +129,8 @@ class TrollApp(App[None]):
         # a record is game + parameters + seed + actions: a game from a saved position has none
         self.recorder = None if self.from_position else Recorder(self.game.id, self.params, self.seed)
         start = "A saved position" if self.from_position else f"New game, seed {self.seed}"
-        self.log_event(Event("new_game", f"{start}{self._rules_note()}.", {}))
+        rules = rules_in_words(self.params)  # in words, never `extra_per_slot=2`
+        self.log_event(Event("new_game", f"{start}{': ' + rules if rules else ''}.", {}))
         if not self.from_position and self.params == self.game.default_params():
             self.log_event(Event("note", "These are the designer's standard rules, the hardest. New "
                                  "here? Choose 'tutorial' or 'plus-one' in the menu (playtable play), "
@@ -138,13 +139,6 @@ class TrollApp(App[None]):
             self.log_event(event)
         self.hint_message = "Your turn: two actions. Arrow keys move; the list on the right shows the rest."
         self.refresh_view()
-
-    def _rules_note(self) -> str:
-        """The parameters that differ from the seed's rules, e.g. ' (extra_per_slot=2)'."""
-        default = self.game.default_params()
-        changed = [f"{f.name}={getattr(self.params, f.name)}" for f in dataclasses.fields(self.params)
-                   if getattr(self.params, f.name) != getattr(default, f.name)]
-        return f" ({', '.join(changed)})" if changed else ""
 
     # -- drawing ----------------------------------------------------------------------------
     @property
@@ -371,7 +365,7 @@ class TrollApp(App[None]):
             self.refresh_view()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(bridge_rules(self.params)))
 
     def action_ask_quit(self) -> None:
         """q: quit, asking first while a game is in progress."""

@@ -60,12 +60,13 @@ class HelpScreen(RulesScreen):
     """The player rules (HOW_TO_PLAY.md, the text the web app shows too), every key, and what
     the marks on the bridge mean."""
 
-    def __init__(self) -> None:
-        super().__init__("troll", KEYS, legend())
+    def __init__(self, rules: str | None = None) -> None:
+        super().__init__("troll", KEYS, legend(), rules)
 
 
 def legend() -> Text:
-    text = Text("On the bridge: ", style="bold")
+    text = Text()
+    text.append("On the bridge: ", style="bold")
     text.append("▒▒▒", style=view.BACK)
     text.append(" a face-down brick, ")
     text.append(" 7♥ ", style=f"{view.RED_ON_LIGHT} {view.AWAKE_BG}")

@@ -94,6 +94,7 @@ class RotatorGame(Game[RotatorParams, RotatorState]):
         "hard": "A board that needs 10 or more turns, or most of the boost spaces.",
         "no-limit": "No turn limit: take as long as you like.",
     }
+    seat_titles: ClassVar[Mapping[str, str]] = {"driller": "the driller"}
     variant_titles: ClassVar[Mapping[str, str]] = {  # RULES.md I1 and the generator's levels
         "territory-buffer": "Nodes kept off the edge",
         "easy": "Easy board",

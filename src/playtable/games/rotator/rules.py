@@ -309,6 +309,14 @@ class RotatorState(Presentation, State):
         chance and hides nothing (RULES.md, "Undo", an interpretation)."""
         return not self.is_terminal
 
+    def story_figures(self) -> list[str]:
+        """The end screen's figures in words: turns, boosts, and how far down the rock."""
+        s = self.core
+        used = self.params.boost_total - s.boosts
+        row = f"; the driller ended on row {s.pos // self.board.cols + 1}" if s.pos >= 0 else ""
+        boosts = f"{used} boost{'' if used == 1 else 's'}"
+        return [f"{s.turn} turn{'' if s.turn == 1 else 's'} and {boosts} used{row}."]
+
     def end_text(self) -> str | None:
         if not self.is_terminal:
             return None

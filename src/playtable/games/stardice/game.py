@@ -14,7 +14,6 @@ from playtable.games.stardice.match import StarDiceState
 from playtable.games.stardice.params import VARIANTS, StarDiceParams
 from playtable.games.stardice.state_json import state_from_json
 
-
 StarDiceState.hint_planner = aiming.hint  # the state's hints are its aiming bot's throws
 
 
@@ -79,7 +78,7 @@ class StarDiceGame(Game[StarDiceParams, StarDiceState]):
     variant_groups = (
         VariantGroup("Other ways to play", "The standard rules with one thing changed.",
                      ("battle", "best_of_iter7", "rounds_iter4", "any_dice_iter9", "borg_enemy",
-                      "blank_dice")),
+                      "blank_dice", "dice_6d10_iter3", "dice_stephen_iter7")),
         VariantGroup("Solitaire", "One player alone, for a score or against a target.",
                      ("objective1", "objective2", "solo_iteration1")),
         VariantGroup("The designer's earlier versions",

@@ -302,6 +302,28 @@ class StarDiceTable(Presentation, State):
         }
 
     # -- information -----------------------------------------------------------------------------
+    def story_figures(self) -> list[str]:
+        """The end screen's figures in words: each battle's points (a single battle said as
+        one, a solitaire's points round by round), the war's total, the throws and forfeits."""
+        battles = self.battle_points
+        lines: list[str] = []
+        if self.num_players == 1:
+            if battles:
+                each = ", ".join(str(b[0]) for b in battles)
+                lines.append(f"Points {'round by round' if len(battles) > 1 else 'scored'}: {each}.")
+        elif len(battles) == 1:
+            fed, kli = battles[0]
+            lines.append(f"A single battle: Federation {fed} point{'' if fed == 1 else 's'}, Klingon {kli}.")
+        elif battles:
+            each = "; ".join(f"{b[0]} to {b[1]}" for b in battles)
+            lines.append(f"{len(battles)} battles, Federation to Klingon: {each}. "
+                         f"The war: {self.war[0]} to {self.war[1]}.")
+        lines.append(f"{self.throws} throw{'' if self.throws == 1 else 's'} in all.")
+        for seat in sorted(set(self.forfeits)):
+            n = self.forfeits.count(seat)
+            lines.append(f"{SEAT_NAMES[seat]} forfeited {'a battle' if n == 1 else f'{n} battles'}.")
+        return lines
+
     def end_text(self) -> str | None:
         """Why the game ended: the war's or the single battle's points (FR "War", "Battle"),
         the winner named first and their points first, as the table's own banner says it."""

@@ -52,6 +52,7 @@ class TrollGame(Game[TrollParams, TrollState]):
     }
     # Seed 000 §4.1 (the variations, the Day-5 draft), §8.1 (Test #7's setup ideas), and the
     # lab's difficulty ladders (RULES.md "Variants").
+    seat_titles = {"troll": "the troll"}
     variant_titles = {
         "draft": "Day-5 draft rules",
         "easier-ends": "Sturdier ends",

@@ -526,6 +526,11 @@ class TrollState(Presentation, TrollPosition):
     def end_text(self) -> str | None:
         return views.end_text(self)
 
+    def story_figures(self) -> list[str]:
+        """The end screen's figures in words (§7.1 "Your score": the cards left)."""
+        turns = f"{self.turn} turn{'' if self.turn == 1 else 's'}"
+        return [f"The game lasted {turns}; the score is {self.score}: cards left in the deck of awakening."]
+
     def can_take_back(self, before: State) -> bool:
         return isinstance(before, TrollState) and views.can_take_back(self, before)
 

@@ -29,6 +29,9 @@ class WizardGame(Game[WizardParams, WizardState]):
         "alpha": "Alpha rules",
         "balanced": "Balanced final rules",
     }
+    seat_titles = {  # seed 003 calls the seats "the wizard" and the heroes by number
+        "wizard": "the wizard", "hero1": "Hero 1", "hero2": "Hero 2", "hero3": "Hero 3", "hero4": "Hero 4",
+    }
     pitch = (
         "One wizard against two to four heroes. The heroes explore the wizard's labyrinth, "
         "fight his traps and monsters, loot items and hunt for the keys to his tower; their moves "

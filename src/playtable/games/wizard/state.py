@@ -48,6 +48,14 @@ class WizardState(Presentation, WizardPosition):
     def end_text(self) -> str | None:
         return observe.end_text(self)
 
+    def story_figures(self) -> list[str]:
+        """The end screen's figures in words (8 Nov "Keys", "Rage of the wizard!")."""
+        st, alive = self.stats, sum(h.alive for h in self.heroes)
+        return [f"{self.round} round{'' if self.round == 1 else 's'}; the heroes found {self.keys_found} of "
+                f"{self.params.keys_needed} keys; {alive} of {len(self.heroes)} heroes alive at the end.",
+                f"{st['combats']} fights, {st['traps_sprung']} traps sprung, {st['cards_played']} "
+                f"wizard cards played, {st['tiles_removed']} tiles torn out in the wizard's rage."]
+
     story_kinds = frozenset({"key_found", "keys_picked", "give_key", "rage", "death", "frost_bolt",
                              "fireball", "whirlwind", "switcheroo", "game_over"})
     """The end screen's key moments (RULES.md section 7, "At the end")."""

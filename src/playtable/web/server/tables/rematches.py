@@ -47,7 +47,7 @@ class Rematches:
             if missing:
                 return None, None
         # The one who asked first is seated first (a solitaire variant is theirs).
-        asker = next((s for s, v in table.proposals.items() if v == variant), seat)
+        asker = next((s for s, v in table.proposals.asked.items() if v == variant), seat)
         old = table.row.seats
         if variant is None:
             # The variant's name is kept for the lobby; the full parameters fix every value anyway.
@@ -64,7 +64,7 @@ class Rematches:
         request["clock"] = table.clock.settings.to_json() if table.clock is not None else None
         request["rated"] = room.ratings.choice(table.id)
         new, _ = await room.create(request, client, rematch_of=table, carried=plan.new_from_old,
-                                   present=[old[s] for s in {seat, *table.proposals}])
+                                   present=[old[s] for s in {seat, *table.proposals.asked}])
         try:
             room.store.link_rematch(table.id, new.id)
         except StoreError as err:

@@ -92,7 +92,8 @@ async def rematch(request: Request) -> Response:
     new, seat = await hub.rematches.rematch(table, await read_body(request), client_of(request))
     if new is None:  # a mid-game proposal: the others are asked (docs/web.md, rematch)
         return JSONResponse({"table_id": None, "seat": None, "proposed": True,
-                             "waiting_for": table.awaiting_agreement}, status_code=202)
+                             "waiting_for": table.proposals.waiting,
+                             "proposal": table.open_proposal()}, status_code=202)
     return JSONResponse({"table_id": new.id, "seat": seat})
 
 

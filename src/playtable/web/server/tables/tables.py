@@ -37,6 +37,7 @@ from playtable.core.story import tell
 from playtable.web.server.store.rate_limits import RateLimit
 from playtable.web.server.store.store import SeatRow, Snapshot, TableRow
 from playtable.web.server.tables.clocks import TableClock, forfeit_returns
+from playtable.web.server.tables.proposals import Proposals
 from playtable.web.server.tables.replays import start_state
 from playtable.web.server.transport.wire import PACES, shared
 
@@ -64,17 +65,24 @@ def _seconds(stamp: str) -> float:
     return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
 
 
-def seat_summary(i: int, seat: SeatRow, connected: set[int] | frozenset[int]) -> dict[str, Any]:
-    """One seat as the lobby and the pages see it: its name in the game, who plays it (the
-    player's name, or the bot), whether anyone may take it, and whether its person is here."""
-    return {"seat": i, "name": seat.name, "kind": seat.kind, "agent": seat.agent,
-            "player": seat.player_name, "reserved": seat.reserved, "joined": seat.joined,
+def seat_summary(i: int, seat: SeatRow, connected: set[int] | frozenset[int],
+                 game: Game[Any, Any]) -> dict[str, Any]:
+    """One seat as the lobby and the pages see it: its name in the game (the id, and the title a
+    player reads), who plays it (the player's name, or the bot), whether anyone may take it, and
+    whether its person is here."""
+    return {"seat": i, "name": seat.name, "title": game.seat_title(seat.name), "kind": seat.kind,
+            "agent": seat.agent, "player": seat.player_name, "reserved": seat.reserved, "joined": seat.joined,
             "free": seat.free, "connected": i in connected}
 
 
-def seat_label(seat: SeatRow) -> str:
-    """What a log or a notice calls a seat: its player's name, else its name in the game."""
-    return seat.player_name or seat.name
+def upper_first(text: str) -> str:
+    """`text` to start a sentence ("the wizard ran out" -> "The wizard ran out")."""
+    return text[:1].upper() + text[1:]
+
+
+def seat_label(seat: SeatRow, game: Game[Any, Any]) -> str:
+    """What a log or a notice calls a seat: its player's name, else its title in the game."""
+    return seat.player_name or game.seat_title(seat.name)
 
 
 def row_summary(row: TableRow, step: int, status: str = "finished",
@@ -93,7 +101,7 @@ def row_summary(row: TableRow, step: int, status: str = "finished",
         "variant": row.variant,  # the id, for the lab; people read the title
         "variant_title": game.variant_titles.get(row.variant, row.variant) if row.variant else None,
         "params": row.params,
-        "seats": [seat_summary(i, s, connected) for i, s in enumerate(row.seats)],
+        "seats": [seat_summary(i, s, connected, game) for i, s in enumerate(row.seats)],
         "status": status,
         "step": step,
         "created": row.created,
@@ -178,11 +186,11 @@ def forfeit_result(game: Game[Any, Any], row: TableRow, seat: int) -> dict[str, 
     wins (the game's `sides`; docs/web.md "Clocks")."""
     sides = game.sides(params_from_dict(game.params_type, row.params))
     returns = forfeit_returns(sides, len(row.seats), seat)
-    winners = [seat_label(row.seats[s]) for s, r in enumerate(returns) if r > 0]
+    winners = [seat_label(row.seats[s], game) for s, r in enumerate(returns) if r > 0]
     then = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}." if winners \
         else "the game is lost."
     return {"returns": returns, "forfeit": seat,
-            "text": f"{seat_label(row.seats[seat])} ran out of time and forfeits: {then}"}
+            "text": f"{upper_first(seat_label(row.seats[seat], game))} ran out of time and forfeits: {then}"}
 
 
 def fresh_start(row: TableRow) -> State:
@@ -312,10 +320,7 @@ class Table:
         self.last_activity = _seconds(row.created) if row.ended or not row.actions else time.time()
         """When the table was last played, in seconds since the epoch (a restart counts as a
         move: it may have been down). A number, not a text: it is set at every action."""
-        self.proposals: dict[int, str | None] = {}
-        """Mid-game rematch proposals: seat -> the variant it asked for (None: the same game)."""
-        self.awaiting_agreement: list[int] = []
-        """The seats whose people have not yet agreed to the last proposal."""
+        self.proposals = Proposals()  # mid-game proposals of a new game (in memory only)
         self.version = 0
         """Counts every change of the record (an undo too), for the caches of views."""
         self.clock: TableClock | None = table_clock(row)
@@ -483,7 +488,7 @@ class Table:
 
     def label(self, seat: int) -> str:
         """The seat as people read it: its player's name, else its name in the game."""
-        return seat_label(self.row.seats[seat])
+        return seat_label(self.row.seats[seat], self.game)
 
     @property
     def status(self) -> str:
@@ -503,13 +508,10 @@ class Table:
             return {"returns": self.state.returns(), "text": text}
         if self.left_unfinished:
             return {"returns": None, "text": "Left unfinished: the players moved to a new table."}
-        if self.abandoned and self.row.tutorial:
-            return {"returns": None, "abandoned": True,
-                    "text": "The tutorial was left before its game's end."}
         if self.abandoned:
-            return {"returns": None, "abandoned": True,
-                    "text": "Ended by the server: nobody played this table for too long, or its "
-                            "bots could not move."}
+            return {"returns": None, "abandoned": True, "text": (
+                "The tutorial was left before its game's end." if self.row.tutorial else
+                "Ended by the server: nobody played this table for too long, or its bots could not move.")}
         return None
 
     def final_returns(self) -> list[float]:
@@ -529,17 +531,25 @@ class Table:
         """Seat `seat` asks for a new game mid-game: the seats of the other people who sat down
         here and have not asked for the same (empty: everyone agrees). Each proposal is told to
         every connection, so the others can agree."""
-        self.proposals[seat] = variant
-        mine = self.row.seats[seat].token_hash
-        missing = [i for i, s in enumerate(self.row.seats)
-                   if s.kind == "human" and s.joined and s.token_hash != mine
-                   and (i not in self.proposals or self.proposals[i] != variant)]
-        self.awaiting_agreement = missing
-        if missing:
-            title = self.game.variant_titles.get(variant, variant) if variant else None
-            self.broadcast({"type": "rematch_proposed", "seat": seat, "name": self.label(seat),
-                            "variant": variant, "variant_title": title, "waiting_for": missing})
+        mine, seats = self.row.seats[seat].token_hash, self.row.seats
+        others = [i for i, s in enumerate(seats) if s.kind == "human" and s.joined and s.token_hash != mine]
+        missing = self.proposals.ask(seat, variant, others)
+        proposal = self.open_proposal()
+        if proposal is not None:
+            self.broadcast({"type": "rematch_proposed", **proposal})
         return missing
+
+    def open_proposal(self) -> dict[str, Any] | None:
+        """The open proposal (`Proposals.told`; None after the end), in every welcome too."""
+        if self.decided or self.row.rematch is not None:
+            return None
+        return self.proposals.told(self.label, self.game.variant_titles)
+
+    def keep_playing(self, seat: int) -> None:
+        """Seat `seat` declines the open proposal, or its asker takes it back: everyone is told."""
+        if self.open_proposal() is not None:
+            self.proposals.drop()
+            self.broadcast({"type": "rematch_declined", "seat": seat, "name": self.label(seat)})
 
     def notice(self, text: str) -> None:
         """Something the server did at this table (a bot replaced, a timer run out), to everyone."""
@@ -576,6 +586,8 @@ class Table:
             "seat": seat,
             "role": "watcher" if seat is None else "player",
             "seat_names": [s.name for s in self.row.seats],
+            "seat_titles": [self.game.seat_title(s.name) for s in self.row.seats],
+            "proposal": self.open_proposal(),
             "players": [s.player_name for s in self.row.seats],
             "log": self.log_for(seat),
             "chat": list(self.chat_log),
@@ -624,7 +636,7 @@ class Table:
     def seats_message(self) -> dict[str, Any]:
         """Who sits where, sent when a seat gets its player (taken, or named on arrival)."""
         connected = {c.seat for c in self.connections if c.seat is not None}
-        seats = [seat_summary(i, s, connected) for i, s in enumerate(self.row.seats)]
+        seats = [seat_summary(i, s, connected, self.game) for i, s in enumerate(self.row.seats)]
         return {"type": "seats", "seats": seats, "players": [s.player_name for s in self.row.seats],
                 "status": self.status}
 

@@ -21,7 +21,7 @@ MAX_FRAME = 16 * 1024
 MAX_ACTION_TEXT = 200
 
 
-CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello", "vote", "pace")
+CLIENT_TYPES = ("act", "undo", "hint", "sync", "chat", "hello", "vote", "pace", "keep_playing")
 PACES = {"normal": 1.0, "fast": 3.0, "instant": None}
 """The paces a page may ask a throw's motion to be shown at (`pace`), as a speed over the
 physics' own time: as thrown, three times as fast, or at once (None: only where everything came
@@ -135,8 +135,8 @@ def parse_client_message(raw: str | bytes | None) -> ClientMessage:
             raise BadMessage("bad_message", "'action' must be a non-empty action text "
                              f"of at most {MAX_ACTION_TEXT} characters")
         return ClientMessage("act", _step(data, True), action.strip())
-    if kind == "sync":
-        return ClientMessage("sync")
+    if kind in ("sync", "keep_playing"):  # keep_playing: decline (or take back) a mid-game proposal
+        return ClientMessage(kind)
     if kind == "chat":  # table chat: one printable line (the text travels in `action`)
         text = data.get("text")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT_TEXT \

@@ -28,8 +28,9 @@ function storyPart(story, who) {
   const rows = story.seats.map((s) => h("tr", {},
     h("th", { scope: "row" }, who(s.seat)),
     h("td", {}, String(s.actions)),
-    h("td", {}, Object.entries(s.moments).map(([kind, n]) => `${words(kind)} ${n}`).join(", ") || "–")));
-  const figures = Object.entries(story.figures || {}).map(([k, v]) => `${words(k)} ${v}`).join(" · ");
+    h("td", {}, Object.entries(s.moments).map(([kind, n]) => (n === 1 ? words(kind) : `${words(kind)} ×${n}`)).join(", ") || "–")));
+  // The game's figures are its own sentences (Presentation.story_figures), never raw counters.
+  const figures = Array.isArray(story.figures) ? story.figures.join(" ") : "";
   const moments = story.moments.map((m) => h("li", {},
     h("span", { class: "end-step", title: "the step in the log and the replay" }, `step ${m.step}`), " ", m.text));
   return h("div", { class: "end-story" },

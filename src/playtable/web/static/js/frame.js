@@ -33,6 +33,7 @@ import { andList, endDetails, voteBox } from "./end_story.js";
 import { endRating } from "./ratings.js";
 import { closeChooser, confirmWarning, endScreen, GameLog, RulesPanel, showChooser } from "./frame_parts.js";
 import { askToNotify, canAskToNotify, notify, playerKey, playerName, saveName } from "./player.js";
+import { ProposalStatus, upperFirst } from "./proposal.js";
 import { h, postJson, seatQuery } from "./util.js";
 
 const RESERVED_KEYS = new Set(["?", "u", "h", "n", "r"]);
@@ -59,6 +60,7 @@ export class TableFrame {
     this.table = null;
     this.role = "watcher";
     this.seatNames = [];
+    this.seatTitles = []; // the seats as players read them ("Hero 2"), `seatNames` being the game's ids
     this.pending = false;
     this.hinted = null;
     this.keys = new Map();
@@ -96,6 +98,7 @@ export class TableFrame {
       h("div", { class: "title-block" }, this.titleEl, this.seatEl),
       this.turnEl, this.clocks.element, h("div", { class: "top-buttons" }, this.rulesButton, this.replayLink, this.notifyButton), this.connEl);
     this.banner = h("div", { class: "banner", role: "alert", hidden: true });
+    this.proposal = new ProposalStatus({ send: (m) => this.connection.send(m), agree: (v) => this.rematch(v), who: (s) => this.who(s) });
     this.boardHost = h("div", { class: "board-host" });
     this.statusEl = h("p", { class: "board-status" });
     this.hintEl = h("p", { class: "hint-text", role: "status", "aria-live": "polite" });
@@ -107,7 +110,7 @@ export class TableFrame {
     this.nameForm = this.buildNameForm();
     this.logList = h("ol", { class: "log-list" });
     this.chat = new ChatPanel((m) => this.connection.send(m));
-    root.replaceChildren(header, this.banner,
+    root.replaceChildren(header, this.banner, this.proposal.element,
       h("main", { class: "table-layout" },
         h("section", { class: "board-area", "aria-label": "Board" }, this.statusEl, this.boardHost, this.hintEl, this.endHost),
         h("aside", { class: "side" },
@@ -120,6 +123,7 @@ export class TableFrame {
       offer: (el, actions) => this.offer(el, actions),
       label: (a) => this.label(a),
       seatNames: () => this.seatNames,
+      seatTitles: () => this.seatTitles,
       who: (seat) => this.who(seat),
       play: (action) => this.play(action),
       rematch: (variant) => this.rematch(variant),
@@ -154,9 +158,9 @@ export class TableFrame {
     return form;
   }
 
-  /** The seat's player's name, else the seat's name in the game. */
+  /** The seat's player's name, else the seat's title in the game ("Hero 2", "the wizard"). */
   who(seat) {
-    return this.players[seat] || this.seatNames[seat] || `seat ${seat}`;
+    return this.players[seat] || this.seatTitles[seat] || this.seatNames[seat] || `seat ${seat}`;
   }
 
   connect(seat, token) {
@@ -205,7 +209,8 @@ export class TableFrame {
       // A rematch in another variant may seat people elsewhere: `seats` maps old seat -> new.
       case "rematch": return this.follow(message.table_id, message.seats ? message.seats[this.seat] ?? null : undefined);
       case "chat": return this.chat.add(message);
-      case "rematch_proposed": return this.onProposal(message);
+      case "rematch_proposed": this.proposal.set(message); return this.drawProposal();
+      case "rematch_declined": this.proposal.declined(message, this.seat); return this.drawProposal();
       // What the server did at this table: a failing bot replaced, a clock run out.
       case "notice": return this.chat.notice(message);
       case "seats": return this.onSeats(message);
@@ -220,6 +225,7 @@ export class TableFrame {
     this.role = message.role;
     this.seat = message.seat;
     this.seatNames = message.seat_names || [];
+    this.seatTitles = message.seat_titles || this.seatNames;
     this.players = message.players || [];
     const variant = this.table.variant ? ` · ${this.table.variant_title ?? this.table.variant}` : "";
     this.titleEl.textContent = `${this.table.game_name}${variant}`;
@@ -237,6 +243,10 @@ export class TableFrame {
     this.chat.reset(message.chat);
     for (const notice of message.notices || []) this.chat.notice(notice);
     this.chat.setSeated(this.role === "player");
+    // One person at the table (a solitaire): nobody to chat with (chat.js).
+    this.chat.setSolo((this.table.seats?.length ?? 0) <= 1);
+    this.proposal.set(message.proposal);
+    this.drawProposal();
   }
 
   onState(state) {
@@ -260,6 +270,8 @@ export class TableFrame {
     this.showClocks(state.clock);
     if (previous && state.step < previous.step) this.hintEl.textContent = "The last action was taken back.";
     if (!state.terminal) this.endDismissed = false;
+    if (previous && state.step !== previous.step && !this.proposal.proposal) this.proposal.say("");
+    this.drawProposal();
     this.draw(Boolean(previous) && state.step === previous.step + 1);
     window.dispatchEvent(new CustomEvent("playtable:state")); // a tutorial's guide follows the game
     this.passDevice();
@@ -302,7 +314,7 @@ export class TableFrame {
       this.seatEl.textContent = "Watching";
       return;
     }
-    const role = this.seatNames[this.seat] ?? `seat ${this.seat}`;
+    const role = this.seatTitles[this.seat] ?? `seat ${this.seat}`;
     const name = this.players[this.seat];
     this.seatEl.textContent = name ? `${name} · you play ${role}` : `You play ${role}`;
   }
@@ -426,7 +438,7 @@ export class TableFrame {
       const others = (st.waiting_for || []).filter((s) => s !== this.seat).map((s) => this.who(s));
       text = others.length ? `Your turn (${andList(others)} too)` : "Your turn";
     }
-    else if (st.bot_thinking) text = names.length > 1 ? `${andList(names)} are thinking…` : `${names[0] ?? "The bot"} is thinking…`;
+    else if (st.bot_thinking) text = upperFirst(names.length > 1 ? `${andList(names)} are thinking…` : `${names[0] ?? "The bot"} is thinking…`);
     else text = names.length ? `Waiting for ${andList(names)}` : "Waiting";
     this.turnEl.textContent = text;
     this.turnEl.dataset.mine = String(Boolean(st.your_turn));
@@ -451,7 +463,7 @@ export class TableFrame {
       title, text: result.text, won,
       // The game's own answer to "why?" first where it has one (Star Dice: the final scoring).
       details: [this.board.endSummary?.(), endDetails(st.end, who)],
-      vote: voteBox(this.vote, { seat: this.role === "player" ? this.seat : null, seats: this.seatNames, who,
+      vote: voteBox(this.vote, { seat: this.role === "player" ? this.seat : null, seats: this.seatTitles, who,
         onVote: (seat) => this.connection.send({ type: "vote", seat }) }),
       replayUrl: this.replayLink.href,
       onRematch: this.role === "player" ? () => this.rematch() : null,
@@ -462,7 +474,7 @@ export class TableFrame {
 
   describeStep(entry) {
     if (entry.action === null || entry.action === undefined) return entry.step === 0 ? "Setup" : `Step ${entry.step}`;
-    const who = entry.seat === null || entry.seat === undefined ? "Someone" : this.who(entry.seat);
+    const who = entry.seat === null || entry.seat === undefined ? "Someone" : upperFirst(this.who(entry.seat));
     // A bot that played for a person whose clock ran out says so: never as the person.
     if (entry.stand_in) return `${entry.step}. ${who}'s clock ran out: ${entry.stand_in} played ${this.label(entry.action)}`;
     return `${entry.step}. ${who}: ${this.label(entry.action)}`;
@@ -539,14 +551,21 @@ export class TableFrame {
       const body = { seat: this.seat, ...proof, ...(variant ? { variant } : {}) };
       const answer = await postJson(`/api/tables/${encodeURIComponent(this.tableId)}/rematch`, body);
       if (answer.proposed) {  // mid-game, the others must agree first (docs/web.md, rematch)
-        const names = answer.waiting_for.map((s) => this.who(s)).join(", ");
-        this.hintEl.textContent = `Asked the others for a new game; waiting for ${names} to agree.`;
+        this.proposal.set(answer.proposal);
+        this.drawProposal();
         return;
       }
       this.follow(answer.table_id, answer.seat);
     } catch (err) {
-      this.hintEl.textContent = err.message;
+      this.proposal.say(err.message);
+      this.drawProposal();
     }
+  }
+
+  /** The proposal's one status line, for a seated player while the game goes on. */
+  drawProposal() {
+    const st = this.state;
+    this.proposal.draw(this.seat, this.role === "player" && !(st && (st.terminal || st.result)));
   }
 
   /** Go to table `tableId`; `seat` is this player's seat there (null: watch; undefined: the same). */
@@ -573,16 +592,6 @@ export class TableFrame {
     if (status === "waiting") {
       this.connEl.append(" ", h("button", { class: "quiet", onClick: () => this.connection.retryNow() }, "retry now"));
     }
-  }
-
-  /** Another player asks for a new game mid-game: this player may agree (the same request). */
-  onProposal(message) {
-    if (this.role !== "player" || message.seat === this.seat || !message.waiting_for.includes(this.seat)) return;
-    const what = message.variant ? `a new game of ${message.variant_title ?? message.variant}` : "a new game";
-    this.banner.replaceChildren(`${message.name} asks to leave this game for ${what}. `,
-      h("button", { type: "button", class: "primary", onClick: () => { this.banner.hidden = true; this.rematch(message.variant ?? undefined); } }, "Agree"),
-      " ", h("button", { type: "button", class: "quiet", onClick: () => { this.banner.hidden = true; } }, "Keep playing"));
-    this.banner.hidden = false;
   }
 
   showBanner(text) {

@@ -1,6 +1,6 @@
 // The lobby's live Star Dice tables (a real table in the browser): the live tables this server runs, each a
-// link to watch it. Starting, controlling and closing them is the operator's, on /operator
-// (docs/web.md, "Live tables are the operator's").
+// link to watch it, shown only while there is one. Starting, controlling and closing them (and the
+// words about TUIO) are the operator's, on /operator (docs/web.md, "Live tables are the operator's").
 
 import { getJson, h } from "./util.js";
 
@@ -13,13 +13,13 @@ async function start() {
   let answer;
   try {
     answer = await getJson("/api/live");
-  } catch (err) {
-    list.replaceChildren(h("p", {}, `Live tables cannot be listed: ${err.message}`));
-    return;
+  } catch {
+    return; // a player loses nothing: the section stays hidden
   }
-  list.replaceChildren(...(answer.tables.length ? answer.tables.map((t) => h("p", { class: "live-row" },
-    h("a", { href: t.url }, `Watch live table ${t.id}`), ` · ${t.source} · ${t.pages} page${t.pages === 1 ? "" : "s"} open`))
-    : [h("p", {}, "No live table yet: the server's operator starts them.")]));
+  if (!answer.tables.length) return;
+  list.replaceChildren(...answer.tables.map((t) => h("p", { class: "live-row" },
+    h("a", { href: t.url }, `Watch live table ${t.id}`), ` · ${t.pages} page${t.pages === 1 ? "" : "s"} open`)));
+  host.hidden = false;
 }
 
 start();

@@ -42,8 +42,8 @@ class ReplayViewer {
     this.statusEl = h("p", { class: "board-status" });
     this.endEl = h("section", { class: "replay-end", "aria-label": "The end", hidden: true });
     const tableSeats = this.table.seats.map((seat) => seat.name);
-    // People by their names: the seat's player, else its name in the game.
-    this.who = (seat) => this.table.seats[seat]?.player || this.table.seats[seat]?.name || "";
+    // People by their names: the seat's player, else its title in the game ("Hero 2", not hero2).
+    this.who = (seat) => this.table.seats[seat]?.player || this.table.seats[seat]?.title || this.table.seats[seat]?.name || "";
     this.board = this.module.createBoard(this.boardHost, { offer: () => {}, label: (a) => a, seatNames: () => tableSeats,
       who: (seat) => this.who(seat), table: () => this.table, replay: true });
     // A board with a place for the step controls (Star Dice: the row under its table) keeps them

@@ -87,6 +87,10 @@ export class VariantMenu {
     this.start.disabled = true;
     this.note.textContent = `Starting ${this.titleOf(this.chosen)}…`;
     await this.ctx.rematch(this.chosen);
+    // What became of it (the others asked, or a refusal) is the frame's one status line under the
+    // header, which follows the proposal (proposal.js): nothing stays here to contradict it.
+    this.note.textContent = "";
     this.start.disabled = false;
+    this.open(false);
   }
 }

@@ -14,6 +14,7 @@ const CELL = 72;
 const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const DIR_WORDS = { N: "north", E: "east", S: "south", W: "west" };
 const CORNERS = { NW: "north-west", NE: "north-east", SW: "south-west", SE: "south-east" };
+const TORN = "torn out in the wizard's rage: nobody can go there"; // 8 Nov "Rage of the wizard!"
 let names = {};
 let seatNames = [];
 let who = null; // the frame's names for seats: the player's name, else the seat's name in the game
@@ -131,7 +132,8 @@ export function status(obs) {
   const subject = d.seat === 0 ? "The wizard" : d.kind === "commit" ? "The heroes" : heroName(d.seat ?? 1);
   const verb = DECISIONS[d.kind];
   const doing = typeof verb === "function" ? verb(d) : verb ?? d.kind ?? "";
-  const rage = obs.rage ? " · RAGE" : "";
+  // 8 Nov "Rage of the wizard!": said in words, not a bare "RAGE".
+  const rage = obs.rage ? " · the wizard's rage: he tears tiles out of the labyrinth each turn" : "";
   return `Round ${obs.round} · ${subject} ${doing} · keys found ${obs.keys_found} of ${obs.keys_needed}` +
     `${obs.door_open ? " · the tower door is open" : ""}${rage}`;
 }
@@ -182,6 +184,15 @@ function keyIcon(x, y, secret) {
     s("title", {}, secret ? "a key tile you hid here (only you know)" : "a key"));
 }
 
+/** What the tiles' colours mean, under the map (8 Nov "Tiles", "Rage of the wizard!"). */
+function legend(obs) {
+  const swatch = (kind) => h("span", { class: `wz-swatch ${kind}`, "aria-hidden": "true" });
+  const when = obs.rage ? "" : ` (it begins once the heroes hold ${obs.keys_needed} keys)`;
+  return h("p", { class: "wz-legend" },
+    swatch("down"), " a room still face down · ", swatch("up"), " a room turned up: its card draw and mana · ",
+    swatch("removed"), ` grey: a tile torn out in the wizard's rage${when}; nobody can go there`);
+}
+
 export function createBoard(host, ctx) {
   if (!document.querySelector("link[data-wizard-css]")) {
     document.head.append(h("link", { rel: "stylesheet", href: "/static/css/wizard.css", "data-wizard-css": "1" }));
@@ -229,7 +240,7 @@ export function createBoard(host, ctx) {
         const y = row * CELL;
         const g = s("g", { class: "wz-cell", "data-cell": cell.square });
         const kind = cell.removed ? "removed" : cell.tower ? "tower" : cell.flipped ? "up" : "down";
-        g.append(s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: `cell-hit tile ${kind}` }));
+        g.append(s("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: `cell-hit tile ${kind}` }, cell.removed ? s("title", {}, TORN) : null));
         g.append(s("text", { x: x + 4, y: y + 11, class: "sq-name" }, cell.square));
         if (cell.tower) g.append(s("text", { x: x + CELL / 2, y: y + CELL / 2 + 10, "text-anchor": "middle", class: "tower-icon" }, "♜"));
         else if (cell.flipped && !cell.removed) {
@@ -300,7 +311,7 @@ export function createBoard(host, ctx) {
         ? h("div", { class: "wz-keep" }, h("h3", {}, `Loot for ${heroName(obs.decision.seat)}: keep one`),
           h("div", { class: "wz-cards" }, obs.decision.cards.map((id) => card(id, faces[id], cardActions(id), ctx)))) : null;
       const mine = obs.my_move ? h("div", { class: "wz-ready" }, `Your secret move: ${label(obs.my_move)} (waiting for the others)`) : null;
-      root.replaceChildren(h("div", { class: "wz-layout" }, h("div", { class: "wz-map" }, svg, mine, keep),
+      root.replaceChildren(h("div", { class: "wz-layout" }, h("div", { class: "wz-map" }, svg, legend(obs), mine, keep),
         h("div", { class: "wz-side" }, wizardPanel, heroesPanel)));
     },
   };
