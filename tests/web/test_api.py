@@ -61,12 +61,19 @@ def test_rules_are_the_player_facing_file(client: TestClient) -> None:
     assert client.get("/api/games/chess/rules").status_code == 404
 
 
+def test_the_catalogue_titles_each_default_seat(client: TestClient) -> None:
+    wizard = next(g for g in client.get("/api/games").json()["games"] if g["id"] == "wizard")
+    assert wizard["seat_names_default"] == ["wizard", "hero1", "hero2", "hero3"]
+    assert wizard["seat_titles_default"] == ["the wizard", "Hero 1", "Hero 2", "Hero 3"]
+
+
 def test_create_gives_join_links_with_tokens_and_a_watch_link(client: TestClient) -> None:
     created = create(client, game="troll", variant="plus-one", seed=7)
     table_id = created["table_id"]
     assert created["watch_url"] == f"/t/{table_id}"
     (seat,) = created["seats"]
     assert seat["join_url"].startswith(f"/t/{table_id}?seat=0&token=") and seat["name"] == "troll"
+    assert seat["title"] == "the troll"  # the page's words; the name stays the id
     summary = client.get(f"/api/tables/{table_id}").json()
     assert summary["status"] == "open" and summary["step"] == 0 and summary["variant"] == "plus-one"
     assert summary["params"]["extra_per_slot"] == 1

@@ -346,7 +346,7 @@ def test_a_phone_lobby_never_scrolls_sideways_and_rotator_cells_can_be_tapped(
         web_server: ServerProcess, chromium: Any, shots: Path) -> None:
     desk = person(chromium, web_server.url, "Dana")
     create_in_lobby(desk, "wizard", ["me", "open", "invite"], seed=4)
-    join = desk.get_by_role("link", name="Join as wizard").get_attribute("href")
+    join = desk.get_by_role("link", name="Join as the wizard").get_attribute("href")
     table_id = join.split("/t/")[1].split("?")[0]
     desk.locator('.tabs [data-status="mine"]').click()
     desk.locator(f'.table-list tr[data-table="{table_id}"]').wait_for()
@@ -357,7 +357,7 @@ def test_a_phone_lobby_never_scrolls_sideways_and_rotator_cells_can_be_tapped(
     row = phone.locator(f'.table-list tr[data-table="{table_id}"]')
     row.wait_for()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    for name in ("Join as hero1", "Watch", "Replay"):
+    for name in ("Join as Hero 1", "Watch", "Replay"):
         box = row.locator("button, a", has_text=name).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (name, box)
     assert "invited" in row.inner_text() and "Dana" in row.inner_text()

@@ -74,6 +74,7 @@ def game_entry(game_id: str) -> dict[str, Any]:
         "levels": [{"agent": lv.agent, "title": lv.title, "about": lv.about} for lv in ladder(game.id)],
         "params": params,
         "seat_names_default": game.seat_names(defaults),
+        "seat_titles_default": [game.seat_title(name) for name in game.seat_names(defaults)],
         "sides": len(game.sides(defaults)),
     }
 

@@ -34,7 +34,8 @@ async def create_table(request: Request) -> Response:
     base = server.base
     seats = []
     for i, (seat, token) in enumerate(zip(table.row.seats, tokens, strict=True)):
-        entry: dict[str, Any] = {"seat": i, "name": seat.name, "kind": seat.kind}
+        entry: dict[str, Any] = {"seat": i, "name": seat.name, "title": table.game.seat_title(seat.name),
+                                 "kind": seat.kind}
         if token is not None:
             entry["join_url"] = f"{base}/t/{table.id}?seat={i}&token={token}"
             entry["reserved"], entry["player"] = seat.reserved, seat.player_name

@@ -9,7 +9,8 @@ import { EDITORS, mine, remember, showForm } from "./new_table.js";
 import { askToNotify, canAskToNotify, myTables, nameForm, notify, playerKey, playerName } from "./player.js";
 import { drawLeaderboard } from "./ratings.js";
 import { learnButtons } from "./tutorial.js";
-import { ago, getJson, h, postJson } from "./util.js";
+import { upperFirst } from "./proposal.js";
+import { ago, getJson, h, postJson, seatTitle } from "./util.js";
 
 const POLL_MS = 15000;
 
@@ -65,7 +66,7 @@ function seatWords(seat) {
 }
 
 function seatsCell(seats) {
-  return h("ul", { class: "seat-list" }, seats.map((seat) => h("li", {}, h("span", { class: "seat-role" }, `${seat.name}: `), seatWords(seat))));
+  return h("ul", { class: "seat-list" }, seats.map((seat) => h("li", {}, h("span", { class: "seat-role" }, `${upperFirst(seatTitle(seat))}: `), seatWords(seat))));
 }
 
 /** The Join link of one of this player's seats: the link kept in this browser if there is one,
@@ -115,7 +116,7 @@ function tableRow(table, saved, yours) {
     : table.your_turn ? `your turn, step ${table.step}` : `${table.status}, step ${table.step}`;
   const free = !finished && !join ? table.seats.filter((seat) => seat.free) : [];
   // A come-back-later move's time left ("You: 1 d 23 h left to move").
-  const moveLeft = finished ? "" : moveLeftText(table.clock, (s) => (yours.includes(s) ? "You" : table.seats[s].player ?? table.seats[s].name));
+  const moveLeft = finished ? "" : moveLeftText(table.clock, (s) => (yours.includes(s) ? "You" : table.seats[s].player ?? upperFirst(seatTitle(table.seats[s]))));
   const query = join && join.includes("token=") ? join.slice(join.indexOf("?")) : "";
   return h("tr", { dataset: { table: table.id } },
     h("td", { "data-label": "Game" }, h("strong", {}, table.game_name), table.variant ? ` · ${table.variant_title ?? table.variant}` : "",
@@ -126,7 +127,7 @@ function tableRow(table, saved, yours) {
     h("td", { class: "row-buttons" }, h("div", { class: "buttons" },
       join ? h("a", { class: "button primary", href: join }, table.your_turn ? "Play" : "Join") : null,
       free.map((seat) => h("button", { type: "button", class: "primary", onClick: (e) => takeSeat(table, seat, e.currentTarget) },
-        free.length > 1 || table.seats.length > 1 ? `Join as ${seat.name}` : "Join")),
+        free.length > 1 || table.seats.length > 1 ? `Join as ${seatTitle(seat)}` : "Join")),
       !finished ? h("a", { class: "button", href: `/t/${table.id}` }, "Watch") : null,
       table.tutorial && !finished && yours.length ? h("button", { type: "button", class: "quiet",
         title: "End this tutorial's game: it leaves your tables", onClick: (e) => leaveTutorial(table, e.currentTarget) }, "Leave") : null,

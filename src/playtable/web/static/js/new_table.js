@@ -6,7 +6,8 @@
 import { clockField } from "./clocks.js";
 import { playerKey, playerName } from "./player.js";
 import { labelBots, ratedField } from "./ratings.js";
-import { h, postJson } from "./util.js";
+import { upperFirst } from "./proposal.js";
+import { h, postJson, seatTitle } from "./util.js";
 
 // Games whose board a player may draw (seed 004 "Getting Started": Rotator's players choose
 // where the ten Control Nodes go), and the editor page that does it.
@@ -81,7 +82,7 @@ function seatRows(game, count, host) {
   host.replaceChildren(h("legend", {}, "Seats"),
     h("p", { class: "note" }, "An open seat is listed under Open for anyone to join; an invited one only through its link."));
   for (let i = 0; i < count; i += 1) {
-    const name = game.seat_names_default?.[i] ?? `seat ${i}`;
+    const name = game.seat_titles_default?.[i] ?? game.seat_names_default?.[i] ?? `seat ${i}`;
     const select = h("select", { name: `seat-${i}`, "aria-label": `Who plays ${name}` },
       PEOPLE.map(([value, words]) => h("option", { value }, words)), botOptions(game));
     select.value = i === 0 ? "me" : "open";
@@ -244,10 +245,10 @@ function showCreated(created, game) {
     h("p", {}, people.length > 1 ? "Each person gets their own private link: send the others theirs, or let them join from the Open list."
       : people.length ? "The link below is your seat: keep it private, it lets whoever has it play for you."
         : "Every seat is a bot: watch them play."),
-    people.map((seat) => h("div", {}, linkRow(`Join as ${seat.name}`, seat.join_url, seat === first),
-      people.length > 1 ? h("p", { class: "note" }, `${seat.name}${whose(seat)}`) : null)),
+    people.map((seat) => h("div", {}, linkRow(`Join as ${seatTitle(seat)}`, seat.join_url, seat === first),
+      people.length > 1 ? h("p", { class: "note" }, `${upperFirst(seatTitle(seat))}${whose(seat)}`) : null)),
     people.length > 1 ? linkRow("Or play every seat on this one screen (hot seat, passing the device)", hotSeatUrl(created, people), false) : null,
-    created.seats.filter((seat) => !seat.join_url).map((seat) => h("p", { class: "note" }, `${seat.name}: bot (${seat.agent})`)),
+    created.seats.filter((seat) => !seat.join_url).map((seat) => h("p", { class: "note" }, `${upperFirst(seatTitle(seat))}: bot (${seat.agent})`)),
     h("p", {}, "Anyone may watch (they see only what a spectator may see):"),
     linkRow("Watch", created.watch_url, !people.length)));
   host.classList.add("done");

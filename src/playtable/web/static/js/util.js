@@ -23,6 +23,12 @@ function fill(el, attrs, children) {
   return el;
 }
 
+/** A seat of a table summary as people read it: its title in the game ("Hero 2", "the troll"),
+ * else its id (`name`, what the lab and the records call it). */
+export function seatTitle(seat) {
+  return seat.title || seat.name;
+}
+
 /** An HTML element: h("button", {class: "x", onClick: f}, "text", child...). */
 export function h(tag, attrs, ...children) {
   return fill(document.createElement(tag), attrs, children);
