@@ -114,12 +114,13 @@ class Sitting:
             if wanted is None:
                 raise BadRequest("this table has no free seat", 409)
         seat = seats[wanted]
+        title = table.game.seat_title(seat.name)  # the lobby shows this sentence under the row
         if seat.kind != "human":
-            raise BadRequest(f"{seat.name} is a bot's seat", 409)
+            raise BadRequest(f"{title} is a bot's seat", 409)
         if seat.reserved and not seat.joined and seat.player is None:
-            raise BadRequest(f"{seat.name} is kept for someone invited: only its link opens it", 403)
+            raise BadRequest(f"{title} is kept for someone invited: only its link opens it", 403)
         if not seat.free:
-            raise BadRequest(f"{seat.name} is taken", 409)
+            raise BadRequest(f"{title} is taken", 409)
         rate = room.limits.takes_per_minute or room.limits.creations_per_minute
         room.per_network("seats", client, rate, "too many seats taken from your network; wait a minute")
         token = secrets.token_urlsafe(18)
