@@ -280,11 +280,11 @@ def test_menu_lists_the_games_and_opens_troll() -> None:
             # the rules variants, the easy ones first and marked for a first game
             variants = app.screen.query_one("#variants", OptionList)
             shown = [variants.get_option_at_index(i) for i in range(variants.option_count)]
-            assert [o.id for o in shown[:3]] == ["tutorial", "plus-one", "__standard__"]
+            assert [o.id for o in shown[:3]] == ["plus-one", "tutorial", "__standard__"]
             assert "first game" in str(shown[0].prompt) and "draft" in [o.id for o in shown]
             await pilot.press("down", "enter")
             await pilot.pause()
-        assert app.return_value == ("troll", "plus-one")
+        assert app.return_value == ("troll", "tutorial")
         factory = app_factory("troll")
         assert factory is not None and isinstance(factory(), TrollApp)
         app_plus = factory(variant="plus-one")

@@ -241,6 +241,13 @@ class Game(ABC, Generic[P, S]):
     def seat_names(self, params: P) -> list[str]:
         return [f"seat {i}" for i in range(self.num_players(params))]
 
+    def standard_line(self) -> str:
+        """The one line menus give the standard rules: `standard_description`, else that of the
+        variant whose preset changes nothing, else a generic line."""
+        same = [name for name, preset in self.variants.items() if not preset]
+        return (self.standard_description or (self.variant_descriptions.get(same[0], "") if same else "")
+                or "The game's standard rules.")
+
     def seat_title(self, name: str) -> str:
         """The seat called `name` in `seat_names` as a player reads it (`seat_titles`)."""
         return self.seat_titles.get(name, name)

@@ -2,8 +2,9 @@
 
 Convention: a game is playable in the terminal when the module `playtable.tui.<game_id>` exists
 and has `make_app(seed: int | None = None, variant: str | None = None) -> textual.app.App`. The
-menu is its own small app: choosing a game shows its rules variants (the easy ones first, marked
-for a first game, then the designer's standard rules, then the rest, each with its one line), and
+menu is its own small app: choosing a game shows its rules variants as the game groups them, the
+lobby's New-table form's order (a first game's group marked ★, the standard rules, the other
+groups under their titles, the rest, each with its one line), and
 the menu exits with (game id, variant); `run_menu` runs that game's app, and comes back to the
 menu when the game is quit.
 """
@@ -25,13 +26,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from playtable.core.params import resolve_params
+from playtable.core.protocol import Game
 from playtable.core.registry import game_ids, get_game
 from playtable.tui.frame import note_if_screen_hidden
 
-# Variants a newcomer should start with (the troll's standard rules are the designer's
-# hardest, the heuristic bot wins 2% of them; the tutorial bridge is the gentlest).
-FIRST_GAME: dict[str, tuple[str, ...]] = {"troll": ("tutorial", "plus-one"), "rotator": ("easy",)}
 STANDARD = "__standard__"
 Choice = tuple[str, str | None]  # (game id, variant or None for the standard rules)
 
@@ -82,30 +80,49 @@ def hanging(description: str) -> str:
     return "".join(f"\n    {line}" for line in lines)
 
 
-def variant_options(game_id: str) -> list[Option]:
-    """The rules to choose from: suggested easy variants first, the standard rules, the rest."""
-    game = get_game(game_id)
-    described: dict[str, str] = dict(getattr(game, "variant_descriptions", {}) or {})
-    suggested = [v for v in FIRST_GAME.get(game_id, ()) if v in game.variants]
-    options = []
-    titles = game.variant_titles  # a player's name for each; the id, dim, for the CLI
-    for name in suggested:
-        line = Text.assemble(("★ ", "bold yellow"), (titles.get(name, name), "bold"), (f"  {name}", "dim"),
+def _variant_line(game: Game[Any, Any], name: str, first: bool) -> Option:
+    """One named variant: the player's title, the id (dim, what the command line takes), a first
+    game's mark, and its one line folded under it."""
+    title = game.variant_titles.get(name, name)
+    if first:
+        line = Text.assemble(("★ ", "bold yellow"), (title, "bold"), (f"  {name}", "dim"),
                              ("  good for a first game", "yellow"))
-        if described.get(name):
-            line.append(hanging(described[name]), style="dim")
-        options.append(Option(line, id=name))
-    standard = Text.assemble(("standard rules", "bold"))
-    standard.append(hanging("The designer's final rules" + (" (hard)." if suggested else ".")), style="dim")
+    else:
+        line = Text.assemble(title, (f"  {name}", "dim"))
+    if game.variant_descriptions.get(name):
+        line.append(hanging(game.variant_descriptions[name]), style="dim")
+    return Option(line, id=name)
+
+
+def _heading(title: str, note: str) -> Option:
+    """A group's title and its line: not a choice, so it cannot be highlighted."""
+    line = Text(title, style="bold underline")
+    if note:
+        line.append(hanging(note), style="dim")
+    return Option(line, disabled=True)
+
+
+def variant_options(game_id: str) -> list[Option]:
+    """The rules to choose from, as the game groups them (`Game.variant_groups`, as the lobby's
+    New-table form does): a group for a first game, the standard rules (`standard_title`), the
+    other groups under their titles, then the rest."""
+    game = get_game(game_id)
+    groups = list(game.variant_groups)
+    grouped = {name for group in groups for name in group.names}
+    options = [_variant_line(game, name, True) for group in groups if group.first
+               for name in group.names if name in game.variants]
+    standard = Text(game.standard_title, style="bold")
+    standard.append(hanging(game.standard_line()), style="dim")
     options.append(Option(standard, id=STANDARD))
-    for name in game.variants:
-        same = resolve_params(game.params_type, game.variants, name) == game.default_params()
-        if name in suggested or same:
-            continue  # a variant that names the standard rules ('final') is not listed twice
-        line = Text.assemble(titles.get(name, name), (f"  {name}", "dim"))
-        if described.get(name):
-            line.append(hanging(described[name]), style="dim")
-        options.append(Option(line, id=name))
+    for group in groups:
+        names = [name for name in group.names if name in game.variants]
+        if not group.first and names:
+            options += [_heading(group.title, group.note), *(_variant_line(game, n, False) for n in names)]
+    # a variant whose preset changes nothing ('final') is the standard rules, not listed twice
+    rest = [name for name, preset in game.variants.items() if preset and name not in grouped]
+    if rest:
+        options += [_heading("Other variants" if groups else "Variants", ""),
+                    *(_variant_line(game, name, False) for name in rest)]
     return options
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from playtable.core import checks
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter, BadPosition
 from playtable.core.params import params_from_dict
-from playtable.core.protocol import Agent, Game
+from playtable.core.protocol import Agent, Game, VariantGroup
 from playtable.games.rotator.board import Board, board_problems, generate_board, load_board
 from playtable.games.rotator.engine import Engine, first_move_wins
 from playtable.games.rotator.rules import RotatorParams, RotatorState, state_from_json
@@ -94,6 +94,14 @@ class RotatorGame(Game[RotatorParams, RotatorState]):
         "hard": "A board that needs 10 or more turns, or most of the boost spaces.",
         "no-limit": "No turn limit: take as long as you like.",
     }
+    # The standard rules deal a board of any difficulty; a newcomer starts on one the solver
+    # wins by turn 5, and the harder levels are the same rules on a rated board.
+    variant_groups: ClassVar[Sequence[VariantGroup]] = (
+        VariantGroup("Easier: for a first game", "A board the solver has rated easy.", ("easy",), first=True),
+        VariantGroup("Boards by difficulty", "The standard rules on a board the solver has rated.",
+                     ("medium", "hard")),
+    )
+    standard_description = "The seed's rules on a board of any difficulty the generator deals."
     seat_titles: ClassVar[Mapping[str, str]] = {"driller": "the driller"}
     variant_titles: ClassVar[Mapping[str, str]] = {  # RULES.md I1 and the generator's levels
         "territory-buffer": "Nodes kept off the edge",

@@ -40,13 +40,6 @@ def player_counts(game: Game[Any, Any]) -> list[int]:
     return [min(counts), max(counts)]
 
 
-def standard_description(game: Game[Any, Any]) -> str:
-    """The one line of a game's standard rules in its menus."""
-    same = [name for name, preset in game.variants.items() if not preset]
-    return (game.standard_description or (game.variant_descriptions.get(same[0], "") if same else "")
-            or "The game's standard rules.")
-
-
 def game_entry(game_id: str) -> dict[str, Any]:
     game = get_game(game_id)
     defaults = game.default_params()
@@ -66,7 +59,7 @@ def game_entry(game_id: str) -> dict[str, Any]:
                       "description": game.variant_descriptions.get(name, ""),
                       "standard": not preset}  # a preset that changes nothing: the standard rules
                      for name, preset in game.variants.items()],
-        "standard": {"title": game.standard_title, "description": standard_description(game)},
+        "standard": {"title": game.standard_title, "description": game.standard_line()},
         "variant_groups": [{"title": g.title, "note": g.note, "names": list(g.names), "first": g.first}
                            for g in game.variant_groups],
         "agents": list(available_agents(game)),
