@@ -219,3 +219,14 @@ def test_typed_names_work_like_ids() -> None:
     assert named("give long_sword hero2", names) == "give Long Sword hero 2"
     assert from_names("give long sword hero 2", names) == "give long_sword hero2"
     assert from_names("use Health Potion", names) == "use health_potion"
+
+
+def test_seats_are_named_by_their_titles() -> None:
+    async def go() -> None:
+        app = WizardApp(params(3, max_rounds=2), seed=4, seats={0: "heuristic", 2: "random"})
+        async with app.run_test(size=(150, 50)) as pilot:
+            await pilot.pause()
+            # the game's titles (GAME.seat_titles), as the web pages say them: never "hero 1"
+            assert "Hero 1: human" in app.log_lines[0] and "the wizard: heuristic" in app.log_lines[0]
+            assert plain(app.query_one("#status", Static)).startswith(f"Round {app.state.round} - Hero 1: ")
+    run(go)

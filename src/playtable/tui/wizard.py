@@ -2,7 +2,7 @@
 
 The app knows the game only through the protocol: `observation(seat)`, `legal_actions()`,
 `apply(...)` and the events' plain words. Each seat is a human or a bot. When the turn passes
-from one human seat to another, a curtain hides the board ("hand over to hero 2") until the next
+from one human seat to another, a curtain hides the board ("hand over to Hero 2") until the next
 player presses Enter, so no seat sees another's secrets (the wizard's hand and tokens, a hero's
 committed move). The log shows only events, which are public.
 
@@ -97,7 +97,8 @@ def tile_code(name: str) -> str:
 
 
 def seat_name(seat: int) -> str:
-    return "the wizard" if seat == 0 else f"hero {seat}"
+    """Seat `seat` as the game titles it ("the wizard", "Hero 2"): the words the web pages use."""
+    return get_game("wizard").seat_title("wizard" if seat == 0 else f"hero{seat}")
 
 
 def render_board(obs: Mapping[str, Any]) -> Text:
@@ -381,7 +382,7 @@ class WizardApp(App[None]):
         if kind == "place" and "tokens" in obs["decision"]:
             line.append(f"  (left: {', '.join(obs['decision']['tokens'])})")
         if kind == "retreat":
-            line.append(f"  (hero {obs['decision']['hero']})")
+            line.append(f"  ({seat_name(int(obs['decision']['hero']))})")
         status.update(Text(small, style="bold red") if small else line)
         board.update(render_board(obs))
         info.update(render_info(obs))
