@@ -40,6 +40,8 @@ def test_replay_prints_every_step_of_a_record(
     code, out, err = _run(capsys, "replay", str(path), "--print")
     assert code == 0, err
     assert f"step 0 of {n}" in out and f"step {n} of {n}" in out and "game over" in out
+    seat = get_game(game_id).seat_names(get_game(game_id).default_params())[0]
+    assert f"\nthe {seat}: " in out  # each move by its seat's title ("the troll"), not the id
 
 
 def test_sim_keep_records_replays_each_game_exactly(

@@ -96,7 +96,9 @@ def replay(file: str, seed: int | None, variant: str | None, seat: int | None, a
     record = load_record(file, seed, variant)
     game = get_game(record.game)
     steps = replay_steps(record)
-    names = list(game.seat_names(params_from_dict(game.params_type, record.params)))
+    # who moved, as the game titles the seat ("the troll", "Hero 2"): what the pages' logs say
+    params = params_from_dict(game.params_type, record.params)
+    names = [game.seat_title(name) for name in game.seat_names(params)]
     if seat is not None and not 0 <= seat < steps[0].state.num_players:
         raise BadPosition(f"--seat {seat}: {record.game} has seats 0..{steps[0].state.num_players - 1}")
     if as_json:
