@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,14 +132,37 @@ def mean_of(question: str, source: str, seed_says: str, agent: str, values: Sequ
 def play(game: str, agent: str | Sequence[str], games: int, seed: int, options: RunOptions | None,
          variant: str | None = None, params: Sequence[str] = (), probe: str = "") -> list[dict[str, Any]]:
     """Rows of `games` seeded games (one agent spec for every seat, or one per seat), watched by
-    `probe` when given: the lab's runner, with its worker processes, does the playing."""
+    `probe` when given: the lab's runner, with its worker processes, does the playing. Holds
+    every row: a question answered from running counts streams them (`play_each`) instead."""
+    rows: list[dict[str, Any]] = []
+    play_each(rows.append, game, agent, games, seed, options, variant, params, probe)
+    return rows
+
+
+def play_each(take: Callable[[dict[str, Any]], None], game: str, agent: str | Sequence[str],
+              games: int, seed: int, options: RunOptions | None, variant: str | None = None,
+              params: Sequence[str] = (), probe: str = "") -> None:
+    """`play`'s games, each row handed to `take` as its batch comes and then dropped (the seeds
+    are read a batch at a time, `run_tasks(keep_rows=False)` as `tune` plays), so memory stays
+    the same however many games are played; the options' own `on_rows` (a progress line)
+    still hears of every batch."""
     the_game = resolve_game(game)
     the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
     agents = [agent] if isinstance(agent, str) else list(agent)
     arm = Arm.build(game, the_params, agents, label=variant or "default")
     if probe:
         arm = dataclasses.replace(arm, probe=probe)
-    return run_tasks([(arm, s) for s in range(seed, seed + games)], options)
+    options = options or RunOptions()
+    heard = options.on_rows
+
+    def on_rows(rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            take(row)
+        if heard is not None:
+            heard(rows)
+
+    tasks = ((arm, s) for s in range(seed, seed + games))
+    run_tasks(tasks, dataclasses.replace(options, on_rows=on_rows), total=games, keep_rows=False)
 
 
 def _mark_disagreements(answers: list[Answer]) -> None:
