@@ -56,3 +56,34 @@ def test_running_sums_give_the_intervals_the_listed_games_give() -> None:
     assert ratio == pytest.approx(p) and high - ratio == pytest.approx(1.959964 * var**0.5, rel=1e-5)
     mean, low, high = mean_interval(ClusterSums.of([(x,) for x in (4, 8, 6)], 1))
     assert (mean, high - mean) == pytest.approx((6.0, 1.959964 * 2 / 3**0.5), rel=1e-5)
+
+
+def test_the_progress_line_hears_the_claim_games_too() -> None:
+    from playtable.lab.runner import RunOptions
+
+    heard: list[dict[str, object]] = []
+    options = RunOptions(on_rows=heard.extend)
+    playtest("troll", ["random"], 5, 0, options)
+    # three difficulties of claim games and the plus-one deals of the tool questions
+    assert len(heard) == 5 * 3 + 5
+    assert sorted({str(r["variant"]) for r in heard}) == ["final", "plus-one", "tutorial"]
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_says_how_many_games_ran_in_one_line() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "playtable", "playtest", "troll", "--agent", "random",
+                             "-n", str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            # pytest-xdist workers ignore SIGINT, and that would carry over
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted after "), lines
+    assert not out

@@ -165,6 +165,16 @@ def play_each(take: Callable[[dict[str, Any]], None], game: str, agent: str | Se
     run_tasks(tasks, dataclasses.replace(options, on_rows=on_rows), total=games, keep_rows=False)
 
 
+def claim_games_heard(options: RunOptions | None) -> Callable[[str, bool], None] | None:
+    """`measure_claims`' `on_game` for a playtest that folds a game's claims in: each claim game
+    is told to the options' `on_rows` (the progress line) as a row of its result, as the
+    runner's games are, so the count and Ctrl-C's message include them."""
+    heard = options.on_rows if options is not None else None
+    if heard is None:
+        return None
+    return lambda run, won: heard([{"variant": run, "win": won}])
+
+
 def _mark_disagreements(answers: list[Answer]) -> None:
     by_question: dict[str, list[Answer]] = {}
     for a in answers:

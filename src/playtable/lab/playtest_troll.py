@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from playtable.lab.claims import measure_claims
-from playtable.lab.playtest import Answer, play_each, rate
+from playtable.lab.playtest import Answer, claim_games_heard, play_each, rate
 from playtable.lab.runner import RunOptions
 from playtable.lab.stats import wilson
 
@@ -27,7 +27,7 @@ TOOLS = (("a club (THE CLUB or any club brick)", "clubbed"), ("a thrown diamond"
 
 def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> list[Answer]:
     out = []
-    for claim in measure_claims("troll", games, seed, agent):
+    for claim in measure_claims("troll", games, seed, agent, claim_games_heard(options)):
         question = claim.claim.replace(f" ({agent})", "").replace(f", {agent})", ")")
         answer = Answer(question, "§4.2 'List intended consequences'", claim.seed_says, agent,
                         f"{claim.measured} {claim.interval}".strip() + (f" ({claim.verdict})" if claim.verdict
