@@ -1,6 +1,6 @@
-"""`playtable playtest` streams its games: the troll's claims and tool counts are running sums,
-so memory does not grow with the number of games, and the answers are those the list-building
-code gave (its output on a small run is kept in `playtest_troll_seed7.json`)."""
+"""`playtable playtest` streams its games: the troll's claims and tool counts and the Rotator's
+tallies are running sums, so memory does not grow with the number of games, and the answers are
+those the list-building code gave (its output on small runs is kept in `playtest_*_seed*.json`)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ import pytest
 from playtable.lab.claims import clustered, clustered_diff, mean_interval
 from playtable.lab.playtest import playtest
 
-BEFORE = Path(__file__).with_name("playtest_troll_seed7.json")
+HERE = Path(__file__).parent
 
 
-def test_the_troll_answers_are_the_ones_the_list_building_code_gave() -> None:
-    before = json.loads(BEFORE.read_text())
+@pytest.mark.parametrize("before_file", ["playtest_troll_seed7.json", "playtest_rotator_seed3.json"])
+def test_the_answers_are_the_ones_the_list_building_code_gave(before_file: str) -> None:
+    before = json.loads((HERE / before_file).read_text())
     answers = playtest(before["game"], None, before["games"], before["seed"])
     now = [{"question": a.question, "agent": a.agent, "measured": a.measured, "n": a.n,
             "detail": a.detail} for a in answers]
