@@ -1,6 +1,7 @@
-"""`playtable playtest` streams its games: the troll's claims and tool counts and the Rotator's
-tallies are running sums, so memory does not grow with the number of games, and the answers are
-those the list-building code gave (its output on small runs is kept in `playtest_*_seed*.json`)."""
+"""`playtable playtest` streams its games: the troll's claims and tool counts, the Rotator's
+tallies and the wizard's paired seeds are running sums, so memory does not grow with the number
+of games, and the answers are those the list-building code gave (its output on small runs is
+kept in `playtest_*_seed*.json`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from playtable.lab.playtest import playtest
 HERE = Path(__file__).parent
 
 
-@pytest.mark.parametrize("before_file", ["playtest_troll_seed7.json", "playtest_rotator_seed3.json"])
+@pytest.mark.parametrize("before_file", ["playtest_troll_seed7.json", "playtest_rotator_seed3.json",
+                                         "playtest_wizard_seed5.json"])
 def test_the_answers_are_the_ones_the_list_building_code_gave(before_file: str) -> None:
     before = json.loads((HERE / before_file).read_text())
     answers = playtest(before["game"], None, before["games"], before["seed"])

@@ -24,6 +24,7 @@ from typing import Any
 
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
+from playtable.lab.metrics import Moments
 from playtable.lab.runner import Arm, RunOptions, resolve_game, run_tasks
 from playtable.lab.stats import Z95, mean_sd, paired_games_to_separate, rate_reach, reach_text, wilson
 
@@ -120,13 +121,19 @@ def rate(question: str, source: str, seed_says: str, agent: str, hits: float, n:
     return Answer(question, source, seed_says, agent, text, p, low, high, n, unit="%")
 
 
-def mean_of(question: str, source: str, seed_says: str, agent: str, values: Sequence[float],
+def mean_of(question: str, source: str, seed_says: str, agent: str, values: Sequence[float] | Moments,
             unit: str = "") -> Answer:
-    """A mean with its normal 95 % interval."""
-    mean, sd = mean_sd(values)
-    half = Z95 * sd / math.sqrt(len(values)) if values else math.nan
+    """A mean with its normal 95 % interval, of values or of their running sums."""
+    if isinstance(values, Moments):
+        n = values.n
+        mean = values.total / n if n else math.nan
+        sd = math.sqrt(max(0.0, values.m2) / (n - 1)) if n > 1 else (0.0 if n else math.nan)
+    else:
+        n = len(values)
+        mean, sd = mean_sd(values)
+    half = Z95 * sd / math.sqrt(n) if n else math.nan
     text = f"{mean:.2f}" + (f" {unit}" if unit else "")
-    return Answer(question, source, seed_says, agent, text, mean, mean - half, mean + half, len(values))
+    return Answer(question, source, seed_says, agent, text, mean, mean - half, mean + half, n)
 
 
 def play(game: str, agent: str | Sequence[str], games: int, seed: int, options: RunOptions | None,
@@ -142,27 +149,51 @@ def play(game: str, agent: str | Sequence[str], games: int, seed: int, options: 
 def play_each(take: Callable[[dict[str, Any]], None], game: str, agent: str | Sequence[str],
               games: int, seed: int, options: RunOptions | None, variant: str | None = None,
               params: Sequence[str] = (), probe: str = "") -> None:
-    """`play`'s games, each row handed to `take` as its batch comes and then dropped (the seeds
-    are read a batch at a time, `run_tasks(keep_rows=False)` as `tune` plays), so memory stays
-    the same however many games are played; the options' own `on_rows` (a progress line)
-    still hears of every batch."""
+    """`play`'s games, each row handed to `take` as its batch comes and then dropped, so memory
+    stays the same however many games are played (`play_settings`, one setting)."""
+    play_settings(lambda rows: take(rows[0]), game, agent, games, seed, options,
+                  [Setting(variant, tuple(params))], probe)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A rule set a question plays: a named variant and parameters over it."""
+
+    variant: str | None = None
+    params: tuple[str, ...] = ()
+
+
+def play_settings(take: Callable[[list[dict[str, Any]]], None], game: str, agent: str | Sequence[str],
+                  games: int, seed: int, options: RunOptions | None, settings: Sequence[Setting],
+                  probe: str = "") -> None:
+    """Every setting played on each seed in turn, `take` handed the seed's rows (one a setting, in
+    their order) as their batch comes: a paired question compares them seed by seed without a
+    list of seeds. The seeds are read a batch at a time and no row is kept
+    (`run_tasks(keep_rows=False)`, as `tune` plays); the options' own `on_rows` (a progress
+    line) still hears of every batch."""
     the_game = resolve_game(game)
-    the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
     agents = [agent] if isinstance(agent, str) else list(agent)
-    arm = Arm.build(game, the_params, agents, label=variant or "default")
-    if probe:
-        arm = dataclasses.replace(arm, probe=probe)
+    arms = []
+    for setting in settings:
+        the_params = resolve_params(the_game.params_type, the_game.variants, setting.variant, setting.params)
+        arm = Arm.build(game, the_params, agents, label=setting.variant or "default")
+        arms.append(dataclasses.replace(arm, probe=probe) if probe else arm)
     options = options or RunOptions()
     heard = options.on_rows
+    pending: list[dict[str, Any]] = []
 
     def on_rows(rows: list[dict[str, Any]]) -> None:
-        for row in rows:
-            take(row)
+        for row in rows:  # rows come in task order: a seed's settings one after the other
+            pending.append(row)
+            if len(pending) == len(arms):
+                take(list(pending))
+                pending.clear()
         if heard is not None:
             heard(rows)
 
-    tasks = ((arm, s) for s in range(seed, seed + games))
-    run_tasks(tasks, dataclasses.replace(options, on_rows=on_rows), total=games, keep_rows=False)
+    tasks = ((arm, s) for s in range(seed, seed + games) for arm in arms)
+    run_tasks(tasks, dataclasses.replace(options, on_rows=on_rows), total=games * len(arms),
+              keep_rows=False)
 
 
 def claim_games_heard(options: RunOptions | None) -> Callable[[str, bool], None] | None:
