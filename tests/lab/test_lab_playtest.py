@@ -5,7 +5,6 @@ moves the answer that depends on it. Tiny budgets; the questions cite seeds 000,
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
@@ -36,19 +35,16 @@ def test_every_answer_comes_from_games(game: str, agents: list[str], games: int)
         assert len(changed) >= len(before) // 3, "answers did not move with the seeds"
 
 
-def test_a_changed_parameter_changes_the_answer_that_depends_on_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_changed_parameter_changes_the_answer_that_depends_on_it() -> None:
     """Seed 003's weekly update: the wheel grew 'too fast' with +1 mana a turn. Playing the same
     seeds with that rule back (mana_per_turn=1) must raise the measured wheel."""
-    real_play = playtest_wizard.play
+    from playtable.lab.playtest import Setting, play_settings
 
     def wheel_at(extra: list[str]) -> float:
-        def play(*args: Any, **kwargs: Any) -> Any:
-            kwargs["params"] = [*kwargs.get("params", []), *extra]
-            return real_play(*args, **kwargs)
-
-        monkeypatch.setattr(playtest_wizard, "play", play)
-        rows = play("wizard", "random", 4, 0, None, params=["players=4"], probe=playtest_wizard.PROBE)
-        return playtest_wizard._wheel("random", rows).detail[4]["mean_wheel"]
+        four = playtest_wizard._FourPlayers()
+        settings = [Setting(s.variant, (*s.params, *extra)) for s in playtest_wizard.PAIRED]
+        play_settings(four.add, "wizard", "random", 4, 0, None, settings, probe=playtest_wizard.PROBE)
+        return playtest_wizard._wheel("random", four).detail[4]["mean_wheel"]
 
     assert wheel_at(["mana_per_turn=1"]) > wheel_at([])
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,9 +16,10 @@ from playtable.cli.common import OUT_FILE, SEED, WORKERS, complete_agent, comple
 
 
 @contextmanager
-def games_counted(options: Any, label: str) -> Iterator[None]:
+def games_counted(options: Any, label: str) -> Iterator[list[int]]:
     """A progress line on stderr while the games run: games played, their running win rate and
-    the time (the questions play several batches of unknown total, so no bar's end)."""
+    the time (the questions play several batches of unknown total, so no bar's end). Yields
+    [games won by seat 0, games played], counted as they come."""
     from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -35,7 +37,7 @@ def games_counted(options: Any, label: str) -> Iterator[None]:
 
     options.on_rows = count
     with progress:
-        yield
+        yield won
     log.info("%d games played", won[1])
 
 
@@ -58,15 +60,23 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
     from playtable.core.files import check_new_output
     from playtable.lab.playtest import DEFAULT_GAMES, check_extras
     from playtable.lab.playtest import playtest as run
-    from playtable.lab.runner import RunOptions
+    from playtable.lab.runner import Interrupted, RunOptions
 
     check_extras(game, page=bool(out))  # a missing extra is said before any game is played
     if out:
         check_new_output(out, force)
     options = RunOptions(workers=workers)
     options.check()
-    with games_counted(options, f"playtest {game}"):  # progress as sim shows it (stderr)
-        answers = run(game, list(agents) or None, games, seed, options)
+    counted = [0, 0]
+    try:
+        with games_counted(options, f"playtest {game}") as counted:  # progress as sim shows it (stderr)
+            answers = run(game, list(agents) or None, games, seed, options)
+    except (Interrupted, KeyboardInterrupt):
+        # Every answer is measured on all -n games of its setting: a part of them would answer
+        # some questions on fewer games than the table says, so none is shown.
+        click.echo(f"interrupted after {counted[1]:,} games: the answers need all of them, so none "
+                   "is given (a smaller -n answers sooner)", err=True)
+        sys.exit(130)
     n = games if games is not None else DEFAULT_GAMES.get(game, 0)
     if out:
         from playtable.lab.report_playtest import write_playtest

@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Protocol
 
 
@@ -31,6 +32,39 @@ class Claim:
     verdict: str = ""
 
 
+class ClusterSums:
+    """Per-game tuples of counts (a game's hits and cases...) kept as running sums: the games,
+    each component's total and the total of every product of two components. A ratio's
+    game-clustered interval needs nothing more (its variance is a quadratic form in them), so a
+    claim measured on 10**12 games holds a few numbers, not a tuple a game."""
+
+    def __init__(self, width: int) -> None:
+        self.games = 0
+        self.totals: list[float] = [0] * width
+        self.products: list[list[float]] = [[0] * width for _ in range(width)]
+
+    @classmethod
+    def of(cls, rows: Sequence[Sequence[float]], width: int) -> ClusterSums:
+        sums = cls(width)
+        for row in rows:
+            sums.add(*row)
+        return sums
+
+    def add(self, *values: float) -> None:
+        """One game's tuple."""
+        self.games += 1
+        for i, x in enumerate(values):
+            self.totals[i] += x
+            row = self.products[i]
+            for j, y in enumerate(values):
+                row[j] += x * y
+
+    def square_sum(self, weights: Sequence[Fraction]) -> Fraction:
+        """The sum over games of (w · game's tuple)², exactly (integer counts stay integers)."""
+        return sum((w * v * Fraction(self.products[i][j]) for i, w in enumerate(weights)
+                    for j, v in enumerate(weights)), Fraction(0))
+
+
 Move = Callable[[], Any]
 """The next action the agent picks in the state it was given (called once per decision)."""
 Player = Callable[[Any, int], Move]
@@ -45,17 +79,16 @@ class Estimates(Protocol):
         """The 95 % Wilson interval of a share `successes / n`."""
         ...
 
-    def mean_interval(self, values: Sequence[float]) -> tuple[float, float, float]:
-        """The mean of independent values with its normal 95 % interval: (mean, low, high)."""
+    def mean_interval(self, values: ClusterSums) -> tuple[float, float, float]:
+        """The mean of independent values (one-component sums) with its normal 95 % interval:
+        (mean, low, high)."""
         ...
 
-    def clustered(self, pairs: list[tuple[float, float]],
-                  share: bool = True) -> tuple[float, float, float]:
+    def clustered(self, pairs: ClusterSums, share: bool = True) -> tuple[float, float, float]:
         """sum(a) / sum(n) of per-game pairs (a, n), the games as clusters: (ratio, low, high)."""
         ...
 
-    def clustered_diff(
-            self, pairs: list[tuple[float, float, float, float]]) -> tuple[float, float, float]:
+    def clustered_diff(self, pairs: ClusterSums) -> tuple[float, float, float]:
         """p1 - p2 of per-game (a, n, b, m), p1 = sum(a)/sum(n), p2 = sum(b)/sum(m), the games as
         clusters: (difference, low, high)."""
         ...

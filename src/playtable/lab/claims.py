@@ -14,45 +14,69 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from playtable.agents import make_agent
-from playtable.core.claims import Claim, DesignClaims, Move, Player
+from playtable.core.claims import Claim, ClusterSums, DesignClaims, Move, Player
 from playtable.core.errors import BadParameter
 from playtable.core.registry import game_ids, get_game
 from playtable.lab.runner import agent_rng
-from playtable.lab.stats import Z95, mean_sd, wilson
+from playtable.lab.stats import Z95, wilson
 
 
-def clustered(pairs: list[tuple[float, float]], share: bool = True) -> tuple[float, float, float]:
+def _sums(pairs: Sequence[Sequence[float]] | ClusterSums, width: int) -> ClusterSums:
+    return pairs if isinstance(pairs, ClusterSums) else ClusterSums.of(pairs, width)
+
+
+def clustered(pairs: Sequence[tuple[float, float]] | ClusterSums,
+              share: bool = True) -> tuple[float, float, float]:
     """The ratio sum(a) / sum(n) of per-game pairs (a, n) with its 95 % interval, the games as
     clusters (delta method: var = G/(G-1) * sum((a - p n)^2) / N^2); a `share` is kept in
-    [0, 1], a mean per item is not."""
-    total = sum(n for _, n in pairs)
+    [0, 1], a mean per item is not. The pairs may be given as their running sums."""
+    sums = _sums(pairs, 2)
+    a_total, total = Fraction(sums.totals[0]), Fraction(sums.totals[1])
     if total <= 0:
         return 0.0, 0.0, 1.0
-    p = sum(a for a, _ in pairs) / total
-    g = len(pairs)
-    var = g / max(1, g - 1) * sum((a - p * n) ** 2 for a, n in pairs) / total**2
+    ratio = a_total / total
+    g = sums.games
+    var = Fraction(g, max(1, g - 1)) * sums.square_sum((Fraction(1), -ratio)) / total**2
     half = Z95 * math.sqrt(var)
+    p = float(ratio)
     if not share:
         return p, p - half, p + half
     return p, max(0.0, p - half), min(1.0, p + half)
 
 
-def clustered_diff(pairs: list[tuple[float, float, float, float]]) -> tuple[float, float, float]:
+def clustered_diff(
+        pairs: Sequence[tuple[float, float, float, float]] | ClusterSums) -> tuple[float, float, float]:
     """p1 - p2 for per-game (a, n, b, m), p1 = sum(a)/sum(n) and p2 = sum(b)/sum(m), with its
-    game-clustered 95 % interval (delta method)."""
-    n_all, m_all = sum(x[1] for x in pairs), sum(x[3] for x in pairs)
+    game-clustered 95 % interval (delta method: the variance of (a - p1 n)/N - (b - p2 m)/M
+    summed over games); the tuples may be given as their running sums."""
+    sums = _sums(pairs, 4)
+    a_all, n_all, b_all, m_all = (Fraction(x) for x in sums.totals)
     if n_all <= 0 or m_all <= 0:
         return 0.0, -1.0, 1.0
-    p1 = sum(x[0] for x in pairs) / n_all
-    p2 = sum(x[2] for x in pairs) / m_all
-    g = len(pairs)
-    var = g / max(1, g - 1) * sum(((a - p1 * n) / n_all - (b - p2 * m) / m_all) ** 2
-                                  for a, n, b, m in pairs)
+    p1, p2 = a_all / n_all, b_all / m_all
+    g = sums.games
+    weights = (1 / n_all, -p1 / n_all, -1 / m_all, p2 / m_all)
+    var = Fraction(g, max(1, g - 1)) * sums.square_sum(weights)
     half = Z95 * math.sqrt(var)
-    return p1 - p2, p1 - p2 - half, p1 - p2 + half
+    diff = float(p1) - float(p2)
+    return diff, diff - half, diff + half
+
+
+def mean_interval(values: Sequence[float] | ClusterSums) -> tuple[float, float, float]:
+    """The mean of independent values (or their running sums) with its normal 95 % interval."""
+    sums = _sums([(v,) for v in values] if not isinstance(values, ClusterSums) else values, 1)
+    g = sums.games
+    if not g:
+        return math.nan, math.nan, math.nan
+    total = Fraction(sums.totals[0])
+    mean = total / g
+    var = (Fraction(sums.products[0][0]) - total * mean) / (g - 1) if g > 1 else Fraction(0)
+    half = Z95 * math.sqrt(var) / math.sqrt(g)
+    return float(mean), float(mean) - half, float(mean) + half
 
 
 class LabEstimates:
@@ -61,17 +85,13 @@ class LabEstimates:
     def wilson(self, successes: float, n: int) -> tuple[float, float]:
         return wilson(successes, n)
 
-    def mean_interval(self, values: Sequence[float]) -> tuple[float, float, float]:
-        mean, sd = mean_sd(values)
-        half = Z95 * sd / math.sqrt(max(1, len(values)))
-        return mean, mean - half, mean + half
+    def mean_interval(self, values: ClusterSums) -> tuple[float, float, float]:
+        return mean_interval(values)
 
-    def clustered(self, pairs: list[tuple[float, float]],
-                  share: bool = True) -> tuple[float, float, float]:
+    def clustered(self, pairs: ClusterSums, share: bool = True) -> tuple[float, float, float]:
         return clustered(pairs, share)
 
-    def clustered_diff(
-            self, pairs: list[tuple[float, float, float, float]]) -> tuple[float, float, float]:
+    def clustered_diff(self, pairs: ClusterSums) -> tuple[float, float, float]:
         return clustered_diff(pairs)
 
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from playtable.core.errors import BadParameter
 from playtable.core.params import resolve_params
+from playtable.lab.metrics import Moments
 from playtable.lab.runner import Arm, RunOptions, resolve_game, run_tasks
 from playtable.lab.stats import Z95, mean_sd, paired_games_to_separate, rate_reach, reach_text, wilson
 
@@ -120,26 +121,89 @@ def rate(question: str, source: str, seed_says: str, agent: str, hits: float, n:
     return Answer(question, source, seed_says, agent, text, p, low, high, n, unit="%")
 
 
-def mean_of(question: str, source: str, seed_says: str, agent: str, values: Sequence[float],
+def mean_of(question: str, source: str, seed_says: str, agent: str, values: Sequence[float] | Moments,
             unit: str = "") -> Answer:
-    """A mean with its normal 95 % interval."""
-    mean, sd = mean_sd(values)
-    half = Z95 * sd / math.sqrt(len(values)) if values else math.nan
+    """A mean with its normal 95 % interval, of values or of their running sums."""
+    if isinstance(values, Moments):
+        n = values.n
+        mean = values.total / n if n else math.nan
+        sd = math.sqrt(max(0.0, values.m2) / (n - 1)) if n > 1 else (0.0 if n else math.nan)
+    else:
+        n = len(values)
+        mean, sd = mean_sd(values)
+    half = Z95 * sd / math.sqrt(n) if n else math.nan
     text = f"{mean:.2f}" + (f" {unit}" if unit else "")
-    return Answer(question, source, seed_says, agent, text, mean, mean - half, mean + half, len(values))
+    return Answer(question, source, seed_says, agent, text, mean, mean - half, mean + half, n)
 
 
 def play(game: str, agent: str | Sequence[str], games: int, seed: int, options: RunOptions | None,
          variant: str | None = None, params: Sequence[str] = (), probe: str = "") -> list[dict[str, Any]]:
     """Rows of `games` seeded games (one agent spec for every seat, or one per seat), watched by
-    `probe` when given: the lab's runner, with its worker processes, does the playing."""
+    `probe` when given: the lab's runner, with its worker processes, does the playing. Holds
+    every row: a question answered from running counts streams them (`play_each`) instead."""
+    rows: list[dict[str, Any]] = []
+    play_each(rows.append, game, agent, games, seed, options, variant, params, probe)
+    return rows
+
+
+def play_each(take: Callable[[dict[str, Any]], None], game: str, agent: str | Sequence[str],
+              games: int, seed: int, options: RunOptions | None, variant: str | None = None,
+              params: Sequence[str] = (), probe: str = "") -> None:
+    """`play`'s games, each row handed to `take` as its batch comes and then dropped, so memory
+    stays the same however many games are played (`play_settings`, one setting)."""
+    play_settings(lambda rows: take(rows[0]), game, agent, games, seed, options,
+                  [Setting(variant, tuple(params))], probe)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A rule set a question plays: a named variant and parameters over it."""
+
+    variant: str | None = None
+    params: tuple[str, ...] = ()
+
+
+def play_settings(take: Callable[[list[dict[str, Any]]], None], game: str, agent: str | Sequence[str],
+                  games: int, seed: int, options: RunOptions | None, settings: Sequence[Setting],
+                  probe: str = "") -> None:
+    """Every setting played on each seed in turn, `take` handed the seed's rows (one a setting, in
+    their order) as their batch comes: a paired question compares them seed by seed without a
+    list of seeds. The seeds are read a batch at a time and no row is kept
+    (`run_tasks(keep_rows=False)`, as `tune` plays); the options' own `on_rows` (a progress
+    line) still hears of every batch."""
     the_game = resolve_game(game)
-    the_params = resolve_params(the_game.params_type, the_game.variants, variant, params)
     agents = [agent] if isinstance(agent, str) else list(agent)
-    arm = Arm.build(game, the_params, agents, label=variant or "default")
-    if probe:
-        arm = dataclasses.replace(arm, probe=probe)
-    return run_tasks([(arm, s) for s in range(seed, seed + games)], options)
+    arms = []
+    for setting in settings:
+        the_params = resolve_params(the_game.params_type, the_game.variants, setting.variant, setting.params)
+        arm = Arm.build(game, the_params, agents, label=setting.variant or "default")
+        arms.append(dataclasses.replace(arm, probe=probe) if probe else arm)
+    options = options or RunOptions()
+    heard = options.on_rows
+    pending: list[dict[str, Any]] = []
+
+    def on_rows(rows: list[dict[str, Any]]) -> None:
+        for row in rows:  # rows come in task order: a seed's settings one after the other
+            pending.append(row)
+            if len(pending) == len(arms):
+                take(list(pending))
+                pending.clear()
+        if heard is not None:
+            heard(rows)
+
+    tasks = ((arm, s) for s in range(seed, seed + games) for arm in arms)
+    run_tasks(tasks, dataclasses.replace(options, on_rows=on_rows), total=games * len(arms),
+              keep_rows=False)
+
+
+def claim_games_heard(options: RunOptions | None) -> Callable[[str, bool], None] | None:
+    """`measure_claims`' `on_game` for a playtest that folds a game's claims in: each claim game
+    is told to the options' `on_rows` (the progress line) as a row of its result, as the
+    runner's games are, so the count and Ctrl-C's message include them."""
+    heard = options.on_rows if options is not None else None
+    if heard is None:
+        return None
+    return lambda run, won: heard([{"variant": run, "win": won}])
 
 
 def _mark_disagreements(answers: list[Answer]) -> None:

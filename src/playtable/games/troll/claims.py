@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playtable.core.claims import Claim, DesignClaims, Estimates, Move, Player
+from playtable.core.claims import Claim, ClusterSums, DesignClaims, Estimates, Move, Player
 from playtable.core.params import params_from_dict
 from playtable.core.protocol import Event, Game, State
 from playtable.games.troll.cards import HEARTS, card_text, suit
@@ -260,20 +260,67 @@ class _Watch:
                     self.stands[self.turn_place][1] += 1
 
 
+def _sums(width: int) -> Callable[[], ClusterSums]:
+    return lambda: ClusterSums(width)
+
+
 @dataclass
 class _Designer:
-    """Per-game tallies for claims 7-12, kept per game so that intervals cluster by game."""
+    """Claims 7-12's tallies, each game's added to running sums (`ClusterSums`) so that the
+    intervals cluster by game while memory stays the same however many games are watched."""
 
-    rows: list[tuple[int, int]] = field(default_factory=list)  # (to the bigger row, cards) a game
-    rows_drawn: list[tuple[int, int]] = field(default_factory=list)
-    subdued_won: list[int] = field(default_factory=list)
-    stomps_won_no_item: list[int] = field(default_factory=list)
+    rows: ClusterSums = field(default_factory=_sums(2))  # (to the bigger row, cards) a game
+    rows_drawn: ClusterSums = field(default_factory=_sums(2))
+    won: int = 0
+    subdued_fewest: int | None = None  # bricks subdued in a won game, the fewest
+    subdued_below_21: int = 0
+    won_no_item: int = 0
+    stomps_fewest_no_item: int | None = None
     club_wins: int = 0
-    fates: list[dict[str, list[int]]] = field(default_factory=list)  # `_Watch.fates` a game
-    stomps: list[list[int]] = field(default_factory=list)  # `_Watch.stomps` a game
-    stands: list[dict[str, list[int]]] = field(default_factory=list)  # `_Watch.stands` a game
-    crossing: list[tuple[int, int]] = field(default_factory=list)  # (crossings in 3, turns) a game
+    # `_Watch.fates` a game: escaped (heart, other), still awake when lost (heart, other), and
+    # escaped at an end against each other place: (a, n, b, m) for `clustered_diff`
+    escaped: ClusterSums = field(default_factory=_sums(4))
+    lost: ClusterSums = field(default_factory=_sums(4))
+    escaped_of: dict[str, ClusterSums] = field(  # (escaped, awakened) a game, hearts and others
+        default_factory=lambda: {group: ClusterSums(2) for group in ("heart", "other")})
+    ends: dict[str, ClusterSums] = field(
+        default_factory=lambda: {place: ClusterSums(4) for place in ("second", "middle")})
+    # `_Watch.stomps` a game: (legal, turns), (again, previous legal), (pick-up legal, turns)
+    stomp_legal: ClusterSums = field(default_factory=_sums(2))
+    stomp_again: ClusterSums = field(default_factory=_sums(2))
+    pick_legal: ClusterSums = field(default_factory=_sums(2))
+    stands: dict[str, ClusterSums] = field(  # `_Watch.stands` a game: (lost in it, turns)
+        default_factory=lambda: {place: ClusterSums(2) for place in PLACES})
+    crossing: ClusterSums = field(default_factory=_sums(2))  # (crossings in 3, turns) a game
     crossing_counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, watch: _Watch, won: bool, metrics: dict[str, Any]) -> None:
+        """One watched game's tallies."""
+        self.rows.add(watch.rows[0], watch.rows[1])
+        self.rows_drawn.add(watch.drawn[0], watch.drawn[1])
+        fates = watch.fates
+        self.escaped.add(fates["heart"][1], fates["heart"][0], fates["other"][1], fates["other"][0])
+        self.lost.add(fates["heart"][2], fates["heart"][0], fates["other"][2], fates["other"][0])
+        for group, sums in self.escaped_of.items():
+            sums.add(fates[group][1], fates[group][0])
+        for place, sums in self.ends.items():
+            sums.add(fates["end"][1], fates["end"][0], fates[place][1], fates[place][0])
+        stomps = watch.stomps
+        self.stomp_legal.add(stomps[1], stomps[0])
+        self.stomp_again.add(stomps[2], stomps[3])
+        self.pick_legal.add(stomps[4], stomps[0])
+        for place, sums in self.stands.items():
+            sums.add(watch.stands[place][1], watch.stands[place][0])
+        self.crossing.add(watch.cross[0], watch.cross[1])
+        if won:
+            self.won += 1
+            self.subdued_fewest = _fewest(self.subdued_fewest, watch.subdued)
+            self.subdued_below_21 += watch.subdued < 21
+            self.club_wins += bool(metrics.get("club_acquired"))
+            if not metrics.get("items_used"):
+                self.won_no_item += 1
+                self.stomps_fewest_no_item = _fewest(self.stomps_fewest_no_item,
+                                                     int(metrics.get("stomps", 0)))
 
     def play(self, state: State, choose: Move,
              heard: Callable[[list[Event], dict[str, Any]], None], limit: int = 10_000) -> None:
@@ -298,18 +345,11 @@ class _Designer:
             watch.heard(events, heights, set_aside)
             obs = state.observation(0)
             heard(events, obs)
-        metrics = state.metrics()
-        self.rows.append((watch.rows[0], watch.rows[1]))
-        self.rows_drawn.append((watch.drawn[0], watch.drawn[1]))
-        self.fates.append(watch.fates)
-        self.stomps.append(watch.stomps)
-        self.stands.append(watch.stands)
-        self.crossing.append((watch.cross[0], watch.cross[1]))
-        if state.returns()[0] >= 1:
-            self.subdued_won.append(watch.subdued)
-            self.club_wins += bool(metrics.get("club_acquired"))
-            if not metrics.get("items_used"):
-                self.stomps_won_no_item.append(int(metrics.get("stomps", 0)))
+        self.add(watch, state.returns()[0] >= 1, state.metrics())
+
+
+def _fewest(fewest: int | None, value: int) -> int:
+    return value if fewest is None else min(fewest, value)
 
 
 def _share(p: tuple[float, float, float]) -> tuple[str, str]:
@@ -322,35 +362,29 @@ def _points(d: tuple[float, float, float]) -> str:
 
 def designer_claims(d: _Designer, agent: str, est: Estimates) -> list[Claim]:
     """Claims 7-12 from the games `d` watched (final rules, `agent` playing)."""
-    games = len(d.rows)
+    games = d.rows.games
     out = []
     for label, pairs in (("all cards", d.rows), ("cards drawn from the deck", d.rows_drawn)):
-        p = est.clustered([(float(a), float(n)) for a, n in pairs])
+        p = est.clustered(pairs)
         measured, interval = _share(p)
         verdict = "bias towards it" if p[1] > 0.5 else ("bias away" if p[2] < 0.5 else "no bias shown")
         out.append(Claim(f"the row with more bricks is the one awakened ({label}, {agent})",
                          "'a slight bias towards the row that contains more cards' (> 50%)",
-                         measured, interval, int(sum(n for _, n in pairs)), verdict))
-    won = d.subdued_won
-    if won:
-        fewest = min(won)
-        below = sum(1 for x in won if x < 21)
-        no_item = d.stomps_won_no_item
-        measured = (f"fewest {fewest} in {len(won)} won games ({below} below 21; THE CLUB in "
-                    f"{d.club_wins}); won without an item: {len(no_item)}"
-                    + (f", fewest stomps {min(no_item)}" if no_item else ""))
-        verdict = "consistent" if below == 0 else "fewer seen"
+                         measured, interval, int(pairs.totals[1]), verdict))
+    if d.won:
+        measured = (f"fewest {d.subdued_fewest} in {d.won} won games ({d.subdued_below_21} below 21;"
+                    f" THE CLUB in {d.club_wins}); won without an item: {d.won_no_item}"
+                    + (f", fewest stomps {d.stomps_fewest_no_item}" if d.won_no_item else ""))
+        verdict = "consistent" if d.subdued_below_21 == 0 else "fewer seen"
     else:
         measured, verdict = "no game won", "not measured"
     out.append(Claim(f"bricks subdued in a won game, final rules ({agent})",
                      "'a minimum of 21 bricks' (without using bricks as items)", measured, "exact",
-                     len(won), verdict))
-    escaped = est.clustered_diff([(g["heart"][1], g["heart"][0], g["other"][1], g["other"][0])
-                              for g in d.fates])
-    lost = est.clustered_diff([(g["heart"][2], g["heart"][0], g["other"][2], g["other"][0])
-                           for g in d.fates])
-    hearts = est.clustered([(g["heart"][1], g["heart"][0]) for g in d.fates])
-    others = est.clustered([(g["other"][1], g["other"][0]) for g in d.fates])
+                     d.won, verdict))
+    escaped = est.clustered_diff(d.escaped)
+    lost = est.clustered_diff(d.lost)
+    hearts = est.clustered(d.escaped_of["heart"])
+    others = est.clustered(d.escaped_of["other"])
     out.append(Claim(f"awakened hearts escape, against other suits ({agent})",
                      "hearts 'dismay the player' (they cannot be picked up)",
                      f"{_pct(hearts[0])} against {_pct(others[0])}: {_points(escaped)}", "", games,
@@ -361,36 +395,36 @@ def designer_claims(d: _Designer, agent: str, est: Estimates) -> list[Claim]:
                      _points(lost), "", games,
                      "hearts worse" if lost[1] > 0 else ("hearts better" if lost[2] < 0
                                                          else "no difference shown")))
-    legal = est.clustered([(float(s[1]), float(s[0])) for s in d.stomps])
-    again = est.clustered([(float(s[2]), float(s[3])) for s in d.stomps])
-    pick = est.clustered([(float(s[4]), float(s[0])) for s in d.stomps])
+    legal = est.clustered(d.stomp_legal)
+    again = est.clustered(d.stomp_again)
+    pick = est.clustered(d.pick_legal)
     out.append(Claim(f"turns in which a stomp is possible ({agent})",
                      "'discourages stomping from being repeatedly possible'",
                      f"{_pct(legal[0])}; after such a turn {_pct(again[0])} {_ci(again[1], again[2])};"
                      f" picking up {_pct(pick[0])} {_ci(pick[1], pick[2])}",
-                     _ci(legal[1], legal[2]), int(sum(s[0] for s in d.stomps)),
+                     _ci(legal[1], legal[2]), int(d.stomp_legal.totals[1]),
                      "more often in a row" if again[1] > legal[2] else (
                          "less often in a row" if again[2] < legal[1] else "no run shown")))
     for place in ("second", "middle"):
-        diff = est.clustered_diff([(g["end"][1], g["end"][0], g[place][1], g[place][0]) for g in d.fates])
+        diff = est.clustered_diff(d.ends[place])
         out.append(Claim(f"awakened at an end against {place} positions: escaped ({agent})",
                          "'awakenings that happen on the end are very difficult to subdue'",
                          _points(diff), "", games,
                          "ends worse" if diff[1] > 0 else ("ends better" if diff[2] < 0
                                                            else "no difference shown")))
     for place in PLACES:
-        p = est.clustered([(float(g[place][1]), float(g[place][0])) for g in d.stands])
+        p = est.clustered(d.stands[place])
         out.append(Claim(f"turns lost with the troll starting at {'an' if place == 'end' else 'a'} "
                          f"{place} position ({agent})",
                          "'the ends of the bridge are the most tactically dangerous'",
                          _pct(p[0]), _ci(p[1], p[2]),
-                         int(sum(g[place][0] for g in d.stands))))
-    three = est.clustered([(float(a), float(n)) for a, n in d.crossing])
+                         int(d.stands[place].totals[1])))
+    three = est.clustered(d.crossing)
     counts = ", ".join(f"{k} turns {v}" for k, v in sorted(d.crossing_counts.items()))
     out.append(Claim(f"bridges crossed in three turns, every turn's bridge ({agent})",
                      "'three turns to cross' (two steps a turn, six positions)",
                      f"{_pct(three[0])} ({counts}; never fewer)", _ci(three[1], three[2]),
-                     int(sum(n for _, n in d.crossing)),
+                     int(d.crossing.totals[1]),
                      "consistent" if three[1] > 0.5 else "differs"))
     return out
 
@@ -400,8 +434,8 @@ class _Played:
     games: int = 0
     wins: int = 0
     club: int = 0
-    turns: list[float] = field(default_factory=list)
-    awakenings_won: list[int] = field(default_factory=list)
+    turns: ClusterSums = field(default_factory=_sums(1))  # turns a game, as running sums
+    awakenings_won_fewest: int | None = None
     near: int = 0
     awakenings: int = 0
     minimum: int = -1
@@ -437,12 +471,13 @@ def _play(game: Game[Any, Any], difficulty: dict[str, Any], games: int, seed: in
             heard(events, state.observation(0))
         metrics = state.metrics()
         out.games += 1
-        out.turns.append(float(metrics.get("turns", 0)))
+        out.turns.add(metrics.get("turns", 0))
         if metrics.get("club_acquired"):
             out.club += 1
         if state.returns()[0] >= 1:
             out.wins += 1
-            out.awakenings_won.append(int(metrics.get("awakenings", 0)))
+            out.awakenings_won_fewest = _fewest(out.awakenings_won_fewest,
+                                                int(metrics.get("awakenings", 0)))
         if on_game is not None:
             on_game(state.returns()[0] >= 1)
     return out
@@ -467,8 +502,8 @@ def _played_claims(played: dict[str, _Played], games: int, agent: str,
     )
     for name, _ in DIFFICULTIES:
         p = played[name]
-        won = p.awakenings_won or []
-        fewest = f"; fewest in a won game {min(won)}" if won else "; no game won"
+        won = p.awakenings_won_fewest
+        fewest = f"; fewest in a won game {won}" if won is not None else "; no game won"
         claims.append(
             Claim(
                 f"minimum awakenings, {name}",

@@ -1,0 +1,92 @@
+"""`playtable playtest` streams its games: the troll's claims and tool counts, the Rotator's
+tallies and the wizard's paired seeds are running sums, so memory does not grow with the number
+of games, and the answers are those the list-building code gave (its output on small runs is
+kept in `playtest_*_seed*.json`)."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from playtable.lab.claims import clustered, clustered_diff, mean_interval
+from playtable.lab.playtest import playtest
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.parametrize("before_file", ["playtest_troll_seed7.json", "playtest_rotator_seed3.json",
+                                         "playtest_wizard_seed5.json"])
+def test_the_answers_are_the_ones_the_list_building_code_gave(before_file: str) -> None:
+    before = json.loads((HERE / before_file).read_text())
+    answers = playtest(before["game"], None, before["games"], before["seed"])
+    now = [{"question": a.question, "agent": a.agent, "measured": a.measured, "n": a.n,
+            "detail": a.detail} for a in answers]
+    assert now == before["answers"]
+
+
+def _peak_bytes(games: int) -> int:
+    tracemalloc.start()
+    try:
+        playtest("troll", ["random"], games, 0)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.timeout(240)
+def test_memory_does_not_grow_with_the_number_of_games() -> None:
+    _peak_bytes(5)  # imports and the engine's caches, paid once
+    few, many = _peak_bytes(50), _peak_bytes(400)
+    # Eight times the games: rows or per-game tallies kept would make the peak grow with them
+    # (the lists did: 0.27 MB to 1.28 MB); running sums leave it about where it was.
+    assert many < 2 * few, (few, many)
+
+
+def test_running_sums_give_the_intervals_the_listed_games_give() -> None:
+    from playtable.core.claims import ClusterSums
+
+    pairs = [(3, 7), (0, 2), (5, 5), (1, 9), (2, 2)]
+    quads = [(a, n, n - a, n + 1) for a, n in pairs]
+    assert clustered(ClusterSums.of(pairs, 2)) == clustered(pairs)
+    assert clustered_diff(ClusterSums.of(quads, 4)) == clustered_diff(quads)
+    # the interval itself, by the delta method written out (so the sums are not only self-consistent)
+    p = 11 / 25
+    var = 5 / 4 * sum((a - p * n) ** 2 for a, n in pairs) / 25**2
+    ratio, low, high = clustered(pairs, share=False)
+    assert ratio == pytest.approx(p) and high - ratio == pytest.approx(1.959964 * var**0.5, rel=1e-5)
+    mean, low, high = mean_interval(ClusterSums.of([(x,) for x in (4, 8, 6)], 1))
+    assert (mean, high - mean) == pytest.approx((6.0, 1.959964 * 2 / 3**0.5), rel=1e-5)
+
+
+def test_the_progress_line_hears_the_claim_games_too() -> None:
+    from playtable.lab.runner import RunOptions
+
+    heard: list[dict[str, object]] = []
+    options = RunOptions(on_rows=heard.extend)
+    playtest("troll", ["random"], 5, 0, options)
+    # three difficulties of claim games and the plus-one deals of the tool questions
+    assert len(heard) == 5 * 3 + 5
+    assert sorted({str(r["variant"]) for r in heard}) == ["final", "plus-one", "tutorial"]
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_says_how_many_games_ran_in_one_line() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "playtable", "playtest", "troll", "--agent", "random",
+                             "-n", str(10**12)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            # pytest-xdist workers ignore SIGINT, and that would carry over
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()
+    lines = err.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted after "), lines
+    assert not out
