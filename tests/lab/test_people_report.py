@@ -124,7 +124,7 @@ def test_people_at_the_heroes_seats_are_rated_by_the_heroes_result(tmp_path: Pat
     params = resolve_params(game.params_type, game.variants, None, ["players=3"])
     built = Arm.build("wizard", params, ["heuristic"])
     bots_arm = Arm(built.game, built.params, built.agents, "default", keep_records=True)
-    played = {s: play_game(bots_arm, s) for s in range(12)}
+    played = {s: play_game(bots_arm, s) for s in range(40)}
     lost = [s for s, r in played.items() if r["winners"] == [0]][:3]  # the wizard won: heroes lost
     assert len(lost) == 3
     rows = [person_row("wizard", built.params, s, played[s]["actions"], ["heuristic", PERSON, PERSON],
