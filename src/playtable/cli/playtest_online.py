@@ -228,7 +228,7 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | P
 
     require("lab", "playtest-online export")
     check_new_output(out, force)
-    from playtable.lab.people import people_table, person_row, write_people
+    from playtable.lab.people import people_table, person_row, seat_activity, write_people
     from playtable.web.server.people.fair_play import suspect
     from playtable.web.server.store.store import SqlStore
 
@@ -243,6 +243,7 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | P
             testers: list[list[str | None]] = []
             answers: list[list[dict[str, Any] | None]] = []
             suspects: list[str | None] = []
+            activity: list[dict[str, Any]] = []
             names: dict[str, str] = {}
             unfinished = 0
             for slot in store.slots(playtest_id):
@@ -265,13 +266,15 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | P
                 testers.append(seat_testers)
                 answers.append(seat_answers)
                 suspects.append(suspect(table, list(spec.people_seats)))
+                actions, assists = tables.activity(table.id)
+                activity.append(seat_activity(actions, assists, list(spec.people_seats), len(spec.seats)))
         finally:
             tables.close()
             store.close()
     if not rows:
         raise BadParameter(f"playtest {playtest_id} has no finished game yet")
     questions = [(q.id, q.kind) for q in spec.questions]
-    write_people(people_table(rows, testers, answers, questions, suspects), out,
+    write_people(people_table(rows, testers, answers, questions, suspects, activity), out,
                  f"playtable playtest-online export {playtest_id}")
     marked = sum(1 for s in suspects if s)
     click.echo(f"{len(rows)} game{'' if len(rows) == 1 else 's'} written to {out}"
