@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
+from tests.web.conftest import create, seat_query
 
 from playtable.lab.people import seat_activity
 from playtable.web.server.store import schema
@@ -67,3 +69,18 @@ def test_layout_step_3_adds_the_time_column_and_the_help_counts(tmp_path: Path) 
         assert "seat_assists" in schema.table_names() and "seat_assists" in db.tables()
     finally:
         db.close()
+
+
+def test_a_hint_the_server_gives_is_counted_for_the_seat_that_asked(client: TestClient,
+                                                                   tmp_path: Path) -> None:
+    created = create(client, game="wizard", seed=2)
+    with client.websocket_connect(f"/ws/tables/{created['table_id']}?{seat_query(created)}") as ws:
+        ws.receive_json()
+        state = ws.receive_json()
+        ws.send_json({"type": "hint", "step": state["step"]})
+        assert ws.receive_json()["type"] == "hint"
+    store = SqlStore(tmp_path / "tables.sqlite3")
+    try:
+        assert store.activity(created["table_id"])[1] == {0: (1, 0)}
+    finally:
+        store.close()
