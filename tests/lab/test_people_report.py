@@ -142,3 +142,25 @@ def test_people_at_the_heroes_seats_are_rated_by_the_heroes_result(tmp_path: Pat
     bot = _row(section, "default", "heuristic, heuristic, heuristic")
     assert bot[2] == "0.0%" and bot[6] == "+0.0 pp"  # the same deals, the same seats: no difference
     assert "the seats the people held" in section and "default: heroes (hero1, hero2)" in section
+
+
+def test_the_questionnaire_is_broken_down_by_role_and_result_with_each_texts_tester(files: Files) -> None:
+    """Each scale's mean by the tester's role and whether their seat won or lost, and each text
+    answer with its tester, seat, role and result."""
+    people, _, rows = files
+    page = people_section([people])
+    split = page.split("won, lost or drew the game.</p>", 1)[1].split("</table>", 1)[0]
+    found = {tuple(cells[:4]): cells[4] for cells in
+             (re.findall(r"<td>(.*?)</td>", line) for line in split.split("<tr>")[2:])}
+    role = rows[0]["seat_names"][0].rstrip("0123456789 ")
+    expected: dict[tuple[str, ...], list[int]] = {}
+    for k, row in enumerate(rows):
+        result = "won" if 0 in row["winners"] else "draw" if row["draw"] else "lost"
+        fun = 2 + (k % len(SEEDS)) % 4 if row["variant"] == "default" else 5
+        expected.setdefault((row["variant"], role, result), []).append(fun)
+    assert len({key[2] for key in expected}) > 1, "the deals hold won and lost games"
+    assert {key: found[key][:4] for key in found} == {
+        (v, r, res, str(len(fun))): f"{sum(fun) / len(fun):.2f}" for (v, r, res), fun in expected.items()}
+    last = rows[len(SEEDS) - 1]
+    result = "won" if 0 in last["winners"] else "lost"
+    assert f"“deal {SEEDS[-1]}” (tester-{(len(SEEDS) - 1) % 3 + 1}, seat 0 ({role}, {result}))" in page

@@ -207,6 +207,10 @@ def test_three_testers_share_a_wizard_table_with_a_bot_as_the_wizard(
     finish_over_the_sockets(web_server, table_url)
     for k, page in enumerate(pages):
         answer_on_the_page(page, 2 + k, f"{HEROES[k]} at seat {k + 1}")
+    # Dora answered first, when the game was not yet answered by all: her counter moves once the
+    # last answer is in, without a reload
+    pages[0].locator("#playtest-counter", has_text="1 of 2 games played and answered").wait_for()
+    for page in pages:
         assert not page.script_errors and not page.foreign_requests
         page.context.close()
     people = tmp_path / "people.parquet"

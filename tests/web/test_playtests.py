@@ -282,8 +282,13 @@ def test_three_testers_play_answer_and_export(playtest: tuple[str | Path, str], 
                              for r in rows[:1]])
     assert file.schema.remove_metadata().names[:len(sim_schema)] == sim_schema.names
     assert list(file.schema.remove_metadata())[:len(sim_schema)] == list(sim_schema)
-    assert file.schema.names[len(sim_schema):] == ["testers", "suspect", "q_fun", "q_hard", "q_long",
-                                                   "q_confused"]
+    assert file.schema.names[len(sim_schema):] == ["testers", "suspect", "minutes", "decision_seconds",
+                                                   "hints", "undos", "stand_in_moves", "q_fun",
+                                                   "q_hard", "q_long", "q_confused"]
+    # each game's time and each tester's help, from the times the server stored
+    assert all(r["minutes"] is not None and r["minutes"] >= 0 for r in rows)
+    assert all(r["decision_seconds"][0] is not None for r in rows)
+    assert [(r["hints"], r["undos"], r["stand_in_moves"]) for r in rows] == [([0], [0], [0])] * 3
     assert pq.read_metadata(out).metadata[b"playtable.schema"] == b"2"
     anonymous = tmp_path / "anon.parquet"
     CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(anonymous),
@@ -298,8 +303,10 @@ def test_the_export_schema_is_the_labs_own(tmp_path: Path) -> None:
     sim = schema_for(rows)
     assert list(schema)[:len(sim)] == list(sim)
     assert [(f.name, str(f.type)) for f in list(schema)[len(sim):]] == [
-        ("testers", "list<item: string>"), ("suspect", "string"), ("q_fun", "list<item: int64>"),
-        ("q_why", "list<item: string>")]
+        ("testers", "list<item: string>"), ("suspect", "string"), ("minutes", "double"),
+        ("decision_seconds", "list<item: double>"), ("hints", "list<item: int64>"),
+        ("undos", "list<item: int64>"), ("stand_in_moves", "list<item: int64>"),
+        ("q_fun", "list<item: int64>"), ("q_why", "list<item: string>")]
 
 
 # -- hostile testers -------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ import os
 import random
 import shlex
 import sqlite3
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,56 @@ def too_few_deals(deals: int, variants: int) -> str:
             f"--games {variants * variants} lets each play every variant")
 
 
+SMALLEST_DIFFERENCE = 0.05
+"""The smallest difference between variants worth finding (5 pp), when the one seen is smaller."""
+
+
+def sample_lines(variants: Sequence[str], people_seats: Sequence[int],
+                 results: Sequence[tuple[str, int, list[float]]]) -> list[str]:
+    """What the finished games say so far: the people's seats' result per variant, and each
+    variant against the first on their common deals, separated or too few to separate with the
+    deals and `--games` that would (`stats.seeds_to_separate`: 5 % level, 80 % power)."""
+    from playtable.lab.runner import winners_of
+    from playtable.lab.stats import paired_counts, rate_reach, reach_text, seeds_to_separate, wilson
+
+    if not results:
+        return ["no finished game yet: nothing to compare"]
+    by_variant: dict[str, dict[int, float]] = {v: {} for v in variants}
+    for variant, seed, returns in results:
+        draw = len(returns) > 1 and len(set(returns)) == 1
+        won = 1.0 if set(winners_of(returns)) & set(people_seats) else 0.5 if draw else 0.0
+        by_variant.setdefault(variant, {})[seed] = won
+    rates = []
+    for variant, games in by_variant.items():
+        low, high = wilson(sum(games.values()), len(games))
+        rates.append(f"{variant} {sum(games.values()):g}/{len(games)}"
+                     + (f" [{100 * low:.0f}%, {100 * high:.0f}%]" if games else ""))
+    lines = ["the people's seats won: " + ", ".join(rates)]
+    first, *others = variants
+    if not others:
+        games = by_variant[first]
+        reach = rate_reach(sum(games.values()), len(games), SMALLEST_DIFFERENCE)
+        return lines + [f"{first}: {reach_text(reach)}"]
+    for other in others:
+        common = sorted(set(by_variant[first]) & set(by_variant[other]))
+        pairs = Counter((by_variant[first][seed], by_variant[other][seed]) for seed in common)
+        paired = paired_counts(pairs)
+        found = seeds_to_separate(paired, SMALLEST_DIFFERENCE)
+        if not common:
+            lines.append(f"{other} against {first}: no deal finished under both yet")
+        elif found is None:
+            lines.append(f"{other} against {first}: {100 * paired.diff:+.1f} pp "
+                         f"[{100 * paired.low:+.1f}, {100 * paired.high:+.1f}] on {len(common)} "
+                         "common deals: separated")
+        else:
+            target, deals = found
+            lines.append(f"{other} against {first}: too small to separate ({len(common)} common "
+                         f"deal{'' if len(common) == 1 else 's'}); a {100 * target:.1f} pp difference "
+                         f"needs about {deals:,} deals, --games {deals * len(variants):,} "
+                         "(5 % level, 80 % power)")
+    return lines
+
+
 @click.group("playtest-online")
 def playtest_online() -> None:
     """Playtests with people on the web server: create one (a link to share), follow it, and
@@ -209,6 +260,8 @@ def _status(store: Any, playtest_id: str | None, agent: str) -> None:
             total, taken, answered = store.counts(pid)
             click.echo(f"{pid}  {spec.game}  {', '.join(spec.variants)}  games {taken}/{total} taken, "
                        f"{answered} answered")
+            for line in sample_lines(spec.variants, list(spec.people_seats), store.results(pid)):
+                click.echo(f"  {line}")
             click.echo(f"  bots on the same deals: {bots_command(pid, spec, agent)}")
     finally:
         store.close()
@@ -228,7 +281,7 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | P
 
     require("lab", "playtest-online export")
     check_new_output(out, force)
-    from playtable.lab.people import people_table, person_row, write_people
+    from playtable.lab.people import people_table, person_row, seat_activity, write_people
     from playtable.web.server.people.fair_play import suspect
     from playtable.web.server.store.store import SqlStore
 
@@ -243,6 +296,7 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | P
             testers: list[list[str | None]] = []
             answers: list[list[dict[str, Any] | None]] = []
             suspects: list[str | None] = []
+            activity: list[dict[str, Any]] = []
             names: dict[str, str] = {}
             unfinished = 0
             for slot in store.slots(playtest_id):
@@ -265,13 +319,15 @@ def export(playtest_id: str, out: str, force: bool, anonymous: bool, db: str | P
                 testers.append(seat_testers)
                 answers.append(seat_answers)
                 suspects.append(suspect(table, list(spec.people_seats)))
+                actions, assists = tables.activity(table.id)
+                activity.append(seat_activity(actions, assists, list(spec.people_seats), len(spec.seats)))
         finally:
             tables.close()
             store.close()
     if not rows:
         raise BadParameter(f"playtest {playtest_id} has no finished game yet")
     questions = [(q.id, q.kind) for q in spec.questions]
-    write_people(people_table(rows, testers, answers, questions, suspects), out,
+    write_people(people_table(rows, testers, answers, questions, suspects, activity), out,
                  f"playtable playtest-online export {playtest_id}")
     marked = sum(1 for s in suspects if s)
     click.echo(f"{len(rows)} game{'' if len(rows) == 1 else 's'} written to {out}"

@@ -15,6 +15,12 @@ entry a seat as `agents` is (NULL at a bot's seat), since several testers may sh
                  moves of their own, a game over in too few seconds), NULL when none; the
                  server's export says (docs/web.md "Playtest slots"), so a designer filters
                  `WHERE suspect IS NULL` rather than counting junk games silently
+    minutes      one DOUBLE a game: from its first to its last action (NULL: its actions were
+                 stored before the server kept their times)
+    decision_seconds  the median of the seat's gaps since the previous action, over the moves
+                 the person made (a stand-in's move is the clock's, not a decision)
+    hints, undos, stand_in_moves  BIGINT: the hints the seat asked, the moves it took back,
+                 the moves a bot made for it when its clock ran out
     q_<id>       each tester's answer: BIGINT for a scale, VARCHAR for free text (NULL: not
                  answered)
 
@@ -28,6 +34,7 @@ writes) followed by those columns; `write_people` writes a file with the lab's m
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +50,10 @@ from playtable.lab.storage import file_metadata
 TESTER_COLUMN = "testers"
 SUSPECT_COLUMN = "suspect"
 QUESTION_PREFIX = "q_"
+MINUTES_COLUMN = "minutes"
+SEAT_ACTIVITY = {"decision_seconds": pa.float64(), "hints": pa.int64(), "undos": pa.int64(),
+                 "stand_in_moves": pa.int64()}
+"""People's time and help, each a list with one entry a seat (NULL at a bot's seat)."""
 
 
 def person_row(game: str, params: Mapping[str, Any], seed: int, actions: Sequence[str],
@@ -57,7 +68,9 @@ def people_schema(rows: Sequence[dict[str, Any]], questions: Sequence[tuple[str,
     """The sim schema of `rows`, then `testers`, `suspect` and one `q_<id>` per (id, kind)
     question (kind "scale": list of BIGINT, "text": list of VARCHAR), each a list with one entry
     a seat (`suspect`: one text a game)."""
-    extra = [pa.field(TESTER_COLUMN, pa.list_(pa.string())), pa.field(SUSPECT_COLUMN, pa.string())]
+    extra = [pa.field(TESTER_COLUMN, pa.list_(pa.string())), pa.field(SUSPECT_COLUMN, pa.string()),
+             pa.field(MINUTES_COLUMN, pa.float64())]
+    extra += [pa.field(name, pa.list_(kind)) for name, kind in SEAT_ACTIVITY.items()]
     extra += [pa.field(QUESTION_PREFIX + qid, pa.list_(_answer_type(kind))) for qid, kind in questions]
     return pa.schema(list(schema_for(rows)) + extra)
 
@@ -66,16 +79,40 @@ def _answer_type(kind: str) -> pa.DataType:
     return pa.int64() if kind == "scale" else pa.string()
 
 
+def seat_activity(actions: Sequence[tuple[int | None, float | None, str | None]],
+                  assists: Mapping[int, tuple[int, int]], people_seats: Sequence[int],
+                  seats: int) -> dict[str, Any]:
+    """A game's `minutes` and, seat by seat (None at a bot's seat), its `SEAT_ACTIVITY`, from
+    its actions in order as (seat, when played in seconds or None, stand-in bot or None) and
+    each seat's (hints, undos)."""
+    times = [played for _, played, _ in actions if played is not None]
+    activity: dict[str, Any] = {MINUTES_COLUMN: (times[-1] - times[0]) / 60 if times else None}
+    activity.update({name: [None] * seats for name in SEAT_ACTIVITY})
+    gaps: dict[int, list[float]] = {seat: [] for seat in people_seats}
+    for (_, before, _), (seat, played, stand_in) in zip(actions, actions[1:], strict=False):
+        if seat in gaps and not stand_in and before is not None and played is not None:
+            gaps[seat].append(played - before)
+    for seat in people_seats:
+        hints, undos = assists.get(seat, (0, 0))
+        activity["decision_seconds"][seat] = statistics.median(gaps[seat]) if gaps[seat] else None
+        activity["hints"][seat], activity["undos"][seat] = hints, undos
+        activity["stand_in_moves"][seat] = sum(1 for s, _, bot in actions if s == seat and bot)
+    return activity
+
+
 def people_table(rows: Sequence[dict[str, Any]], testers: Sequence[Sequence[str | None]],
                  answers: Sequence[Sequence[Mapping[str, Any] | None]],
                  questions: Sequence[tuple[str, str]],
-                 suspects: Sequence[str | None] | None = None) -> pa.Table:
+                 suspects: Sequence[str | None] | None = None,
+                 activity: Sequence[Mapping[str, Any]] | None = None) -> pa.Table:
     """Rows (from `person_row`), each with its testers and their answers seat by seat (None at
-    a bot's seat) and why it is suspect (None: it is not; no `suspects`: none is), as one
-    Arrow table."""
+    a bot's seat), why it is suspect (None: it is not; no `suspects`: none is) and its
+    `seat_activity` (none given: unknown), as one Arrow table."""
     suspects = list(suspects) if suspects is not None else [None] * len(rows)
-    if not (len(rows) == len(testers) == len(answers) == len(suspects)):
-        raise ValueError("each row needs its testers, their answers and whether it is suspect")
+    activity = list(activity) if activity is not None else [{} for _ in rows]
+    if not (len(rows) == len(testers) == len(answers) == len(suspects) == len(activity)):
+        raise ValueError("each row needs its testers, their answers, whether it is suspect "
+                         "and its activity")
     for row, seat_testers, seat_answers in zip(rows, testers, answers, strict=True):
         if not len(row["agents"]) == len(seat_testers) == len(seat_answers):
             raise ValueError("each row's testers and answers need one entry a seat")
@@ -84,6 +121,10 @@ def people_table(rows: Sequence[dict[str, Any]], testers: Sequence[Sequence[str 
     columns = [base.column(i) for i in range(base.num_columns)]
     columns.append(pa.array([list(t) for t in testers], pa.list_(pa.string())))
     columns.append(pa.array(suspects, pa.string()))
+    columns.append(pa.array([a.get(MINUTES_COLUMN) for a in activity], pa.float64()))
+    for name, kind in SEAT_ACTIVITY.items():
+        columns.append(pa.array([a.get(name, [None] * len(row["agents"])) for a, row
+                                 in zip(activity, rows, strict=True)], pa.list_(kind)))
     for qid, kind in questions:
         columns.append(pa.array([[None if a is None else a.get(qid) for a in seat_answers]
                                  for seat_answers in answers], pa.list_(_answer_type(kind))))

@@ -13,8 +13,11 @@ side's result (wizard, heroes) apart; and for each bot line against the people:
 * over all their games, Fisher's exact test on won/not won (SciPy), which needs no common deal.
 
 "Differ" says where the paired test (or, with no common deal, Fisher's) is below 0.05. Then the
-questionnaire per variant: each scale's mean with a 95 % normal interval and its count, and the
-free-text answers. Everything is grouped in DuckDB; only counts and sums reach Python.
+questionnaire per variant: each scale's mean with a 95 % normal interval and its count, the same
+by the tester's role (their seat's name: heroes, wizard) and by whether that seat won, lost or
+drew, and the free-text answers, each with its tester (their name, or `tester-N` in an
+`--anonymous` export), seat, role and result. Everything is grouped in DuckDB; only counts and
+sums reach Python.
 
 A bot line's rate is taken at the same seats, so "bots − people" compares the same role played
 by bots and by people (the people's 0 % when every hero died, not the bot wizard's 100 %).
@@ -167,53 +170,87 @@ def _comparison_table(lines: Sequence[dict[str, Any]]) -> str:
             + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows) + "</table>")
 
 
+def _answers(con: Any, columns: Sequence[str]) -> None:
+    """A temporary view `answers`: one line a tester's answers, with the game's variant, the
+    tester's seat, its role (the seat's name without its number: `hero2` is a hero), whether
+    that seat won, lost or drew, and the tester's name (from `played`, `_people_seats`)."""
+    names = "seat_names" if _has(con, "seat_names") else "[]::VARCHAR[]"
+    tester = _each(con, TESTER_COLUMN) if _has(con, TESTER_COLUMN) else "NULL::VARCHAR"
+    answers = "".join(f', {_each(con, c)} AS "{c}"' for c in columns)
+    kept = "".join(f', "{c}"' for c in columns)
+    con.execute(
+        "CREATE OR REPLACE TEMP VIEW answers AS SELECT variant, seat, "
+        "coalesce(nullif(regexp_replace(names[seat + 1], '[0-9 ]+$', ''), ''), 'seat ' || seat) AS role, "
+        "CASE WHEN list_contains(won_by, seat::INTEGER) THEN 'won' WHEN draw THEN 'draw' ELSE 'lost' END "
+        f"AS result, tester{kept} FROM (SELECT variant, agents, won_by, "
+        f"draw, {names} AS names, unnest(range(len(agents))) AS seat, {tester} AS tester{answers} "
+        f"FROM played WHERE {PEOPLE}) WHERE agents[seat + 1] = '{PERSON}'")
+
+
+def _mean_cell(n: int, mean: float | None, sd: float | None) -> str:
+    if not n or mean is None:
+        return "–"
+    half = Z95 * sd / math.sqrt(n) if n > 1 and sd is not None else math.inf
+    shown = "" if math.isinf(half) else f" [{mean - half:.2f}, {mean + half:.2f}]"
+    return f"{mean:.2f}{shown} (n={n})"
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    return ("<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
+            + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows) + "</table>")
+
+
+def _scales(con: Any, scales: Sequence[str]) -> str:
+    """Each scale's mean per variant, then per variant, role and result (won, lost, drawn)."""
+    select = ", ".join(f'count("{c}"), avg("{c}"), stddev_samp("{c}")' for c in scales)
+    games = dict(con.execute(f"SELECT variant, count(*) FROM games WHERE {PEOPLE} GROUP BY variant")
+                 .fetchall())
+    labels = [html.escape(c[len(QUESTION_PREFIX):]) + " (1-5)" for c in scales]
+
+    def cells(values: Sequence[Any]) -> list[str]:
+        return [_mean_cell(*values[3 * k: 3 * k + 3]) for k in range(len(scales))]
+
+    overall = [[html.escape(str(variant)), str(games[variant])] + cells(values)
+               for variant, *values in con.execute(f"SELECT variant, {select} FROM answers "
+                                                   "GROUP BY variant ORDER BY variant").fetchall()]
+    split = [[html.escape(str(variant)), html.escape(str(role)), result, str(n)] + cells(values)
+             for variant, role, result, n, *values in con.execute(
+                 f"SELECT variant, role, result, count(*), {select} FROM answers "
+                 "GROUP BY variant, role, result ORDER BY variant, role, result").fetchall()]
+    return ("<p class='note'>Mean answer with its 95% normal interval and the number of answers, one "
+            "a tester (a skipped question is not counted).</p>"
+            + _html_table(["variant", "games", *labels], overall)
+            + "<p class='note'>The same by the tester's role (their seat's name) and whether that seat "
+              "won, lost or drew the game.</p>"
+            + _html_table(["variant", "role", "result", "testers' games", *labels], split))
+
+
+def _texts(con: Any, column: str) -> str:
+    """A text question's answers per variant, each with its tester, seat, role and result."""
+    found = con.execute(f'SELECT variant, "{column}", tester, seat, role, result FROM answers '
+                        f'WHERE "{column}" IS NOT NULL ORDER BY variant').fetchall()
+    by_variant: dict[str, list[str]] = {}
+    for variant, text, tester, seat, role, result in found:
+        who = html.escape(f"{tester or 'a tester'}, seat {seat} ({role}, {result})")
+        by_variant.setdefault(str(variant), []).append(f"“{html.escape(text)}” ({who})")
+    items = "".join(
+        f"<li><b>{html.escape(v)}</b> ({len(answers)}): " + " · ".join(answers[:TEXTS_SHOWN])
+        + (" …" if len(answers) > TEXTS_SHOWN else "") + "</li>"
+        for v, answers in by_variant.items())
+    return (f"<p><b>{html.escape(column[len(QUESTION_PREFIX):])}</b></p>"
+            + (f"<ul>{items}</ul>" if items else "<p class='note'>No answer.</p>"))
+
+
 def _questionnaire(con: Any) -> str:
     columns = [(name, kind) for name, kind, *_ in con.execute("DESCRIBE games").fetchall()
                if name.startswith(QUESTION_PREFIX)]
     if not columns:
         return "<p class='note'>No questionnaire answers in these files.</p>"
+    _answers(con, [name for name, _ in columns])
     scales = [name for name, kind in columns if not str(kind).startswith("VARCHAR")]
     texts = [name for name, kind in columns if str(kind).startswith("VARCHAR")]
-    parts = []
-    if scales:
-        # One line a tester's answers (a game of several testers gives several), games counted apart.
-        answers = ", ".join(f'{_each(con, c)} AS "{c}"' for c in scales)
-        select = ", ".join(f'count("{c}"), avg("{c}"), stddev_samp("{c}")' for c in scales)
-        games = dict(con.execute(f"SELECT variant, count(*) FROM games WHERE {PEOPLE} GROUP BY variant")
-                     .fetchall())
-        found = con.execute(f"SELECT variant, {select} FROM (SELECT variant, {answers} FROM games "
-                            f"WHERE {PEOPLE}) GROUP BY variant ORDER BY variant").fetchall()
-        head = ["variant", "games"] + [html.escape(c[len(QUESTION_PREFIX):]) + " (1-5)" for c in scales]
-        rows = []
-        for variant, *values in found:
-            cells = [html.escape(str(variant)), str(games[variant])]
-            for k in range(len(scales)):
-                n, mean, sd = values[3 * k: 3 * k + 3]
-                if not n:
-                    cells.append("–")
-                    continue
-                half = Z95 * sd / math.sqrt(n) if n > 1 and sd is not None else math.inf
-                shown = "" if math.isinf(half) else f" [{mean - half:.2f}, {mean + half:.2f}]"
-                cells.append(f"{mean:.2f}{shown} (n={n})")
-            rows.append(cells)
-        parts.append("<p class='note'>Mean answer with its 95% normal interval and the number of "
-                     "answers, one a tester (a skipped question is not counted).</p><table><tr>"
-                     + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
-                     + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
-                     + "</table>")
-    for column in texts:
-        found = con.execute(f'SELECT variant, t FROM (SELECT variant, {_each(con, column)} t FROM games '
-                            f"WHERE {PEOPLE}) WHERE t IS NOT NULL ORDER BY variant").fetchall()
-        by_variant: dict[str, list[str]] = {}
-        for variant, text in found:
-            by_variant.setdefault(str(variant), []).append(text)
-        items = "".join(
-            f"<li><b>{html.escape(v)}</b> ({len(answers)}): "
-            + " · ".join(f"“{html.escape(a)}”" for a in answers[:TEXTS_SHOWN])
-            + (" …" if len(answers) > TEXTS_SHOWN else "") + "</li>"
-            for v, answers in by_variant.items())
-        parts.append(f"<p><b>{html.escape(column[len(QUESTION_PREFIX):])}</b></p>"
-                     + (f"<ul>{items}</ul>" if items else "<p class='note'>No answer.</p>"))
+    parts = [_scales(con, scales)] if scales else []
+    parts += [_texts(con, column) for column in texts]
     return "\n".join(parts)
 
 

@@ -203,6 +203,12 @@ def _outcome(completed: bool, returns: list[float], metrics: dict[str, Any]) -> 
     return {"win": 0 in top, "draw": False, "winner": top[0] if len(top) == 1 else -1, "winners": top}
 
 
+def winners_of(returns: list[float]) -> list[int]:
+    """The winning seats of a finished game from its returns alone (`_outcome`'s rule; a
+    solitaire game won at a return of 1), for results stored without a replay."""
+    return list(_outcome(True, returns, {})["winners"])
+
+
 @cache
 def _load(ref: str) -> Any:
     module_name, _, attr = ref.partition(":")

@@ -245,13 +245,23 @@ def separation(p: Paired, smallest: float = 0.05) -> str:
     """'' when the paired interval excludes 0; otherwise that the sample is too small to
     separate the two, with the seeds that would: for the difference seen, or for `smallest`
     (the smallest difference worth finding) when the one seen is smaller."""
-    if p.n == 0 or p.low > 0 or p.high < 0:
+    found = seeds_to_separate(p, smallest)
+    if found is None:
         return ""
-    share = (p.b_only + p.a_only) / p.n
-    target = max(abs(p.diff), smallest) if math.isfinite(p.diff) else smallest
-    need = paired_games_to_separate(share if share > 0 else target, target)
+    target, need = found
     return (f"too small to separate: {p.n:,} seeds; a {100 * target:.1f} pp difference needs about "
             f"{need:,} (5 % level, 80 % power)")
+
+
+def seeds_to_separate(p: Paired, smallest: float = 0.05) -> tuple[float, int] | None:
+    """None when the paired interval excludes 0 (or there is no seed); otherwise the difference
+    aimed at (the one seen, or `smallest` when it is smaller) and the seeds that would separate
+    it (`paired_games_to_separate`, the discordant share taken from the seeds seen)."""
+    if p.n == 0 or p.low > 0 or p.high < 0:
+        return None
+    share = (p.b_only + p.a_only) / p.n
+    target = max(abs(p.diff), smallest) if math.isfinite(p.diff) else smallest
+    return target, paired_games_to_separate(share if share > 0 else target, target)
 
 
 def rates_games_to_separate(rate_a: float, rate_b: float, z: float = Z95, z_power: float = Z80) -> int:

@@ -141,6 +141,19 @@ class PlaytestStore:
             (playtest_id,)).fetchone()
         return int(found[0]), int(found[1]), int(found[2])
 
+    def results(self, playtest_id: str) -> list[tuple[str, int, list[float]]]:
+        """(variant, seed, each seat's return) of the playtest's finished games, as the server
+        stored their end (no replay): `status` reads how far apart the variants are from them."""
+        found = self.db.execute(
+            "SELECT s.variant, s.seed, t.result FROM playtest_slots s JOIN tables t ON t.id = s.table_id "
+            "WHERE s.playtest_id = ? AND t.ended IS NOT NULL ORDER BY s.slot", (playtest_id,))
+        out = []
+        for variant, seed, result in found.fetchall():
+            returns = json.loads(result).get("returns") if result else None
+            if returns:
+                out.append((str(variant), int(seed), [float(r) for r in returns]))
+        return out
+
     def next_free(self, playtest_id: str, not_seeds: set[int]) -> Slot | None:
         """The first slot nobody took whose deal is not among `not_seeds`."""
         for values in self.db.execute("SELECT playtest_id, slot, variant, seed FROM playtest_slots "

@@ -196,7 +196,27 @@ def _layout_2(db: Database) -> None:
     db.execute("ALTER TABLE tables ADD COLUMN tutorial TEXT")
 
 
-MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2]
+def _layout_3(db: Database) -> None:
+    """An action remembers when it was played (UTC seconds since the epoch; NULL for actions
+    stored before), and a seat counts the hints it asked and the moves it took back (an undo
+    removes its action row, so only a count keeps it): a playtest's export gives people's time
+    and help seat by seat (docs/lab.md, "People's time")."""
+    db.execute("ALTER TABLE actions ADD COLUMN played DOUBLE PRECISION")
+    db.script(LAYOUT_3_TABLES)
+
+
+LAYOUT_3_TABLES = """
+CREATE TABLE IF NOT EXISTS seat_assists (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    hints INTEGER NOT NULL DEFAULT 0,
+    undos INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, seat)
+)
+"""
+"""Tables added by layout step 3, after version 1's in a copy's order."""
+
+MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}
@@ -205,7 +225,8 @@ ORDERED = {"playtest_testers"}
 
 def table_names() -> list[str]:
     """The layout's tables, in the order a copy fills them."""
-    return [line.split()[5] for line in LAYOUT_1_TABLES.splitlines() if line.startswith("CREATE TABLE")]
+    return [line.split()[5] for line in (LAYOUT_1_TABLES + LAYOUT_3_TABLES).splitlines()
+            if line.startswith("CREATE TABLE")]
 
 
 def version(db: Database) -> int:

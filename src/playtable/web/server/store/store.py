@@ -28,6 +28,7 @@ at `players.id`, and `key_hash` may then be NULL; seats, "Yours" and "Your turn"
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -125,7 +126,11 @@ class TableStore(Protocol):
         the bot that played it for the seat's person (their clock ran out)."""
 
     def drop_last_action(self, table_id: str, step: int) -> None:
-        """Remove the action that led to position `step` (an undo), and a snapshot after it."""
+        """Remove the action that led to position `step` (an undo), and a snapshot after it;
+        the undo counts for the seat that had played it."""
+
+    def count_hint(self, table_id: str, seat: int) -> None:
+        """The seat asked for a hint (counted for a playtest's export)."""
 
     def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         """Keep the table's state at a step of its record (replacing an earlier snapshot)."""
@@ -249,18 +254,42 @@ class SqlStore:
     @_writes
     def append_action(self, table_id: str, step: int, seat: int | None, action: str,
                       stand_in: str | None = None) -> None:
-        self.db.execute_promptly("INSERT INTO actions (table_id, step, seat, action, stand_in) "
-                                 "VALUES (?, ?, ?, ?, ?)", (table_id, step, seat, action, stand_in))
+        self.db.execute_promptly("INSERT INTO actions (table_id, step, seat, action, stand_in, played) "
+                                 "VALUES (?, ?, ?, ?, ?, ?)",
+                                 (table_id, step, seat, action, stand_in, time.time()))
 
     @_writes
     def drop_last_action(self, table_id: str, step: int) -> None:
         with self.db.transaction():
-            last = self.db.execute("SELECT MAX(step) FROM actions WHERE table_id = ?", (table_id,))
-            if last.fetchone()[0] != step:
+            last = self.db.execute("SELECT step, seat FROM actions WHERE table_id = ? "
+                                   "ORDER BY step DESC LIMIT 1", (table_id,)).fetchone()
+            if last is None or last[0] != step:
                 raise ValueError(f"table {table_id}: step {step} is not the last stored action")
             self.db.execute("DELETE FROM actions WHERE table_id = ? AND step = ?", (table_id, step))
+            if last[1] is not None:
+                self._count(table_id, last[1], "undos")
             # a snapshot after the new last action no longer follows from the record
             self.db.execute("DELETE FROM snapshots WHERE table_id = ? AND step >= ?", (table_id, step))
+
+    @_writes
+    def count_hint(self, table_id: str, seat: int) -> None:
+        self._count(table_id, seat, "hints")
+
+    def _count(self, table_id: str, seat: int, kind: str) -> None:
+        self.db.execute(f"INSERT INTO seat_assists (table_id, seat, {kind}) VALUES (?, ?, 1) "
+                        f"ON CONFLICT (table_id, seat) DO UPDATE SET {kind} = seat_assists.{kind} + 1",
+                        (table_id, seat))
+
+    def activity(self, table_id: str) -> tuple[list[tuple[int | None, float | None, str | None]],
+                                               dict[int, tuple[int, int]]]:
+        """A table's actions in order as (seat, when played in UTC seconds or None, stand-in bot
+        or None), and each seat's (hints, undos) counts: a playtest's export reads people's
+        time and help from them."""
+        actions = [(seat, played, stand_in) for seat, played, stand_in in self.db.execute(
+            "SELECT seat, played, stand_in FROM actions WHERE table_id = ? ORDER BY step", (table_id,))]
+        assists = {int(seat): (int(hints), int(undos)) for seat, hints, undos in self.db.execute(
+            "SELECT seat, hints, undos FROM seat_assists WHERE table_id = ?", (table_id,))}
+        return actions, assists
 
     @_writes
     def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:

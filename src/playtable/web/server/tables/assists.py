@@ -53,8 +53,8 @@ class Assists:
         self.room.after_change(table, [Event("undo", "The last action was taken back.")])
 
     async def hint(self, table: Table, conn: Connection) -> None:
-        step = table.step
-        if table.is_over or table.state.current_player != conn.seat:
+        step, seat = table.step, conn.seat
+        if table.is_over or seat is None or table.state.current_player != seat:
             conn.push(error("no_hint", "a hint is for the player whose turn it is"))
             return
         workers = self.room.workers
@@ -72,4 +72,8 @@ class Assists:
             conn.push(error("no_hint", f"{table.game.name} has no hint for this position"))
             return
         action, text = found
+        try:
+            self.room.store.count_hint(table.id, seat)
+        except StoreError as err:  # the count is for a playtest's export; the hint still helps
+            log.error("table %s: hint not counted: %s", table.id, err)
         conn.push({"type": "hint", "step": step, "action": action, "text": text})

@@ -9,8 +9,12 @@ const root = document.getElementById("app");
 const playtestId = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 const api = `/api/playtests/${encodeURIComponent(playtestId)}`;
 const POLL_MS = 4000;
+// A page whose games are answered keeps its counter current while other testers' answers are
+// still to come (a shared table counts once all its testers answered), for half an hour at most.
+const COUNTER_POLLS = 450;
 let info = null;
 let poll = null;
+let counterPolls = 0;
 
 function problemLine() {
   return h("p", { class: "error", role: "alert" });
@@ -32,7 +36,11 @@ function headSection() {
     h("h1", { id: "playtest-title" }, info.title),
     h("p", {}, `You play ${info.game_name}${company(info.people - 1, info.bots)}. The server picks which `
       + "version of the rules you play, and after the game you answer a few short questions."),
-    h("p", { class: "progress" }, `${info.answered} of ${info.games} games played and answered so far.`));
+    h("p", { class: "progress", id: "playtest-counter" }, counterText()));
+}
+
+function counterText() {
+  return `${info.answered} of ${info.games} games played and answered so far.`;
 }
 
 function nameSection() {
@@ -109,8 +117,7 @@ function questionsSection(me) {
     }
     try {
       await postJson(`${api}/answers`, { key: playerKey(), table_id: me.last.table_id, answers });
-      info = await getJson(api);
-      draw();
+      draw(); // with the counter read again
     } catch (err) {
       problem.textContent = err.message;
     }
@@ -140,7 +147,8 @@ async function draw() {
   }
   let me;
   try {
-    me = await mine();
+    [me, info] = await Promise.all([mine(), getJson(api)]); // the counter is fresh at every draw
+    parts[0] = headSection();
   } catch (err) {
     parts.push(h("section", {}, h("p", { class: "error" }, err.message)));
     root.replaceChildren(...parts);
@@ -153,12 +161,31 @@ async function draw() {
     parts.push(questionsSection(me));
   } else if (me.more) {
     parts.push(playSection(me));
+    pollCounter();
   } else {
     parts.push(h("section", {}, h("p", { class: "thanks" }, `Thank you, ${me.player}: you have played every `
       + "game this playtest has for you.")));
+    pollCounter();
   }
   root.replaceChildren(...parts);
   document.body.dataset.state = me.last && !me.last.over ? "playing" : me.last && !me.last.answered ? "questions" : "ready";
+}
+
+// The counter alone moves (the rest of the page stays as the tester left it) while games
+// others took are still to be answered.
+function pollCounter() {
+  if (info.answered >= info.taken || counterPolls >= COUNTER_POLLS) return;
+  counterPolls += 1;
+  poll = setTimeout(async () => {
+    try {
+      info = await getJson(api);
+    } catch {
+      return; // the next draw says what is wrong
+    }
+    const counter = document.getElementById("playtest-counter");
+    if (counter) counter.textContent = counterText();
+    pollCounter();
+  }, POLL_MS);
 }
 
 async function main() {
