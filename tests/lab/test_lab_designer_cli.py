@@ -40,8 +40,9 @@ def test_tournament_prints_ratings_and_writes_a_plot(
 
 
 def test_playtest_prints_answers_and_writes_a_page(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: each question on one line of the table
     page = tmp_path / "troll.html"
     code, out, err = _run(capsys, "playtest", "troll", "--agent", "heuristic", "-n", "20",
                           "--out", str(page))
