@@ -1,7 +1,7 @@
 """The shipped tuned variants re-measured on fresh seeds (seeds no tuning run used).
 
     nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --games 2000
-    nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only wizard --games 2000
+    nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only wizard --games 2000 [--players 3]
     nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only troll --agent expectimax --games 200
     nice -n 10 .venv/bin/python benchmarks/lab_shipped_variants.py --only troll-expert \
         --first-seed 9100000
@@ -72,6 +72,8 @@ def main() -> None:
                     help=f"agent spec on every seat (default: heuristic; {EXPERT_AGENT} for troll-expert)")
     ap.add_argument("--wizard-variants", nargs="+", default=[w[0] for w in WIZARD],
                     help="wizard rows to measure (default: final and balanced)")
+    ap.add_argument("--players", type=int, nargs="+", choices=(3, 4, 5), default=[3, 4, 5],
+                    help="wizard player counts to measure (default: 3 4 5)")
     args = ap.parse_args()
     expert = args.only == "troll-expert"
     args.agent = args.agent or (EXPERT_AGENT if expert else "heuristic")
@@ -88,7 +90,7 @@ def main() -> None:
             print(line("troll", label, "1", target, *result), flush=True)
     if args.only in (None, "wizard"):
         for label, variant, target in [w for w in WIZARD if w[0] in args.wizard_variants]:
-            for players in (3, 4, 5):
+            for players in args.players:
                 result = measure("wizard", variant, [f"players={players}"], args.games, args.workers,
                                  args.first_seed, args.agent)
                 print(line("wizard", label, str(players), target, *result), flush=True)

@@ -2,7 +2,9 @@
 
     .venv/bin/python benchmarks/troll_speed.py [--games 10000] [--variants default,plus-one]
 
-Games use seeds 0..N-1, the same deals for every bot. Prints one table.
+Games use seeds 0..N-1, the same deals for every bot, played by the lab runner (`run_tasks`,
+one process, each bot's stream `runner.agent_rng`): the same rows as `playtable sim troll --agent
+BOT -n N --workers 1`. The speeds therefore include the runner's result rows. Prints one table.
 """
 
 from __future__ import annotations
@@ -11,29 +13,23 @@ import argparse
 import time
 from collections import Counter
 
-from playtable.agents import make_agent
-from playtable.core.chance import Chance
 from playtable.core.params import resolve_params
-from playtable.core.playout import play_out
 from playtable.games.troll.game import GAME
+from playtable.lab.runner import Arm, RunOptions, run_tasks
 from playtable.lab.stats import wilson
 
 
 def measure(variant: str | None, bot: str, games: int) -> dict[str, object]:
     params = resolve_params(GAME.params_type, GAME.variants, variant)
-    agent = make_agent(GAME, bot)
-    wins = perfect = steps = 0
-    longest = 0
-    reasons: Counter[str] = Counter()
+    arm = Arm.build("troll", params, [bot], label=variant or "default")
     start = time.perf_counter()
-    for seed in range(games):
-        state = GAME.new_state(params, seed)
-        steps += len(play_out(state, [agent], Chance(seed + 1_000_003)))
-        wins += state.outcome == "win"
-        perfect += state.perfect
-        longest = max(longest, state.turn)
-        reasons[state.end_reason] += 1
+    rows = run_tasks([(arm, seed) for seed in range(games)], RunOptions(workers=1))
     elapsed = time.perf_counter() - start
+    wins = sum(1 for r in rows if r["win"])
+    perfect = sum(1 for r in rows if r["metrics"].get("perfect"))
+    steps = sum(r["length"] for r in rows)
+    longest = max(int(r["metrics"].get("turns", 0)) for r in rows)
+    reasons: Counter[str] = Counter(str(r["metrics"].get("end_reason")) for r in rows)
     low, high = wilson(wins, games)
     return {"variant": variant or "default", "bot": bot, "games": games, "games/s": games / elapsed,
             "steps/s": steps / elapsed, "win %": 100 * wins / games,
