@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import signal
 import sys
 import time
 
@@ -132,6 +133,10 @@ def sim(
     plural = "s" if workers > 1 else ""
     last = end_line(out, summary.n, frame.rows_in_file, interrupted)
     if interrupted:  # one line, whatever --quiet says: the run did not finish
+        # The run is stopped and its line decided: nothing that comes now (a Ctrl-C more, or
+        # one still pending when the runner put its handlers back) may cut the exit short and
+        # leave the process dead of the signal instead of status 130.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         click.echo(last, err=True)
         sys.exit(130)
     log.info("%d games in %.1f s (%.1f games/s, %d worker%s)", played, elapsed, rate, workers, plural)
