@@ -154,11 +154,19 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
                    "core); each has its own --workers for bots.")
 @click.option("--operator-token", callback=operator_token_option, default=None,
               envvar="PLAYTABLE_OPERATOR_TOKEN", help=OPERATOR_HELP)
+@click.option("--node", "node_name", default=None, envvar="PLAYTABLE_NODE",
+              help="This server's name among several machines' servers on one shared --db "
+                   "(docs/web.md, 'Several machines'); needs --node-url and the nodes' shared "
+                   "secret in $PLAYTABLE_NODE_SECRET [default: the only server on its database].")
+@click.option("--node-url", default=None, envvar="PLAYTABLE_NODE_URL",
+              help="The address the other nodes reach this one at (http://10.0.0.2:8000: the "
+                   "site's private network, not the public address).")
 def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit: float,
           record_dir: Path | None, public_url: str | None, allowed_hosts: tuple[str, ...],
           forwarded_allow_ips: str | None, max_tables: int, tables_per_minute: float,
           tables_per_network: int, ipv6_prefix: int, idle_days: float,
-          bot_seconds: float, processes: int, operator_token: str) -> None:
+          bot_seconds: float, processes: int, operator_token: str, node_name: str | None,
+          node_url: str | None) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
@@ -166,8 +174,17 @@ def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit:
     from playtable.web.server.live.operator import OPERATOR_ENV
     from playtable.web.server.store.store import SqlStore, StoreError
     from playtable.web.server.tables.room import Limits
+    from playtable.web.server.transport.nodes import Node, NodeError
     from playtable.web.server.transport.processes import ServeSettings, build_app, uvicorn_options
 
+    if (node_name is None) != (node_url is None):
+        raise BadParameter("--node and --node-url go together: a node's name and the address "
+                           "the other nodes reach it at")
+    try:  # checked now, in one line; each worker process makes its own from the same settings
+        if node_name is not None:
+            Node.from_environment(node_name, node_url or "")
+    except NodeError as err:
+        raise BadParameter(str(err)) from None
     path = db or default_db()
     try:  # a database that cannot be used is reported now, in one line, not as a traceback
         store = SqlStore(path)
@@ -186,7 +203,7 @@ def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit:
     settings = ServeSettings(str(path), workers, rate_limit,
                              str(record_dir or default_db().parent / "recordings"), public_url,
                              list(allowed_hosts), forwarded_allow_ips, dataclasses.asdict(limits),
-                             bot_seconds)
+                             bot_seconds, node_name, node_url)
     shown = public_url or f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     click.echo(f"playtable: open {shown}/ in a browser (Ctrl+C stops the server)", err=True)
     click.echo(f"playtable: the operator page (live Star Dice tables; keep its address private): "

@@ -40,6 +40,7 @@ from playtable.web.server.tables.table_routes import table_routes
 from playtable.web.server.transport import collector
 from playtable.web.server.transport.guard import Guard, Policy
 from playtable.web.server.transport.http import EXCEPTION_HANDLERS, STATIC, client_of, page, read_body
+from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner, OwnerCheck
 from playtable.web.server.transport.peer_answers import answer_peer
 from playtable.web.server.transport.peers import Peers
@@ -103,7 +104,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                policy: Policy | None = None, limits: Limits | None = None,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
-               tune_collector: bool = False, operator_token: str | None = None) -> Guard:
+               tune_collector: bool = False, operator_token: str | None = None,
+               node: Node | None = None) -> Guard:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -116,10 +118,11 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     the garbage collector for a long-running server once it has started (`collector.settle`;
     `playtable serve` does, an app made in another program, a test's, leaves it alone).
     `operator_token`: what starts, controls and closes live tables (`live/operator.py`; None: no
-    live table is started from the web)."""
+    live table is started from the web). `node`: this server's node among several machines'
+    on one shared store (`nodes.py`; None: the only server on its store)."""
     owner = owner or Owner()
     server = ServerContext(db, workers, bot_seconds, rate, limits, owner, peers, live, record_dir,
-                           tune_collector, (public_url or "").rstrip("/"), operator_token)
+                           tune_collector, (public_url or "").rstrip("/"), operator_token, node)
     app = Starlette(routes=routes(server), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     inner: ASGIApp = app if owner.count == 1 else OwnerCheck(app, owner)

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner
 from playtable.web.server.transport.peers import Peers
 
@@ -47,6 +48,16 @@ class ServeSettings:
     forwarded_allow_ips: str | None = None
     limits: dict[str, Any] = field(default_factory=dict)
     bot_seconds: float = 30.0
+    node_name: str | None = None
+    """This server's node among several machines' (`nodes.Node`; None: the only one). Its
+    secret is not here: the workers' command line carries these settings."""
+    node_url: str | None = None
+
+    def node(self) -> Node | None:
+        """This server's node, its secret from the environment (`nodes.NODE_SECRET_ENV`)."""
+        if self.node_name is None:
+            return None
+        return Node.from_environment(self.node_name, self.node_url or "")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -91,7 +102,7 @@ def build_app(settings: ServeSettings, owner: Owner | None = None, peers: Peers 
                       policy=Policy.of(tuple(settings.allowed_hosts), settings.public_url),
                       limits=limits, public_url=settings.public_url,
                       bot_seconds=settings.bot_seconds, owner=owner, peers=peers, tune_collector=True,
-                      operator_token=from_environment())
+                      operator_token=from_environment(), node=settings.node())
 
 
 async def _adopt(server: Any, channel: socket.socket) -> None:
