@@ -13,9 +13,11 @@ content type, size, the security headers) in `guard.py`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -31,6 +33,7 @@ from playtable.web.server.people.player_routes import player_routes
 from playtable.web.server.people.rating_routes import rating_routes
 from playtable.web.server.playtests.playtest_routes import playtest_routes
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
+from playtable.web.server.store.node_registry import NodeRegistry
 from playtable.web.server.store.rate_limits import RATE_PER_SECOND
 from playtable.web.server.store.store import SqlStore
 from playtable.web.server.tables.board_routes import board_routes
@@ -40,6 +43,8 @@ from playtable.web.server.tables.table_routes import table_routes
 from playtable.web.server.transport import collector
 from playtable.web.server.transport.guard import Guard, Policy
 from playtable.web.server.transport.http import EXCEPTION_HANDLERS, STATIC, client_of, page, read_body
+from playtable.web.server.transport.node_peers import Locate, NodePeers
+from playtable.web.server.transport.node_routes import node_routes
 from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner, OwnerCheck
 from playtable.web.server.transport.peer_answers import answer_peer
@@ -52,18 +57,21 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Open the hub (its tables restored and started), the playtests and the live tables, and
     close them when the server stops."""
     server: ServerContext = app.state.server
-    hub = Hub(SqlStore(server.db), Workers(server.workers, server.bot_seconds), server.limits,
-              server.rate, server.owner)
+    store = SqlStore(server.db)
+    node = server.node
+    hub = Hub(store, Workers(server.workers, server.bot_seconds), server.limits, server.rate,
+              server.owner, None if node is None else node.name)
     hub.restore()
     hub.start()
     server.opened_hub = hub
     server.past.budgets = hub.budgets  # shared by the processes when there are several
     peers = server.peers
-    ask_owner = None if peers is None else peers.ask_one
+    ask_owner = None if peers is None else peers.ask_owner
     server.opened_playtests = Playtests(hub, PlaytestStore(server.db), ask_owner)
     lives = server.opened_lives = LiveTables(server.record_dir)
     if peers is not None:
-        await peers.start(functools.partial(answer_peer, server))
+        await peers.start(functools.partial(answer_peer, server), None if node is None else NodePeers(
+            node, NodeRegistry(store.db, node.name, node.url), server.locate))
     try:
         for k, spec in enumerate(server.live):
             await lives.create(spec, "main" if k == 0 else f"main{k + 1}")
@@ -95,6 +103,7 @@ def routes(server: ServerContext) -> list[BaseRoute]:
         *rating_routes(lambda: server.hub, read_body),
         *playtest_routes(lambda: server.playtests, page("playtest.html"), read_body, client_of),
         *board_routes(lambda: server.hub.workers, read_body, client_of, page("editor.html")),
+        *(node_routes() if server.node is not None else ()),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
 
@@ -105,7 +114,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
                tune_collector: bool = False, operator_token: str | None = None,
-               node: Node | None = None) -> Guard:
+               node: Node | None = None, locate: Locate | None = None) -> Guard:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -119,11 +128,18 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     `playtable serve` does, an app made in another program, a test's, leaves it alone).
     `operator_token`: what starts, controls and closes live tables (`live/operator.py`; None: no
     live table is started from the web). `node`: this server's node among several machines'
-    on one shared store (`nodes.py`; None: the only server on its store)."""
+    on one shared store (`nodes.py`; None: the only server on its store), asking the other
+    nodes (`node_peers.py`) where `locate` (the leases') says a table is held."""
     owner = owner or Owner()
+    if node is not None and peers is None:  # one process: its questions go to the other nodes
+        peers = Peers(owner)
     server = ServerContext(db, workers, bot_seconds, rate, limits, owner, peers, live, record_dir,
-                           tune_collector, (public_url or "").rstrip("/"), operator_token, node)
+                           tune_collector, (public_url or "").rstrip("/"), operator_token, node, locate)
     app = Starlette(routes=routes(server), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     inner: ASGIApp = app if owner.count == 1 else OwnerCheck(app, owner)
-    return Guard(inner, policy or Policy.of(public_url=public_url))
+    policy = policy or Policy.of(public_url=public_url)
+    if node is not None:  # the other nodes reach this one under its --node-url's name
+        policy = dataclasses.replace(policy, allowed_hosts=policy.allowed_hosts | {
+            (urlsplit(node.url).hostname or "").lower()})
+    return Guard(inner, policy)

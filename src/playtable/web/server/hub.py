@@ -54,8 +54,9 @@ def _set_pace(table: Table, conn: Connection, msg: ClientMessage) -> None:
 
 class Hub(Room):
     def __init__(self, store: TableStore, workers: Workers, limits: Limits | None = None,
-                 rate: float = RATE_PER_SECOND, owner: Owner | None = None) -> None:
-        super().__init__(store, workers, limits, rate, owner)
+                 rate: float = RATE_PER_SECOND, owner: Owner | None = None,
+                 node: str | None = None) -> None:
+        super().__init__(store, workers, limits, rate, owner, node)
         self.creation = Creation(self)
         self.rematches = Rematches(self)
         self.play = Play(self)

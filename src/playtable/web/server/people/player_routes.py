@@ -30,7 +30,8 @@ async def me(request: Request) -> Response:
     if server.peers is None:
         return JSONResponse(players.mine(body))
     player, rows = found = players.player_tables(body)
-    away = [row.id for row, _ in rows if row.ended is None and not server.owner.owns(row.id)]
+    # In play and not held here: another process's, or another node's (each holds its own).
+    away = [row.id for row, _ in rows if row.ended is None and row.id not in server.hub.tables]
     elsewhere: dict[str, Any] = {}
     if away:
         for part in await server.peers.ask({"ask": "mine", "player": player.id, "tables": away}):

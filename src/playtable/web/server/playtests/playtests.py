@@ -237,8 +237,9 @@ def _fields(body: Any, allowed: set[str]) -> dict[str, Any]:
     return body
 
 
-AskOwner = Callable[[int, dict[str, Any]], Awaitable[Any]]
-"""Ask one other table-owning process a question (`peers.Peers.ask_one`); None: no answer."""
+AskOwner = Callable[[str, dict[str, Any]], Awaitable[Any]]
+"""Ask the process holding a table (its id) a question, on this node or another
+(`peers.Peers.ask_owner`); None: no answer."""
 
 
 class Playtests:
@@ -270,8 +271,8 @@ class Playtests:
                 "questions": [q.__dict__ for q in spec.questions],
                 "games": total, "taken": taken, "answered": answered}
 
-    async def _ask(self, owner: int, question: dict[str, Any]) -> dict[str, Any] | None:
-        reply = None if self.ask_owner is None else await self.ask_owner(owner, question)
+    async def _ask(self, table_id: str, question: dict[str, Any]) -> dict[str, Any] | None:
+        reply = None if self.ask_owner is None else await self.ask_owner(table_id, question)
         return reply if isinstance(reply, dict) else None
 
     async def _status(self, table_id: str) -> tuple[bool, bool]:
@@ -279,8 +280,8 @@ class Playtests:
         owner cannot say now counts as in play."""
         try:
             table = await self.hub.fetch(table_id)
-        except PlayedElsewhere as away:
-            reply = await self._ask(away.owner, {"ask": "table_status", "table": table_id}) or {}
+        except PlayedElsewhere:
+            reply = await self._ask(table_id, {"ask": "table_status", "table": table_id}) or {}
             return reply.get("over") is True, reply.get("terminal") is True
         return table.is_over, bool(table.state.is_terminal)
 
@@ -298,8 +299,8 @@ class Playtests:
         owner cannot answer now (the tester goes to another table)."""
         try:
             table = await self.hub.fetch(table_id)
-        except PlayedElsewhere as away:
-            reply = await self._ask(away.owner, {"ask": "seat_invited", "table": table_id, "seat": seat,
+        except PlayedElsewhere:
+            reply = await self._ask(table_id, {"ask": "seat_invited", "table": table_id, "seat": seat,
                                                  "player": player.id, "name": player.name}) or {}
             if isinstance(reply.get("refused"), str):
                 raise BadRequest(reply["refused"], 409) from None

@@ -216,7 +216,33 @@ CREATE TABLE IF NOT EXISTS seat_assists (
 """
 """Tables added by layout step 3, after version 1's in a copy's order."""
 
-MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3]
+def _layout_nodes(db: Database) -> None:
+    """Several machines' servers on one store (docs/web.md, "Several machines"): each node's
+    name, address and last heartbeat (`node_registry.py`), and the open sockets counted per
+    node and process (`address_rates.AddressSockets`): the process index alone collided across
+    nodes. The counts are only what live processes hold now, rewritten as sockets open and
+    close, so the old table is dropped, not copied."""
+    db.script(LAYOUT_NODES_TABLES)
+
+
+LAYOUT_NODES_TABLES = """
+CREATE TABLE IF NOT EXISTS nodes (
+    name TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    seen DOUBLE PRECISION NOT NULL
+);
+DROP TABLE IF EXISTS address_sockets;
+CREATE TABLE IF NOT EXISTS address_sockets (
+    address TEXT NOT NULL,
+    node TEXT NOT NULL DEFAULT '',
+    process INTEGER NOT NULL,
+    open INTEGER NOT NULL,
+    PRIMARY KEY (address, node, process)
+) WITHOUT ROWID
+"""
+"""The step's tables (`nodes` is not copied by `db copy`: it is who is running now)."""
+
+MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_nodes]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}

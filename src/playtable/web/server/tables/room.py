@@ -98,10 +98,14 @@ class Room:
     the hub (a `Room`) routes each to the concern that owns it."""
 
     def __init__(self, store: TableStore, workers: Workers, limits: Limits | None = None,
-                 rate: float = RATE_PER_SECOND, owner: Owner | None = None) -> None:
+                 rate: float = RATE_PER_SECOND, owner: Owner | None = None,
+                 node: str | None = None) -> None:
         self.store = store
         self.owner = owner or Owner()
         """Which tables are this process's (`owners.py`; all of them with one process)."""
+        # Others serve from this store too (this node's other processes, other nodes): what a
+        # network may do is counted in the store, for all of them.
+        shared = self.owner.count > 1 or node is not None
         self.rate = rate
         """Messages a second each connection may send (its syncs are limited in proportion)."""
         self.workers = workers
@@ -113,15 +117,15 @@ class Room:
         self.people = People(store)
         self.ratings = Ratings(store)
         self.votes = Votes(SqlVoteStore(store.db))  # type: ignore[attr-defined]
-        self.budgets = Budgets(SharedBuckets(store.db) if self.owner.count > 1 else None)  # type: ignore[attr-defined]
+        self.budgets = Budgets(SharedBuckets(store.db) if shared else None)  # type: ignore[attr-defined]
         """Each network's tables, names, seats and pasts a minute (`rate_limits.py`): several
-        processes count them together, in the shared file."""
+        processes, and several nodes, count them together, in the shared store."""
         self.in_play = TablesInPlay(store.db)  # type: ignore[attr-defined]
         """Who made each table in play, for the per-network and per-person budgets."""
         self.claims = SeatClaims()
         """Seats taken from the Open list whose person has not arrived yet (`seat_claims.py`)."""
-        self.shared_sockets = None if self.owner.count == 1 else \
-            AddressSockets(store.db, self.owner.index, self.owner.count)  # type: ignore[attr-defined]
+        self.shared_sockets = None if not shared else AddressSockets(
+            store.db, self.owner.index, self.owner.count, node or "")  # type: ignore[attr-defined]
         """...and the sockets each address holds open."""
 
     # -- the tables in memory, and read back --------------------------------------------------

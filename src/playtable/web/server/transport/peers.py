@@ -3,6 +3,10 @@ one process"): the lobby's list of tables in play, whose turn it is at a player'
 player's new name for the seats of tables in play; and of one worker, about a playtest's table
 it plays (`playtests.py`). A line of JSON to each other worker's Unix
 socket (in a private directory the front makes), a line back, bounded in time.
+
+With several nodes (docs/web.md, "Several machines") the same questions also go to every
+other live node (`node_peers.py`), which answers for all its processes: the question and its
+answers (`peer_answers.py`) are the same, only the line differs.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from playtable.web.server.transport.owners import Owner
+from playtable.web.server.transport.node_peers import NodePeers
+from playtable.web.server.transport.owners import Owner, owner_of
 
 log = logging.getLogger("playtable.web")
 
@@ -25,27 +30,36 @@ Answer = Callable[[dict[str, Any]], Awaitable[Any]]
 
 
 class Peers:
-    """This worker's line to the others: `ask` sends every other worker a question, which each
-    answers with `answer` (the hub's part: `app.create_app` says which questions there are)."""
+    """This worker's line to the others: `ask` sends every other worker (`directory`: their
+    sockets' folder; None: this node has one process) and every other live node (`nodes`) a
+    question, which each answers with `answer` (the hub's part: `app.create_app` says which
+    questions there are)."""
 
-    def __init__(self, owner: Owner, directory: Path) -> None:
+    def __init__(self, owner: Owner, directory: Path | None = None) -> None:
         self.owner, self.directory = owner, directory
         self.answer: Answer | None = None
+        self.nodes: NodePeers | None = None
         self._server: asyncio.AbstractServer | None = None
 
     def path(self, index: int) -> Path:
+        assert self.directory is not None
         return self.directory / f"worker-{index}.sock"
 
-    async def start(self, answer: Answer) -> None:
-        self.answer = answer
-        path = self.path(self.owner.index)
-        path.unlink(missing_ok=True)  # left by this worker's predecessor, if it died
-        self._server = await asyncio.start_unix_server(self._serve, path=str(path), limit=MAX_PEER_LINE)
+    async def start(self, answer: Answer, nodes: NodePeers | None = None) -> None:
+        self.answer, self.nodes = answer, nodes
+        if self.directory is not None:
+            path = self.path(self.owner.index)
+            path.unlink(missing_ok=True)  # left by this worker's predecessor, if it died
+            self._server = await asyncio.start_unix_server(self._serve, path=str(path), limit=MAX_PEER_LINE)
+        if nodes is not None:
+            await nodes.start()
 
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
             self.path(self.owner.index).unlink(missing_ok=True)
+        if self.nodes is not None:
+            await self.nodes.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -79,8 +93,44 @@ class Peers:
             return None
 
     async def ask(self, question: dict[str, Any]) -> list[Any]:
-        """Every other worker's answer; one that is down or slower than PEER_SECONDS is left out
-        (logged): a list is then short of its tables for the moment, never wrong."""
+        """Every other process's answer, this node's and every other live node's; one that is
+        down or slower than PEER_SECONDS (NODE_SECONDS for a node) is left out (logged): a list
+        is then short of its tables for the moment, never wrong."""
+        siblings = self.ask_siblings(question)
+        if self.nodes is None:
+            return await siblings
+        here, there = await asyncio.gather(siblings, self.nodes.ask(question))
+        return [*here, *there]
+
+    async def ask_here(self, question: dict[str, Any]) -> list[Any]:
+        """Every process of this node's answer, this one's first (another node's question)."""
+        assert self.answer is not None
+        return [await self.answer(question), *await self.ask_siblings(question)]
+
+    async def ask_owner(self, table_id: str, question: dict[str, Any], across: bool = True) -> Any:
+        """The answer of the process holding `table_id` (a playtest's table): on another node
+        when the leases say so (`across`: not when that node asked), else this node's owner
+        of it (`owners.py`); None when it is down, slower than its bound or could not answer."""
+        if across and self.nodes is not None:
+            where = await self.nodes.holder(table_id)
+            if where is not None:
+                try:
+                    return await self.nodes.ask_node(where, question, table_id)
+                except Exception as err:
+                    log.warning("node %s did not answer node %s: %r", where, self.nodes.node.name, err)
+                    return None
+        index = owner_of(table_id, self.owner.count)
+        if index != self.owner.index:
+            return await self.ask_one(index, question)
+        assert self.answer is not None
+        try:
+            return await self.answer(question)
+        except Exception as err:
+            log.warning("worker %d could not answer about table %s: %r", index, table_id, err)
+            return None
+
+    async def ask_siblings(self, question: dict[str, Any]) -> list[Any]:
+        """Every other worker's answer of this node (see `ask`)."""
         line = json.dumps(question).encode() + b"\n"
         others = [i for i in range(self.owner.count) if i != self.owner.index]
         replies = await asyncio.gather(*(asyncio.wait_for(self._ask_one(i, line), PEER_SECONDS)

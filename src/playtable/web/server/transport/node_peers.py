@@ -1,0 +1,137 @@
+"""What one node asks the site's other nodes (docs/web.md, "Several machines"): the questions
+`peers.Peers` asks this node's other processes (`peer_answers.py`), sent to every live node as
+an HTTP POST to `NODE_PATH` carrying the nodes' secret; each node answers for all its processes
+(`node_routes.py`). Who is live comes from the store (`node_registry.py`), refreshed with this
+node's own heartbeat.
+
+The client is a few lines over asyncio's streams rather than a dependency: one JSON POST on a
+fresh connection (`Connection: close`), its answer's length declared and bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from playtable.web.server.store.database import DatabaseError
+from playtable.web.server.store.node_registry import HEARTBEAT_SECONDS, NodeRegistry
+from playtable.web.server.transport.nodes import Node
+
+log = logging.getLogger("playtable.web")
+
+NODE_PATH = "/_node/ask"
+"""The internal route of the nodes' questions (the site's nginx refuses `/_node/` from outside)."""
+NODE_SECRET_HEADER = "x-playtable-node-secret"
+"""The header a node's question carries the nodes' shared secret in."""
+NODE_SECONDS = 3.0
+"""The longest a node waits for another's answer: longer than the other's own wait for its
+processes (`peers.PEER_SECONDS`), so that a slow process there leaves out only its part."""
+MAX_NODE_ANSWER = 4 << 20
+"""The largest answer read from another node, in bytes."""
+MAX_HEADERS = 100
+FORGET_EVERY = 30
+"""Every this many heartbeats, the nodes long dead are forgotten (`NodeRegistry.forget_dead`)."""
+Locate = Callable[[str], Awaitable[str | None]]
+"""The base address of the live node that holds a table, None when it is this one's to serve
+(the leases' `locate`)."""
+
+
+class NodeRefused(Exception):
+    """Another node's answer that is not a question's answer (refused, too large, cut short)."""
+
+
+async def post_json(url: str, path: str, secret: str, payload: Any) -> Any:
+    """POST `payload` as JSON to `url` + `path` with the nodes' secret; the answer's JSON.
+    NodeRefused when the answer is not a 200 with a declared length of at most MAX_NODE_ANSWER."""
+    parts = urlsplit(url)
+    secure = parts.scheme == "https"
+    body = json.dumps(payload).encode()
+    reader, writer = await asyncio.open_connection(parts.hostname, parts.port or (443 if secure else 80),
+                                                   ssl=True if secure else None)
+    try:
+        writer.write(f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {len(body)}\r\n{NODE_SECRET_HEADER}: {secret}\r\n"
+                     f"Connection: close\r\n\r\n".encode() + body)
+        await writer.drain()
+        status = (await reader.readline()).split(b" ", 2)
+        length = None
+        for _ in range(MAX_HEADERS):
+            line = await reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        if len(status) < 2 or status[1] != b"200" or length is None or not 0 <= length <= MAX_NODE_ANSWER:
+            raise NodeRefused(f"{url} answered {b' '.join(status[1:]).decode(errors='replace').strip()!r} "
+                              f"(length {length})")
+        return json.loads(await reader.readexactly(length))
+    finally:
+        writer.close()
+
+
+class NodePeers:
+    """This node's line to the others: its heartbeat in the store (`registry`), the live
+    others' addresses (`others`, by name), and its questions to them."""
+
+    def __init__(self, node: Node, registry: NodeRegistry, locate: Locate | None = None) -> None:
+        self.node, self.registry, self.locate = node, registry, locate
+        self.others: dict[str, str] = {}
+        self._beating: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Register this node (a StoreError when another live node has its name) and keep its
+        heartbeat until `close`."""
+        self.others = self.registry.beat()
+        self._beating = asyncio.get_running_loop().create_task(self._beat())
+
+    async def close(self) -> None:
+        if self._beating is not None:
+            self._beating.cancel()
+        try:
+            self.registry.leave()
+        except DatabaseError as err:  # it stops being live when its heartbeat is old enough
+            log.error("node %s: its row could not be removed: %s", self.node.name, err)
+
+    async def _beat(self) -> None:
+        beats = 0
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            beats += 1
+            try:
+                self.others = self.registry.beat()
+                if beats % FORGET_EVERY == 0:
+                    self.registry.forget_dead()
+            except Exception as err:  # the store down a while: the last list stands meanwhile
+                log.error("node %s: heartbeat not written: %r", self.node.name, err)
+
+    async def ask_node(self, url: str, question: dict[str, Any], table: str | None = None) -> Any:
+        """The answer of the node at `url`: with `table`, of that table's holder there; else a
+        list, one answer for each of its processes. Raises when it is down, refuses or is slower
+        than NODE_SECONDS."""
+        payload = {"question": question} if table is None else {"question": question, "table": table}
+        return await asyncio.wait_for(post_json(url, NODE_PATH, self.node.secret, payload), NODE_SECONDS)
+
+    async def ask(self, question: dict[str, Any]) -> list[Any]:
+        """Every process's answer at every other live node; a node that is down, refuses or is
+        slower than NODE_SECONDS is left out (logged): a list is then short for the moment,
+        never wrong."""
+        others = list(self.others.items())
+        replies = await asyncio.gather(*(self.ask_node(url, question) for _, url in others),
+                                       return_exceptions=True)
+        out: list[Any] = []
+        for (name, _), reply in zip(others, replies, strict=True):
+            if isinstance(reply, BaseException) or not isinstance(reply, list):
+                log.warning("node %s did not answer node %s: %r", name, self.node.name, reply)
+            else:
+                out.extend(reply)
+        return out
+
+    async def holder(self, table_id: str) -> str | None:
+        """The address of the other node holding `table_id`; None when it is this one's."""
+        where = None if self.locate is None else await self.locate(table_id)
+        return None if where is None or where.rstrip("/") == self.node.url else where

@@ -1,0 +1,225 @@
+"""What one node asks the others, and what every node shares (docs/web.md, "Several machines"):
+real `playtable serve --node` processes on one real PostgreSQL, each asked directly. The lobby
+of one node lists the tables another holds; a player's tables and whose turn come from the
+node holding them; a new name reaches the seats, and the pages, of another node's tables; a
+rate budget, a name and a rating are the same whichever node is asked; the nodes' route
+answers only with their secret; the nodes' rows come and go with them; the sockets an address
+holds are counted over nodes, a dead node's not for ever."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from starlette.testclient import TestClient
+from tests.pg_server import PgServer
+from tests.web.conftest import in_process_app
+from tests.web.server_process import ServerProcess, free_port
+from tests.web.test_ratings import STARDICE_WON_BY_SEAT_0, bot, finished_row, person
+from tests.web.wire_client import Client, create_table, join_query
+
+from playtable.web.server.hub import Hub
+from playtable.web.server.people.people import hash_key
+from playtable.web.server.store.node_registry import NodeRegistry
+from playtable.web.server.store.store import PlayerRow, SqlStore
+from playtable.web.server.tables.past import PER_ADDRESS_PER_MINUTE
+from playtable.web.server.tables.room import Limits
+from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.tables.tables import Table, fresh_start
+from playtable.web.server.transport.node_peers import NODE_PATH, NODE_SECRET_HEADER
+from playtable.web.server.transport.nodes import NODE_SECRET_ENV, Node
+
+SECRET = secrets.token_urlsafe(32)
+RATED_KEY = secrets.token_urlsafe(32)
+TIMEOUT = 20.0
+
+
+class Nodes:
+    """Two nodes, `a` and `b`, on one PostgreSQL database (`db`)."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.a, self.b = (self.node(name) for name in ("a", "b"))
+
+    def node(self, name: str) -> ServerProcess:
+        port = free_port()
+        return ServerProcess(self.db, port, extra_args=(
+            "--node", name, "--node-url", f"http://127.0.0.1:{port}", "--tables-per-minute", "1000"))
+
+    def names(self) -> set[str]:
+        with psycopg.connect(self.db) as db:
+            return {row[0] for row in db.execute("SELECT name FROM nodes")}
+
+
+@pytest.fixture(scope="module")
+def nodes(postgres: PgServer) -> Iterator[Nodes]:
+    """Nodes a and b started (in that order) on a database holding a rated game that ended."""
+    db = postgres.database()
+    stored = SqlStore(db)
+    stored.add_player(PlayerRow("alice", "Alice", hash_key(RATED_KEY), "2026-12-06"))
+    stored.create(finished_row("stardice", STARDICE_WON_BY_SEAT_0, [person("alice"), bot()], "sd-rated"))
+    stored.close()
+    before = os.environ.get(NODE_SECRET_ENV)
+    os.environ[NODE_SECRET_ENV] = SECRET  # the servers' environment is the test's
+    found = Nodes(db)
+    try:
+        with found.a, found.b:
+            found.a.start()
+            found.b.start()
+            yield found
+    finally:
+        if before is None:
+            os.environ.pop(NODE_SECRET_ENV, None)
+        else:
+            os.environ[NODE_SECRET_ENV] = before
+
+
+def _player(url: str, name: str, key: str | None = None) -> str:
+    key = key or secrets.token_urlsafe(32)
+    answer = httpx.post(f"{url}/api/players", json={"key": key, "name": name}, timeout=TIMEOUT)
+    assert answer.status_code == 201, answer.text
+    return key
+
+
+def _solo(url: str, key: str, seed: int = 1) -> dict[str, Any]:
+    return create_table(url, game="troll", seed=seed, key=key, seats=[{"kind": "human", "mine": True}])
+
+
+def test_the_lobby_of_one_node_lists_a_table_in_play_held_by_another(nodes: Nodes) -> None:
+    key = _player(nodes.b.url, "Lobby " + secrets.token_hex(3))
+    held_by_b = _solo(nodes.b.url, key)["table_id"]
+    listed = httpx.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT).json()["tables"]
+    assert held_by_b in {t["id"] for t in listed}
+    assert httpx.get(f"{nodes.a.url}/api/tables?status=nope", timeout=TIMEOUT).status_code == 400
+
+
+def test_a_rename_on_one_node_reaches_the_seats_and_pages_of_another_node_tables(nodes: Nodes) -> None:
+    name = "Ann" + secrets.token_hex(3)
+    key = _player(nodes.a.url, name)
+    created = _solo(nodes.b.url, key)
+    table_id = created["table_id"]
+    # "Yours" and "Your turn" asked of node a: the table and whose turn it is, from node b.
+    with Client(nodes.b.ws_url, table_id, join_query(created)) as page:
+        _, state = page.greet()
+        state = page.act(state["legal"][0]["action"], state["step"])
+        mine = httpx.post(f"{nodes.a.url}/api/players/me", json={"key": key}, timeout=TIMEOUT).json()
+        assert table_id in mine["your_turn"]
+        assert {t["id"]: t["step"] for t in mine["tables"]}[table_id] == state["step"] == 1
+
+        renamed = "Bo" + secrets.token_hex(3)
+        assert httpx.post(f"{nodes.a.url}/api/players", json={"key": key, "name": renamed},
+                          timeout=TIMEOUT).status_code == 200
+        seats = page.recv_type("seats")  # the page connected at node b hears it
+        assert seats["players"] == [renamed]
+    summary = httpx.get(f"{nodes.b.url}/api/tables/{table_id}", timeout=TIMEOUT).json()
+    assert summary["seats"][0]["player"] == renamed
+
+
+def test_a_name_taken_on_one_node_is_refused_on_the_other(nodes: Nodes) -> None:
+    name = "Cara" + secrets.token_hex(3)
+    _player(nodes.a.url, name)
+    refused = httpx.post(f"{nodes.b.url}/api/players", timeout=TIMEOUT,
+                         json={"key": secrets.token_urlsafe(32), "name": name.upper()})
+    assert refused.status_code == 409 and "taken" in refused.json()["error"]
+
+
+def test_a_rating_is_the_same_whichever_node_is_asked(nodes: Nodes) -> None:
+    asked = [(httpx.get(f"{n.url}/api/games/stardice/bots", timeout=TIMEOUT).json(),
+              httpx.get(f"{n.url}/api/tables/sd-rated/rating", timeout=TIMEOUT).json(),
+              httpx.post(f"{n.url}/api/players/me/scores", json={"key": RATED_KEY}, timeout=TIMEOUT).json())
+             for n in (nodes.a, nodes.b)]
+    assert asked[0] == asked[1]
+    assert asked[0][1]["settled"] and asked[0][0]["bots"]["random"]["games"] == 1  # rated once, not twice
+
+
+def test_a_rate_budget_spent_on_one_node_is_refused_on_the_other(nodes: Nodes) -> None:
+    key = _player(nodes.a.url, "Past " + secrets.token_hex(3))
+    tables = {n.url: _solo(n.url, key)["table_id"] for n in (nodes.a, nodes.b)}
+    answers = []
+    while len(answers) < 2 * PER_ADDRESS_PER_MINUTE and 429 not in answers:  # bounded
+        answers.append(httpx.get(f"{nodes.a.url}/api/tables/{tables[nodes.a.url]}/replay",
+                                 timeout=TIMEOUT).status_code)
+    assert answers[-1] == 429 and set(answers[:-1]) == {200}, answers
+    # Node b counts the same address's replays in the same budget, in the store: of two asked
+    # now, one at most got a token refilled meanwhile (a budget of its own would give both).
+    there = [httpx.get(f"{nodes.b.url}/api/tables/{tables[nodes.b.url]}/replay", timeout=TIMEOUT).status_code
+             for _ in range(2)]
+    assert 429 in there, there
+
+
+def test_the_nodes_route_refuses_a_question_without_the_secret(nodes: Nodes) -> None:
+    key = _player(nodes.b.url, "Dee" + secrets.token_hex(3))
+    table_id = _solo(nodes.b.url, key)["table_id"]
+    question = {"question": {"ask": "playing", "status": None}}
+    for headers in ({}, {NODE_SECRET_HEADER: "x" * 43}, {NODE_SECRET_HEADER: SECRET[:-1]}):
+        forged = httpx.post(nodes.b.url + NODE_PATH, json=question, headers=headers, timeout=TIMEOUT)
+        assert forged.status_code == 403 and set(forged.json()) == {"error"}
+        assert table_id not in forged.text
+    asked = httpx.post(nodes.b.url + NODE_PATH, json=question, headers={NODE_SECRET_HEADER: SECRET},
+                       timeout=TIMEOUT)
+    assert asked.status_code == 200 and table_id in {t["id"] for t in asked.json()[0]}
+    for body in ({"question": {"ask": "table_status", "table": table_id}},  # of one table: its id
+                 {"question": {"ask": "delete_everything"}}, {"question": "playing"}, [1]):
+        bad = httpx.post(nodes.b.url + NODE_PATH, json=body, headers={NODE_SECRET_HEADER: SECRET},
+                         timeout=TIMEOUT)
+        assert bad.status_code == 400, body
+
+
+def test_a_table_question_reaches_the_node_that_locate_names(nodes: Nodes) -> None:
+    """A playtest's questions of one table ("table_status", "seat_invited") go to its holder,
+    which the leases' `locate` names (here the test's own), a node started in this process."""
+    key = _player(nodes.b.url, "Eve" + secrets.token_hex(3))
+    table_id = _solo(nodes.b.url, key)["table_id"]
+
+    async def locate(asked: str) -> str | None:
+        return nodes.b.url if asked == table_id else None
+
+    node = Node("c", f"http://127.0.0.1:{free_port()}", SECRET)
+    with TestClient(in_process_app(nodes.db, node=node, locate=locate)) as here:
+        peers = here.app.app.state.server.peers  # type: ignore[attr-defined]
+        status = here.portal.call(peers.ask_owner, table_id, {"ask": "table_status", "table": table_id})
+        assert status == {"over": False, "terminal": False}
+        assert "c" in nodes.names()
+    assert "c" not in nodes.names()  # stopped cleanly: its row is gone
+
+
+def test_each_node_registers_and_a_clean_stop_removes_its_row(nodes: Nodes) -> None:
+    assert {"a", "b"} <= nodes.names()
+    with nodes.node("c") as third:
+        third.start()
+        assert nodes.names() >= {"a", "b", "c"}
+        third.stop()
+        # uvicorn, its shutdown done, ends by the signal it was stopped with
+        assert third.process is not None and third.process.returncode in (0, -15)
+        assert "c" not in nodes.names() and {"a", "b"} <= nodes.names()
+
+
+# -- the sockets an address holds, over nodes (both engines) -----------------------------------
+def test_nodes_count_an_address_sockets_together_and_a_dead_node_not_for_ever(db_where: Any) -> None:
+    stores = [SqlStore(db_where) for _ in range(2)]
+    try:
+        limits = Limits(connections_per_address=2)
+        # Two nodes of one process each: both are process 0, their rows apart by node name.
+        hubs = [Hub(store, None, limits, node=name)  # type: ignore[arg-type]  # no bots
+                for store, name in zip(stores, ("a", "b"), strict=True)]
+        for store, name in zip(stores, ("a", "b"), strict=True):
+            NodeRegistry(store.db, name, f"http://10.0.0.{len(name)}:8000").beat()
+        row, _tokens, _ = row_from_request({"game": "troll", "seats": [{"kind": "human"}], "seed": 1})
+        table = Table(row, fresh_start(row))
+
+        def watch(hub: Hub) -> Any:
+            return hub.connections.connect(table, None, None, "10.0.0.9")[0]
+
+        assert watch(hubs[0]) is not None and watch(hubs[1]) is not None
+        assert watch(hubs[0]) is None and watch(hubs[1]) is None  # 2 open over both nodes
+        # Node b dies (no clean stop): once its heartbeat is old, its sockets no longer count.
+        stores[0].db.execute("UPDATE nodes SET seen = seen - 100 WHERE name = 'b'")
+        assert watch(hubs[0]) is not None
+    finally:
+        for store in stores:
+            store.close()
