@@ -33,6 +33,7 @@ from playtable.web.server.tables.table_request import row_from_request
 from playtable.web.server.tables.tables import Table, fresh_start
 from playtable.web.server.transport.node_peers import NODE_PATH, NODE_SECRET_HEADER
 from playtable.web.server.transport.nodes import NODE_SECRET_ENV, Node
+from playtable.web.server.transport.owners import owner_of
 
 SECRET = secrets.token_urlsafe(32)
 RATED_KEY = secrets.token_urlsafe(32)
@@ -40,16 +41,17 @@ TIMEOUT = 20.0
 
 
 class Nodes:
-    """Two nodes, `a` and `b`, on one PostgreSQL database (`db`)."""
+    """Two nodes on one PostgreSQL database (`db`): `a`, one process, and `b`, two processes
+    (each answers another node's questions for both)."""
 
     def __init__(self, db: str) -> None:
         self.db = db
-        self.a, self.b = (self.node(name) for name in ("a", "b"))
+        self.a, self.b = self.node("a"), self.node("b", "--processes", "2")
 
-    def node(self, name: str) -> ServerProcess:
+    def node(self, name: str, *more: str) -> ServerProcess:
         port = free_port()
         return ServerProcess(self.db, port, extra_args=(
-            "--node", name, "--node-url", f"http://127.0.0.1:{port}", "--tables-per-minute", "1000"))
+            "--node", name, "--node-url", f"http://127.0.0.1:{port}", "--tables-per-minute", "1000", *more))
 
     def names(self) -> set[str]:
         with psycopg.connect(self.db) as db:
@@ -90,25 +92,38 @@ def _solo(url: str, key: str, seed: int = 1) -> dict[str, Any]:
     return create_table(url, game="troll", seed=seed, key=key, seats=[{"kind": "human", "mine": True}])
 
 
-def test_the_lobby_of_one_node_lists_a_table_in_play_held_by_another(nodes: Nodes) -> None:
+def _at_each_process_of_b(nodes: Nodes, key: str) -> dict[int, dict[str, Any]]:
+    """A table held by each of node b's two processes (its id names which: `owners.py`)."""
+    held: dict[int, dict[str, Any]] = {}
+    for seed in range(40):  # about half of them each; bounded
+        created = _solo(nodes.b.url, key, seed)
+        held.setdefault(owner_of(created["table_id"], 2), created)
+        if len(held) == 2:
+            return held
+    raise AssertionError("40 tables, all at one process")
+
+
+def test_the_lobby_of_one_node_lists_the_tables_in_play_held_by_another(nodes: Nodes) -> None:
     key = _player(nodes.b.url, "Lobby " + secrets.token_hex(3))
-    held_by_b = _solo(nodes.b.url, key)["table_id"]
+    held_by_b = {t["table_id"] for t in _at_each_process_of_b(nodes, key).values()}
     listed = httpx.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT).json()["tables"]
-    assert held_by_b in {t["id"] for t in listed}
+    assert held_by_b <= {t["id"] for t in listed}
     assert httpx.get(f"{nodes.a.url}/api/tables?status=nope", timeout=TIMEOUT).status_code == 400
 
 
 def test_a_rename_on_one_node_reaches_the_seats_and_pages_of_another_node_tables(nodes: Nodes) -> None:
     name = "Ann" + secrets.token_hex(3)
     key = _player(nodes.a.url, name)
-    created = _solo(nodes.b.url, key)
+    held = _at_each_process_of_b(nodes, key)
+    created = held[1]
     table_id = created["table_id"]
-    # "Yours" and "Your turn" asked of node a: the table and whose turn it is, from node b.
+    # "Yours" and "Your turn" asked of node a: the tables and whose turn it is, from node b's
+    # processes.
     with Client(nodes.b.ws_url, table_id, join_query(created)) as page:
         _, state = page.greet()
         state = page.act(state["legal"][0]["action"], state["step"])
         mine = httpx.post(f"{nodes.a.url}/api/players/me", json={"key": key}, timeout=TIMEOUT).json()
-        assert table_id in mine["your_turn"]
+        assert {t["table_id"] for t in held.values()} <= set(mine["your_turn"])
         assert {t["id"]: t["step"] for t in mine["tables"]}[table_id] == state["step"] == 1
 
         renamed = "Bo" + secrets.token_hex(3)
@@ -116,8 +131,10 @@ def test_a_rename_on_one_node_reaches_the_seats_and_pages_of_another_node_tables
                           timeout=TIMEOUT).status_code == 200
         seats = page.recv_type("seats")  # the page connected at node b hears it
         assert seats["players"] == [renamed]
-    summary = httpx.get(f"{nodes.b.url}/api/tables/{table_id}", timeout=TIMEOUT).json()
-    assert summary["seats"][0]["player"] == renamed
+    for other in held.values():  # at both processes of node b
+        summary = httpx.get(f"{nodes.b.url}/api/tables/{other['table_id']}", timeout=TIMEOUT,
+                            follow_redirects=True).json()
+        assert summary["seats"][0]["player"] == renamed
 
 
 def test_a_name_taken_on_one_node_is_refused_on_the_other(nodes: Nodes) -> None:
@@ -174,7 +191,7 @@ def test_a_table_question_reaches_the_node_that_locate_names(nodes: Nodes) -> No
     """A playtest's questions of one table ("table_status", "seat_invited") go to its holder,
     which the leases' `locate` names (here the test's own), a node started in this process."""
     key = _player(nodes.b.url, "Eve" + secrets.token_hex(3))
-    table_id = _solo(nodes.b.url, key)["table_id"]
+    table_id = _at_each_process_of_b(nodes, key)[1]["table_id"]  # node b asks its holder
 
     async def locate(asked: str) -> str | None:
         return nodes.b.url if asked == table_id else None
