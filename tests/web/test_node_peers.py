@@ -17,6 +17,7 @@ import httpx
 import psycopg
 import pytest
 from starlette.testclient import TestClient
+from tests.cli.cli_runner import run
 from tests.pg_server import PgServer
 from tests.web.conftest import in_process_app
 from tests.web.server_process import ServerProcess, free_port
@@ -240,3 +241,10 @@ def test_nodes_count_an_address_sockets_together_and_a_dead_node_not_for_ever(db
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_node_under_the_name_of_another_live_node_is_refused_in_one_line(nodes: Nodes) -> None:
+    refused = run("serve", "--port", str(free_port()), "--db", nodes.db, "--node", "a",
+                  "--node-url", "http://127.0.0.1:9")
+    assert refused.code == 2 and refused.err.count("\n") == 1, refused
+    assert "another node named 'a' is live at http://127.0.0.1:" in refused.err

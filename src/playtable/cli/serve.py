@@ -172,6 +172,7 @@ def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit:
 
     from playtable.core.errors import BadParameter
     from playtable.web.server.live.operator import OPERATOR_ENV
+    from playtable.web.server.store.node_registry import NodeRegistry
     from playtable.web.server.store.store import SqlStore, StoreError
     from playtable.web.server.tables.room import Limits
     from playtable.web.server.transport.nodes import Node, NodeError
@@ -190,6 +191,8 @@ def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit:
         store = SqlStore(path)
         try:
             store.verify()
+            if node_name is not None:  # two live nodes of one name would share their tables
+                NodeRegistry(store.db, node_name, (node_url or "").rstrip("/")).check()
         finally:
             store.close()
     except StoreError as err:  # refused input, as everywhere: one line and status 2

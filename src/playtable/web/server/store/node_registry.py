@@ -41,17 +41,22 @@ class NodeRegistry:
         address: two machines given one name would each believe it holds the other's tables."""
         now = clock(self.db)
         with self.db.transaction("nodes"):
-            found = self.db.execute(f"SELECT url, seen > {now} - ? FROM nodes WHERE name = ?",
-                                    (LIVE_SECONDS, self.name)).fetchone()
-            if found is not None and found[0] != self.url and found[1]:
-                raise StoreError(f"another node named {self.name!r} is live at {found[0]}: each "
-                                f"node needs a name of its own (--node)")
+            self.check()
             self.db.execute(f"INSERT INTO nodes (name, url, seen) VALUES (?, ?, {now}) ON CONFLICT "
                             "(name) DO UPDATE SET url = excluded.url, seen = excluded.seen",
                             (self.name, self.url))
         rows = self.db.execute(f"SELECT name, url FROM nodes WHERE name != ? AND seen > {now} - ?",
                                (self.name, LIVE_SECONDS)).fetchall()
         return {str(name): str(url) for name, url in rows}
+
+    def check(self) -> None:
+        """StoreError when another live node has this node's name at another address (the same
+        address is this node started again)."""
+        found = self.db.execute(f"SELECT url, seen > {clock(self.db)} - ? FROM nodes WHERE name = ?",
+                                (LIVE_SECONDS, self.name)).fetchone()
+        if found is not None and found[0] != self.url and found[1]:
+            raise StoreError(f"another node named {self.name!r} is live at {found[0]}: each node "
+                             f"needs a name of its own (--node)")
 
     def forget_dead(self) -> None:
         """Remove the nodes unseen for `FORGET_SECONDS` and the sockets counted by nodes gone."""
