@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +28,7 @@ from tests.web.wire_client import Client, create_table, join_query
 
 from playtable.web.server.hub import Hub
 from playtable.web.server.people.people import hash_key
-from playtable.web.server.store.node_registry import NodeRegistry
+from playtable.web.server.store.node_registry import HEARTBEAT_SECONDS, NodeRegistry
 from playtable.web.server.store.store import PlayerRow, SqlStore
 from playtable.web.server.tables.past import PER_ADDRESS_PER_MINUTE
 from playtable.web.server.tables.room import Limits
@@ -74,6 +76,7 @@ def nodes(postgres: PgServer) -> Iterator[Nodes]:
         with found.a, found.b:
             found.a.start()
             found.b.start()
+            time.sleep(1.5 * HEARTBEAT_SECONDS)  # node a has read b's first heartbeat
             yield found
     finally:
         if before is None:
@@ -215,6 +218,35 @@ def test_each_node_registers_and_a_clean_stop_removes_its_row(nodes: Nodes) -> N
         # uvicorn, its shutdown done, ends by the signal it was stopped with
         assert third.process is not None and third.process.returncode in (0, -15)
         assert "c" not in nodes.names() and {"a", "b"} <= nodes.names()
+
+
+def test_a_node_that_does_not_answer_in_time_is_left_out(nodes: Nodes) -> None:
+    """A node hung (stopped by SIGSTOP: its socket accepts, nothing answers) is waited for at
+    most NODE_SECONDS: the lobby answers without its tables, short for the moment, never wrong;
+    going on again, it is asked again."""
+    with nodes.node("c") as third:
+        third.start()
+        key = _player(third.url, "Hung" + secrets.token_hex(3))
+        held_by_c = _solo(third.url, key)["table_id"]
+        # Node a reads who is live with its heartbeat: c is asked within HEARTBEAT_SECONDS.
+        deadline = time.monotonic() + 4 * HEARTBEAT_SECONDS
+        while held_by_c not in _running_at(nodes.a) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert held_by_c in _running_at(nodes.a)
+        assert third.process is not None
+        third.process.send_signal(signal.SIGSTOP)
+        try:
+            answer = httpx.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT)
+            assert answer.status_code == 200
+            assert held_by_c not in {t["id"] for t in answer.json()["tables"]}
+        finally:
+            third.process.send_signal(signal.SIGCONT)
+        assert held_by_c in _running_at(nodes.a)
+
+
+def _running_at(server: ServerProcess) -> set[str]:
+    listed = httpx.get(f"{server.url}/api/tables?status=running", timeout=TIMEOUT).json()["tables"]
+    return {t["id"] for t in listed}
 
 
 # -- the sockets an address holds, over nodes (both engines) -----------------------------------
