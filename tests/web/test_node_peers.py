@@ -194,17 +194,29 @@ def test_the_nodes_route_refuses_a_question_without_the_secret(nodes: Nodes) -> 
 def test_a_table_question_reaches_the_node_that_locate_names(nodes: Nodes) -> None:
     """A playtest's questions of one table ("table_status", "seat_invited") go to its holder,
     which the leases' `locate` names (here the test's own), a node started in this process."""
-    key = _player(nodes.b.url, "Eve" + secrets.token_hex(3))
+    name = "Eve" + secrets.token_hex(3)
+    key = _player(nodes.b.url, name)
     table_id = _at_each_process_of_b(nodes, key)[1]["table_id"]  # node b asks its holder
+    invited = create_table(nodes.b.url, game="stardice", seed=3, key=key, seats=[
+        {"kind": "human", "mine": True}, {"kind": "human", "reserved": True}])["table_id"]
+    with psycopg.connect(nodes.db) as db:
+        (player_id,) = db.execute("SELECT id FROM players WHERE name = %s", (name,)).fetchone() or ("",)
+    seat_question = {"ask": "seat_invited", "table": invited, "seat": 1, "player": player_id, "name": name}
 
     async def locate(asked: str) -> str | None:
-        return nodes.b.url if asked == table_id else None
+        return nodes.b.url if asked in (table_id, invited) else None
 
     node = Node("c", f"http://127.0.0.1:{free_port()}", SECRET)
     with TestClient(in_process_app(nodes.db, node=node, locate=locate)) as here:
         peers = here.app.app.state.server.peers  # type: ignore[attr-defined]
         status = here.portal.call(peers.ask_owner, table_id, {"ask": "table_status", "table": table_id})
         assert status == {"over": False, "terminal": False}
+        seated = here.portal.call(peers.ask_owner, invited, seat_question)
+        assert set(seated) == {"token"} and len(seated["token"]) >= 24
+        assert "refused" in here.portal.call(peers.ask_owner, invited, seat_question)  # taken now
+        seats = httpx.get(f"{nodes.b.url}/api/tables/{invited}", timeout=TIMEOUT,
+                          follow_redirects=True).json()["seats"]
+        assert seats[1]["player"] == name  # seated at node b, where the table is held
         assert "c" in nodes.names()
     assert "c" not in nodes.names()  # stopped cleanly: its row is gone
 
