@@ -38,6 +38,7 @@ from playtable.web.server.tables.past_routes import past_routes
 from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_routes import table_routes
 from playtable.web.server.transport import collector
+from playtable.web.server.transport.forward import Forward, Locate
 from playtable.web.server.transport.guard import Guard, Policy
 from playtable.web.server.transport.http import EXCEPTION_HANDLERS, STATIC, client_of, page, read_body
 from playtable.web.server.transport.nodes import Node
@@ -105,7 +106,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
                tune_collector: bool = False, operator_token: str | None = None,
-               node: Node | None = None) -> Guard:
+               node: Node | None = None, locate: Locate | None = None) -> ASGIApp:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -119,11 +120,13 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     `playtable serve` does, an app made in another program, a test's, leaves it alone).
     `operator_token`: what starts, controls and closes live tables (`live/operator.py`; None: no
     live table is started from the web). `node`: this server's node among several machines'
-    on one shared store (`nodes.py`; None: the only server on its store)."""
+    on one shared store (`nodes.py`; None: the only server on its store); `locate`: where a
+    table's requests go when another node holds it (`forward.py`; None: nothing is sent on)."""
     owner = owner or Owner()
     server = ServerContext(db, workers, bot_seconds, rate, limits, owner, peers, live, record_dir,
                            tune_collector, (public_url or "").rstrip("/"), operator_token, node)
     app = Starlette(routes=routes(server), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     inner: ASGIApp = app if owner.count == 1 else OwnerCheck(app, owner)
-    return Guard(inner, policy or Policy.of(public_url=public_url))
+    guarded = Guard(inner, policy or Policy.of(public_url=public_url))
+    return guarded if node is None else Forward(guarded, node, locate)

@@ -1,0 +1,178 @@
+"""A request that reaches a node which does not hold its table is sent on to the node that does
+(transport/forward.py, docs/web.md "Several machines"). The owner is a real `playtable serve
+--node owner` process; the node in front is a real uvicorn serving `create_app(..., node=...,
+locate=...)` with the test's own `locate` (a dict of which table is held where) and a store of
+its own, so whatever it answers about a table can only have come from the owner."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.web.nodes import SECRET, ThreadedNode, node_server
+from tests.web.server_process import ServerProcess
+from tests.web.wire_client import TIMEOUT, Client, create_table, join_query
+from websockets.exceptions import ConnectionClosed
+
+from playtable.web.server.transport.forward import believe, forwarded_headers
+
+MAX_ACTIONS = 3000  # a troll game is far shorter; the loop is bounded all the same
+ELSEWHERE = "198.51.100.7"
+"""A client address on another network than the tests' 127.0.0.1 (as nginx would name it)."""
+
+
+class Front:
+    """The node in front, and where it believes each table is held (`held[table_id]`: a URL)."""
+
+    def __init__(self, node: ThreadedNode, held: dict[str, str]) -> None:
+        self.node, self.held = node, held
+        self.url, self.ws_url = node.url, node.ws_url
+
+    def hold(self, owner: ServerProcess, table_id: str) -> None:
+        self.held[table_id] = owner.url
+
+
+def start_owner(tmp_path: Path, *extra: str) -> ServerProcess:
+    return node_server(tmp_path / "owner.sqlite3", "owner", ("--rate-limit", "1000", *extra)).start()
+
+
+@pytest.fixture
+def owner(tmp_path: Path) -> Iterator[ServerProcess]:
+    with start_owner(tmp_path) as server:
+        yield server
+
+
+@pytest.fixture
+def front(tmp_path: Path) -> Iterator[Front]:
+    held: dict[str, str] = {}
+
+    async def locate(table_id: str) -> str | None:
+        return held.get(table_id)
+
+    with ThreadedNode(tmp_path / "front.sqlite3", "front", locate, workers=1, rate=1000) as node:
+        yield Front(node, held)
+
+
+def play_to_the_end(player: Client, state: dict[str, Any], seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    for _ in range(MAX_ACTIONS):
+        if state["terminal"]:
+            break
+        state = player.act(rng.choice(state["legal"])["action"], state["step"])
+        assert state["type"] == "state", state
+    return state
+
+
+def test_a_whole_game_through_the_node_in_front(owner: ServerProcess, front: Front) -> None:
+    created = create_table(owner.url, game="troll", seed=11)
+    table_id = created["table_id"]
+    front.hold(owner, table_id)
+    with Client(front.ws_url, table_id, join_query(created)) as player, \
+            Client(front.ws_url, table_id) as watcher:
+        welcome, state = player.greet()
+        assert welcome["role"] == "player" and state["your_turn"]
+        assert watcher.greet()[0]["role"] == "watcher"
+        state = play_to_the_end(player, state, 11)
+        assert state["terminal"] and state["result"] is not None, "the game did not end"
+        seen = watcher.recv_type("state")
+        for _ in range(MAX_ACTIONS):  # the watcher, through the same node, saw it end too
+            if seen["terminal"]:
+                break
+            seen = watcher.recv_type("state")
+        assert seen["step"] == state["step"] and seen["result"] == state["result"]
+    summary = httpx.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT)
+    assert summary.status_code == 200 and summary.json()["status"] == "finished"
+    assert summary.headers["content-security-policy"]  # the owner's own answer, headers and all
+    replay = httpx.get(f"{front.url}/api/tables/{table_id}/replay", timeout=TIMEOUT)
+    assert replay.status_code == 200 and len(replay.json()["steps"]) == state["step"] + 1
+    front.held.clear()  # asked of the node in front itself: it has never had the table
+    assert httpx.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT).status_code == 404
+
+
+def test_a_post_and_refusals_come_back_from_the_owner(owner: ServerProcess, front: Front) -> None:
+    created = create_table(owner.url, game="troll", seed=3)
+    table_id = created["table_id"]
+    front.hold(owner, table_id)
+    seat = created["seats"][0]
+    token = join_query(created).split("token=", 1)[1].split("&", 1)[0]
+    with httpx.Client(base_url=front.url, timeout=TIMEOUT) as http:
+        wrong = http.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "token": "x" * 20})
+        assert wrong.status_code == 403 and "token" in wrong.json()["error"]
+        front.hold(owner, "nosuch12")
+        assert http.get("/api/tables/nosuch12").status_code == 404
+        foreign = http.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "token": token},
+                            headers={"Origin": "https://evil.example"})
+        assert foreign.status_code == 403  # the owner's guard saw the client's own Origin
+        big = http.post(f"/api/tables/{table_id}/rematch", content=b"{" + b" " * 70_000 + b"}",
+                        headers={"Content-Type": "application/json"})
+        assert big.status_code == 413
+        again = http.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "token": token},
+                          headers={"Origin": front.url})
+        assert again.status_code == 200, again.text
+    rematch = again.json()["table_id"]
+    assert rematch and seat["seat"] == 0
+    assert httpx.get(f"{owner.url}/api/tables/{rematch}", timeout=TIMEOUT).status_code == 200
+
+
+def test_the_owner_spends_the_clients_budget_not_the_nodes(tmp_path: Path, front: Front) -> None:
+    """With one new table a minute per network, 127.0.0.1 has spent its own; a rematch (a new
+    table) sent on for a client nginx names 198.51.100.7 is that network's, while the same
+    address in a client's own forwarded-address headers, however signed, is ignored."""
+    with start_owner(tmp_path, "--tables-per-minute", "1") as owner:
+        created = create_table(owner.url, game="troll", seed=5)
+        table_id = created["table_id"]
+        front.hold(owner, table_id)
+        body = {"seat": 0, "token": join_query(created).split("token=", 1)[1].split("&", 1)[0]}
+        rematch = f"/api/tables/{table_id}/rematch"
+        assert httpx.post(owner.url + rematch, json=body, timeout=TIMEOUT).status_code == 429
+        forged = {"x-playtable-node-client": ELSEWHERE, "x-playtable-node-time": str(int(time.time())),
+                  "x-playtable-node-signature": "0" * 64}
+        assert httpx.post(owner.url + rematch, json=body, headers=forged, timeout=TIMEOUT).status_code == 429
+        wrongly_signed = dict(forwarded_headers(
+            {"type": "http", "method": "POST", "path": rematch, "client": (ELSEWHERE, 1),
+             "headers": [(b"host", f"127.0.0.1:{owner.port}".encode())]}, "not-the-" + SECRET))
+        answer = httpx.post(owner.url + rematch, json=body, timeout=TIMEOUT,
+                            headers={k.decode(): v.decode() for k, v in wrongly_signed.items()})
+        assert answer.status_code == 429
+        from_here = httpx.post(front.url + rematch, json=body, timeout=TIMEOUT)
+        assert from_here.status_code == 429  # the node in front sends 127.0.0.1 on, unchanged
+        sent_on = httpx.post(front.url + rematch, json=body, timeout=TIMEOUT,
+                             headers={"X-Forwarded-For": ELSEWHERE})
+        assert sent_on.status_code == 200, sent_on.text
+
+
+def test_an_unreachable_owner(owner: ServerProcess, front: Front) -> None:
+    created = create_table(owner.url, game="troll", seed=8)
+    table_id = created["table_id"]
+    front.hold(owner, table_id)
+    with Client(front.ws_url, table_id, join_query(created)) as player:
+        player.greet()
+        owner.kill()
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(100):  # whatever was on its way, then the close
+                player.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    answer = httpx.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT)
+    assert answer.status_code == 503 and answer.headers["retry-after"].isdigit()
+    with Client(front.ws_url, table_id) as late, pytest.raises(ConnectionClosed) as refused:
+        late.recv()
+    assert refused.value.rcvd is not None and refused.value.rcvd.code == 1013
+
+
+def test_forwarded_headers_are_believed_only_signed_and_recent() -> None:
+    scope = {"type": "http", "method": "POST", "path": "/api/tables/abc/rematch", "client": ("10.0.0.9", 5),
+             "scheme": "https", "headers": [(b"host", b"games.example.org"), (b"origin", b"https://games.example.org")]}
+    signed = forwarded_headers(scope, SECRET, now=1000.0)
+    arriving = {**scope, "client": ("10.0.0.2", 4), "scheme": "http",
+                "headers": [(b"host", b"10.0.0.3:8000"), *signed]}
+    believed = believe(arriving, SECRET, now=1010.0)
+    assert believed["client"][0] == "10.0.0.9" and believed["scheme"] == "https"
+    assert dict(believed["headers"]) == {b"host": b"games.example.org", b"origin": b"https://games.example.org"}
+    for doubted in (believe(arriving, "not-the-" + SECRET, now=1010.0), believe(arriving, SECRET, now=1100.0),
+                    believe({**arriving, "path": "/api/tables/other/rematch"}, SECRET, now=1010.0)):
+        assert doubted["client"][0] == "10.0.0.2" and dict(doubted["headers"]) == {b"host": b"10.0.0.3:8000"}
