@@ -13,7 +13,6 @@ each other by the nodes' shared secret.
 
 from __future__ import annotations
 
-import shutil
 import threading
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 import uvicorn
 from tests.web.server_process import ServerProcess, free_port
+from tests.web.test_nginx import NAME, REPO, Proxy
 
 from playtable.web.server.app import create_app
 from playtable.web.server.transport.forward import Locate
@@ -73,5 +73,72 @@ class ThreadedNode:
         self.stop()
 
 
-def nginx_available() -> bool:
-    return shutil.which("nginx") is not None or Path("/usr/sbin/nginx").exists()
+NODES_CONFIG = REPO / "docs" / "deploy" / "nginx-nodes.conf"
+DOCUMENTED_NODES = [f"server 10.0.0.{i}:8000 max_fails=1 fail_timeout=10s;" for i in (2, 3, 4)]
+"""The nodes' `server` lines as the site lists them: the test's nodes take their places."""
+
+
+class NodesProxy(Proxy):
+    """nginx running docs/deploy/nginx-nodes.conf in front of the nodes at `node_ports`."""
+
+    def __init__(self, tmp: Path, node_ports: list[int], https_port: int) -> None:
+        assert 1 <= len(node_ports) <= len(DOCUMENTED_NODES), "the site lists three nodes"
+        self.node_ports = node_ports
+        super().__init__(tmp, 0, https_port)
+
+    def site_text(self, upstream: int, https_port: int, key: Path) -> str:
+        text = NODES_CONFIG.read_text()
+        swaps = {
+            "listen 80;": f"listen 127.0.0.1:{self.http_port};",
+            "listen [::]:80;": "",
+            "listen 443 ssl;": f"listen 127.0.0.1:{https_port} ssl;",
+            "listen [::]:443 ssl;": "",
+            f"/etc/letsencrypt/live/{NAME}/fullchain.pem": str(self.cert),
+            f"/etc/letsencrypt/live/{NAME}/privkey.pem": str(key),
+        }
+        for index, line in enumerate(DOCUMENTED_NODES):
+            swaps[line] = (line.replace(f"10.0.0.{index + 2}:8000", f"127.0.0.1:{self.node_ports[index]}")
+                           if index < len(self.node_ports) else "")
+        for old, new in swaps.items():
+            assert old in text, f"{NODES_CONFIG.name} no longer has '{old}': update tests/web/nodes.py"
+            text = text.replace(old, new)
+        return text
+
+
+class NodesSite:
+    """`count` nodes on the database `db` behind nginx (see the module's documentation); the
+    nodes run as the site runs them, trusting nginx's X-Forwarded-For (`--forwarded-allow-ips`)
+    and with the public URL nginx serves."""
+
+    def __init__(self, tmp: Path, db: str, count: int = 2, extra_args: tuple[str, ...] = ()) -> None:
+        self.tmp, self.https_port = tmp, free_port()
+        self.public_url = f"https://{NAME}:{self.https_port}"
+        options = ("--public-url", self.public_url, "--forwarded-allow-ips", "127.0.0.1",
+                   "--rate-limit", "1000", *extra_args)
+        self.nodes = [node_server(db, f"node-{i}", options) for i in range(count)]
+        self.proxy: NodesProxy | None = None
+
+    def __enter__(self) -> NodesSite:
+        try:
+            for node in self.nodes:
+                node.start()
+            self.proxy = NodesProxy(self.tmp, [node.port for node in self.nodes], self.https_port)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def kill(self, index: int) -> None:
+        """SIGKILL one node, as a crash of its machine."""
+        self.nodes[index].kill()
+
+    def restart(self, index: int) -> None:
+        """Start one node again (killed or not) on its port and database."""
+        self.nodes[index].restart()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.proxy is not None:
+            self.proxy.stop()
+        for node in self.nodes:
+            node.__exit__(None, None, None)

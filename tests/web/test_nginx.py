@@ -120,7 +120,7 @@ class Proxy:
                         "-keyout", str(key), "-out", str(self.cert)],
                        check=True, capture_output=True, timeout=60)
         site = tmp / "playtable.conf"
-        site.write_text(site_config(upstream, self.http_port, https_port, self.cert, key))
+        site.write_text(self.site_text(upstream, https_port, key))
         conf = tmp / "nginx.conf"
         conf.write_text(main_config(tmp, site))
         command = [NGINX, "-p", str(tmp), "-c", str(conf), "-e", str(tmp / "error.log")]
@@ -135,6 +135,10 @@ class Proxy:
             raise
         self.origin = f"https://{NAME}:{https_port}"
         self.tls = ssl.create_default_context(cafile=str(self.cert))
+
+    def site_text(self, upstream: int, https_port: int, key: Path) -> str:
+        """The site nginx runs (tests/web/nodes.py's is the nodes' site)."""
+        return site_config(upstream, self.http_port, https_port, self.cert, key)
 
     def stop(self) -> None:
         """nginx's fast shutdown (SIGTERM), SIGKILL after 10 s."""

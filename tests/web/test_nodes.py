@@ -1,0 +1,97 @@
+"""A site of several nodes as docs/web.md "Several machines" runs it: real `playtable serve --node`
+processes on one PostgreSQL database behind a real nginx running docs/deploy/nginx-nodes.conf
+(tests/web/nodes.py). Through nginx: the pages and the lobby from whichever node, the nodes'
+internal routes refused, a dead node skipped, a table that outlives a kill -9 of every node
+played to its end; and the database's backup with pg_dump, restored with pg_restore into a new
+database that a new server serves the tables from (docs/deploy/, "Backups of PostgreSQL")."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.pg_server import BIN, PgServer
+from tests.web.nodes import NodesProxy, NodesSite
+from tests.web.server_process import start_server
+from tests.web.test_nginx import NGINX, OPENSSL, ProxiedClient
+from tests.web.wire_client import TIMEOUT
+
+MAX_ACTIONS = 3000
+
+pytestmark = [
+    pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx)"),
+    pytest.mark.skipif(OPENSSL is None, reason="openssl is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def site(postgres: PgServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[NodesSite]:
+    with NodesSite(tmp_path_factory.mktemp("nodes"), postgres.database(), count=2) as running:
+        yield running
+
+
+def proxy_of(site: NodesSite) -> NodesProxy:
+    assert site.proxy is not None
+    return site.proxy
+
+
+def test_pages_and_the_lobby_through_nginx_and_a_dead_node_skipped(site: NodesSite) -> None:
+    proxy = proxy_of(site)
+    for path in ("/", "/api/games", "/api/tables"):
+        assert proxy.request("GET", path).status_code == 200, path
+    internal = proxy.request("GET", "/_node/peers")
+    assert internal.status_code == 404 and "html" in internal.headers["content-type"]  # nginx's own
+    site.kill(1)
+    try:  # every request reaches the live node, whichever its key hashed to
+        answers = [proxy.request("GET", "/api/games").status_code for _ in range(8)]
+        answers += [proxy.request("GET", f"/api/tables/key{i}").status_code for i in range(8)]
+        assert all(code in (200, 404) for code in answers), answers
+        assert answers[:8] == [200] * 8
+    finally:
+        site.restart(1)
+
+
+def test_a_table_outlives_every_node_killed_and_is_played_through_nginx(site: NodesSite, postgres: PgServer,
+                                                                       tmp_path: Path) -> None:
+    proxy = proxy_of(site)
+    answer = proxy.request("POST", "/api/tables", json={"game": "troll", "seed": 44},
+                           headers={"Origin": proxy.origin})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    table_id = created["table_id"]
+    query = str(created["seats"][0]["join_url"]).split("?", 1)[1]
+    for index in range(len(site.nodes)):  # a crash of every machine: the store keeps the table
+        site.kill(index)
+    for index in range(len(site.nodes)):
+        site.restart(index)
+    rng = random.Random(44)
+    with ProxiedClient(proxy, table_id, query) as player:
+        state = player.greet()[1]
+        for _ in range(MAX_ACTIONS):
+            if state["terminal"]:
+                break
+            state = player.act(rng.choice(state["legal"])["action"], state["step"])
+            assert state["type"] == "state", state
+    assert state["terminal"] and state["result"] is not None, "the game did not end"
+    summary = proxy.request("GET", f"/api/tables/{table_id}").json()
+    assert summary["status"] == "finished" and summary["step"] == state["step"]
+    restored = restore_a_dump(postgres, site.nodes[0].db, tmp_path)
+    with start_server(restored) as server:
+        again = httpx.get(f"{server.url}/api/tables/{table_id}", timeout=TIMEOUT)
+    assert again.status_code == 200 and again.json()["step"] == state["step"]
+
+
+def restore_a_dump(postgres: PgServer, url: str, tmp_path: Path) -> str:
+    """The site's backup as docs/web.md says: `pg_dump --format=custom`, then `pg_restore` into a
+    new database; its URL."""
+    dump = tmp_path / "playtable.dump"
+    subprocess.run([str(BIN / "pg_dump"), "--format=custom", "--no-owner", "--file", str(dump), url],
+                   check=True, capture_output=True, timeout=120)
+    target = postgres.database()
+    subprocess.run([str(BIN / "pg_restore"), "--no-owner", "--exit-on-error", "--dbname", target, str(dump)],
+                   check=True, capture_output=True, timeout=120)
+    return target
