@@ -7,6 +7,7 @@ database that a new server serves the tables from (docs/deploy/, "Backups of Pos
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from tests.web.test_nginx import NGINX, OPENSSL, ProxiedClient
 from tests.web.wire_client import TIMEOUT
 
 MAX_ACTIONS = 3000
+BACKUP_UNIT = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "playtable-pg-backup.service"
 
 pytestmark = [
     pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx)"),
@@ -86,11 +88,19 @@ def test_a_table_outlives_every_node_killed_and_is_played_through_nginx(site: No
 
 
 def restore_a_dump(postgres: PgServer, url: str, tmp_path: Path) -> str:
-    """The site's backup as docs/web.md says: `pg_dump --format=custom`, then `pg_restore` into a
-    new database; its URL."""
-    dump = tmp_path / "playtable.dump"
-    subprocess.run([str(BIN / "pg_dump"), "--format=custom", "--no-owner", "--file", str(dump), url],
-                   check=True, capture_output=True, timeout=120)
+    """The site's backup as docs/deploy/playtable-pg-backup.service takes it (its very command,
+    the backups' folder swapped for the test's), restored as docs/web.md says: `pg_restore`
+    into a new database; its URL."""
+    unit = BACKUP_UNIT.read_text()
+    command = next(line for line in unit.splitlines() if line.startswith("ExecStart=/bin/sh -c '"))
+    script = command.removeprefix("ExecStart=/bin/sh -c '").removesuffix("'").replace("%%", "%")
+    assert "/var/lib/playtable-backups" in script, "update test_nodes.py's swap"
+    script = script.replace("/var/lib/playtable-backups", str(tmp_path))
+    subprocess.run(["/bin/sh", "-c", script], check=True, capture_output=True, timeout=120,
+                   env={**os.environ, "PLAYTABLE_DB": url, "PATH": f"{BIN}:{os.environ['PATH']}"})
+    dumps = sorted(tmp_path.glob("tables-*.dump"))
+    assert len(dumps) == 1
+    dump = dumps[0]
     target = postgres.database()
     subprocess.run([str(BIN / "pg_restore"), "--no-owner", "--exit-on-error", "--dbname", target, str(dump)],
                    check=True, capture_output=True, timeout=120)
