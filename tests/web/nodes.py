@@ -24,7 +24,7 @@ from tests.web.server_process import ServerProcess, free_port
 from tests.web.test_nginx import NAME, REPO, Proxy
 
 from playtable.web.server.app import create_app
-from playtable.web.server.transport.forward import Locate
+from playtable.web.server.transport.forward import Forward, ForwardLimits, Locate
 from playtable.web.server.transport.nodes import NODE_SECRET_ENV, Node
 
 SECRET = "the-nodes-secret-of-the-tests-0123456789"
@@ -43,11 +43,14 @@ def node_server(db: str | Path, name: str, extra_args: tuple[str, ...] = (),
 class ThreadedNode:
     """A node's app under a real uvicorn in a thread (see the module's documentation)."""
 
-    def __init__(self, db: str | Path, name: str, locate: Locate | None, **options: Any) -> None:
+    def __init__(self, db: str | Path, name: str, locate: Locate | None,
+                 limits: ForwardLimits | None = None, **options: Any) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
-        app = create_app(db, node=Node(name, self.url, SECRET), locate=locate, **options)
+        node = Node(name, self.url, SECRET)
+        app = create_app(db, node=node, locate=locate, **options) if limits is None else \
+            Forward(create_app(db, **options), node, locate, limits)  # the same, with other bounds
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws="websockets-sansio", ws_max_size=1 << 20, lifespan="on",
                                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")

@@ -17,9 +17,12 @@ import pytest
 from tests.web.nodes import SECRET, ThreadedNode, node_server
 from tests.web.server_process import ServerProcess
 from tests.web.wire_client import TIMEOUT, Client, create_table, join_query
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
-from playtable.web.server.transport.forward import believe, forwarded_headers
+from playtable.web.server.transport.forward import ForwardLimits, believe, forwarded_headers
+from playtable.web.server.transport.owners import owner_of
 
 MAX_ACTIONS = 3000  # a troll game is far shorter; the loop is bounded all the same
 ELSEWHERE = "198.51.100.7"
@@ -117,6 +120,58 @@ def test_a_post_and_refusals_come_back_from_the_owner(owner: ServerProcess, fron
     rematch = again.json()["table_id"]
     assert rematch and seat["seat"] == 0
     assert httpx.get(f"{owner.url}/api/tables/{rematch}", timeout=TIMEOUT).status_code == 200
+
+
+def test_a_refused_socket_and_the_bound_on_open_sockets(owner: ServerProcess, tmp_path: Path) -> None:
+    """The owner's refusal of a handshake (a foreign Origin: 403) comes back as it is; past the
+    node's bound on forwarded sockets a new one is closed with 1013 at once, until one ends."""
+    created = create_table(owner.url, game="troll", seed=9)
+    table_id = created["table_id"]
+
+    async def locate(asked: str) -> str | None:
+        return owner.url if asked == table_id else None
+
+    limits = ForwardLimits(sockets=1)
+    with ThreadedNode(tmp_path / "front.sqlite3", "front", locate, limits, workers=1) as node:
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"{node.ws_url}/ws/tables/{table_id}", origin=Origin("https://evil.example"),
+                    open_timeout=TIMEOUT)
+        assert refused.value.response.status_code == 403
+        with Client(node.ws_url, table_id, join_query(created)) as first:
+            first.greet()
+            with Client(node.ws_url, table_id) as second, pytest.raises(ConnectionClosed) as busy:
+                second.recv()
+            assert busy.value.rcvd is not None and busy.value.rcvd.code == 1013
+        deadline = time.monotonic() + TIMEOUT  # the first one's slot is given back as it closes
+        while True:
+            with Client(node.ws_url, table_id) as third:
+                try:
+                    assert third.greet()[0]["role"] == "watcher"
+                    break
+                except ConnectionClosed:
+                    assert time.monotonic() < deadline, "the closed socket's slot never came back"
+                    time.sleep(0.1)
+
+
+def test_an_owner_of_several_processes(tmp_path: Path, front: Front) -> None:
+    """Requests for tables of two of the owner's processes, one after the other on the node's
+    kept-alive connection: the one that reaches the wrong process is redirected there
+    (`owners.OwnerCheck`) and sent once more, so the client sees only the answers."""
+    with start_owner(tmp_path, "--processes", "2") as owner:
+        by_process: dict[int, str] = {}
+        for _ in range(16):  # each new table is the id-drawing process's: both come soon
+            table_id = create_table(owner.url, game="troll")["table_id"]
+            by_process.setdefault(owner_of(table_id, 2), table_id)
+            if len(by_process) == 2:
+                break
+        assert len(by_process) == 2
+        for table_id in by_process.values():
+            front.hold(owner, table_id)
+        with httpx.Client(base_url=front.url, timeout=TIMEOUT) as http:
+            for _ in range(3):
+                for table_id in by_process.values():
+                    answer = http.get(f"/api/tables/{table_id}")
+                    assert answer.status_code == 200 and answer.json()["id"] == table_id
 
 
 def test_the_owner_spends_the_clients_budget_not_the_nodes(tmp_path: Path, front: Front) -> None:

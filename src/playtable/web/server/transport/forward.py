@@ -231,8 +231,6 @@ class Forward:
                 return body
 
     async def _forward_http(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
-        import httpx
-
         declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
         if declared.isdigit() and int(declared) > self.limits.max_body:  # refused before reading
             await send_json(send, 413, {"error": f"the body is over {self.limits.max_body} bytes"})
@@ -245,19 +243,8 @@ class Forward:
             if body is None:
                 await send_json(send, 413, {"error": f"the body is over {self.limits.max_body} bytes"})
                 return
-            headers = _passed_on(scope) + forwarded_headers(scope, self.node.secret)
-            request = self.client.build_request(scope["method"], owner + _target(scope).decode("latin-1"),
-                                                headers=headers, content=body)
-            try:
-                answer = await self.client.send(request, stream=True)
-            except httpx.TimeoutException as err:
-                if not isinstance(err, (httpx.ConnectTimeout, httpx.PoolTimeout)):
-                    await send_json(send, 504, {"error": "the table's server did not answer in time"})
-                    return
-                await _unreachable(send)
-                return
-            except httpx.TransportError:
-                await _unreachable(send)
+            answer = await self._send_on(owner, scope, body, send)
+            if answer is None:
                 return
             try:
                 await send({"type": "http.response.start", "status": answer.status_code,
@@ -268,6 +255,33 @@ class Forward:
                 await send({"type": "http.response.body", "body": b""})
             finally:
                 await answer.aclose()
+
+    async def _send_on(self, owner: str, scope: Scope, body: bytes, send: Send) -> httpx.Response | None:
+        """The owner's answer, its body still to stream; None when it could not be had (503 or
+        504 answered). An owner with several processes answers a request that reached the wrong
+        one of them on a kept-alive connection with a redirect to the same address and
+        `Connection: close` (`owners.OwnerCheck`): sent once more, on a new connection."""
+        import httpx
+
+        target = _target(scope)
+        headers = _passed_on(scope) + forwarded_headers(scope, self.node.secret)
+        for attempt in range(2):
+            request = self.client.build_request(scope["method"], owner + target.decode("latin-1"),
+                                                headers=headers, content=body)
+            try:
+                answer = await self.client.send(request, stream=True)
+            except (httpx.ReadTimeout, httpx.WriteTimeout):  # reached, but too slow
+                await send_json(send, 504, {"error": "the table's server did not answer in time"})
+                return None
+            except httpx.TransportError:  # refused, unreachable, or gone mid-request
+                await _unreachable(send)
+                return None
+            if attempt == 0 and answer.status_code == 307 and \
+                    answer.headers.get("location", "").encode("latin-1") == target:
+                await answer.aclose()
+                continue
+            return answer
+        return answer
 
     async def _forward_socket(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
         if (await receive())["type"] != "websocket.connect":
