@@ -21,7 +21,7 @@ from typing import Any
 
 import uvicorn
 from tests.web.server_process import ServerProcess, free_port
-from tests.web.test_nginx import NAME, REPO, Proxy
+from tests.web.test_nginx import NAME, REPO, Proxy, swapped
 
 from playtable.web.server.app import create_app
 from playtable.web.server.transport.forward import Forward, ForwardLimits, Locate
@@ -90,22 +90,9 @@ class NodesProxy(Proxy):
         super().__init__(tmp, 0, https_port)
 
     def site_text(self, upstream: int, https_port: int, key: Path) -> str:
-        text = NODES_CONFIG.read_text()
-        swaps = {
-            "listen 80;": f"listen 127.0.0.1:{self.http_port};",
-            "listen [::]:80;": "",
-            "listen 443 ssl;": f"listen 127.0.0.1:{https_port} ssl;",
-            "listen [::]:443 ssl;": "",
-            f"/etc/letsencrypt/live/{NAME}/fullchain.pem": str(self.cert),
-            f"/etc/letsencrypt/live/{NAME}/privkey.pem": str(key),
-        }
-        for index, line in enumerate(DOCUMENTED_NODES):
-            swaps[line] = (line.replace(f"10.0.0.{index + 2}:8000", f"127.0.0.1:{self.node_ports[index]}")
-                           if index < len(self.node_ports) else "")
-        for old, new in swaps.items():
-            assert old in text, f"{NODES_CONFIG.name} no longer has '{old}': update tests/web/nodes.py"
-            text = text.replace(old, new)
-        return text
+        swaps = {line: line.replace(f"10.0.0.{index + 2}:8000", f"127.0.0.1:{self.node_ports[index]}")
+                 if index < len(self.node_ports) else "" for index, line in enumerate(DOCUMENTED_NODES)}
+        return swapped(NODES_CONFIG, swaps, self.http_port, https_port, self.cert, key)
 
 
 class NodesSite:

@@ -6,17 +6,22 @@ its own, so whatever it answers about a table can only have come from the owner.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from tests.web.nodes import SECRET, ThreadedNode, node_server
 from tests.web.server_process import ServerProcess
-from tests.web.wire_client import TIMEOUT, Client, create_table, join_query
+from tests.web.wire_client import (
+    TIMEOUT,
+    Client,
+    create_table,
+    join_query,
+    play_to_the_end,
+    watched_to_the_end,
+)
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
@@ -24,7 +29,6 @@ from websockets.typing import Origin
 from playtable.web.server.transport.forward import ForwardLimits, believe, forwarded_headers
 from playtable.web.server.transport.owners import owner_of
 
-MAX_ACTIONS = 3000  # a troll game is far shorter; the loop is bounded all the same
 ELSEWHERE = "198.51.100.7"
 """A client address on another network than the tests' 127.0.0.1 (as nginx would name it)."""
 
@@ -61,16 +65,6 @@ def front(tmp_path: Path) -> Iterator[Front]:
         yield Front(node, held)
 
 
-def play_to_the_end(player: Client, state: dict[str, Any], seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    for _ in range(MAX_ACTIONS):
-        if state["terminal"]:
-            break
-        state = player.act(rng.choice(state["legal"])["action"], state["step"])
-        assert state["type"] == "state", state
-    return state
-
-
 def test_a_whole_game_through_the_node_in_front(owner: ServerProcess, front: Front) -> None:
     created = create_table(owner.url, game="troll", seed=11)
     table_id = created["table_id"]
@@ -81,12 +75,7 @@ def test_a_whole_game_through_the_node_in_front(owner: ServerProcess, front: Fro
         assert welcome["role"] == "player" and state["your_turn"]
         assert watcher.greet()[0]["role"] == "watcher"
         state = play_to_the_end(player, state, 11)
-        assert state["terminal"] and state["result"] is not None, "the game did not end"
-        seen = watcher.recv_type("state")
-        for _ in range(MAX_ACTIONS):  # the watcher, through the same node, saw it end too
-            if seen["terminal"]:
-                break
-            seen = watcher.recv_type("state")
+        seen = watched_to_the_end(watcher)  # through the same node, the watcher saw it end too
         assert seen["step"] == state["step"] and seen["result"] == state["result"]
     summary = httpx.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT)
     assert summary.status_code == 200 and summary.json()["status"] == "finished"

@@ -8,7 +8,6 @@ database that a new server serves the tables from (docs/deploy/, "Backups of Pos
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,9 +18,8 @@ from tests.pg_server import BIN, PgServer
 from tests.web.nodes import NodesProxy, NodesSite
 from tests.web.server_process import start_server
 from tests.web.test_nginx import NGINX, OPENSSL, ProxiedClient
-from tests.web.wire_client import TIMEOUT
+from tests.web.wire_client import TIMEOUT, join_query, play_to_the_end
 
-MAX_ACTIONS = 3000
 BACKUP_UNIT = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "playtable-pg-backup.service"
 
 pytestmark = [
@@ -60,25 +58,14 @@ def test_pages_and_the_lobby_through_nginx_and_a_dead_node_skipped(site: NodesSi
 def test_a_table_outlives_every_node_killed_and_is_played_through_nginx(site: NodesSite, postgres: PgServer,
                                                                        tmp_path: Path) -> None:
     proxy = proxy_of(site)
-    answer = proxy.request("POST", "/api/tables", json={"game": "troll", "seed": 44},
-                           headers={"Origin": proxy.origin})
-    assert answer.status_code == 201, answer.text
-    created = answer.json()
-    table_id = created["table_id"]
-    query = str(created["seats"][0]["join_url"]).split("?", 1)[1]
+    created = proxy.create_table(game="troll", seed=44)
+    table_id, query = created["table_id"], join_query(created)
     for index in range(len(site.nodes)):  # a crash of every machine: the store keeps the table
         site.kill(index)
     for index in range(len(site.nodes)):
         site.restart(index)
-    rng = random.Random(44)
     with ProxiedClient(proxy, table_id, query) as player:
-        state = player.greet()[1]
-        for _ in range(MAX_ACTIONS):
-            if state["terminal"]:
-                break
-            state = player.act(rng.choice(state["legal"])["action"], state["step"])
-            assert state["type"] == "state", state
-    assert state["terminal"] and state["result"] is not None, "the game did not end"
+        state = play_to_the_end(player, player.greet()[1], 44)
     summary = proxy.request("GET", f"/api/tables/{table_id}").json()
     assert summary["status"] == "finished" and summary["step"] == state["step"]
     restored = restore_a_dump(postgres, site.nodes[0].db, tmp_path)
