@@ -33,6 +33,10 @@ ELSEWHERE = "198.51.100.7"
 """A client address on another network than the tests' 127.0.0.1 (as nginx would name it)."""
 
 
+BROKEN = "broken"
+"""Where the test's `locate` is told a table is: it raises, as when the store is down."""
+
+
 class Front:
     """The node in front, and where it believes each table is held (`held[table_id]`: a URL)."""
 
@@ -59,6 +63,8 @@ def front(tmp_path: Path) -> Iterator[Front]:
     held: dict[str, str] = {}
 
     async def locate(table_id: str) -> str | None:
+        if held.get(table_id) == BROKEN:
+            raise RuntimeError("the store cannot be read")
         return held.get(table_id)
 
     with ThreadedNode(tmp_path / "front.sqlite3", "front", locate, workers=1, rate=1000) as node:
@@ -97,6 +103,9 @@ def test_a_post_and_refusals_come_back_from_the_owner(owner: ServerProcess, fron
         assert wrong.status_code == 403 and "token" in wrong.json()["error"]
         front.hold(owner, "nosuch12")
         assert http.get("/api/tables/nosuch12").status_code == 404
+        front.held["broken12"] = BROKEN  # no one can say who holds it: try again in a moment
+        unknown = http.get("/api/tables/broken12")
+        assert unknown.status_code == 503 and unknown.headers["retry-after"].isdigit()
         foreign = http.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "token": token},
                             headers={"Origin": "https://evil.example"})
         assert foreign.status_code == 403  # the owner's guard saw the client's own Origin

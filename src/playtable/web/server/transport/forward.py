@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import suppress
@@ -41,6 +42,7 @@ from websockets.typing import Origin, Subprotocol
 
 from playtable.web.server.transport.guard import (
     MAX_BODY,
+    SECURITY_HEADERS,
     ASGIApp,
     Message,
     Receive,
@@ -53,6 +55,8 @@ from playtable.web.server.transport.owners import routed_key
 
 if TYPE_CHECKING:  # imported where a request is sent on: httpx is the `server` extra's
     import httpx
+
+log = logging.getLogger("playtable.web")
 
 Locate = Callable[[str], Awaitable[str | None]]
 """A table or playtest id -> the base URL of the live node that holds it, or None: serve it here
@@ -154,7 +158,7 @@ async def _unreachable(send: Send) -> None:
     await send({"type": "http.response.start", "status": 503,
                 "headers": [(b"content-type", b"application/json"), (b"retry-after", RETRY_AFTER),
                             (b"content-length", str(len(data)).encode()),
-                            (b"cache-control", b"no-store")]})
+                            (b"cache-control", b"no-store"), *SECURITY_HEADERS]})
     await send({"type": "http.response.body", "body": data})
 
 
@@ -178,13 +182,26 @@ class Forward:
             await self.app(scope, receive, send)
             return
         scope = believe(scope, self.node.secret)
-        owner = await self._owner(scope)
+        try:
+            owner = await self._owner(scope)
+        except Exception:  # the store cannot say now who holds the table: as an unreachable owner
+            log.exception("no node could be found for %s", scope["path"])
+            await self._unreachable(scope, receive, send)
+            return
         if owner is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
             await self._forward_http(owner, scope, receive, send)
         else:
             await self._forward_socket(owner, scope, receive, send)
+
+    @staticmethod
+    async def _unreachable(scope: Scope, receive: Receive, send: Send) -> None:
+        """503 with Retry-After, or a socket closed with 1013: try again in a moment."""
+        if scope["type"] == "http":
+            await _unreachable(send)
+        elif (await receive())["type"] == "websocket.connect":
+            await _close_socket(send, TRY_AGAIN_LATER, "the table's server is unreachable")
 
     async def _owner(self, scope: Scope) -> str | None:
         """The URL of the node this request must be sent to, or None: serve it here."""
