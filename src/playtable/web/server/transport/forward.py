@@ -304,7 +304,7 @@ class Forward:
         if (await receive())["type"] != "websocket.connect":
             return
         if self.sockets.locked():
-            await _close_socket(send, TRY_AGAIN_LATER, "busy")
+            await _close_socket(send, TRY_AGAIN_LATER, "this server is busy; try again in a moment")
             return
         async with self.sockets:
             upstream = await self._open_upstream(owner, scope, send)
