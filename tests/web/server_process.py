@@ -39,7 +39,8 @@ class ServerProcess:
     """One server subprocess; `url` is `http://127.0.0.1:PORT`."""
 
     def __init__(self, db_path: str | Path, port: int | None = None, workers: int = 1,
-                 extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> None:
+                 extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
         self.db = str(db_path)
         """`--db`: an SQLite file, or a PostgreSQL URL (whose server's log goes to a new folder,
         removed when the server is done with)."""
@@ -50,6 +51,8 @@ class ServerProcess:
         self.extra_args = extra_args
         self.interpreter_args = interpreter_args
         """Given to Python before `-m playtable` (web_load.py --profile: `-m cProfile -o FILE`)."""
+        self.env = env or {}
+        """Added to the server's environment (a node's $PLAYTABLE_NODE_SECRET)."""
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -62,7 +65,7 @@ class ServerProcess:
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1",
-                                             "PLAYTABLE_OPERATOR_TOKEN": OPERATOR_TOKEN})
+                                             "PLAYTABLE_OPERATOR_TOKEN": OPERATOR_TOKEN, **self.env})
         log.close()
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while time.monotonic() < deadline:
@@ -118,8 +121,10 @@ class ServerProcess:
 
 
 def start_server(db_path: str | Path, port: int | None = None, workers: int = 1,
-                 extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = ()) -> ServerProcess:
+                 extra_args: tuple[str, ...] = (), interpreter_args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> ServerProcess:
     """A started server (see the module documentation); use it as a context manager.
     `extra_args` go to `playtable serve` (e.g. ("--rate-limit", "1000")), `interpreter_args` to
-    Python before `-m playtable` (e.g. ("-m", "cProfile", "-o", "server.prof"))."""
-    return ServerProcess(db_path, port, workers, extra_args, interpreter_args).start()
+    Python before `-m playtable` (e.g. ("-m", "cProfile", "-o", "server.prof")), `env` to its
+    environment."""
+    return ServerProcess(db_path, port, workers, extra_args, interpreter_args, env).start()

@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.web.server_process import ServerProcess, free_port, start_server
-from tests.web.wire_client import TIMEOUT, Client
+from tests.web.wire_client import TIMEOUT, Client, join_query, play_to_the_end, watched_to_the_end
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
@@ -45,7 +45,6 @@ OTHER_NAME = "play.example.org"  # a further name in --allowed-hosts
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx")
                                        if os.access(p, os.X_OK)), None)
 OPENSSL = shutil.which("openssl")
-MAX_ACTIONS = 3000  # a troll game is far shorter; the loop is bounded all the same
 
 pytestmark = [
     pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx)"),
@@ -65,23 +64,30 @@ def deploy_options() -> bool:
                ("--public-url", "--allowed-hosts", "--forwarded-allow-ips"))
 
 
-def site_config(upstream: int, http_port: int, https_port: int, cert: Path, key: Path) -> str:
-    """docs/deploy/nginx-playtable.conf with the test's ports and certificate: each documented
-    line the test swaps must still be there, else the test fails naming it."""
-    text = CONFIG.read_text()
+def swapped(config: Path, swaps: dict[str, str], http_port: int, https_port: int, cert: Path,
+            key: Path) -> str:
+    """A documented nginx site with the test's ports and certificate, and `swaps` besides: each
+    documented line the test swaps must still be there, else the test fails naming it."""
+    text = config.read_text()
     swaps = {
         "listen 80;": f"listen 127.0.0.1:{http_port};",
         "listen [::]:80;": "",
         "listen 443 ssl;": f"listen 127.0.0.1:{https_port} ssl;",
         "listen [::]:443 ssl;": "",
-        "proxy_pass http://127.0.0.1:8000;": f"proxy_pass http://127.0.0.1:{upstream};",
         f"/etc/letsencrypt/live/{NAME}/fullchain.pem": str(cert),
         f"/etc/letsencrypt/live/{NAME}/privkey.pem": str(key),
+        **swaps,
     }
     for old, new in swaps.items():
-        assert old in text, f"{CONFIG.name} no longer has '{old}': update test_nginx.py's swaps"
+        assert old in text, f"{config.name} no longer has '{old}': update the test's swaps"
         text = text.replace(old, new)
     return text
+
+
+def site_config(upstream: int, http_port: int, https_port: int, cert: Path, key: Path) -> str:
+    """docs/deploy/nginx-playtable.conf in front of the server at port `upstream` (`swapped`)."""
+    return swapped(CONFIG, {"proxy_pass http://127.0.0.1:8000;": f"proxy_pass http://127.0.0.1:{upstream};"},
+                   http_port, https_port, cert, key)
 
 
 def main_config(tmp: Path, site: Path) -> str:
@@ -120,7 +126,7 @@ class Proxy:
                         "-keyout", str(key), "-out", str(self.cert)],
                        check=True, capture_output=True, timeout=60)
         site = tmp / "playtable.conf"
-        site.write_text(site_config(upstream, self.http_port, https_port, self.cert, key))
+        site.write_text(self.site_text(upstream, https_port, key))
         conf = tmp / "nginx.conf"
         conf.write_text(main_config(tmp, site))
         command = [NGINX, "-p", str(tmp), "-c", str(conf), "-e", str(tmp / "error.log")]
@@ -135,6 +141,10 @@ class Proxy:
             raise
         self.origin = f"https://{NAME}:{https_port}"
         self.tls = ssl.create_default_context(cafile=str(self.cert))
+
+    def site_text(self, upstream: int, https_port: int, key: Path) -> str:
+        """The site nginx runs (tests/web/nodes.py's is the nodes' site)."""
+        return site_config(upstream, self.http_port, https_port, self.cert, key)
 
     def stop(self) -> None:
         """nginx's fast shutdown (SIGTERM), SIGKILL after 10 s."""
@@ -155,6 +165,13 @@ class Proxy:
     def request(self, method: str, path: str, host: str = NAME, **options: Any) -> httpx.Response:
         with self.client(host) as http:
             return http.request(method, path, extensions={"sni_hostname": NAME}, **options)
+
+    def create_table(self, **body: Any) -> dict[str, Any]:
+        """A new table made through the proxy, as the lobby's page makes it."""
+        answer = self.request("POST", "/api/tables", json=body, headers={"Origin": self.origin})
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        return created
 
 
 class ProxiedClient(Client):
@@ -194,29 +211,14 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerP
 
 def test_a_whole_troll_game_through_nginx(deployed: tuple[ServerProcess, Proxy]) -> None:
     server, proxy = deployed
-    answer = proxy.request("POST", "/api/tables", json={"game": "troll", "seed": 27},
-                           headers={"Origin": proxy.origin})
-    assert answer.status_code == 201, answer.text
-    created = answer.json()
-    table_id = created["table_id"]
-    query = str(created["seats"][0]["join_url"]).split("?", 1)[1]
-    rng = random.Random(27)
+    created = proxy.create_table(game="troll", seed=27)
+    table_id, query = created["table_id"], join_query(created)
     with ProxiedClient(proxy, table_id, query) as player, ProxiedClient(proxy, table_id) as watcher:
         welcome, state = player.greet()
         assert welcome["role"] == "player" and state["your_turn"]
         assert watcher.greet()[0]["role"] == "watcher"
-        for _ in range(MAX_ACTIONS):
-            if state["terminal"]:
-                break
-            action = rng.choice(state["legal"])["action"]
-            state = player.act(action, state["step"])
-            assert state["type"] == "state", state
-        assert state["terminal"] and state["result"] is not None, "the game did not end"
-        seen = watcher.recv_type("state")
-        for _ in range(MAX_ACTIONS):  # the watcher, through the same proxy, saw it end too
-            if seen["terminal"]:
-                break
-            seen = watcher.recv_type("state")
+        state = play_to_the_end(player, state, 27)
+        seen = watched_to_the_end(watcher)  # through the same proxy, the watcher saw it end too
         assert seen["step"] == state["step"] and seen["result"] == state["result"]
     summary = proxy.request("GET", f"/api/tables/{table_id}").json()
     assert summary["status"] == "finished" and summary["step"] == state["step"]
@@ -264,11 +266,8 @@ def test_a_backup_taken_mid_game_restores(deployed: tuple[ServerProcess, Proxy],
     """docs/deploy/playtable-backup.py copies the tables of the running server (its last moves
     still in the WAL), and a new server started on the copy has the table at that step."""
     server, proxy = deployed
-    answer = proxy.request("POST", "/api/tables", json={"game": "rotator", "seed": 5},
-                           headers={"Origin": proxy.origin})
-    assert answer.status_code == 201, answer.text
-    table_id = answer.json()["table_id"]
-    query = str(answer.json()["seats"][0]["join_url"]).split("?", 1)[1]
+    created = proxy.create_table(game="rotator", seed=5)
+    table_id, query = created["table_id"], join_query(created)
     rng = random.Random(5)
     with ProxiedClient(proxy, table_id, query) as player:
         state = player.greet()[1]

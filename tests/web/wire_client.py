@@ -4,6 +4,7 @@ every receive has a timeout, so a test never hangs."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,6 +12,8 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 TIMEOUT = 20.0
+MAX_ACTIONS = 3000
+"""Longer than any game the tests play to its end (a troll game is far shorter): a bound all the same."""
 
 
 class Client:
@@ -53,6 +56,29 @@ class Client:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def play_to_the_end(player: Client, state: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The seated `player` plays random legal actions from `state` (drawn with `seed`) until
+    the game ends (the only person at the table: bots take the other seats); the last state."""
+    rng = random.Random(seed)
+    for _ in range(MAX_ACTIONS):
+        if state["terminal"]:
+            break
+        state = player.act(rng.choice(state["legal"])["action"], state["step"])
+        assert state["type"] == "state", state
+    assert state["terminal"] and state["result"] is not None, "the game did not end"
+    return state
+
+
+def watched_to_the_end(watcher: Client) -> dict[str, Any]:
+    """The states a watcher is sent, up to the game's end; the last."""
+    seen = watcher.recv_type("state")
+    for _ in range(MAX_ACTIONS):
+        if seen["terminal"]:
+            break
+        seen = watcher.recv_type("state")
+    return seen
 
 
 def create_table(url: str, **body: Any) -> dict[str, Any]:

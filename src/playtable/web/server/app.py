@@ -41,11 +41,12 @@ from playtable.web.server.tables.past_routes import past_routes
 from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_routes import table_routes
 from playtable.web.server.transport import collector
+from playtable.web.server.transport.forward import Forward
 from playtable.web.server.transport.guard import Guard, Policy
 from playtable.web.server.transport.http import EXCEPTION_HANDLERS, STATIC, client_of, page, read_body
-from playtable.web.server.transport.node_peers import Locate, NodePeers
+from playtable.web.server.transport.node_peers import NodePeers
 from playtable.web.server.transport.node_routes import node_routes
-from playtable.web.server.transport.nodes import Node
+from playtable.web.server.transport.nodes import Locate, Node
 from playtable.web.server.transport.owners import Owner, OwnerCheck
 from playtable.web.server.transport.peer_answers import answer_peer
 from playtable.web.server.transport.peers import Peers
@@ -114,7 +115,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
                tune_collector: bool = False, operator_token: str | None = None,
-               node: Node | None = None, locate: Locate | None = None) -> Guard:
+               node: Node | None = None, locate: Locate | None = None) -> ASGIApp:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -128,8 +129,9 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     `playtable serve` does, an app made in another program, a test's, leaves it alone).
     `operator_token`: what starts, controls and closes live tables (`live/operator.py`; None: no
     live table is started from the web). `node`: this server's node among several machines'
-    on one shared store (`nodes.py`; None: the only server on its store), asking the other
-    nodes (`node_peers.py`) where `locate` (the leases') says a table is held."""
+    on one shared store (`nodes.py`; None: the only server on its store); `locate`: which node
+    holds a table (the leases'), where its requests are sent on (`forward.py`) and its owner's
+    questions asked (`node_peers.py`) (None: nothing is sent on)."""
     owner = owner or Owner()
     if node is not None and peers is None:  # one process: its questions go to the other nodes
         peers = Peers(owner)
@@ -142,4 +144,5 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     if node is not None:  # the other nodes reach this one under its --node-url's name
         policy = dataclasses.replace(policy, allowed_hosts=policy.allowed_hosts | {
             (urlsplit(node.url).hostname or "").lower()})
-    return Guard(inner, policy)
+    guarded = Guard(inner, policy)
+    return guarded if node is None else Forward(guarded, node, locate)

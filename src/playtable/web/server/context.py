@@ -14,8 +14,7 @@ from playtable.web.server.live.live import LiveSpec, LiveTables
 from playtable.web.server.playtests.playtests import Playtests
 from playtable.web.server.tables.past import PastCache
 from playtable.web.server.tables.room import Limits
-from playtable.web.server.transport.node_peers import Locate
-from playtable.web.server.transport.nodes import Node
+from playtable.web.server.transport.nodes import Locate, Node
 from playtable.web.server.transport.owners import Owner
 from playtable.web.server.transport.peers import Peers
 
@@ -41,7 +40,7 @@ class ServerContext:
     node: Node | None = None
     """This server's node among several machines' on one store (`nodes.py`; None: the only one)."""
     locate: Locate | None = None
-    """Where a table is held among the nodes (the leases'; `node_peers.Locate`)."""
+    """Where a table is held among the nodes (the leases'; `nodes.Locate`)."""
     past: PastCache = field(default_factory=PastCache)
     opened_hub: Hub | None = None
     opened_playtests: Playtests | None = None

@@ -140,7 +140,7 @@ class Guard:
                 await send({"type": "websocket.http.response.body",
                             "body": json.dumps({"error": message}).encode()})
                 return
-            await _send_json(send, status, {"error": message})
+            await send_json(send, status, {"error": message})
             return
         if kind == "websocket":
             await self.app(scope, receive, send)
@@ -208,7 +208,8 @@ class BodyTooLarge(Exception):
         self.limit = limit
 
 
-async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+async def send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    """A JSON answer that closes its connection, with the security headers."""
     data = json.dumps(body).encode()
     # A refused request's connection is closed, so a body it was still sending is not read on.
     await send({"type": "http.response.start", "status": status,

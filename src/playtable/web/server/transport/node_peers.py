@@ -1,6 +1,7 @@
 """What one node asks the site's other nodes (docs/web.md, "Several machines"): the questions
 `peers.Peers` asks this node's other processes (`peer_answers.py`), sent to every live node as
-an HTTP POST to `NODE_PATH` carrying the nodes' secret; each node answers for all its processes
+an HTTP POST to `NODE_PATH` signed with the nodes' secret as a forwarded request is
+(`forward.forwarded_headers`: the secret itself never travels); each node answers for all its processes
 (`node_routes.py`). Who is live comes from the store (`node_registry.py`), refreshed with this
 node's own heartbeat.
 
@@ -13,20 +14,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from playtable.web.server.store.database import DatabaseError
 from playtable.web.server.store.node_registry import HEARTBEAT_SECONDS, NodeRegistry
-from playtable.web.server.transport.nodes import Node
+from playtable.web.server.transport.forward import forwarded_headers
+from playtable.web.server.transport.nodes import Locate, Node
 
 log = logging.getLogger("playtable.web")
 
 NODE_PATH = "/_node/ask"
 """The internal route of the nodes' questions (the site's nginx refuses `/_node/` from outside)."""
-NODE_SECRET_HEADER = "x-playtable-node-secret"
-"""The header a node's question carries the nodes' shared secret in."""
 NODE_SECONDS = 3.0
 """The longest a node waits for another's answer: longer than the other's own wait for its
 processes (`peers.PEER_SECONDS`), so that a slow process there leaves out only its part."""
@@ -35,17 +34,22 @@ MAX_NODE_ANSWER = 4 << 20
 MAX_HEADERS = 100
 FORGET_EVERY = 30
 """Every this many heartbeats, the nodes long dead are forgotten (`NodeRegistry.forget_dead`)."""
-Locate = Callable[[str], Awaitable[str | None]]
-"""The base address of the live node that holds a table, None when it is this one's to serve
-(the leases' `locate`)."""
 
 
 class NodeRefused(Exception):
     """Another node's answer that is not a question's answer (refused, too large, cut short)."""
 
 
-async def post_json(url: str, path: str, secret: str, payload: Any) -> Any:
-    """POST `payload` as JSON to `url` + `path` with the nodes' secret; the answer's JSON.
+def signed(path: str, host: str, asker: str, secret: str) -> bytes:
+    """The header lines that prove a question comes from one of the site's nodes (`asker`): the
+    signature a forwarded request carries (`forward.believe` checks it at the other end)."""
+    scope = {"type": "http", "method": "POST", "path": path, "scheme": "http",
+             "client": (f"node:{asker}", 0), "headers": [(b"host", host.encode())]}
+    return b"".join(name + b": " + value + b"\r\n" for name, value in forwarded_headers(scope, secret))
+
+
+async def post_json(url: str, path: str, node: Node, payload: Any) -> Any:
+    """POST `payload` as JSON to `url` + `path`, signed as from `node`; the answer's JSON.
     NodeRefused when the answer is not a 200 with a declared length of at most MAX_NODE_ANSWER."""
     parts = urlsplit(url)
     secure = parts.scheme == "https"
@@ -54,8 +58,9 @@ async def post_json(url: str, path: str, secret: str, payload: Any) -> Any:
                                                    ssl=True if secure else None)
     try:
         writer.write(f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
-                     f"Content-Length: {len(body)}\r\n{NODE_SECRET_HEADER}: {secret}\r\n"
-                     f"Connection: close\r\n\r\n".encode() + body)
+                     f"Content-Length: {len(body)}\r\n".encode()
+                     + signed(path, parts.netloc, node.name, node.secret)
+                     + b"Connection: close\r\n\r\n" + body)
         await writer.drain()
         status = (await reader.readline()).split(b" ", 2)
         length = None
@@ -114,7 +119,7 @@ class NodePeers:
         list, one answer for each of its processes. Raises when it is down, refuses or is slower
         than NODE_SECONDS."""
         payload = {"question": question} if table is None else {"question": question, "table": table}
-        return await asyncio.wait_for(post_json(url, NODE_PATH, self.node.secret, payload), NODE_SECONDS)
+        return await asyncio.wait_for(post_json(url, NODE_PATH, self.node, payload), NODE_SECONDS)
 
     async def ask(self, question: dict[str, Any]) -> list[Any]:
         """Every process's answer at every other live node; a node that is down, refuses or is

@@ -1,13 +1,14 @@
 """The internal route another node asks its questions on (`node_peers.py`; docs/web.md,
-"Several machines"): only with the nodes' shared secret (compared in constant time), checked
-before the body is read, so a stranger who reaches it gets 403 and nothing else; the site's
-nginx refuses `/_node/` from outside as well. This node answers for every one of its processes
-(the receiving one asks its siblings as it would for itself), bounded in time as they are.
+"Several machines"): only when signed with the nodes' shared secret as a node's own question
+(`forward.believe`, in constant time, before the body is read; the signed client is then
+`node:NAME`, where a forwarded client's request names an address), so a stranger who reaches it
+gets 403 and nothing else; the site's nginx refuses `/_node/` from outside as well. This node
+answers for every one of its processes (the receiving one asks its siblings as it would for
+itself), bounded in time as they are.
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from starlette.requests import Request
@@ -16,8 +17,9 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.web.server.context import server_of
 from playtable.web.server.tables.table_request import BadRequest
+from playtable.web.server.transport.forward import FORWARDED
 from playtable.web.server.transport.http import json_error, read_body
-from playtable.web.server.transport.node_peers import NODE_PATH, NODE_SECRET_HEADER
+from playtable.web.server.transport.node_peers import NODE_PATH
 
 BROADCAST = frozenset({"playing", "mine", "renamed"})
 """The questions every node is asked (`peers.Peers.ask`)."""
@@ -43,8 +45,8 @@ def _question(body: Any) -> tuple[dict[str, Any], str | None]:
 async def node_question(request: Request) -> Response:
     server = server_of(request)
     node, peers = server.node, server.peers
-    given = request.headers.get(NODE_SECRET_HEADER, "")
-    if node is None or peers is None or not secrets.compare_digest(given.encode(), node.secret.encode()):
+    asker = request.client.host if request.client else ""
+    if node is None or peers is None or not request.scope.get(FORWARDED) or not asker.startswith("node:"):
         return json_error("only the site's nodes may ask this (their shared secret)", 403)
     question, table = _question(await read_body(request))
     try:

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+Locate = Callable[[str], Awaitable[str | None]]
+"""A table or playtest id -> the base URL (`Node.url`) of the live node that holds it, or None:
+serve it here (the leases' `hub.leases.locate`; forwarding and the questions to a table's owner
+both ask it)."""
 NODE_SECRET_ENV = "PLAYTABLE_NODE_SECRET"
 """The environment variable the nodes' shared secret comes from (`serve` refuses `--node` without
 it, and hands it to its worker processes in their environment)."""

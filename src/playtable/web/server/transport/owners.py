@@ -39,14 +39,22 @@ def owner_of(key: str, count: int) -> int:
     return zlib.crc32(key.encode("utf-8", "surrogatepass")) % count
 
 
+def routed_key(path: str) -> str | None:
+    """The table or playtest id a request for `path` names (its owner must serve it), or None
+    (`/ws/tables/ID`, `/api/tables/ID/...`, `/api/playtests/ID...`: the id is the next segment)."""
+    for prefix in _ROUTED:
+        if path.startswith(prefix):
+            return path[len(prefix):].split("/", 1)[0] or None
+    return None
+
+
 def route(path: str, count: int) -> int | None:
     """The process a request for `path` must reach, or None when any process may serve it."""
     if count == 1:
         return 0
-    for prefix in _ROUTED:
-        if path.startswith(prefix):
-            key = path[len(prefix):].split("/", 1)[0]
-            return owner_of(key, count) if key else None
+    key = routed_key(path)
+    if key is not None:
+        return owner_of(key, count)
     if path.startswith(_LIVE):
         return 0
     return None
