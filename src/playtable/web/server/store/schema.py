@@ -216,7 +216,14 @@ CREATE TABLE IF NOT EXISTS seat_assists (
 """
 """Tables added by layout step 3, after version 1's in a copy's order."""
 
-MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3]
+
+def _layout_4(db: Database) -> None:
+    """A seat counts the chat lines it sent (the chat itself stays in memory: a count is what a
+    playtest's export needs, docs/lab.md "People's time")."""
+    db.execute("ALTER TABLE seat_assists ADD COLUMN chats INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_4]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}
