@@ -280,12 +280,17 @@ class SqlStore:
 
     @_writes
     def count_chat(self, table_id: str, seat: int) -> None:
-        self._count(table_id, seat, "chats")
+        # written on the event loop as each line comes, as an action is: on the connection
+        # that never sleeps in SQLite
+        self._count(table_id, seat, "chats", promptly=True)
 
-    def _count(self, table_id: str, seat: int, kind: str) -> None:
-        self.db.execute(f"INSERT INTO seat_assists (table_id, seat, {kind}) VALUES (?, ?, 1) "
-                        f"ON CONFLICT (table_id, seat) DO UPDATE SET {kind} = seat_assists.{kind} + 1",
-                        (table_id, seat))
+    def _count(self, table_id: str, seat: int, kind: str, promptly: bool = False) -> None:
+        sql = (f"INSERT INTO seat_assists (table_id, seat, {kind}) VALUES (?, ?, 1) "
+               f"ON CONFLICT (table_id, seat) DO UPDATE SET {kind} = seat_assists.{kind} + 1")
+        if promptly:
+            self.db.execute_promptly(sql, (table_id, seat))
+        else:
+            self.db.execute(sql, (table_id, seat))
 
     def activity(self, table_id: str) -> tuple[list[tuple[int | None, float | None, str | None]],
                                                dict[int, tuple[int, int, int]]]:
