@@ -69,9 +69,10 @@ def _stardice_peak_bytes(games: int) -> int:
 def test_star_dice_memory_does_not_grow_with_the_number_of_games() -> None:
     _stardice_peak_bytes(64)  # imports and caches, paid once at the larger size
     few, many = _stardice_peak_bytes(8), _stardice_peak_bytes(64)
-    # eight times the battles and wars: the kept rows grew the peak 0.17 MB to 1.21 MB; running
-    # sums hold it (0.13 MB to 0.17 MB)
-    assert many < 2 * few, (few, many)
+    # eight times the battles and wars: the kept rows grew the peak 0.17 MB to 1.21 MB (7x);
+    # running sums hold it (0.13 MB to 0.17-0.23 MB over two runs: where in a batch's decoding
+    # the peak falls varies, hence the margin)
+    assert many < 3 * few, (few, many)
 
 
 def test_running_sums_give_the_intervals_the_listed_games_give() -> None:
