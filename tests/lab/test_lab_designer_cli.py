@@ -42,14 +42,36 @@ def test_tournament_prints_ratings_and_writes_a_plot(
 def test_playtest_prints_answers_and_writes_a_page(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: each question on one line of the table
+    monkeypatch.setenv("COLUMNS", "80")  # a plain terminal's width
     page = tmp_path / "troll.html"
     code, out, err = _run(capsys, "playtest", "troll", "--agent", "heuristic", "-n", "20",
                           "--out", str(page))
     assert code == 0, err
-    assert "ace of clubs" in out
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    # the question column keeps room for its words: each question reads whole, no word cut
+    top = next(line for line in lines if line.startswith("┏"))
+    assert len(top[1:].split("┳")[0]) >= 16, top
+    questions = _first_column(lines)
+    assert "ace of clubs dealt into the bridge" in questions
+    assert "the row with more bricks is the one awakened (cards drawn from the deck)" in questions
+    assert "How often does laying a card into the bridge save a game?" in questions
+    # under a share its interval and how far it can still move
+    assert "needs about" in out and "how far it can still move" in out
     text = page.read_text(encoding="utf-8")
     assert "playtest questions, answered" in text and "data:image/png;base64" in text
+
+
+def _first_column(lines: list[str]) -> list[str]:
+    """The first column's cells of a rich table with lines between rows, each cell's lines joined."""
+    cells, cell = [], []
+    for line in lines:
+        if line.startswith("│"):
+            cell.append(line.split("│")[1].strip())
+        elif line.startswith(("├", "└")) and cell:
+            cells.append(" ".join(part for part in cell if part))
+            cell = []
+    return cells
 
 
 def test_report_gains_a_playtest_page_per_game(

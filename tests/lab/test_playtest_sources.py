@@ -22,7 +22,9 @@ def _probe() -> dict[str, object]:
 
 
 def test_star_dice_credits_the_third_iteration() -> None:
-    answers = playtest_stardice._die_types("random", [_probe()])
+    tally = playtest_stardice._Battles()
+    tally.add({"probe": _probe()})
+    answers = playtest_stardice._die_types("random", tally)
     hinges = [a for a in answers if "hinges" in a.question]
     useless = [a for a in answers if "useless" in a.question]
     assert hinges and useless

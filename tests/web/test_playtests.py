@@ -189,6 +189,19 @@ def play_out(client: TestClient, path: str, rng: random.Random) -> None:
     play_together(client, [path], rng)
 
 
+def chat(client: TestClient, path: str, lines: list[str]) -> None:
+    """Send the chat `lines` from the seat at the join `path`, each answered (its echo or an error)
+    before the next."""
+    table_id, query = path.split("/t/", 1)[1].split("?", 1)
+    query = "&".join(p for p in query.split("&") if not p.startswith("playtest="))
+    with client.websocket_connect(f"/ws/tables/{table_id}?{query}") as ws:
+        for line in lines:
+            ws.send_json({"type": "chat", "text": line})
+            for _ in range(50):  # bounded: the greeting's messages come first
+                if ws.receive_json()["type"] in ("chat", "error"):
+                    break
+
+
 def play_together(client: TestClient, paths: list[str], rng: random.Random) -> None:
     """The people at the join `paths` of one table play it to its end with random legal moves, as
     their pages would; bots in the other seats move by themselves."""
@@ -238,6 +251,8 @@ def test_three_testers_play_answer_and_export(playtest: tuple[str | Path, str], 
             early = client.post(f"/api/playtests/{pid}/answers",
                                 json={"key": key, "table_id": again["table_id"], "answers": {}})
             assert early.status_code == 409
+            # tester n says n lines; a line the server refuses (two lines in one) is not counted
+            chat(client, path, [f"line {k}" for k in range(n)] + ["two\nlines"])
             play_out(client, path, rng)
             me = client.post(f"/api/playtests/{pid}/me", json={"key": key}).json()
             assert me["last"]["over"] and not me["last"]["answered"]
@@ -283,12 +298,13 @@ def test_three_testers_play_answer_and_export(playtest: tuple[str | Path, str], 
     assert file.schema.remove_metadata().names[:len(sim_schema)] == sim_schema.names
     assert list(file.schema.remove_metadata())[:len(sim_schema)] == list(sim_schema)
     assert file.schema.names[len(sim_schema):] == ["testers", "suspect", "minutes", "decision_seconds",
-                                                   "hints", "undos", "stand_in_moves", "q_fun",
-                                                   "q_hard", "q_long", "q_confused"]
+                                                   "hints", "undos", "stand_in_moves", "chats",
+                                                   "q_fun", "q_hard", "q_long", "q_confused"]
     # each game's time and each tester's help, from the times the server stored
     assert all(r["minutes"] is not None and r["minutes"] >= 0 for r in rows)
     assert all(r["decision_seconds"][0] is not None for r in rows)
     assert [(r["hints"], r["undos"], r["stand_in_moves"]) for r in rows] == [([0], [0], [0])] * 3
+    assert [r["chats"] for r in rows] == [[0], [1], [2]]
     assert pq.read_metadata(out).metadata[b"playtable.schema"] == b"2"
     anonymous = tmp_path / "anon.parquet"
     CliRunner().invoke(cli, ["playtest-online", "export", pid, "--db", str(db), "--out", str(anonymous),
@@ -306,6 +322,7 @@ def test_the_export_schema_is_the_labs_own(tmp_path: Path) -> None:
         ("testers", "list<item: string>"), ("suspect", "string"), ("minutes", "double"),
         ("decision_seconds", "list<item: double>"), ("hints", "list<item: int64>"),
         ("undos", "list<item: int64>"), ("stand_in_moves", "list<item: int64>"),
+        ("chats", "list<item: int64>"),
         ("q_fun", "list<item: int64>"), ("q_why", "list<item: string>")]
 
 

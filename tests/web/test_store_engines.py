@@ -152,6 +152,7 @@ def _fill(where: str | Path) -> None:
         store.seat_player(row.id, 0, people[k % 2])
     store.append_action("tab0", 3, 0, "move 1")
     store.count_hint("tab0", 0)
+    store.count_chat("tab0", 0)
     store.save_snapshot("tab0", Snapshot(2, {"state": [1, 2]}))
     store.mark_ended("tab2", "2026-12-06T05:00:00+00:00", {"winner": 0})
     db = store.db

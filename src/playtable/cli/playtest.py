@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from playtable.cli.common import OUT_FILE, SEED, WORKERS, complete_agent, complete_game, log
+
+if TYPE_CHECKING:
+    from playtable.lab.playtest import Answer
 
 
 @contextmanager
@@ -89,15 +92,31 @@ def playtest(game: str, agents: tuple[str, ...], games: int | None, seed: int, w
         click.echo(json.dumps(records, indent=1))
         return
     from rich.console import Console
-    from rich.table import Table
 
-    table = Table(title=f"{game}: the seed's playtest questions ({n} games per setting from seed {seed})",
-                  title_justify="left", show_lines=True)
-    for col in ("question", "agent", "the seed says", "measured", "95% interval", "n",
-                "how far it can still move"):
-        table.add_column(col)
-    for a in answers:
-        table.add_row(a.question, a.agent + (" *" if a.disagree else ""), a.seed_says, a.measured,
-                      a.interval_text(), str(a.n), a.reach_text())
-    Console().print(table)
+    title = f"{game}: the seed's playtest questions ({n} games per setting from seed {seed})"
+    Console().print(answers_table(answers, title))
     log.info("* the agents' intervals do not overlap: the answer depends on who plays")
+
+
+def answers_table(answers: Sequence[Answer], title: str) -> Any:
+    """The answers as a rich table that reads at 80 columns: five columns, the question's the
+    widest, and under each measured answer its 95 % interval and how far it can still move (a
+    column of their own each squeezed the question to a word a line at 80)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, title_justify="left", show_lines=True, caption_justify="left",
+                  caption="under a measured answer: its 95% interval, then how far it can still move")
+    table.add_column("question", ratio=4, min_width=16)
+    table.add_column("agent", ratio=2, min_width=8)
+    table.add_column("the seed says", ratio=3)
+    table.add_column("measured", ratio=4)
+    table.add_column("n", justify="right")
+    for a in answers:
+        measured = Text(a.measured)
+        for line in (a.interval_text(), a.reach_text()):
+            if line != "-" and line not in a.measured:
+                measured.append("\n" + line, style="dim")
+        table.add_row(a.question, a.agent + (" *" if a.disagree else ""), a.seed_says, measured,
+                      f"{a.n:,}")
+    return table

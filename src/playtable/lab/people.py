@@ -19,8 +19,8 @@ entry a seat as `agents` is (NULL at a bot's seat), since several testers may sh
                  stored before the server kept their times)
     decision_seconds  the median of the seat's gaps since the previous action, over the moves
                  the person made (a stand-in's move is the clock's, not a decision)
-    hints, undos, stand_in_moves  BIGINT: the hints the seat asked, the moves it took back,
-                 the moves a bot made for it when its clock ran out
+    hints, undos, stand_in_moves, chats  BIGINT: the hints the seat asked, the moves it took
+                 back, the moves a bot made for it when its clock ran out, the chat lines it sent
     q_<id>       each tester's answer: BIGINT for a scale, VARCHAR for free text (NULL: not
                  answered)
 
@@ -52,7 +52,7 @@ SUSPECT_COLUMN = "suspect"
 QUESTION_PREFIX = "q_"
 MINUTES_COLUMN = "minutes"
 SEAT_ACTIVITY = {"decision_seconds": pa.float64(), "hints": pa.int64(), "undos": pa.int64(),
-                 "stand_in_moves": pa.int64()}
+                 "stand_in_moves": pa.int64(), "chats": pa.int64()}
 """People's time and help, each a list with one entry a seat (NULL at a bot's seat)."""
 
 
@@ -80,11 +80,11 @@ def _answer_type(kind: str) -> pa.DataType:
 
 
 def seat_activity(actions: Sequence[tuple[int | None, float | None, str | None]],
-                  assists: Mapping[int, tuple[int, int]], people_seats: Sequence[int],
+                  assists: Mapping[int, tuple[int, int, int]], people_seats: Sequence[int],
                   seats: int) -> dict[str, Any]:
     """A game's `minutes` and, seat by seat (None at a bot's seat), its `SEAT_ACTIVITY`, from
     its actions in order as (seat, when played in seconds or None, stand-in bot or None) and
-    each seat's (hints, undos)."""
+    each seat's (hints, undos, chats)."""
     times = [played for _, played, _ in actions if played is not None]
     activity: dict[str, Any] = {MINUTES_COLUMN: (times[-1] - times[0]) / 60 if times else None}
     activity.update({name: [None] * seats for name in SEAT_ACTIVITY})
@@ -93,10 +93,11 @@ def seat_activity(actions: Sequence[tuple[int | None, float | None, str | None]]
         if seat in gaps and not stand_in and before is not None and played is not None:
             gaps[seat].append(played - before)
     for seat in people_seats:
-        hints, undos = assists.get(seat, (0, 0))
+        hints, undos, chats = assists.get(seat, (0, 0, 0))
         activity["decision_seconds"][seat] = statistics.median(gaps[seat]) if gaps[seat] else None
         activity["hints"][seat], activity["undos"][seat] = hints, undos
         activity["stand_in_moves"][seat] = sum(1 for s, _, bot in actions if s == seat and bot)
+        activity["chats"][seat] = chats
     return activity
 
 

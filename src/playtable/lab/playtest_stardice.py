@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from playtable.lab.playtest import Answer, mean_of, play, rate
+from playtable.lab.metrics import Moments
+from playtable.lab.playtest import Answer, mean_of, play_each, rate
 from playtable.lab.runner import RunOptions
 
 TYPES = ("d4", "d6", "d8", "d10", "d12", "d20")
@@ -99,56 +100,41 @@ def _kind(die: str) -> str:
     return die.split(".", 1)[1].rstrip("abcdefgh") if "." in die else die
 
 
-def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> list[Answer]:
-    rows = play("stardice", agent, games, seed, options, variant="battle", probe=PROBE)
-    probes = [r["probe"] for r in rows if r.get("probe") and not r.get("error")]
-    out = [_first_player(agent, probes), _formations(agent, probes)]
-    out += _die_types(agent, probes)
-    out += _borg(agent, probes)
-    wars = play("stardice", agent, max(2, games // 4), seed, options, probe=PROBE)
-    battles = [float(len(r["probe"]["battles"])) for r in wars if r.get("probe") and r.get("completed")]
-    out.append(mean_of(
-        "How long does a war to 50 last?", "Final Rules, 'War'; eighth iteration ('first player to "
-        "reach 50 points wins')", "not measured: the seed gives no length", agent, battles, "battles"))
-    return out
+class _Battles:
+    """The battle questions' tallies, a game's probe at a time and none kept: running counts
+    (who threw first and won, formations by size, per die type whether the higher best die won
+    and whether a die scored for its owner, the Borg's shapes and bonus), so memory does not
+    grow with the number of games."""
 
+    def __init__(self) -> None:
+        self.first_wins = self.first_n = 0
+        self.sizes: Counter[int] = Counter()
+        self.battles = 0
+        self.closed = Moments()
+        self.decides: dict[str, list[int]] = {t: [0, 0] for t in TYPES}
+        self.useful: dict[str, list[int]] = {t: [0, 0] for t in TYPES}
+        self.borg_in_shape = self.borg_beaten = self.borg_decided = self.borg_battles = 0
 
-def _first_player(agent: str, probes: list[dict[str, Any]]) -> Answer:
-    wins = n = 0
-    for p in probes:
-        for first, points in p["battles"]:
-            if first is None or points[0] == points[1]:
-                continue
-            n += 1
-            wins += (points[0] > points[1]) == (first == 0)
-    return rate("Does the first player have an advantage?", "Final Rules, 'Starting a battle' (odds "
-                "or evens decides who goes first)", "silent: the call is meant to be fair", agent,
-                wins, n, "of decided battles won by the player who threw first (50% = no advantage)")
+    def add(self, row: dict[str, Any]) -> None:
+        probe = row.get("probe")
+        if not probe or row.get("error"):
+            return
+        for first, points in probe["battles"]:
+            if first is not None and points[0] != points[1]:
+                self.first_n += 1
+                self.first_wins += (points[0] > points[1]) == (first == 0)
+        for size, count in probe["closed"].items():
+            self.sizes[int(size)] += count
+        self.battles += len(probe["battles"])
+        self.closed.add(sum(probe["closed"].values()))
+        score = probe.get("score") or {}
+        self._die_types(score, probe.get("table") or [])
+        self._borg(score)
 
-
-def _formations(agent: str, probes: list[dict[str, Any]]) -> Answer:
-    sizes: Counter[int] = Counter()
-    for p in probes:
-        for size, count in p["closed"].items():
-            sizes[int(size)] += count
-    battles = max(1, sum(len(p["battles"]) for p in probes))
-    total = sum(sizes.values())
-    answer = mean_of("How often do closed formations form, by size?", "Final Rules, 'Scoring' "
-                     "(closed formations of 3, 4, 5+ objects)", "formations were the point; no rate given",
-                     agent, [sum(p["closed"].values()) for p in probes], "closed per battle")
-    answer.detail = [{"objects": size, "per_battle": round(sizes[size] / battles, 3),
-                      "share": round(sizes[size] / total, 3) if total else 0.0} for size in sorted(sizes)]
-    return answer
-
-
-def _die_types(agent: str, probes: list[dict[str, Any]]) -> list[Answer]:
-    """Per die type: does the player with the higher best die of that type win the battle (the
-    d20 'everything hinges on'), and does a die of that type end in a shape that scores for its
-    owner (are the low-sided dice 'useless')."""
-    decides: dict[str, list[int]] = {t: [0, 0] for t in TYPES}
-    useful: dict[str, list[int]] = {t: [0, 0] for t in TYPES}
-    for p in probes:
-        score, table = p.get("score") or {}, p.get("table") or []
+    def _die_types(self, score: dict[str, Any], table: list[dict[str, Any]]) -> None:
+        """Per die type: does the player with the higher best die of that type win the battle
+        (the d20 'everything hinges on'), and does a die of that type end in a shape that scores
+        for its owner (are the low-sided dice 'useless')."""
         points = score.get("points") or [0, 0]
         best: dict[str, list[int]] = {}
         for piece in table:
@@ -159,14 +145,71 @@ def _die_types(agent: str, probes: list[dict[str, Any]]) -> list[Answer]:
             winner = 0 if points[0] > points[1] else 1
             for kind, (a, b) in best.items():
                 if a != b and a and b:
-                    decides[kind][1] += 1
-                    decides[kind][0] += (0 if a > b else 1) == winner
+                    self.decides[kind][1] += 1
+                    self.decides[kind][0] += (0 if a > b else 1) == winner
         for shape in score.get("shapes", []):
             for die in shape.get("dice", []):
                 kind = _kind(die)
                 if kind in TYPES:
-                    useful[kind][1] += 1
-                    useful[kind][0] += shape.get("owner") == _owner(die) and shape.get("points", 0) > 0
+                    self.useful[kind][1] += 1
+                    self.useful[kind][0] += shape.get("owner") == _owner(die) and shape.get("points", 0) > 0
+
+    def _borg(self, score: dict[str, Any]) -> None:
+        points = score.get("points") or [0, 0]
+        self.borg_battles += 1
+        for shape in score.get("shapes", []):
+            dice = shape.get("dice", [])
+            if "borg" not in dice or dice == ["borg"]:  # the Borg alone is no contest
+                continue
+            self.borg_in_shape += 1
+            owner = shape.get("owner")
+            if owner in (0, 1):
+                self.borg_beaten += 1
+                bonus = int(shape.get("bonus") or 0)
+                margin = points[owner] - points[1 - owner]
+                self.borg_decided += bonus > 0 and 0 < margin <= bonus
+
+
+def answers(agent: str, games: int, seed: int, options: RunOptions | None) -> list[Answer]:
+    tally = _Battles()
+    play_each(tally.add, "stardice", agent, games, seed, options, variant="battle", probe=PROBE)
+    out = [_first_player(agent, tally), _formations(agent, tally)]
+    out += _die_types(agent, tally)
+    out += _borg(agent, tally)
+    wars = Moments()
+
+    def add_war(row: dict[str, Any]) -> None:
+        if row.get("probe") and row.get("completed"):
+            wars.add(float(len(row["probe"]["battles"])))
+
+    play_each(add_war, "stardice", agent, max(2, games // 4), seed, options, probe=PROBE)
+    out.append(mean_of(
+        "How long does a war to 50 last?", "Final Rules, 'War'; eighth iteration ('first player to "
+        "reach 50 points wins')", "not measured: the seed gives no length", agent, wars, "battles"))
+    return out
+
+
+def _first_player(agent: str, tally: _Battles) -> Answer:
+    return rate("Does the first player have an advantage?", "Final Rules, 'Starting a battle' (odds "
+                "or evens decides who goes first)", "silent: the call is meant to be fair", agent,
+                tally.first_wins, tally.first_n,
+                "of decided battles won by the player who threw first (50% = no advantage)")
+
+
+def _formations(agent: str, tally: _Battles) -> Answer:
+    sizes = tally.sizes
+    battles = max(1, tally.battles)
+    total = sum(sizes.values())
+    answer = mean_of("How often do closed formations form, by size?", "Final Rules, 'Scoring' "
+                     "(closed formations of 3, 4, 5+ objects)", "formations were the point; no rate given",
+                     agent, tally.closed, "closed per battle")
+    answer.detail = [{"objects": size, "per_battle": round(sizes[size] / battles, 3),
+                      "share": round(sizes[size] / total, 3) if total else 0.0} for size in sorted(sizes)]
+    return answer
+
+
+def _die_types(agent: str, tally: _Battles) -> list[Answer]:
+    decides, useful = tally.decides, tally.useful
     out = []
     present = [t for t in TYPES if decides[t][1] or useful[t][1]]
     for kind in present:
@@ -183,28 +226,12 @@ def _die_types(agent: str, probes: list[dict[str, Any]]) -> list[Answer]:
     return out
 
 
-def _borg(agent: str, probes: list[dict[str, Any]]) -> list[Answer]:
-    in_shape = beaten = decided = battles = 0
-    for p in probes:
-        score = p.get("score") or {}
-        points = score.get("points") or [0, 0]
-        battles += 1
-        for shape in score.get("shapes", []):
-            dice = shape.get("dice", [])
-            if "borg" not in dice or dice == ["borg"]:  # the Borg alone is no contest
-                continue
-            in_shape += 1
-            owner = shape.get("owner")
-            if owner in (0, 1):
-                beaten += 1
-                bonus = int(shape.get("bonus") or 0)
-                margin = points[owner] - points[1 - owner]
-                decided += bonus > 0 and 0 < margin <= bonus
+def _borg(agent: str, tally: _Battles) -> list[Answer]:
     return [
         rate("Does the Borg die get beaten?", "seventh iteration ('the 64 is so high it can't be "
              "beaten'); Final Rules, 'Scoring'", "8/16/16/24/24/32 chosen so that it can be", agent,
-             beaten, in_shape, "of shapes holding the Borg are won by a player"),
+             tally.borg_beaten, tally.borg_in_shape, "of shapes holding the Borg are won by a player"),
         rate("How often does the Borg's bonus decide a battle?", "Final Rules ('bonus points equal "
-             "to the number of dots')", "silent", agent, decided, battles,
+             "to the number of dots')", "silent", agent, tally.borg_decided, tally.borg_battles,
              "of battles where the winner's margin is no more than the Borg's bonus"),
     ]

@@ -75,7 +75,7 @@ class Hub(Room):
         }
         """Messages any connection may send, watchers' too."""
         self.for_seated: dict[str, Handler] = {
-            "chat": lambda table, conn, msg: table.chat(_seat(conn), msg.action or ""),
+            "chat": lambda table, conn, msg: self.assists.chat(table, _seat(conn), msg.action or ""),
             "keep_playing": lambda table, conn, msg: table.keep_playing(_seat(conn)),
         }
         """Messages only a seated connection may send."""

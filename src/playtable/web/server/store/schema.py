@@ -242,7 +242,15 @@ CREATE TABLE IF NOT EXISTS address_sockets (
 """
 """The step's tables (`nodes` is not copied by `db copy`: it is who is running now)."""
 
-MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_nodes]
+
+def _layout_chats(db: Database) -> None:
+    """A seat counts the chat lines it sent (the chat itself stays in memory: a count is what a
+    playtest's export needs, docs/lab.md "People's time")."""
+    db.execute("ALTER TABLE seat_assists ADD COLUMN chats INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_nodes,
+                                                 _layout_chats]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}

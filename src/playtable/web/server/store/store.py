@@ -132,6 +132,9 @@ class TableStore(Protocol):
     def count_hint(self, table_id: str, seat: int) -> None:
         """The seat asked for a hint (counted for a playtest's export)."""
 
+    def count_chat(self, table_id: str, seat: int) -> None:
+        """The seat sent a chat line (counted for a playtest's export; the line is not stored)."""
+
     def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         """Keep the table's state at a step of its record (replacing an earlier snapshot)."""
 
@@ -275,20 +278,30 @@ class SqlStore:
     def count_hint(self, table_id: str, seat: int) -> None:
         self._count(table_id, seat, "hints")
 
-    def _count(self, table_id: str, seat: int, kind: str) -> None:
-        self.db.execute(f"INSERT INTO seat_assists (table_id, seat, {kind}) VALUES (?, ?, 1) "
-                        f"ON CONFLICT (table_id, seat) DO UPDATE SET {kind} = seat_assists.{kind} + 1",
-                        (table_id, seat))
+    @_writes
+    def count_chat(self, table_id: str, seat: int) -> None:
+        # written on the event loop as each line comes, as an action is: on the connection
+        # that never sleeps in SQLite
+        self._count(table_id, seat, "chats", promptly=True)
+
+    def _count(self, table_id: str, seat: int, kind: str, promptly: bool = False) -> None:
+        sql = (f"INSERT INTO seat_assists (table_id, seat, {kind}) VALUES (?, ?, 1) "
+               f"ON CONFLICT (table_id, seat) DO UPDATE SET {kind} = seat_assists.{kind} + 1")
+        if promptly:
+            self.db.execute_promptly(sql, (table_id, seat))
+        else:
+            self.db.execute(sql, (table_id, seat))
 
     def activity(self, table_id: str) -> tuple[list[tuple[int | None, float | None, str | None]],
-                                               dict[int, tuple[int, int]]]:
+                                               dict[int, tuple[int, int, int]]]:
         """A table's actions in order as (seat, when played in UTC seconds or None, stand-in bot
-        or None), and each seat's (hints, undos) counts: a playtest's export reads people's
-        time and help from them."""
+        or None), and each seat's (hints, undos, chats) counts: a playtest's export reads
+        people's time and help from them."""
         actions = [(seat, played, stand_in) for seat, played, stand_in in self.db.execute(
             "SELECT seat, played, stand_in FROM actions WHERE table_id = ? ORDER BY step", (table_id,))]
-        assists = {int(seat): (int(hints), int(undos)) for seat, hints, undos in self.db.execute(
-            "SELECT seat, hints, undos FROM seat_assists WHERE table_id = ?", (table_id,))}
+        assists = {int(seat): (int(hints), int(undos), int(chats)) for seat, hints, undos, chats
+                   in self.db.execute("SELECT seat, hints, undos, chats FROM seat_assists "
+                                      "WHERE table_id = ?", (table_id,))}
         return actions, assists
 
     @_writes

@@ -1,5 +1,5 @@
 """What a seated player may ask for besides a move: taking the last action back (the game's
-`can_take_back` decides) and a hint, each worked out off the event loop."""
+`can_take_back` decides) and a hint, each worked out off the event loop, and a chat line."""
 
 from __future__ import annotations
 
@@ -77,3 +77,13 @@ class Assists:
         except StoreError as err:  # the count is for a playtest's export; the hint still helps
             log.error("table %s: hint not counted: %s", table.id, err)
         conn.push({"type": "hint", "step": step, "action": action, "text": text})
+
+    def chat(self, table: Table, seat: int, text: str) -> None:
+        """A seated player's chat line (checked by the wire: one printable line, `MAX_CHAT_TEXT`
+        characters at most, under the connection's rate limit), counted for a playtest's export
+        and sent to every connection; the line itself is kept in memory only."""
+        try:
+            self.room.store.count_chat(table.id, seat)
+        except StoreError as err:  # the count is for a playtest's export; the line still goes out
+            log.error("table %s: chat line not counted: %s", table.id, err)
+        table.chat(seat, text)
