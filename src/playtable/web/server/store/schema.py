@@ -216,7 +216,27 @@ CREATE TABLE IF NOT EXISTS seat_assists (
 """
 """Tables added by layout step 3, after version 1's in a copy's order."""
 
-MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3]
+def _layout_4(db: Database) -> None:
+    """A running table's lease (docs/web.md, "Several machines"): which node's process holds it
+    (`holder`, its name and worker index), the address the other nodes reach that node at
+    (`url`), and until when in the database's clock (`expires`, UTC seconds). Written only by
+    servers started with `--node` (`leases.py`); a lease is not history, so `db copy` leaves
+    it behind."""
+    db.script(LAYOUT_4_TABLES)
+
+
+LAYOUT_4_TABLES = """
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    url TEXT NOT NULL,
+    expires DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leases_by_holder ON leases(holder);
+CREATE INDEX IF NOT EXISTS leases_by_expiry ON leases(expires)
+"""
+
+MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_4]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}
