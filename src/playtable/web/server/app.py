@@ -53,7 +53,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     close them when the server stops."""
     server: ServerContext = app.state.server
     hub = Hub(SqlStore(server.db), Workers(server.workers, server.bot_seconds), server.limits,
-              server.rate, server.owner)
+              server.rate, server.owner, server.node)
     hub.restore()
     hub.start()
     server.opened_hub = hub

@@ -35,6 +35,11 @@ class Lease:
     live: bool
 
 
+_RUNNING = "EXISTS (SELECT 1 FROM tables WHERE tables.id = leases.table_id AND tables.ended IS NULL)"
+"""A lease whose table is still running (a lease left behind by a server without `--node` that
+ended the table is never claimed)."""
+
+
 class LeaseStore:
     """The lease SQL of one holder (`holder`: `node/worker`, `url`: its node's address), each
     lease `seconds` long."""
@@ -59,7 +64,7 @@ class LeaseStore:
         and this holder's own (a node restarted under its name takes its tables back at once:
         no other node holds them)."""
         return [row[0] for row in self.db.execute(
-            f"SELECT table_id FROM leases WHERE expires < {self.db.now} OR holder = ? "
+            f"SELECT table_id FROM leases WHERE (expires < {self.db.now} OR holder = ?) AND {_RUNNING} "
             "ORDER BY expires LIMIT ?", (self.holder if mine else "", limit)).fetchall()]
 
     def unleased(self, limit: int) -> list[str]:
@@ -79,7 +84,7 @@ class LeaseStore:
         now = self.db.now
         taken = [row[0] for row in self.db.execute(
             f"UPDATE leases SET holder = ?, url = ?, expires = {now} + ? WHERE table_id IN ({marks}) "
-            f"AND (expires < {now} OR holder = ?) RETURNING table_id",
+            f"AND (expires < {now} OR holder = ?) AND {_RUNNING} RETURNING table_id",
             (self.holder, self.url, self.seconds, *table_ids, self.holder)).fetchall()]
         for table_id in set(table_ids) - set(taken):  # no lease yet: the first to insert holds it
             taken += [row[0] for row in self.db.execute(

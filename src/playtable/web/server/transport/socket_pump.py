@@ -88,4 +88,4 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
         # tables the middle collection that found them took 2 s).
         return
     with contextlib.suppress(Exception):
-        await ws.close(code=1008, reason="too slow to keep up")
+        await ws.close(code=conn.farewell[0], reason=conn.farewell[1])
