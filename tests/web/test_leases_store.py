@@ -4,14 +4,19 @@ expired and by one node only, and every write that changes a table fenced by its
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from playtable.web.server.hub import Hub
 from playtable.web.server.store.leases import LeaseLost, LeaseStore
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, SqlStore, TableRow
+from playtable.web.server.tables.room import rebuilt
+from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.transport.nodes import Node
 
 
 def _row(table_id: str) -> TableRow:
@@ -127,3 +132,43 @@ def test_a_running_table_without_a_lease_is_claimed_once_and_an_ended_one_never(
     assert first.leases.unleased(10) == ["old"]
     assert first.leases.claim(["old", "over"]) == ["old"] and second.leases.claim(["old"]) == []
     assert second.leases.unleased(10) == []
+
+
+
+def test_locate_says_where_a_table_is_served_and_takes_an_expired_one_over(db_where: str | Path) -> None:
+    """`hub.leases.locate` (what the nodes' forwarding asks): None for a table held here (taken
+    over first if its lease had expired) or one that is unknown; else the address of the live
+    node that holds it. The old holder, once it knows, lets the table go and cannot write."""
+    stores = [SqlStore(db_where) for _ in range(2)]
+    one, two = (Hub(store, None, node=Node(name, f"http://{name}:8000", "s" * 32))  # type: ignore[arg-type]
+                for store, name in zip(stores, ("one", "two"), strict=True))  # no bots
+    row, _tokens, _ = row_from_request({"game": "troll", "seats": [{"kind": "human"}], "seed": 1})
+    stores[0].create(row)
+    held = one.keep(row, rebuilt(row))
+    assert held is not None
+    first = str(held.state.legal_actions()[0])
+    played = [first]
+
+    async def scenario() -> None:
+        assert one.act(held, 0, first)
+        assert await one.locate(row.id) is None
+        assert await two.locate(row.id) == "http://one:8000" and row.id not in two.tables
+        assert await two.locate("unknown") is None
+        _expire(stores[0])
+        assert await two.locate(row.id) is None
+        taken = two.tables[row.id]
+        assert taken.step == 1 and taken.state.to_json() == held.state.to_json()
+        one.leases.renew()  # finds the lease gone: the table leaves one's memory
+        assert row.id not in one.tables and held.is_over
+        assert await one.locate(row.id) == "http://two:8000"
+        played.append(str(taken.state.legal_actions()[0]))
+        held.abandoned = False  # as if a bot's turn in flight had not seen the table let go
+        assert not one.act(held, 0, played[1])  # refused by the lease: nothing written
+        assert two.act(taken, 0, played[1])
+
+    try:
+        asyncio.run(scenario())
+        assert [text for _, text in stores[1].load(row.id).actions] == played  # type: ignore[union-attr]
+    finally:
+        for store in stores:
+            store.close()
