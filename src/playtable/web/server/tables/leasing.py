@@ -189,12 +189,10 @@ class Leasing:
         return [t.id for t in room.tables.values() if t.id not in room.ended and t.row.ended is None]
 
     def lost(self, table_id: str) -> None:
-        """A write to the table was refused (another node holds it): let it go once the call
-        that wrote has returned."""
-        try:
-            asyncio.get_running_loop().call_soon(self.let_go, table_id, "a write was refused")
-        except RuntimeError:  # not on the event loop (a restore before serving)
-            self.let_go(table_id, "a write was refused")
+        """A write to the table was refused (another node holds it): let it go at once, before
+        the caller goes on (a clock that ran out must not then forfeit a seat, nor settle
+        ratings, of a table this process no longer holds)."""
+        self.let_go(table_id, "a write was refused")
 
     def let_go(self, table_id: str, why: str) -> None:
         """Stop serving a table another node holds now: out of memory, its clock's timer and
