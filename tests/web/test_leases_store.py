@@ -14,9 +14,11 @@ import pytest
 from playtable.web.server.hub import Hub
 from playtable.web.server.store.leases import LeaseLost, LeaseStore
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, SqlStore, TableRow
+from playtable.web.server.tables import leasing
 from playtable.web.server.tables.room import rebuilt
 from playtable.web.server.tables.table_request import row_from_request
 from playtable.web.server.transport.nodes import Node
+from playtable.web.server.transport.owners import Owner, owner_of
 
 
 def _row(table_id: str) -> TableRow:
@@ -172,3 +174,46 @@ def test_locate_says_where_a_table_is_served_and_takes_an_expired_one_over(db_wh
     finally:
         for store in stores:
             store.close()
+
+
+def test_each_process_of_a_node_sweeps_only_the_tables_it_owns(db_where: str | Path) -> None:
+    """With `--processes 2` a node's two workers hold leases of their own (`NAME/0`, `NAME/1`)
+    and each takes over only the expired tables its number owns (`owners.py`)."""
+    lost: list[str] = []
+    dead = _holder(db_where, "one", lost)
+    ids = [f"t{k}" for k in range(12)]
+    for table_id in ids:
+        dead.create(_row(table_id))
+    _expire(dead)
+    stores = [SqlStore(db_where) for _ in range(2)]
+    workers = [Hub(store, None, owner=Owner(k, 2), node=Node("two", "http://two:8000", "s" * 32))  # type: ignore[arg-type]
+               for k, store in enumerate(stores)]
+    try:
+        taken = [asyncio.run(worker.leases.sweep()) for worker in workers]
+        for k, worker in enumerate(workers):
+            assert taken[k] == [t for t in ids if owner_of(t, 2) == k] and set(worker.tables) == set(taken[k])
+        assert dead.leases is not None
+        holders = {t: getattr(dead.leases.lease_of(t), "holder", None) for t in ids}
+        assert holders == {t: f"two/{owner_of(t, 2)}" for t in ids}
+    finally:
+        for store in [dead, *stores]:
+            store.close()
+
+
+def test_a_process_that_cannot_renew_for_a_whole_lease_lets_every_table_go(
+        db_where: str | Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its database out of reach (here: its connection closed), a process keeps its tables
+    until its leases have surely run out, then serves none of them."""
+    store = SqlStore(db_where)
+    hub = Hub(store, None, node=Node("one", "http://one:8000", "s" * 32))  # type: ignore[arg-type]
+    row, _tokens, _ = row_from_request({"game": "troll", "seats": [{"kind": "human"}], "seed": 1})
+    store.create(row)
+    assert hub.keep(row, rebuilt(row)) is not None
+    hub.leases.renew()
+    assert row.id in hub.tables
+    store.db.close()
+    hub.leases.renew()  # failed, but within the lease: still served
+    assert row.id in hub.tables
+    monkeypatch.setattr(leasing, "LEASE_SECONDS", 0.0)
+    hub.leases.renew()
+    assert row.id not in hub.tables
