@@ -15,7 +15,7 @@ from playtable.web.server.hub import Hub
 from playtable.web.server.store.leases import LeaseLost, LeaseStore
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, SqlStore, TableRow
 from playtable.web.server.tables import leasing
-from playtable.web.server.tables.room import rebuilt
+from playtable.web.server.tables.room import Limits, rebuilt
 from playtable.web.server.tables.table_request import row_from_request
 from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner, owner_of
@@ -217,3 +217,20 @@ def test_a_process_that_cannot_renew_for_a_whole_lease_lets_every_table_go(
     monkeypatch.setattr(leasing, "LEASE_SECONDS", 0.0)
     hub.leases.renew()
     assert row.id not in hub.tables
+
+
+def test_a_full_node_takes_over_no_more_tables_than_it_may_hold(db_where: str | Path) -> None:
+    lost: list[str] = []
+    dead = _holder(db_where, "one", lost)
+    for k in range(5):
+        dead.create(_row(f"t{k}"))
+    _expire(dead)
+    store = SqlStore(db_where)
+    full = Hub(store, None, Limits(tables=3), node=Node("two", "http://two:8000", "s" * 32))  # type: ignore[arg-type]
+    try:
+        assert len(asyncio.run(full.leases.sweep())) == 3 and len(full.tables) == 3
+        assert asyncio.run(full.leases.sweep()) == []  # the other two are left to other nodes
+        assert dead.leases is not None and len(dead.leases.expired(10)) == 2
+    finally:
+        dead.close()
+        store.close()

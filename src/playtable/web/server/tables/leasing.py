@@ -126,11 +126,16 @@ class Leasing:
                 log.error("the sweep for expired leases failed: %s", err)
 
     async def sweep(self) -> list[str]:
-        """Take over a batch of the tables whose lease expired (this worker's own); their ids."""
+        """Take over a batch of the tables whose lease expired (this worker's own), no more than
+        `Limits.tables` lets this process hold (a full node leaves them to the others); their
+        ids."""
         assert self.store is not None
         owner = self.room.owner
-        found = self.store.expired(SWEEP_BATCH * owner.count)
-        return await self.take_over([t for t in found if owner.owns(t)][:SWEEP_BATCH])
+        batch = min(SWEEP_BATCH, self.room.limits.tables - len(self.in_play()))
+        if batch <= 0:
+            return []
+        found = self.store.expired(batch * owner.count)
+        return await self.take_over([t for t in found if owner.owns(t)][:batch])
 
     # -- on demand --------------------------------------------------------------------------------
     async def locate(self, table_id: str) -> str | None:
