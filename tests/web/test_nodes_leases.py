@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from tests.web.server_process import ServerProcess, free_port, start_server
-from tests.web.wire_client import Client, create_table, join_query
+from tests.web.wire_client import Client, create_table, join_query, play_moves
 from websockets.exceptions import ConnectionClosed
 
 from playtable.web.server.store.schema import opened
@@ -65,16 +65,6 @@ def _until(check: Callable[[], bool], what: str, seconds: float = WAIT) -> None:
     raise AssertionError(f"not within {seconds:g} s: {what}")
 
 
-def _play(ws_url: str, created: dict[str, Any], moves: int) -> dict[str, Any]:
-    """Play `moves` acknowledged moves at the person's seat; the last state."""
-    with Client(ws_url, created["table_id"], join_query(created)) as player:
-        _, state = player.greet()
-        for _ in range(moves):
-            state = player.act(state["legal"][0]["action"], state["step"])
-            assert state["type"] == "state", state
-    return state
-
-
 def test_a_killed_nodes_tables_go_on_at_another_node_with_every_acknowledged_move(
         db_where: str | Path) -> None:
     with _node(db_where, "one") as one, _node(db_where, "two") as two:
@@ -82,7 +72,7 @@ def test_a_killed_nodes_tables_go_on_at_another_node_with_every_acknowledged_mov
         bots = create_table(one.url, game="troll", variant="plus-one", seed=5,
                             seats=[{"kind": "bot", "agent": SLOW_BOT}])
         assert _holder(db_where, person["table_id"]) == _holder(db_where, bots["table_id"]) == "one/0"
-        acknowledged = _play(one.ws_url, person, 6)
+        acknowledged = play_moves(one.ws_url, person, 6)
         one.kill()
         at_kill = _actions(db_where, bots["table_id"])
 
@@ -106,7 +96,7 @@ def test_a_killed_nodes_tables_go_on_at_another_node_with_every_acknowledged_mov
             answer = refused.recv()
             assert answer["type"] == "error" and "another node" in answer["message"], answer
         assert _holder(db_where, person["table_id"]) == _holder(db_where, bots["table_id"]) == "two/0"
-        assert _play(two.ws_url, person, 1)["step"] == 8
+        assert play_moves(two.ws_url, person, 1)["step"] == 8
 
 
 def test_an_owner_paused_past_its_lease_cannot_write_and_lets_its_table_go(
@@ -134,5 +124,5 @@ def test_an_owner_paused_past_its_lease_cannot_write_and_lets_its_table_go(
             assert all(m["type"] != "state" or m["step"] <= 1 for m in told), told
         assert _actions(db_where, person["table_id"]) == 1  # the late move was not written
         assert _holder(db_where, person["table_id"]) == "two/0"
-        after = _play(two.ws_url, person, 1)  # the page reconnects to the new holder and plays on
+        after = play_moves(two.ws_url, person, 1)  # the page reconnects to the new holder and plays on
         assert after["step"] == 2 and _actions(db_where, person["table_id"]) == 2

@@ -85,6 +85,7 @@ class Leasing:
                     room.keep(row, rebuilt(row, room.store.snapshot(table_id)))  # type: ignore[attr-defined]
             if len(room.tables) == before:
                 return
+            self.store.renew()  # a long restore keeps what it has loaded so far
 
     def start(self) -> None:
         """Renew this process's leases and sweep for expired ones for as long as it serves."""
