@@ -11,7 +11,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
+import httpx
 import pytest
 from tests.web.server_process import ServerProcess, free_port, start_server
 from tests.web.wire_client import Client, create_table, join_query, play_moves
@@ -97,6 +99,14 @@ def test_a_killed_nodes_tables_go_on_at_another_node_with_every_acknowledged_mov
             assert answer["type"] == "error" and "another node" in answer["message"], answer
         assert _holder(db_where, person["table_id"]) == _holder(db_where, bots["table_id"]) == "two/0"
         assert play_moves(two.ws_url, person, 1)["step"] == 8
+        # A rematch made at node two is leased to it with its creation; the table it replaces
+        # ends there, and an ended table has no lease.
+        token = parse_qs(join_query(person))["token"][0]
+        again = httpx.post(f"{two.url}/api/tables/{person['table_id']}/rematch",
+                           json={"seat": 0, "token": token}, timeout=20)
+        assert again.status_code == 200, again.text
+        assert _holder(db_where, again.json()["table_id"]) == "two/0"
+        assert _holder(db_where, person["table_id"]) is None
 
 
 def test_an_owner_paused_past_its_lease_cannot_write_and_lets_its_table_go(
