@@ -285,7 +285,8 @@ def test_nodes_count_an_address_sockets_together_and_a_dead_node_not_for_ever(db
     try:
         limits = Limits(connections_per_address=2)
         # Two nodes of one process each: both are process 0, their rows apart by node name.
-        hubs = [Hub(store, None, limits, node=name)  # type: ignore[arg-type]  # no bots
+        hubs = [Hub(store, None, limits,  # type: ignore[arg-type]  # no bots
+                    node=Node(name, f"http://10.0.0.{len(name)}:8000", SECRET))
                 for store, name in zip(stores, ("a", "b"), strict=True)]
         for store, name in zip(stores, ("a", "b"), strict=True):
             NodeRegistry(store.db, name, f"http://10.0.0.{len(name)}:8000").beat()

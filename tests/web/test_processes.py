@@ -22,7 +22,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 from tests.web.server_process import start_server
 from tests.web.test_restart import _descendants, _running
-from tests.web.wire_client import Client, create_table, join_query
+from tests.web.wire_client import Client, create_table, play_moves
 
 from playtable.agents import PERSON
 from playtable.web.server.hub import Hub
@@ -171,15 +171,6 @@ def _workers(front: int) -> dict[int, int]:
     return found
 
 
-def _play(ws_url: str, created: dict[str, Any], moves: int) -> dict[str, Any]:
-    with Client(ws_url, created["table_id"], join_query(created)) as player:
-        _, state = player.greet()
-        for _ in range(moves):
-            state = player.act(state["legal"][0]["action"], state["step"])
-            assert state["type"] == "state", state
-        return state
-
-
 def test_the_front_waits_a_bounded_time_for_a_request_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """A client that sends nothing, or half a request line and then nothing, is let go after
     HEAD_SECONDS; one that trickles its line in pieces is read whole; a closed one at once."""
@@ -251,7 +242,7 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
         assert min(len(v) for v in owned.values()) >= 2, {k: len(v) for k, v in owned.items()}
 
         # Moves over WebSocket on a table of each process.
-        played = {k: _play(server.ws_url, tables[0], 3) for k, tables in owned.items()}
+        played = {k: play_moves(server.ws_url, tables[0], 3) for k, tables in owned.items()}
         assert all(state["step"] == 3 for state in played.values())
 
         # A stranger's connections that never finish a request line hold nothing up.
@@ -321,9 +312,9 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
             time.sleep(0.1)
             workers = _workers(server.process.pid)
         assert victim not in workers and sorted(workers.values()) == [0, 1], workers
-        again = _play(server.ws_url, owned[1][0], 1)
+        again = play_moves(server.ws_url, owned[1][0], 1)
         assert again["step"] == 4
-        assert _play(server.ws_url, owned[0][0], 1)["step"] == 4  # the other process never stopped
+        assert play_moves(server.ws_url, owned[0][0], 1)["step"] == 4  # the other process never stopped
 
         front = server.process.pid
         server.stop()

@@ -92,6 +92,17 @@ def join_query(created: dict[str, Any], seat: int = 0) -> str:
     return str(created["seats"][seat]["join_url"]).split("?", 1)[1]
 
 
+def play_moves(ws_url: str, created: dict[str, Any], moves: int) -> dict[str, Any]:
+    """Play `moves` acknowledged moves (each the first legal one) at the first seat of the
+    table `created`; the last state."""
+    with Client(ws_url, created["table_id"], join_query(created)) as player:
+        _, state = player.greet()
+        for _ in range(moves):
+            state = player.act(state["legal"][0]["action"], state["step"])
+            assert state["type"] == "state", state
+        return state
+
+
 def walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
     """Every (key, value) pair in a JSON message, nested ones included; a list's items carry the
     key of the list, so a leak checker can ask "is this value under a forbidden key"."""

@@ -58,10 +58,9 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Open the hub (its tables restored and started), the playtests and the live tables, and
     close them when the server stops."""
     server: ServerContext = app.state.server
-    store = SqlStore(server.db)
-    node = server.node
+    store, node = SqlStore(server.db), server.node
     hub = Hub(store, Workers(server.workers, server.bot_seconds), server.limits, server.rate,
-              server.owner, None if node is None else node.name)
+              server.owner, node)
     hub.restore()
     hub.start()
     server.opened_hub = hub
@@ -131,12 +130,17 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     live table is started from the web). `node`: this server's node among several machines'
     on one shared store (`nodes.py`; None: the only server on its store); `locate`: which node
     holds a table (the leases'), where its requests are sent on (`forward.py`) and its owner's
-    questions asked (`node_peers.py`) (None: nothing is sent on)."""
+    questions asked (`node_peers.py`) (None with a node: the leases', `leasing.Leasing.locate`)."""
     owner = owner or Owner()
     if node is not None and peers is None:  # one process: its questions go to the other nodes
         peers = Peers(owner)
     server = ServerContext(db, workers, bot_seconds, rate, limits, owner, peers, live, record_dir,
                            tune_collector, (public_url or "").rstrip("/"), operator_token, node, locate)
+    if node is not None and locate is None:  # the leases say where a table is held
+        async def held_at(table_id: str) -> str | None:
+            return await server.hub.leases.locate(table_id)
+
+        server.locate = locate = held_at
     app = Starlette(routes=routes(server), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     inner: ASGIApp = app if owner.count == 1 else OwnerCheck(app, owner)

@@ -30,11 +30,13 @@ from playtable.web.server.tables.assists import Assists
 from playtable.web.server.tables.clock_watch import ClockWatch
 from playtable.web.server.tables.creation import Creation
 from playtable.web.server.tables.ends import Ends
+from playtable.web.server.tables.leasing import Leasing
 from playtable.web.server.tables.play import Play
 from playtable.web.server.tables.rematches import Rematches
 from playtable.web.server.tables.room import Limits, Room
 from playtable.web.server.tables.tables import Connection, Table
 from playtable.web.server.transport.connections import Connections
+from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner
 from playtable.web.server.transport.wire import ClientMessage, error
 
@@ -55,7 +57,7 @@ def _set_pace(table: Table, conn: Connection, msg: ClientMessage) -> None:
 class Hub(Room):
     def __init__(self, store: TableStore, workers: Workers, limits: Limits | None = None,
                  rate: float = RATE_PER_SECOND, owner: Owner | None = None,
-                 node: str | None = None) -> None:
+                 node: Node | None = None) -> None:
         super().__init__(store, workers, limits, rate, owner, node)
         self.creation = Creation(self)
         self.rematches = Rematches(self)
@@ -67,6 +69,8 @@ class Hub(Room):
         self.sitting = Sitting(self)
         self.players = Players(self)
         self.connections = Connections(self)
+        self.leases = Leasing(self, self.clock_watch.keeper)
+        """Which node serves each running table, with several on the store (`leasing.py`)."""
         self.for_anyone: dict[str, Handler] = {
             "sync": lambda table, conn, msg: self.connections.sync(table, conn),
             "hello": lambda table, conn, msg: self.sitting.hello(table, conn, msg.key or "", msg.seat),
@@ -87,11 +91,13 @@ class Hub(Room):
         """Messages only a seated connection may send, about the table's current step."""
 
     def start(self) -> None:
-        """Start every restored table's bots and clocks, and the watch for abandoned tables."""
+        """Start every restored table's bots and clocks, the watch for abandoned tables, and
+        with a node its leases' renewal and sweep."""
         for table in list(self.tables.values()):
             self.schedule_bot(table)
             self.arm_timer(table, restarted=True)
         self.spawn(self.ends.reap())
+        self.leases.start()
 
     async def handle(self, table: Table, conn: Connection, msg: ClientMessage) -> None:
         handler = self.for_anyone.get(msg.type)
@@ -147,3 +153,9 @@ class Hub(Room):
 
     def greet(self, table: Table, conn: Connection) -> None:
         self.connections.greet(table, conn)
+
+    def restore_held(self) -> None:
+        self.leases.restore()
+
+    async def locate(self, table_id: str) -> str | None:
+        return await self.leases.locate(table_id)

@@ -78,6 +78,12 @@ class Database:
 
     dialect = ""
     shown = ""
+    now = ""
+    """SQL for the database's clock now, in UTC seconds since the epoch (a lease's expiry is
+    in the database's clock, never in the nodes' own: `leases.py`)."""
+    share_lock = ""
+    """What ends a SELECT that must keep the rows it read from changing until its statement or
+    transaction ends (PostgreSQL's `FOR SHARE`; SQLite has one writer at a time anyway)."""
 
     def execute(self, sql: str, args: Any = ()) -> Any:
         """Run one statement; its cursor (iterate it, `fetchone`, `fetchall`, `rowcount`)."""
@@ -86,10 +92,10 @@ class Database:
     def executemany(self, sql: str, rows: Any) -> None:
         raise NotImplementedError
 
-    def execute_promptly(self, sql: str, args: Any) -> None:
+    def execute_promptly(self, sql: str, args: Any) -> int:
         """A write made in play (an action, a snapshot), on the event loop: never sleeps longer
-        than another process's commit holds the database."""
-        self.execute(sql, args)
+        than another process's commit holds the database. The rows it wrote."""
+        return int(self.execute(sql, args).rowcount)
 
     def script(self, sql: str) -> None:
         """Run `;`-separated statements (a schema's), without parameters."""
@@ -132,6 +138,7 @@ class SqliteDatabase(Database):
     of inside whichever commit fills the log, so a slow disk never stalls the tables."""
 
     dialect = "sqlite"
+    now = "((julianday('now') - 2440587.5) * 86400.0)"
     CHECKPOINT_EVERY = 1.0
     APPEND_PATIENCE = 5.0
     """Seconds an action's commit waits for another process's write lock before it fails."""
@@ -184,7 +191,7 @@ class SqliteDatabase(Database):
         except sqlite3.Error as err:
             raise DatabaseError(str(err)) from err
 
-    def execute_promptly(self, sql: str, args: Any) -> None:
+    def execute_promptly(self, sql: str, args: Any) -> int:
         """On the connection that never waits (`timeout=0`), trying again after 50 us, 100 us,
         ... (1 ms at most) while another process holds the write lock, for `APPEND_PATIENCE`
         seconds in all. SQLite's own wait (a connection's `timeout`) first sleeps a whole
@@ -192,13 +199,11 @@ class SqliteDatabase(Database):
         sleeps on the event loop: with two server processes it held up about one action in 25
         by 1-12 ms (benchmarks/web_processes.py)."""
         if self.appends is None:
-            self.execute(sql, args)
-            return
+            return int(self.execute(sql, args).rowcount)
         pause, deadline = 50e-6, time.monotonic() + self.APPEND_PATIENCE
         while True:
             try:
-                self.appends.execute(sql, args)
-                return
+                return self.appends.execute(sql, args).rowcount
             except sqlite3.OperationalError as err:
                 if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
                     raise DatabaseError(str(err)) from err
@@ -296,6 +301,8 @@ class PostgresDatabase(Database):
     (benchmarks/store_engines.py), on the event loop."""
 
     dialect = "postgresql"
+    now = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
+    share_lock = " FOR SHARE"
     SCHEMA_LOCK = 0x706C61797461626C  # "playtabl": the advisory lock of a schema upgrade
 
     def __init__(self, url: str, serving: bool = False) -> None:

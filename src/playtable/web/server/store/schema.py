@@ -249,8 +249,29 @@ def _layout_chats(db: Database) -> None:
     db.execute("ALTER TABLE seat_assists ADD COLUMN chats INTEGER NOT NULL DEFAULT 0")
 
 
+
+def _layout_leases(db: Database) -> None:
+    """A running table's lease (docs/web.md, "Several machines"): which node's process holds it
+    (`holder`, its name and worker index), the address the other nodes reach that node at
+    (`url`), and until when in the database's clock (`expires`, UTC seconds). Written only by
+    servers started with `--node` (`leases.py`); a lease is not history, so `db copy` leaves
+    it behind."""
+    db.script(LAYOUT_LEASES_TABLES)
+
+
+LAYOUT_LEASES_TABLES = """
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    url TEXT NOT NULL,
+    expires DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leases_by_holder ON leases(holder);
+CREATE INDEX IF NOT EXISTS leases_by_expiry ON leases(expires)
+"""
+
 MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_nodes,
-                                                 _layout_chats]
+                                                 _layout_chats, _layout_leases]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}

@@ -27,14 +27,17 @@ at `players.id`, and `key_hash` may then be NULL; seats, "Yours" and "Your turn"
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from playtable.web.server.people.names import name_key, name_look
 from playtable.web.server.store.database import Conflict, DatabaseError, StoreError
+from playtable.web.server.store.leases import LeaseLost, LeaseStore
 from playtable.web.server.store.schema import MAX_NAME, opened
 from playtable.web.server.tables.clocks import legacy_settings
 
@@ -228,6 +231,41 @@ class SqlStore:
 
     def __init__(self, where: str | Path) -> None:
         self.db = opened(where, serving=True)
+        self.leases: LeaseStore | None = None
+        """With several nodes on this store (`hold_as`): the leases this process takes, and
+        the fence of every write that changes a table (None: the only server on its store)."""
+        self.lost: Callable[[str], None] = lambda table_id: None
+        """Told the id of a table whose write was refused because another node holds it now."""
+
+    def hold_as(self, leases: LeaseStore, lost: Callable[[str], None]) -> None:
+        """From now on each new table is leased to `leases`' holder in its creation's
+        transaction, and a write to a table is made only while that holder holds its lease
+        (else LeaseLost, and `lost` is told)."""
+        self.leases, self.lost = leases, lost
+
+    def _refused(self, table_id: str) -> LeaseLost:
+        self.lost(table_id)
+        return LeaseLost(f"table {table_id} is held by another node now; nothing was written")
+
+    @contextlib.contextmanager
+    def _changing(self, table_id: str, *locking: str) -> Iterator[None]:
+        """The transaction of a write that changes `table_id`: fenced by its lease when nodes
+        share the store (nothing is written unless this holder still holds it)."""
+        with self.db.transaction(*locking):
+            if self.leases is not None and not self.leases.still_held(table_id):
+                raise self._refused(table_id)
+            yield
+
+    def _promptly(self, table_id: str, table: str, columns: str, values: tuple[Any, ...],
+                  tail: str = "") -> None:
+        """One row written in play (an action, a snapshot) in one statement, fenced by the
+        table's lease when nodes share the store."""
+        if self.leases is None:
+            marks = ", ".join("?" * len(values))
+            self.db.execute_promptly(f"INSERT INTO {table} ({columns}) VALUES ({marks}){tail}", values)
+        elif not self.db.execute_promptly(self.leases.fenced_insert(table, columns, tail),
+                                          (*values, *self.leases.fence_args(table_id))):
+            raise self._refused(table_id)
 
     def verify(self) -> None:
         """StoreError unless the database reads back (an SQLite file with corrupt pages opens,
@@ -237,6 +275,8 @@ class SqlStore:
     @_writes
     def create(self, row: TableRow) -> None:
         with self.db.transaction():
+            if self.leases is not None:
+                self.leases.take(row.id)
             self.db.execute(
                 f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.variant, json.dumps(row.params), row.seed,
@@ -257,13 +297,12 @@ class SqlStore:
     @_writes
     def append_action(self, table_id: str, step: int, seat: int | None, action: str,
                       stand_in: str | None = None) -> None:
-        self.db.execute_promptly("INSERT INTO actions (table_id, step, seat, action, stand_in, played) "
-                                 "VALUES (?, ?, ?, ?, ?, ?)",
-                                 (table_id, step, seat, action, stand_in, time.time()))
+        self._promptly(table_id, "actions", "table_id, step, seat, action, stand_in, played",
+                       (table_id, step, seat, action, stand_in, time.time()))
 
     @_writes
     def drop_last_action(self, table_id: str, step: int) -> None:
-        with self.db.transaction():
+        with self._changing(table_id):
             last = self.db.execute("SELECT step, seat FROM actions WHERE table_id = ? "
                                    "ORDER BY step DESC LIMIT 1", (table_id,)).fetchone()
             if last is None or last[0] != step:
@@ -307,14 +346,13 @@ class SqlStore:
     @_writes
     def save_snapshot(self, table_id: str, snapshot: Snapshot) -> None:
         # written in play, as an action is: on the connection that never sleeps in SQLite
-        self.db.execute_promptly("INSERT INTO snapshots (table_id, step, state) VALUES (?, ?, ?) "
-                                 "ON CONFLICT (table_id) DO UPDATE SET step = excluded.step, "
-                                 "state = excluded.state",
-                                 (table_id, snapshot.step, json.dumps(snapshot.state, separators=(",", ":"))))
+        self._promptly(table_id, "snapshots", "table_id, step, state",
+                       (table_id, snapshot.step, json.dumps(snapshot.state, separators=(",", ":"))),
+                       " ON CONFLICT (table_id) DO UPDATE SET step = excluded.step, state = excluded.state")
 
     @_writes
     def mark_joined(self, table_id: str, seat: int) -> None:
-        with self.db.transaction("tables"):
+        with self._changing(table_id, "tables"):
             (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
             seats = json.loads(text)
             seats[seat]["joined"] = True
@@ -322,12 +360,13 @@ class SqlStore:
 
     @_writes
     def save_clock(self, table_id: str, clock: dict[str, Any]) -> None:
-        self.db.execute("UPDATE tables SET clock = ? WHERE id = ?", (json.dumps(clock), table_id))
+        with self._changing(table_id):
+            self.db.execute("UPDATE tables SET clock = ? WHERE id = ?", (json.dumps(clock), table_id))
 
     @_writes
     def seat_player(self, table_id: str, seat: int, player: PlayerRow,
                     token_hash: str | None = None) -> None:
-        with self.db.transaction("tables"):
+        with self._changing(table_id, "tables"):
             (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
             seats = json.loads(text)
             seats[seat]["player"], seats[seat]["player_name"] = player.id, player.name
@@ -339,7 +378,7 @@ class SqlStore:
 
     @_writes
     def release_seat(self, table_id: str, seat: int, token_hash: str) -> None:
-        with self.db.transaction("tables"):
+        with self._changing(table_id, "tables"):
             (text,) = self.db.execute("SELECT seats FROM tables WHERE id = ?", (table_id,)).fetchone()
             seats = json.loads(text)
             seats[seat]["player"] = seats[seat]["player_name"] = None
@@ -380,14 +419,17 @@ class SqlStore:
 
     @_writes
     def link_rematch(self, table_id: str, rematch_id: str) -> None:
-        self.db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch_id, table_id))
+        with self._changing(table_id):
+            self.db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch_id, table_id))
 
     @_writes
     def mark_ended(self, table_id: str, ended: str, result: dict[str, Any] | None) -> None:
-        with self.db.transaction():
+        with self._changing(table_id):
             self.db.execute("UPDATE tables SET ended = ?, result = ? WHERE id = ?",
                             (ended, None if result is None else json.dumps(result), table_id))
             self.db.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
+            if self.leases is not None:
+                self.leases.release(table_id)
 
     @staticmethod
     def _row(values: tuple[Any, ...]) -> TableRow:
@@ -428,6 +470,12 @@ class SqlStore:
             if stand_in:
                 rows[tid].stand_ins[step] = stand_in
         return list(rows.values())
+
+    def snapshot(self, table_id: str) -> Snapshot | None:
+        """One running table's snapshot, if it has one (a node taking the table over)."""
+        found = self.db.execute("SELECT step, state FROM snapshots WHERE table_id = ?",
+                                (table_id,)).fetchone()
+        return None if found is None else Snapshot(found[0], json.loads(found[1]))
 
     def running_snapshots(self) -> dict[str, Snapshot]:
         return {tid: Snapshot(step, json.loads(state)) for tid, step, state in self.db.execute(

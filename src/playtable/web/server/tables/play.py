@@ -11,6 +11,7 @@ from typing import Any
 from playtable.core.errors import PlaytableError
 from playtable.core.presentation import presentation
 from playtable.core.protocol import Event
+from playtable.web.server.store.leases import LeaseLost
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.tables import SNAPSHOT_EVERY, Connection, Table, paced_frames
@@ -48,6 +49,11 @@ class Play:
         stand_in = bot if bot and table.row.seats[seat].kind == "human" else None
         try:
             self.room.store.append_action(table.id, table.step + 1, seat, canonical, stand_in)
+        except LeaseLost:  # another node holds the table now: this one lets it go (leasing.py)
+            if conn:
+                conn.push(error("moved", "this table is now served by another server; nothing "
+                                         "changed here, reconnecting"))
+            return False
         except StoreError as err:
             log.error("table %s: action not saved: %s", table.id, err)
             if conn:

@@ -33,6 +33,7 @@ from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Connection, Table, fresh_start, row_summary
 from playtable.web.server.tables.votes import SqlVoteStore, Votes
 from playtable.web.server.transport.networks import IPV6_PREFIX
+from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner, owner_of
 
 log = logging.getLogger("playtable.web")
@@ -46,6 +47,15 @@ class PlayedElsewhere(BadRequest):
     def __init__(self, table_id: str, owner: int) -> None:
         super().__init__(f"table '{table_id}' is played in another server process", 409)
         self.owner = owner
+
+
+class HeldElsewhere(BadRequest):
+    """A running table another node holds (`leasing.py`): only that node, at `url`, may read or
+    change it (a request the nodes' forwarding sent on never gets here)."""
+
+    def __init__(self, table_id: str, url: str) -> None:
+        super().__init__(f"table '{table_id}' is played on another node", 409)
+        self.url = url
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,15 @@ class Limits:
     """A seat taken from the Open list whose person does not connect goes back after this long."""
 
 
+def rebuilt(row: TableRow, snapshot: Snapshot | None = None) -> Table | PlaytableError:
+    """A stored running table in memory (`_rebuild`), or why it cannot be rebuilt: made in a
+    thread when the server is serving (`leasing.py`), put in place by `Room.keep`."""
+    try:
+        return _rebuild(row, snapshot)
+    except PlaytableError as err:
+        return err
+
+
 def _rebuild(row: TableRow, snapshot: Snapshot | None = None) -> Table:
     """A stored table in memory: from its snapshot and the actions after it when it has one that
     can be read and replayed on (else, with a warning, from its whole record)."""
@@ -99,10 +118,13 @@ class Room:
 
     def __init__(self, store: TableStore, workers: Workers, limits: Limits | None = None,
                  rate: float = RATE_PER_SECOND, owner: Owner | None = None,
-                 node: str | None = None) -> None:
+                 node: Node | None = None) -> None:
         self.store = store
         self.owner = owner or Owner()
         """Which tables are this process's (`owners.py`; all of them with one process)."""
+        self.node = node
+        """This server's node among several on the store (`nodes.py`): then a running table is
+        this process's while it holds its lease (`leasing.py`); None: the only server."""
         # Others serve from this store too (this node's other processes, other nodes): what a
         # network may do is counted in the store, for all of them.
         shared = self.owner.count > 1 or node is not None
@@ -125,29 +147,36 @@ class Room:
         self.claims = SeatClaims()
         """Seats taken from the Open list whose person has not arrived yet (`seat_claims.py`)."""
         self.shared_sockets = None if not shared else AddressSockets(
-            store.db, self.owner.index, self.owner.count, node or "")  # type: ignore[attr-defined]
+            store.db, self.owner.index, self.owner.count, node.name if node else "")  # type: ignore[attr-defined]
         """...and the sockets each address holds open."""
 
     # -- the tables in memory, and read back --------------------------------------------------
     def restore(self) -> None:
         """Rebuild every table still in play by replaying its record (startup, before serving).
         A table that cannot be rebuilt, or turns out to be over, is marked ended. With several
-        processes each rebuilds only the tables it owns."""
+        processes each rebuilds only the tables it owns; with a node, only those whose lease it
+        takes (`leasing.Leasing.restore`), never every running table of the store."""
         self.in_play.forget_ended()
+        if self.node is not None:
+            self.restore_held()
+            return
         snapshots = self.store.running_snapshots()
         for row in self.store.load_running():
-            if not self.owner.owns(row.id):
-                continue
-            try:
-                table = _rebuild(row, snapshots.get(row.id))
-            except PlaytableError as err:
-                log.error("table %s cannot be rebuilt from its record: %s", row.id, err)
-                self.store.mark_ended(row.id, now(), {"returns": None, "text": (
-                    "This table could not be rebuilt after a restart: " + str(err)[:200])})
-                continue
-            self.tables[row.id] = table
-            if table.is_over:
-                self.mark_ended(table)
+            if self.owner.owns(row.id):
+                self.keep(row, rebuilt(row, snapshots.get(row.id)))
+
+    def keep(self, row: TableRow, table: Table | PlaytableError) -> Table | None:
+        """A running table rebuilt from its record (`rebuilt`) in memory; one that could not be
+        rebuilt is marked ended (None), one that turns out to be over is ended."""
+        if isinstance(table, PlaytableError):
+            log.error("table %s cannot be rebuilt from its record: %s", row.id, table)
+            self.store.mark_ended(row.id, now(), {"returns": None, "text": (
+                "This table could not be rebuilt after a restart: " + str(table)[:200])})
+            return None
+        self.tables[row.id] = table
+        if table.is_over:
+            self.mark_ended(table)
+        return table
 
     def get(self, table_id: str) -> Table:
         """A table in memory (in play or recently ended); 404 otherwise (see `fetch`)."""
@@ -164,6 +193,12 @@ class Room:
             return self.get(table_id)
         if len(table_id) > 40:
             raise BadRequest(f"there is no table '{table_id[:40]}'", 404)
+        if self.node is not None and self.owner.owns(table_id):
+            elsewhere = await self.locate(table_id)  # taken over here if its lease had expired
+            if table_id in self.tables:
+                return self.get(table_id)
+            if elsewhere is not None:
+                raise HeldElsewhere(table_id, elsewhere)
         row = self.store.load(table_id)
         if row is None:
             raise BadRequest(f"there is no table '{table_id[:40]}'", 404)
@@ -171,6 +206,8 @@ class Room:
             # In play in another process (a request the front routed elsewhere never gets here):
             # a copy here would go its own way.
             raise PlayedElsewhere(table_id, owner_of(table_id, self.owner.count))
+        if row.ended is None and self.node is not None:  # its lease changed hands meanwhile
+            raise BadRequest(f"table '{table_id}' is moving between nodes; try again", 503)
         try:
             table = await asyncio.to_thread(_rebuild, row)
         except PlaytableError as err:
@@ -270,4 +307,10 @@ class Room:
 
     def greet(self, table: Table, conn: Connection) -> None:
         raise NotImplementedError  # transport.connections.Connections.greet
+
+    def restore_held(self) -> None:
+        raise NotImplementedError  # tables.leasing.Leasing.restore
+
+    async def locate(self, table_id: str) -> str | None:
+        raise NotImplementedError  # tables.leasing.Leasing.locate
 

@@ -230,10 +230,20 @@ class Connection:
         self.sending = asyncio.Lock()
         """Held by whichever task (the reader or the writer) sends; messages are taken from the
         outbox under it, so they go out in order."""
+        self.farewell = (1008, "too slow to keep up")
+        """The close code and reason the writer closes the socket with once `closed` is set
+        (an outbox too full, unless `leave` said otherwise)."""
 
     @property
     def role(self) -> str:
         return "watcher" if self.seat is None else "player"
+
+    def leave(self, code: int, reason: str) -> None:
+        """Close the socket with `code` once what is in the outbox has gone out (1012: the page
+        reconnects, to the table's new holder: `leasing.py`)."""
+        self.farewell = (code, reason)
+        self.closed = True
+        self.wake.set()
 
     def push(self, message: dict[str, Any]) -> None:
         if self.closed:

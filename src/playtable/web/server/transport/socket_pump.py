@@ -43,6 +43,19 @@ async def pump(ws: WebSocket, conn: Connection, rate: float, on_frame: Handler) 
 
 async def _read(ws: WebSocket, conn: Connection, rate: float, on_frame: Handler) -> None:
     limit = RateLimit(rate, 2 * rate)
+    await _receive(ws, conn, rate, limit, on_frame)
+    if conn.closed:
+        # Closed by the server (`Connection.leave`, or an outbox too full) while this reader
+        # handled a frame: the close frame goes now, with its code, before `pump` stops the
+        # writer (which would else be cancelled before it sent it, and the page would not
+        # know why its socket dropped).
+        async with conn.sending:
+            with contextlib.suppress(Exception):
+                await ws.close(code=conn.farewell[0], reason=conn.farewell[1])
+
+
+async def _receive(ws: WebSocket, conn: Connection, rate: float, limit: RateLimit,
+                   on_frame: Handler) -> None:
     while not conn.closed:
         if conn.outbox and not await _flush(ws, conn):  # what the last frame's handling pushed
             return
@@ -88,4 +101,4 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
         # tables the middle collection that found them took 2 s).
         return
     with contextlib.suppress(Exception):
-        await ws.close(code=1008, reason="too slow to keep up")
+        await ws.close(code=conn.farewell[0], reason=conn.farewell[1])
