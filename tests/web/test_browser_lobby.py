@@ -124,6 +124,44 @@ def test_a_tutorial_is_marked_never_your_turn_and_can_be_left(web_server: Server
     assert not page.script_errors and not page.foreign_requests
 
 
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_strangers_tutorial_is_not_in_the_public_lists(web_server: ServerProcess, chromium: Any,
+                                                          tmp_path: Path, screen: str) -> None:
+    """A tutorial is its person's own guided game: a stranger's Running list (and Finished, once
+    it is left) shows the bots' table made beside it but never the tutorial; its own person
+    still finds it under Yours until they leave it."""
+    owner = _page(chromium, screen)
+    _named(owner, web_server.url, f"Lena {screen}")
+    owner.locator('.game-card[data-game="troll"] button.learn').click()
+    owner.wait_for_url("**/t/*tutorial=troll-walkthrough*")
+    poll(owner, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
+    tutorial_id = owner.evaluate("window.playtable.tableId")
+    _seated(web_server.url, owner.evaluate("localStorage.getItem('playtable.playerKey')"), tutorial_id)
+    bots = [{"kind": "bot", "agent": "random-thrower"}] * 2
+    public_id = httpx.post(web_server.url + "/api/tables", json={"game": "stardice", "seats": bots},
+                           timeout=5).json()["table_id"]
+
+    stranger = _page(chromium, screen)
+    stranger.goto(web_server.url + "/")
+    stranger.locator('.tabs [data-status="running"]').click()
+    stranger.locator(f'tr[data-table="{public_id}"]').wait_for()
+    assert stranger.locator(f'tr[data-table="{tutorial_id}"]').count() == 0
+    assert stranger.locator(".tutorial-tag").count() == 0
+    shot = _shots(tmp_path) / f"lobby-running-no-tutorial-{screen}.png"
+    stranger.screenshot(path=str(shot), full_page=True)
+
+    owner.goto(web_server.url + "/")
+    row = owner.locator(f'tr[data-table="{tutorial_id}"]')
+    row.wait_for()
+    row.get_by_role("button", name="Leave").click()
+    row.wait_for(state="detached")
+    for status in ("running", "finished", None):
+        listed = httpx.get(web_server.url + "/api/tables", params={"status": status} if status else {},
+                           timeout=5).json()["tables"]
+        assert tutorial_id not in {t["id"] for t in listed}, status
+    assert not owner.script_errors and not stranger.script_errors
+
+
 def test_a_tutorial_played_to_its_end_says_so_on_the_end_screen(web_server: ServerProcess, chromium: Any,
                                                                  tmp_path: Path) -> None:
     """The script's moves sent as the page sends any move (the bubbles are the tutorial

@@ -190,10 +190,12 @@ class Room:
                 break
 
     def playing(self, status: str | None) -> list[dict[str, Any]]:
-        """The summaries of this process's tables in play (of `status`), newest first."""
+        """The summaries of this process's tables in play (of `status`), newest first. A
+        tutorial's table is its person's own guided game: listed under their "Yours" only
+        (players.py), never to strangers."""
         if status not in (None, "open", "running", "finished"):
             raise BadRequest("'status' must be open, running or finished")
-        playing = sorted((t for t in self.tables.values() if t.id not in self.ended),
+        playing = sorted((t for t in self.tables.values() if t.id not in self.ended and not t.row.tutorial),
                          key=lambda t: (t.row.created, t.id), reverse=True)
         return [t.summary() for t in playing if status is None or t.status == status][:MAX_LISTED]
 
