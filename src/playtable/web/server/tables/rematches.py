@@ -43,7 +43,12 @@ class Rematches:
         if not table.state.is_terminal:
             # One player may not end a game others are playing: mid-game, a new game is a
             # proposal until every other person who sat down asks for the same.
-            missing = table.propose(seat, variant)
+            try:
+                missing = table.propose(seat, variant)
+            except StoreError as err:
+                log.error("table %s: a proposal not saved: %s", table.id, err)
+                raise BadRequest("the server could not save your proposal (its disk may be full); "
+                                 "try again", 503) from None
             if missing:
                 return None, None
         # The one who asked first is seated first (a solitaire variant is theirs).
@@ -71,6 +76,7 @@ class Rematches:
             log.error("rematch %s of table %s not linked: %s", new.id, table.id, err)
             raise BadRequest("the server could not save the rematch (its disk may be full)", 503) from None
         table.row.rematch = new.id
+        table.proposals.drop()  # decided: a restart does not ask again
         room.arm_timer(table)  # a table left unfinished stops its clocks
         if table.left_unfinished:
             room.mark_ended(table)

@@ -29,6 +29,7 @@ from playtable.web.server.store.address_rates import AddressSockets
 from playtable.web.server.store.rate_limits import RATE_PER_SECOND, Budgets, SharedBuckets
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, TableRow, TableStore
 from playtable.web.server.tables.in_play import TablesInPlay
+from playtable.web.server.tables.proposals import SqlProposalStore
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Connection, Table, fresh_start, row_summary
 from playtable.web.server.tables.votes import SqlVoteStore, Votes
@@ -113,6 +114,8 @@ class Room:
         self.people = People(store)
         self.ratings = Ratings(store)
         self.votes = Votes(SqlVoteStore(store.db))  # type: ignore[attr-defined]
+        self.proposals = SqlProposalStore(store.db)  # type: ignore[attr-defined]
+        """The open mid-game proposals of the tables in play (`Proposals.keep_in`)."""
         self.budgets = Budgets(SharedBuckets(store.db) if self.owner.count > 1 else None)  # type: ignore[attr-defined]
         """Each network's tables, names, seats and pasts a minute (`rate_limits.py`): several
         processes count them together, in the shared file."""
@@ -131,8 +134,10 @@ class Room:
         processes each rebuilds only the tables it owns."""
         self.in_play.forget_ended()
         snapshots = self.store.running_snapshots()
+        asks = self.proposals.every()
         for row in self.store.load_running():
             if not self.owner.owns(row.id):
+                asks.pop(row.id, None)
                 continue
             try:
                 table = _rebuild(row, snapshots.get(row.id))
@@ -142,8 +147,14 @@ class Room:
                     "This table could not be rebuilt after a restart: " + str(err)[:200])})
                 continue
             self.tables[row.id] = table
+            table.proposals.keep_in(self.proposals, row.id)
             if table.is_over:
                 self.mark_ended(table)
+            elif row.rematch is None:
+                table.proposals.restore(asks.pop(row.id, []), table.other_people)
+        for table_id in asks:  # decided, though a failure kept its row: asks nobody now
+            if self.owner.owns(table_id):
+                self.proposals.clear(table_id)
 
     def get(self, table_id: str) -> Table:
         """A table in memory (in play or recently ended); 404 otherwise (see `fetch`)."""
