@@ -6,12 +6,19 @@ for a come-back-later table; a decided one (kept playing, or the rematch made) i
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from playtable.web.server.store.database import Database, StoreError
 
 log = logging.getLogger("playtable.web")
+
+
+def other_people(seats: Sequence[Any], seat: int) -> list[int]:
+    """The seats (`SeatRow`s) of the people other than `seat`'s who sat down at a table: a
+    proposal asks them."""
+    mine = seats[seat].token_hash
+    return [i for i, s in enumerate(seats) if s.kind == "human" and s.joined and s.token_hash != mine]
 
 
 class SqlProposalStore:

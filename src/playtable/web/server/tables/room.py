@@ -13,6 +13,7 @@ asks for it), so neither memory nor a restart grows with history.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -29,7 +30,7 @@ from playtable.web.server.store.address_rates import AddressSockets
 from playtable.web.server.store.rate_limits import RATE_PER_SECOND, Budgets, SharedBuckets
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, TableRow, TableStore
 from playtable.web.server.tables.in_play import TablesInPlay
-from playtable.web.server.tables.proposals import SqlProposalStore
+from playtable.web.server.tables.proposals import SqlProposalStore, other_people
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Connection, Table, fresh_start, row_summary
 from playtable.web.server.tables.votes import SqlVoteStore, Votes
@@ -151,7 +152,7 @@ class Room:
             if table.is_over:
                 self.mark_ended(table)
             elif row.rematch is None:
-                table.proposals.restore(asks.pop(row.id, []), table.other_people)
+                table.proposals.restore(asks.pop(row.id, []), functools.partial(other_people, row.seats))
         for table_id in asks:  # decided, though a failure kept its row: asks nobody now
             if self.owner.owns(table_id):
                 self.proposals.clear(table_id)

@@ -37,7 +37,7 @@ from playtable.core.story import tell
 from playtable.web.server.store.rate_limits import RateLimit
 from playtable.web.server.store.store import SeatRow, Snapshot, TableRow
 from playtable.web.server.tables.clocks import TableClock, forfeit_returns
-from playtable.web.server.tables.proposals import Proposals
+from playtable.web.server.tables.proposals import Proposals, other_people
 from playtable.web.server.tables.replays import start_state
 from playtable.web.server.transport.wire import PACES, shared
 
@@ -320,8 +320,7 @@ class Table:
         self.last_activity = _seconds(row.created) if row.ended or not row.actions else time.time()
         """When the table was last played, in seconds since the epoch (a restart counts as a
         move: it may have been down). A number, not a text: it is set at every action."""
-        self.proposals = Proposals()
-        """Mid-game proposals of a new game (stored once the room keeps it in play, `keep_in`)."""
+        self.proposals = Proposals()  # mid-game proposals of a new game (stored: `keep_in`)
         self.version = 0
         """Counts every change of the record (an undo too), for the caches of views."""
         self.clock: TableClock | None = table_clock(row)
@@ -532,16 +531,11 @@ class Table:
         """Seat `seat` asks for a new game mid-game: the seats of the other people who sat down
         here and have not asked for the same (empty: everyone agrees). Each proposal is told to
         every connection, so the others can agree."""
-        missing = self.proposals.ask(seat, variant, self.other_people(seat))
+        missing = self.proposals.ask(seat, variant, other_people(self.row.seats, seat))
         proposal = self.open_proposal()
         if proposal is not None:
             self.broadcast({"type": "rematch_proposed", **proposal})
         return missing
-
-    def other_people(self, seat: int) -> list[int]:
-        """The seats of the people other than `seat`'s who sat down here (a proposal asks them)."""
-        mine, seats = self.row.seats[seat].token_hash, self.row.seats
-        return [i for i, s in enumerate(seats) if s.kind == "human" and s.joined and s.token_hash != mine]
 
     def open_proposal(self) -> dict[str, Any] | None:
         """The open proposal (`Proposals.told`; None after the end), in every welcome too."""
