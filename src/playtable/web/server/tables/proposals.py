@@ -93,6 +93,12 @@ class Proposals:
             self.proposer, variant = asks[-1]
             self.waiting = self._not_agreed(others(self.proposer), variant)
 
+    def asks(self, seat: int) -> bool:
+        """Whether `seat` may answer the open proposal: its asker (taking it back) or a seat it
+        waits for. Not one who agreed already, nor one who sat down after it was made: the
+        pages offer them no "Keep playing" either."""
+        return seat == self.proposer or seat in self.waiting
+
     def told(self, label: Callable[[int], str], titles: Mapping[str, str]) -> dict[str, Any] | None:
         """The open proposal as a page shows it, `label` naming a seat and `titles` the game's
         variant titles; None when nobody is left to agree."""

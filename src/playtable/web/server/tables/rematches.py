@@ -12,7 +12,8 @@ from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.seating import plan_seats, stand_in_agent
 from playtable.web.server.tables.table_request import BadRequest
-from playtable.web.server.tables.tables import Table
+from playtable.web.server.tables.tables import Connection, Table
+from playtable.web.server.transport.wire import error
 
 log = logging.getLogger("playtable.web")
 
@@ -85,3 +86,16 @@ class Rematches:
             message["seats"] = plan.old_to_new(len(old))
         table.broadcast(message)
         return new, plan.old_to_new(len(old))[seat]
+
+    @staticmethod
+    def keep_playing(table: Table, seat: int, conn: Connection) -> None:
+        """Seat `seat` declines the open proposal, or its asker takes it back: everyone is told.
+        Nothing happens with none open; a seat it does not ask is refused (`Proposals.asks`)."""
+        if table.open_proposal() is None:
+            return
+        if not table.proposals.asks(seat):
+            conn.push(error("not_asked", "this proposal does not wait for you: only its asker and "
+                                         "the people it asks answer it"))
+            return
+        table.proposals.drop()
+        table.broadcast({"type": "rematch_declined", "seat": seat, "name": table.label(seat)})

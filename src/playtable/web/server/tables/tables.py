@@ -543,12 +543,6 @@ class Table:
             return None
         return self.proposals.told(self.label, self.game.variant_titles)
 
-    def keep_playing(self, seat: int) -> None:
-        """Seat `seat` declines the open proposal, or its asker takes it back: everyone is told."""
-        if self.open_proposal() is not None:
-            self.proposals.drop()
-            self.broadcast({"type": "rematch_declined", "seat": seat, "name": self.label(seat)})
-
     def notice(self, text: str) -> None:
         """Something the server did at this table (a bot replaced, a timer run out), to everyone."""
         line = {"type": "notice", "text": text, "at": _now()}
