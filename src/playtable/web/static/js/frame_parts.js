@@ -4,7 +4,7 @@
 
 import { renderMarkdown } from "./markdown.js";
 import { learnButtons } from "./tutorial.js";
-import { getJson, h } from "./util.js";
+import { getJson, h, prefersReducedMotion } from "./util.js";
 
 /** Ask the player to confirm `warning`; resolves true (do it) or false (cancel). */
 export function confirmWarning(actionLabel, warning) {
@@ -133,6 +133,16 @@ export class RulesPanel {
       }
     }
   }
+}
+
+/** The game has just ended on this page: its end screen comes into view where it is not (on a
+ * phone it sits under the board, below the fold; a person scrolled down to the controls on a
+ * desktop too), its top at the window's top so its title and verdict are read first. */
+export function bringIntoView(panel) {
+  if (!panel) return;
+  const box = panel.getBoundingClientRect();
+  const shown = box.top >= 0 && box.top < window.innerHeight && (box.bottom <= window.innerHeight || box.top < 80);
+  if (!shown) panel.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
 }
 
 /** The end screen over the board: who won, why the game ended, what was hidden and the game's
