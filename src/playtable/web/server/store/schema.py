@@ -216,13 +216,13 @@ CREATE TABLE IF NOT EXISTS seat_assists (
 """
 """Tables added by layout step 3, after version 1's in a copy's order."""
 
-def _layout_4(db: Database) -> None:
+def _layout_proposals(db: Database) -> None:
     """A table's open mid-game proposal of a new game is stored, ask by ask, so a restart keeps
     it for the people who have not answered yet (tables/proposals.py)."""
-    db.script(LAYOUT_4_TABLES)
+    db.script(LAYOUT_PROPOSALS_TABLES)
 
 
-LAYOUT_4_TABLES = """
+LAYOUT_PROPOSALS_TABLES = """
 CREATE TABLE IF NOT EXISTS proposals (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
@@ -231,9 +231,9 @@ CREATE TABLE IF NOT EXISTS proposals (
     PRIMARY KEY (table_id, seat)
 )
 """
-"""Tables added by layout step 4, after step 3's in a copy's order."""
+"""Tables added by the proposals' layout step, after step 3's in a copy's order."""
 
-MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_4]
+MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_proposals]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}
@@ -242,8 +242,8 @@ ORDERED = {"playtest_testers"}
 
 def table_names() -> list[str]:
     """The layout's tables, in the order a copy fills them."""
-    return [line.split()[5] for line in (LAYOUT_1_TABLES + LAYOUT_3_TABLES + LAYOUT_4_TABLES).splitlines()
-            if line.startswith("CREATE TABLE")]
+    layouts = LAYOUT_1_TABLES + LAYOUT_3_TABLES + LAYOUT_PROPOSALS_TABLES
+    return [line.split()[5] for line in layouts.splitlines() if line.startswith("CREATE TABLE")]
 
 
 def version(db: Database) -> int:

@@ -1,6 +1,6 @@
 """A table's mid-game proposals to leave its game for a new one (docs/web.md, rematch): who asked
 for which variant, whose agreement the last one waits for, and the open proposal as the pages show
-it. Each ask is stored (`SqlProposalStore`, layout step 4), so a restart keeps an open proposal
+it. Each ask is stored (`SqlProposalStore`, `schema._layout_proposals`), so a restart keeps an open proposal
 for a come-back-later table; a decided one (kept playing, or the rematch made) is deleted."""
 
 from __future__ import annotations
