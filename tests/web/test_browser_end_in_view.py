@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.web.browser_support import create_table, new_page, poll
+from tests.web.browser_support import create_table, new_page, play_script, poll
 from tests.web.server_process import ServerProcess
 
 from playtable.web.server.tables.tutorials import shipped
@@ -65,14 +65,7 @@ def test_a_tutorial_played_to_its_end_on_a_phone_shows_its_end_screen(
     made = httpx.post(web_server.url + "/api/tutorials", json={"name": tutorial}, timeout=10).json()
     page = new_page(chromium, *PHONE, touch=True, strict_csp=True)
     page.goto(web_server.url + made["join_url"].split("&tutorial=", 1)[0])
-    for step in shipped()[tutorial].steps:
-        if "expect" not in step:
-            continue
-        at = poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn "
-                         "&& !window.playtable.pending && window.playtable.state.step + 1")
-        page.evaluate("([a, s]) => window.playtable.connection.send({type: 'act', action: a, step: s})",
-                      [step["expect"], at - 1])
-        poll(page, f"window.playtable.state.step > {at - 1}")
+    play_script(page, [step["expect"] for step in shipped()[tutorial].steps if "expect" in step])
     _ended_in_view(page)
     _shot(page, tmp_path, f"{tutorial}-phone")
     assert not page.script_errors and not page.foreign_requests

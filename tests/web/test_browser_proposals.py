@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.web.browser_support import create_table, new_page, poll
+from tests.web.browser_support import create_table, open_connected, wait_open
 from tests.web.server_process import ServerProcess, start_server
 
 from playtable.web.server.store.schema import opened
@@ -33,17 +33,6 @@ def restartable(tmp_path: Path) -> Iterator[ServerProcess]:
         yield running
 
 
-def _open(chromium: Any, url: str, size: tuple[int, int]) -> Any:
-    page = new_page(chromium, *size, touch=size == PHONE, strict_csp=True)
-    page.goto(url)
-    _connected(page)
-    return page
-
-
-def _connected(page: Any) -> None:
-    poll(page, "window.playtable && window.playtable.state && window.playtable.connection.isOpen")
-
-
 def _stored(server: ServerProcess) -> int:
     with sqlite3.connect(server.db_path) as db:
         return int(db.execute("SELECT COUNT(*) FROM proposals").fetchone()[0])
@@ -53,8 +42,8 @@ def test_an_open_proposal_is_asked_again_after_a_restart_and_a_decided_one_is_no
         restartable: ServerProcess, chromium: Any, tmp_path: Path) -> None:
     shots = Path(os.environ.get("PLAYTABLE_SCREENSHOTS", str(tmp_path)))
     created = create_table(restartable.url, game="stardice", variant="battle", seed=12)
-    alice = _open(chromium, restartable.url + created["seats"][0]["join_url"], DESKTOP)
-    bob = _open(chromium, restartable.url + created["seats"][1]["join_url"], PHONE)
+    alice = open_connected(chromium, restartable.url + created["seats"][0]["join_url"], DESKTOP)
+    bob = open_connected(chromium, restartable.url + created["seats"][1]["join_url"], PHONE)
     status, prompt = alice.locator(".proposal-status"), bob.locator(".proposal-status")
     alice.locator(".stardice-menu-button").click()
     alice.locator('.stardice-variant[data-variant="iteration4"]').click()
@@ -65,7 +54,7 @@ def test_an_open_proposal_is_asked_again_after_a_restart_and_a_decided_one_is_no
     restartable.restart()
     for page in (alice, bob):
         page.reload()
-        _connected(page)
+        wait_open(page)
     status.get_by_text("waiting for Klingon to agree").wait_for()
     prompt.get_by_role("button", name="Keep playing").wait_for()
     assert prompt.inner_text().startswith("Federation asks to leave this game for a new game of Version 4")
@@ -77,7 +66,7 @@ def test_an_open_proposal_is_asked_again_after_a_restart_and_a_decided_one_is_no
     restartable.restart()
     for page in (alice, bob):
         page.reload()
-        _connected(page)
+        wait_open(page)
     assert alice.evaluate("window.playtable.state.step") >= 0
     assert status.is_hidden() and prompt.is_hidden()
     assert not alice.script_errors and not bob.script_errors
