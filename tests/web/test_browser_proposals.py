@@ -2,7 +2,9 @@
 server's strict Content-Security-Policy: the asker's status and the other person's "Agree" /
 "Keep playing" prompt are there again after the restart and a reload (a come-back-later table
 may wait days for its answer), and once decided ("Keep playing") nothing is asked again after
-the next restart. The store's side, on SQLite and PostgreSQL: `SqlProposalStore`.
+the next restart. On SQLite and PostgreSQL, over the wire: a server killed (SIGKILL) with a
+proposal open asks again after its restart, and one whose new game was agreed asks nobody; and
+the store's side, `SqlProposalStore`.
 
 Waits are Playwright locators and bounded polls of `page.evaluate` (`browser_support.poll`).
 Screenshots go to $PLAYTABLE_SCREENSHOTS, else the test's temporary directory.
@@ -16,9 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from tests.web.browser_support import create_table, open_connected, wait_open
+from tests.web.conftest import token_of
 from tests.web.server_process import ServerProcess, start_server
+from tests.web.wire_client import Client, join_query
 
 from playtable.web.server.store.schema import opened
 from playtable.web.server.tables.proposals import SqlProposalStore
@@ -70,6 +75,43 @@ def test_an_open_proposal_is_asked_again_after_a_restart_and_a_decided_one_is_no
     assert alice.evaluate("window.playtable.state.step") >= 0
     assert status.is_hidden() and prompt.is_hidden()
     assert not alice.script_errors and not bob.script_errors
+
+
+def _seated(server: ServerProcess, created: dict[str, Any], seat: int) -> Client:
+    player = Client(server.ws_url, created["table_id"], join_query(created, seat))
+    player.greet()
+    return player
+
+
+def _ask(server: ServerProcess, created: dict[str, Any], seat: int) -> httpx.Response:
+    """Seat `seat` asks for a new game of the balanced rules (a proposal while others play on)."""
+    return httpx.post(f"{server.url}/api/tables/{created['table_id']}/rematch", timeout=10,
+                      json={"seat": seat, "token": token_of(created, seat), "variant": "balanced"})
+
+
+def test_a_killed_server_keeps_an_open_proposal_and_forgets_a_decided_one(db_where: str | Path) -> None:
+    with start_server(db_where) as server:
+        tables = [create_table(server.url, game="wizard", players=3, seed=k) for k in (1, 2)]
+        for created in tables:  # every person sits down, then the wizard asks for a new game
+            for player in [_seated(server, created, seat) for seat in range(3)]:
+                player.close()
+            asked = _ask(server, created, 0)
+            assert asked.status_code == 202 and asked.json()["waiting_for"] == [1, 2]
+        agreed, still_open = tables
+        for seat in (1, 2):  # the first table's heroes agree: its new game is made
+            answer = _ask(server, agreed, seat)
+            assert answer.status_code == (202 if seat == 1 else 200), answer.text
+        assert _ask(server, still_open, 1).status_code == 202  # hero 1 agrees, hero 2 has not
+        with _seated(server, still_open, 2) as hero:
+            before = hero.received[0]["proposal"]
+        assert before["variant"] == "balanced" and before["waiting_for"] == [2]
+
+        server.kill()
+        server.restart()
+        with _seated(server, still_open, 2) as hero:
+            assert hero.received[0]["proposal"] == before  # only hero 2 is still asked
+        with _seated(server, agreed, 2) as hero:
+            assert hero.received[0]["proposal"] is None
 
 
 def test_the_store_keeps_each_seats_last_ask_in_order_until_cleared(db_where: str | Path) -> None:
