@@ -144,3 +144,26 @@ def create_table(url: str, **body: Any) -> dict[str, Any]:
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created
+
+
+def play_script(page: Any, actions: list[str]) -> None:
+    """Send `actions` (a tutorial's scripted moves) from a seated page, one at a time as the page
+    sends any move, each once the table waits for it; bounded polls, which the strict CSP allows."""
+    for action in actions:
+        at = poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn "
+                         "&& !window.playtable.pending && window.playtable.state.step + 1")
+        page.evaluate("([a, s]) => window.playtable.connection.send({type: 'act', action: a, step: s})",
+                      [action, at - 1])
+        poll(page, f"window.playtable.state.step > {at - 1}")
+
+
+def open_connected(chromium: Any, url: str, size: tuple[int, int]) -> Any:
+    """A page under the strict CSP (a phone's when 390 wide) at `url`, once its table's socket is open."""
+    page = new_page(chromium, *size, touch=size[0] < 700, strict_csp=True)
+    page.goto(url)
+    wait_open(page)
+    return page
+
+
+def wait_open(page: Any) -> None:
+    poll(page, "window.playtable && window.playtable.state && window.playtable.connection.isOpen")

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.web.browser_support import new_page, poll
+from tests.web.browser_support import new_page, play_script, poll
 from tests.web.server_process import ServerProcess
 
 from playtable.web.server.tables.tutorials import shipped
@@ -100,16 +100,23 @@ def _seated(url: str, key: str, table_id: str) -> None:
     raise AssertionError(f"table {table_id} never listed as the player's")
 
 
+def _in_tutorial(page: Any, url: str, name: str) -> str:
+    """The troll's tutorial started from the lobby by a person named `name`, once the server has
+    it among their tables: its table's id."""
+    _named(page, url, name)
+    page.locator('.game-card[data-game="troll"] button.learn').click()
+    page.wait_for_url("**/t/*tutorial=troll-walkthrough*")
+    poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
+    table_id: str = page.evaluate("window.playtable.tableId")
+    _seated(url, page.evaluate("localStorage.getItem('playtable.playerKey')"), table_id)
+    return table_id
+
+
 @pytest.mark.parametrize("screen", SCREENS)
 def test_a_tutorial_is_marked_never_your_turn_and_can_be_left(web_server: ServerProcess, chromium: Any,
                                                               tmp_path: Path, screen: str) -> None:
     page = _page(chromium, screen)
-    _named(page, web_server.url, f"Tess {screen}")
-    page.locator('.game-card[data-game="troll"] button.learn').click()
-    page.wait_for_url("**/t/*tutorial=troll-walkthrough*")
-    poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn")
-    table_id = page.evaluate("window.playtable.tableId")
-    _seated(web_server.url, page.evaluate("localStorage.getItem('playtable.playerKey')"), table_id)
+    table_id = _in_tutorial(page, web_server.url, f"Tess {screen}")
 
     page.goto(web_server.url + "/")
     row = page.locator(f'tr[data-table="{table_id}"]')
@@ -124,6 +131,39 @@ def test_a_tutorial_is_marked_never_your_turn_and_can_be_left(web_server: Server
     assert not page.script_errors and not page.foreign_requests
 
 
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_strangers_tutorial_is_not_in_the_public_lists(web_server: ServerProcess, chromium: Any,
+                                                          tmp_path: Path, screen: str) -> None:
+    """A tutorial is its person's own guided game: a stranger's Running list (and Finished, once
+    it is left) shows the bots' table made beside it but never the tutorial; its own person
+    still finds it under Yours until they leave it."""
+    owner = _page(chromium, screen)
+    tutorial_id = _in_tutorial(owner, web_server.url, f"Lena {screen}")
+    bots = [{"kind": "bot", "agent": "random-thrower"}] * 2
+    public_id = httpx.post(web_server.url + "/api/tables", json={"game": "stardice", "seats": bots},
+                           timeout=5).json()["table_id"]
+
+    stranger = _page(chromium, screen)
+    stranger.goto(web_server.url + "/")
+    stranger.locator('.tabs [data-status="running"]').click()
+    stranger.locator(f'tr[data-table="{public_id}"]').wait_for()
+    assert stranger.locator(f'tr[data-table="{tutorial_id}"]').count() == 0
+    assert stranger.locator(".tutorial-tag").count() == 0
+    shot = _shots(tmp_path) / f"lobby-running-no-tutorial-{screen}.png"
+    stranger.screenshot(path=str(shot), full_page=True)
+
+    owner.goto(web_server.url + "/")
+    row = owner.locator(f'tr[data-table="{tutorial_id}"]')
+    row.wait_for()
+    row.get_by_role("button", name="Leave").click()
+    row.wait_for(state="detached")
+    for status in ("running", "finished", None):
+        listed = httpx.get(web_server.url + "/api/tables", params={"status": status} if status else {},
+                           timeout=5).json()["tables"]
+        assert tutorial_id not in {t["id"] for t in listed}, status
+    assert not owner.script_errors and not stranger.script_errors
+
+
 def test_a_tutorial_played_to_its_end_says_so_on_the_end_screen(web_server: ServerProcess, chromium: Any,
                                                                  tmp_path: Path) -> None:
     """The script's moves sent as the page sends any move (the bubbles are the tutorial
@@ -132,14 +172,7 @@ def test_a_tutorial_played_to_its_end_says_so_on_the_end_screen(web_server: Serv
     page.goto(web_server.url + "/")
     page.locator('.game-card[data-game="troll"] button.learn').click()
     page.wait_for_url("**/t/*tutorial=troll-walkthrough*")
-    for step in shipped()["troll-walkthrough"].steps:
-        if "expect" not in step:
-            continue
-        at = poll(page, "window.playtable && window.playtable.state && window.playtable.state.your_turn "
-                         "&& !window.playtable.pending && window.playtable.state.step + 1")
-        page.evaluate("([a, s]) => window.playtable.connection.send({type: 'act', action: a, step: s})",
-                      [step["expect"], at - 1])
-        poll(page, f"window.playtable.state.step > {at - 1}")
+    play_script(page, [step["expect"] for step in shipped()["troll-walkthrough"].steps if "expect" in step])
     poll(page, "window.playtable.state.terminal")
     page.locator(".end-rating", has_text="Not rated: it was a tutorial.").wait_for()
     page.screenshot(path=str(_shots(tmp_path) / "lobby-tutorial-end-phone.png"))
@@ -244,11 +277,20 @@ MARKER_IN_VIEW = """(() => {
 })()"""
 
 
+END_IN_VIEW = """(() => {
+  const title = document.querySelector('.end-screen h2')?.getBoundingClientRect();
+  const seen = title && document.elementFromPoint(title.left + 4, (title.top + title.bottom) / 2);
+  return Boolean(seen && seen.closest('.end-screen'));
+})()"""
+"""The end screen's title is on the screen, not under the actions pinned over the board."""
+
+
 @pytest.mark.parametrize("screen", SCREENS)
 def test_rotator_moves_chosen_from_the_list_keep_the_board_in_view(web_server: ServerProcess, chromium: Any,
                                                                    tmp_path: Path, screen: str) -> None:
     """Every move played from the action list (as a finger or a mouse does) leaves the driller's
-    square on the screen, and the list too."""
+    square on the screen, and the list too; the move that ends the game brings the end screen
+    into view instead (on a phone it comes under the board)."""
     body = {"game": "rotator", "variant": "easy", "seed": 2}
     created = httpx.post(web_server.url + "/api/tables", json=body, timeout=15).json()
     touch = SCREENS[screen][2]
@@ -271,7 +313,7 @@ def test_rotator_moves_chosen_from_the_list_keep_the_board_in_view(web_server: S
             confirm.click()
         poll(page, f"window.playtable.state.step > {step} && window.playtable.state.your_turn "
                     "|| window.playtable.state.terminal")
-        poll(page, MARKER_IN_VIEW)
+        poll(page, END_IN_VIEW if page.evaluate("window.playtable.state.terminal") else MARKER_IN_VIEW)
         page.screenshot(path=str(_shots(tmp_path) / f"rotator-list-{screen}-{move}.png"))
     assert move >= 3, "the board was played from the list several times"
     assert not page.script_errors

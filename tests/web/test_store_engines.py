@@ -30,6 +30,7 @@ from playtable.web.server.store.rate_limits import SharedBuckets
 from playtable.web.server.store.schema import LATEST, opened, table_names
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, SqlStore, TableRow
 from playtable.web.server.tables.in_play import TablesInPlay
+from playtable.web.server.tables.proposals import SqlProposalStore
 from playtable.web.server.tables.votes import SqlVoteStore
 
 
@@ -38,7 +39,7 @@ def test_a_new_database_has_every_table_at_the_latest_layout(db_where: str | Pat
     try:
         assert schema.version(db) == LATEST
         assert set(table_names()) <= db.tables()
-        assert len(table_names()) == 19
+        assert len(table_names()) == 20
     finally:
         db.close()
 
@@ -164,6 +165,7 @@ def _fill(where: str | Path) -> None:
                    [("p1", SoloScore("tab2", "troll", "standard", 12.5, True, "2026-12-06"))], "2026-12-06",
                    [("player", "p1", "bot:random"), ("bot", "random", "player:p1")])
     SqlVoteStore(db).add("tab2", 0, 1)
+    SqlProposalStore(db).ask("tab1", 0, "battle", 1)
     TablesInPlay(db).reserve("tab0", "net1", "p1", False, 20, 10)
     SharedBuckets(db).allow("tables", "net1", 20)
     AddressSockets(db, 0, 2).open("10.0.0.1", 0, 5)

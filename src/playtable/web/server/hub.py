@@ -80,7 +80,7 @@ class Hub(Room):
         """Messages any connection may send, watchers' too."""
         self.for_seated: dict[str, Handler] = {
             "chat": lambda table, conn, msg: self.assists.chat(table, _seat(conn), msg.action or ""),
-            "keep_playing": lambda table, conn, msg: table.keep_playing(_seat(conn)),
+            "keep_playing": lambda table, conn, msg: self.rematches.keep_playing(table, _seat(conn), conn),
         }
         """Messages only a seated connection may send."""
         self.at_step: dict[str, Handler] = {

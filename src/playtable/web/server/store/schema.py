@@ -249,7 +249,6 @@ def _layout_chats(db: Database) -> None:
     db.execute("ALTER TABLE seat_assists ADD COLUMN chats INTEGER NOT NULL DEFAULT 0")
 
 
-
 def _layout_leases(db: Database) -> None:
     """A running table's lease (docs/web.md, "Several machines"): which node's process holds it
     (`holder`, its name and worker index), the address the other nodes reach that node at
@@ -270,8 +269,26 @@ CREATE INDEX IF NOT EXISTS leases_by_holder ON leases(holder);
 CREATE INDEX IF NOT EXISTS leases_by_expiry ON leases(expires)
 """
 
+
+def _layout_proposals(db: Database) -> None:
+    """A table's open mid-game proposal of a new game is stored, ask by ask, so a restart keeps
+    it for the people who have not answered yet (tables/proposals.py)."""
+    db.script(LAYOUT_PROPOSALS_TABLES)
+
+
+LAYOUT_PROPOSALS_TABLES = """
+CREATE TABLE IF NOT EXISTS proposals (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    variant TEXT,
+    asked INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+)
+"""
+"""Tables added by the proposals' layout step, after step 3's in a copy's order."""
+
 MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_nodes,
-                                                 _layout_chats, _layout_leases]
+                                                 _layout_chats, _layout_leases, _layout_proposals]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}
@@ -280,8 +297,8 @@ ORDERED = {"playtest_testers"}
 
 def table_names() -> list[str]:
     """The layout's tables, in the order a copy fills them."""
-    return [line.split()[5] for line in (LAYOUT_1_TABLES + LAYOUT_3_TABLES).splitlines()
-            if line.startswith("CREATE TABLE")]
+    layouts = LAYOUT_1_TABLES + LAYOUT_3_TABLES + LAYOUT_PROPOSALS_TABLES
+    return [line.split()[5] for line in layouts.splitlines() if line.startswith("CREATE TABLE")]
 
 
 def version(db: Database) -> int:

@@ -181,7 +181,7 @@ class TableStore(Protocol):
 
     def recent_ended(self, limit: int) -> list[tuple[TableRow, int]]:
         """The `limit` tables that ended last, newest first, without their records, each with
-        its number of actions."""
+        its number of actions (never a tutorial's: the lobby's public list leaves them out)."""
 
     def close(self) -> None: ...
 
@@ -485,7 +485,8 @@ class SqlStore:
     def recent_ended(self, limit: int) -> list[tuple[TableRow, int]]:
         found = self.db.execute(
             f"SELECT {_COLUMNS}, (SELECT COUNT(*) FROM actions WHERE table_id = tables.id) "
-            "FROM tables WHERE ended IS NOT NULL ORDER BY ended DESC, id LIMIT ?", (limit,)).fetchall()
+            "FROM tables WHERE ended IS NOT NULL AND tutorial IS NULL ORDER BY ended DESC, id LIMIT ?",
+            (limit,)).fetchall()
         return [(self._row(values[:-1]), values[-1]) for values in found]
 
     def close(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 
 from playtable.core.errors import PlaytableError
 from playtable.core.protocol import Event
@@ -18,11 +19,17 @@ from playtable.web.server.transport.wire import error
 log = logging.getLogger("playtable.web")
 HINTS_WAITING = 8
 """Jobs of one network waiting for the bots' workers past which its hints are refused."""
+HINTS_KEPT = 10_000
+"""Hints kept for asking again (one per table and seat, the oldest forgotten first)."""
 
 
 class Assists:
     def __init__(self, room: Room) -> None:
         self.room = room
+        self.given: OrderedDict[tuple[str, int], tuple[int, str, str]] = OrderedDict()
+        """(table, seat) -> the table's version when its last hint was given, and that hint
+        (action, text): asked again at the same position, it is given again without a new job
+        and counted once, so a flood of hints costs one worker job and one count a position."""
 
     async def undo(self, table: Table, conn: Connection) -> None:
         """Take the last action back (the game's `can_take_back` decides): the record minus it is
@@ -57,6 +64,11 @@ class Assists:
         if table.is_over or seat is None or table.state.current_player != seat:
             conn.push(error("no_hint", "a hint is for the player whose turn it is"))
             return
+        version, key = table.version, (table.id, seat)
+        kept = self.given.get(key)
+        if kept is not None and kept[0] == version:
+            conn.push({"type": "hint", "step": step, "action": kept[1], "text": kept[2]})
+            return
         workers = self.room.workers
         network = network_of(conn.address)
         if workers.bots.waiting_from(network) >= HINTS_WAITING:
@@ -72,10 +84,11 @@ class Assists:
             conn.push(error("no_hint", f"{table.game.name} has no hint for this position"))
             return
         action, text = found
-        try:
-            self.room.store.count_hint(table.id, seat)
-        except StoreError as err:  # the count is for a playtest's export; the hint still helps
-            log.error("table %s: hint not counted: %s", table.id, err)
+        if table.version == version and self._first(key, version, action, text):
+            try:
+                self.room.store.count_hint(table.id, seat)
+            except StoreError as err:  # the count is for a playtest's export; the hint still helps
+                log.error("table %s: hint not counted: %s", table.id, err)
         conn.push({"type": "hint", "step": step, "action": action, "text": text})
 
     def chat(self, table: Table, seat: int, text: str) -> None:
@@ -87,3 +100,13 @@ class Assists:
         except StoreError as err:  # the count is for a playtest's export; the line still goes out
             log.error("table %s: chat line not counted: %s", table.id, err)
         table.chat(seat, text)
+
+    def _first(self, key: tuple[str, int], version: int, action: str, text: str) -> bool:
+        """Keep the hint given at `version`; False when one was already given there (another
+        page of the same seat asked meanwhile: counted once)."""
+        kept = self.given.get(key)
+        self.given[key] = (version, action, text)
+        self.given.move_to_end(key)
+        if len(self.given) > HINTS_KEPT:
+            self.given.popitem(last=False)
+        return kept is None or kept[0] != version

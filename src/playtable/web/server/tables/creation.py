@@ -122,6 +122,7 @@ class Creation:
         except PlaytableError as err:
             raise BadRequest(str(err)) from None
         table = Table(row, start)
+        table.proposals.keep_in(room.proposals, row.id)
         try:
             room.store.create(row)
         except StoreError as err:

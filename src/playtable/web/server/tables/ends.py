@@ -40,6 +40,7 @@ class Ends:
         except StoreError as err:  # it is rebuilt at the next start and marked then
             log.error("table %s: its end not saved: %s", table.id, err)
         room.in_play.ended(table.id)
+        table.proposals.drop()  # a game over asks nobody any more
         room.remember_ended(table.id)
 
     async def reap(self) -> None:

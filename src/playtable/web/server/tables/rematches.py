@@ -12,7 +12,8 @@ from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.seating import plan_seats, stand_in_agent
 from playtable.web.server.tables.table_request import BadRequest
-from playtable.web.server.tables.tables import Table
+from playtable.web.server.tables.tables import Connection, Table
+from playtable.web.server.transport.wire import error
 
 log = logging.getLogger("playtable.web")
 
@@ -43,7 +44,12 @@ class Rematches:
         if not table.state.is_terminal:
             # One player may not end a game others are playing: mid-game, a new game is a
             # proposal until every other person who sat down asks for the same.
-            missing = table.propose(seat, variant)
+            try:
+                missing = table.propose(seat, variant)
+            except StoreError as err:
+                log.error("table %s: a proposal not saved: %s", table.id, err)
+                raise BadRequest("the server could not save your proposal (its disk may be full); "
+                                 "try again", 503) from None
             if missing:
                 return None, None
         # The one who asked first is seated first (a solitaire variant is theirs).
@@ -71,6 +77,7 @@ class Rematches:
             log.error("rematch %s of table %s not linked: %s", new.id, table.id, err)
             raise BadRequest("the server could not save the rematch (its disk may be full)", 503) from None
         table.row.rematch = new.id
+        table.proposals.drop()  # decided: a restart does not ask again
         room.arm_timer(table)  # a table left unfinished stops its clocks
         if table.left_unfinished:
             room.mark_ended(table)
@@ -79,3 +86,16 @@ class Rematches:
             message["seats"] = plan.old_to_new(len(old))
         table.broadcast(message)
         return new, plan.old_to_new(len(old))[seat]
+
+    @staticmethod
+    def keep_playing(table: Table, seat: int, conn: Connection) -> None:
+        """Seat `seat` declines the open proposal, or its asker takes it back: everyone is told.
+        Nothing happens with none open; a seat it does not ask is refused (`Proposals.asks`)."""
+        if table.open_proposal() is None:
+            return
+        if not table.proposals.asks(seat):
+            conn.push(error("not_asked", "this proposal does not wait for you: only its asker and "
+                                         "the people it asks answer it"))
+            return
+        table.proposals.drop()
+        table.broadcast({"type": "rematch_declined", "seat": seat, "name": table.label(seat)})

@@ -13,6 +13,7 @@ asks for it), so neither memory nor a restart grows with history.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,7 @@ from playtable.web.server.store.address_rates import AddressSockets
 from playtable.web.server.store.rate_limits import RATE_PER_SECOND, Budgets, SharedBuckets
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, TableRow, TableStore
 from playtable.web.server.tables.in_play import TablesInPlay
+from playtable.web.server.tables.proposals import SqlProposalStore, other_people
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Connection, Table, fresh_start, row_summary
 from playtable.web.server.tables.votes import SqlVoteStore, Votes
@@ -139,6 +141,8 @@ class Room:
         self.people = People(store)
         self.ratings = Ratings(store)
         self.votes = Votes(SqlVoteStore(store.db))  # type: ignore[attr-defined]
+        self.proposals = SqlProposalStore(store.db)  # type: ignore[attr-defined]
+        """The open mid-game proposals of the tables in play (`Proposals.keep_in`)."""
         self.budgets = Budgets(SharedBuckets(store.db) if shared else None)  # type: ignore[attr-defined]
         """Each network's tables, names, seats and pasts a minute (`rate_limits.py`): several
         processes, and several nodes, count them together, in the shared store."""
@@ -161,21 +165,33 @@ class Room:
             self.restore_held()
             return
         snapshots = self.store.running_snapshots()
+        asks = self.proposals.every()
         for row in self.store.load_running():
             if self.owner.owns(row.id):
-                self.keep(row, rebuilt(row, snapshots.get(row.id)))
+                self.keep(row, rebuilt(row, snapshots.get(row.id)), asks.pop(row.id, []))
+            else:
+                asks.pop(row.id, None)
+        for table_id in asks:  # decided, though a failure kept its row: asks nobody now
+            if self.owner.owns(table_id):
+                self.proposals.clear(table_id)
 
-    def keep(self, row: TableRow, table: Table | PlaytableError) -> Table | None:
-        """A running table rebuilt from its record (`rebuilt`) in memory; one that could not be
-        rebuilt is marked ended (None), one that turns out to be over is ended."""
+    def keep(self, row: TableRow, table: Table | PlaytableError,
+             asks: list[tuple[int, str | None]] | None = None) -> Table | None:
+        """A running table rebuilt from its record (`rebuilt`) in memory, with its open proposal
+        (`asks`, None: read from the store); one that could not be rebuilt is marked ended
+        (None), one that turns out to be over is ended."""
         if isinstance(table, PlaytableError):
             log.error("table %s cannot be rebuilt from its record: %s", row.id, table)
             self.store.mark_ended(row.id, now(), {"returns": None, "text": (
                 "This table could not be rebuilt after a restart: " + str(table)[:200])})
             return None
         self.tables[row.id] = table
+        table.proposals.keep_in(self.proposals, row.id)
         if table.is_over:
             self.mark_ended(table)
+        elif row.rematch is None:
+            found = self.proposals.of(row.id) if asks is None else asks
+            table.proposals.restore(found, functools.partial(other_people, row.seats))
         return table
 
     def get(self, table_id: str) -> Table:
@@ -231,10 +247,12 @@ class Room:
                 break
 
     def playing(self, status: str | None) -> list[dict[str, Any]]:
-        """The summaries of this process's tables in play (of `status`), newest first."""
+        """The summaries of this process's tables in play (of `status`), newest first. A
+        tutorial's table is its person's own guided game: listed under their "Yours" only
+        (players.py), never to strangers."""
         if status not in (None, "open", "running", "finished"):
             raise BadRequest("'status' must be open, running or finished")
-        playing = sorted((t for t in self.tables.values() if t.id not in self.ended),
+        playing = sorted((t for t in self.tables.values() if t.id not in self.ended and not t.row.tutorial),
                          key=lambda t: (t.row.created, t.id), reverse=True)
         return [t.summary() for t in playing if status is None or t.status == status][:MAX_LISTED]
 

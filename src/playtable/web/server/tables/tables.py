@@ -37,7 +37,7 @@ from playtable.core.story import tell
 from playtable.web.server.store.rate_limits import RateLimit
 from playtable.web.server.store.store import SeatRow, Snapshot, TableRow
 from playtable.web.server.tables.clocks import TableClock, forfeit_returns
-from playtable.web.server.tables.proposals import Proposals
+from playtable.web.server.tables.proposals import Proposals, other_people
 from playtable.web.server.tables.replays import start_state
 from playtable.web.server.transport.wire import PACES, shared
 
@@ -330,7 +330,7 @@ class Table:
         self.last_activity = _seconds(row.created) if row.ended or not row.actions else time.time()
         """When the table was last played, in seconds since the epoch (a restart counts as a
         move: it may have been down). A number, not a text: it is set at every action."""
-        self.proposals = Proposals()  # mid-game proposals of a new game (in memory only)
+        self.proposals = Proposals()  # mid-game proposals of a new game (stored: `keep_in`)
         self.version = 0
         """Counts every change of the record (an undo too), for the caches of views."""
         self.clock: TableClock | None = table_clock(row)
@@ -541,9 +541,7 @@ class Table:
         """Seat `seat` asks for a new game mid-game: the seats of the other people who sat down
         here and have not asked for the same (empty: everyone agrees). Each proposal is told to
         every connection, so the others can agree."""
-        mine, seats = self.row.seats[seat].token_hash, self.row.seats
-        others = [i for i, s in enumerate(seats) if s.kind == "human" and s.joined and s.token_hash != mine]
-        missing = self.proposals.ask(seat, variant, others)
+        missing = self.proposals.ask(seat, variant, other_people(self.row.seats, seat))
         proposal = self.open_proposal()
         if proposal is not None:
             self.broadcast({"type": "rematch_proposed", **proposal})
@@ -554,12 +552,6 @@ class Table:
         if self.decided or self.row.rematch is not None:
             return None
         return self.proposals.told(self.label, self.game.variant_titles)
-
-    def keep_playing(self, seat: int) -> None:
-        """Seat `seat` declines the open proposal, or its asker takes it back: everyone is told."""
-        if self.open_proposal() is not None:
-            self.proposals.drop()
-            self.broadcast({"type": "rematch_declined", "seat": seat, "name": self.label(seat)})
 
     def notice(self, text: str) -> None:
         """Something the server did at this table (a bot replaced, a timer run out), to everyone."""

@@ -31,7 +31,7 @@ import { SeatClocks } from "./clocks.js";
 import { Connection, tableSocketUrl } from "./connection.js";
 import { andList, endDetails, voteBox } from "./end_story.js";
 import { endRating } from "./ratings.js";
-import { closeChooser, confirmWarning, endScreen, GameLog, RulesPanel, showChooser } from "./frame_parts.js";
+import { bringIntoView, closeChooser, confirmWarning, endScreen, GameLog, RulesPanel, showChooser } from "./frame_parts.js";
 import { askToNotify, canAskToNotify, notify, playerKey, playerName, saveName } from "./player.js";
 import { ProposalStatus, upperFirst } from "./proposal.js";
 import { h, postJson, seatQuery } from "./util.js";
@@ -273,6 +273,7 @@ export class TableFrame {
     if (previous && state.step !== previous.step && !this.proposal.proposal) this.proposal.say("");
     this.drawProposal();
     this.draw(Boolean(previous) && state.step === previous.step + 1);
+    if (previous && !previous.terminal && state.terminal) bringIntoView(this.endHost.querySelector(".end-screen"));
     window.dispatchEvent(new CustomEvent("playtable:state")); // a tutorial's guide follows the game
     this.passDevice();
     this.drawTitle();

@@ -4,7 +4,7 @@
 
 import { renderMarkdown } from "./markdown.js";
 import { learnButtons } from "./tutorial.js";
-import { getJson, h } from "./util.js";
+import { getJson, h, prefersReducedMotion } from "./util.js";
 
 /** Ask the player to confirm `warning`; resolves true (do it) or false (cancel). */
 export function confirmWarning(actionLabel, warning) {
@@ -133,6 +133,19 @@ export class RulesPanel {
       }
     }
   }
+}
+
+/** The game has just ended on this page: its end screen comes into view where it is not (on a
+ * phone it sits under the board, below the fold; a person scrolled down to the controls on a
+ * desktop too), its top just under what stays pinned at the window's top (a proposal's status,
+ * Rotator's actions on a phone), so its title and verdict are read first. */
+export function bringIntoView(panel) {
+  if (!panel) return;
+  const pinned = Math.max(0, ...[...document.querySelectorAll(".proposal-status, .actions-panel")]
+    .filter((el) => !el.hidden && getComputedStyle(el).position === "sticky").map((el) => el.offsetHeight));
+  const top = panel.getBoundingClientRect().top;
+  if (top >= pinned && top < window.innerHeight - 120) return;
+  window.scrollBy({ top: top - pinned - 8, behavior: prefersReducedMotion() ? "auto" : "smooth" });
 }
 
 /** The end screen over the board: who won, why the game ended, what was hidden and the game's

@@ -329,7 +329,8 @@ function keepInView(marker, path) {
   const delay = path ? Math.max(path.total, path.rotateAt + 450) + 50 : 0;
   setTimeout(() => {
     const box = marker.getBoundingClientRect();
-    if (!box.width) return;
+    // At the game's end the page brings its end screen into view instead (frame_parts.bringIntoView).
+    if (!box.width || document.querySelector(".end-screen")) return;
     const pinned = document.querySelector(".actions-panel")?.getBoundingClientRect().height ?? 0;
     const top = Math.max(pinned, document.querySelector(".actions-panel")?.getBoundingClientRect().bottom ?? 0);
     if (box.top >= top && box.bottom <= window.innerHeight) return;

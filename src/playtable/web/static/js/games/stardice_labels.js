@@ -1,8 +1,9 @@
 // The pieces on the Star Dice table and their labels: each die's body, its rolled face inside
 // it when it fits, else beside it, and the shapes' tags ("6 pts", "A: 6 pts"), each label placed
 // where it covers no other label and no other piece: faces inside their dice first, then the
-// tags on their shapes or as near as is free, then the other faces ring after ring round their
-// die (a line back to the die when far), also at phone size. Pure drawing, for stardice_draw.js.
+// tags on their shapes or as near as is free, then the other faces (dice in a pile) ring after
+// ring round their die, each a chip in its fleet's colours tied to its die's centre by a line in
+// the fleet's colour, also at phone size. Pure drawing, for stardice_draw.js.
 
 import { BORG_STYLE, bodyRadius, drawBody, FLEET_STYLE, kindOf, ownerOf } from "./stardice_dice.js";
 
@@ -32,7 +33,9 @@ const RINGS = [1, 1.8, 2.7, 3.8, 5.2];
  * Draw the pieces on the table, `[{id, x, y, value}]` (a value of null shows "?", `moving`
  * pieces show no face), with `tags` (`[{x, y, text, owner, alpha}]` in table units: a shape's
  * points), each label where it covers no other label and no other piece. Returns the boxes
- * written: `{bodies: [{id, kind, px, py, r}], labels: [{kind: "face"|"tag", text, x, y, w, h}]}`.
+ * written: `{bodies: [{id, kind, px, py, r}], labels: [{kind: "face"|"tag", text, x, y, w, h}]}`; a
+ * face outside its die also has `owner`, `colour` (its chip's) and `lead` (its line, {x1, y1} on
+ * the die's centre, {x2, y2} on the chip's edge).
  */
 export function drawPieces(ctx, view, pieces, tags = []) {
   const { toPx, scale } = view.fit;
@@ -45,7 +48,7 @@ export function drawPieces(ctx, view, pieces, tags = []) {
   const placed = labelPlaces(ctx, view, bodies);
   const outside = writeInsideFaces(placed, bodies);
   for (const tag of tags) writeTag(placed, tag);
-  for (const { b, text } of outside) writeOutsideFace(placed, b, text);
+  writeOutsideFaces(ctx, outside.map(({ b, text }) => placeOutsideFace(placed, b, text)));
   return { bodies: bodies.map(({ id, kind, px, py, r }) => ({ id, kind, px, py, r })), labels: placed.labels };
 }
 
@@ -138,20 +141,22 @@ function writeTag(placed, tag) {
   labels.push({ kind: "tag", text: tag.text, ...best.box });
 }
 
-/** 3. A face that did not fit inside its die, beside it, ring after ring until a free place. */
-function writeOutsideFace(placed, b, text) {
+/** 3. A face that did not fit inside its die (a die in a pile), beside it, ring after ring until
+ *  a free place: its box, kept among the labels so the next face goes elsewhere. */
+function placeOutsideFace(placed, b, text) {
   const { ctx, labels, cost } = placed;
   const size = Math.max(11, Math.round(Math.min(b.r * 1.05, 16)));
   ctx.font = `bold ${size}px system-ui, sans-serif`;
-  const w = ctx.measureText(text).width + 2;
+  const w = ctx.measureText(text).width + size * 0.7;
+  const h = Math.round(size * 1.25);
   let best = null;
   for (const ring of RINGS) {
     for (const [dx, dy] of PLACES) {
-      const gap = b.r * 1.05 * ring + 1;
+      const gap = b.r * 1.05 * ring + 3;
       const box = {
         x: dx > 0 ? b.px + gap * Math.min(dx, 1.6) : dx < 0 ? b.px - gap * Math.min(-dx, 1.6) - w : b.px - w / 2,
-        y: dy > 0 ? b.py + gap * 0.55 * dy : dy < 0 ? b.py + gap * 0.55 * dy - size : b.py - size / 2,
-        w, h: size, ring,
+        y: dy > 0 ? b.py + gap * 0.55 * dy : dy < 0 ? b.py + gap * 0.55 * dy - h : b.py - h / 2,
+        w, h,
       };
       const c = cost(box, b);
       if (!best || c < best.c) best = { box, c };
@@ -159,22 +164,58 @@ function writeOutsideFace(placed, b, text) {
     }
     if (best.c === 0) break;
   }
-  const box = best.box;
-  if (box.ring > 1) {
-    const tx = Math.min(Math.max(b.px, box.x), box.x + box.w);
-    const ty = Math.min(Math.max(b.py, box.y), box.y + box.h);
-    const along = b.r / Math.max(1, Math.hypot(tx - b.px, ty - b.py)); // from the die's edge
-    ctx.save();
-    ctx.beginPath();
-    ctx.moveTo(b.px + (tx - b.px) * along, b.py + (ty - b.py) * along);
-    ctx.lineTo(tx, ty);
-    ctx.strokeStyle = "rgba(255,255,255,0.65)";
-    ctx.lineWidth = 1;
-    ctx.stroke();
-    ctx.restore();
+  const { box } = best;
+  const style = faceStyle(b);
+  // Tied to its die: a line in its fleet's colour from the die's centre to the nearest point
+  // of its label, which is a chip of the fleet's colours (the Borg die's: black and green).
+  const lead = { x1: b.px, y1: b.py, x2: Math.min(Math.max(b.px, box.x), box.x + box.w),
+    y2: Math.min(Math.max(b.py, box.y), box.y + box.h) };
+  const label = { kind: "face", id: b.id, text, ...box, owner: b.owner ?? null, colour: style.fill, lead, size };
+  labels.push(label);
+  return { label, style };
+}
+
+/** A piled die's face: its fleet's body colour and ink, edged for the dark table. */
+function faceStyle(b) {
+  if (b.kind === "borg") return { fill: BORG_STYLE.body, ink: BORG_STYLE.ink, line: BORG_STYLE.grid, edge: BORG_STYLE.grid };
+  const fleet = FLEET_STYLE[b.owner ?? 0];
+  return { fill: fleet.body, ink: fleet.ink, line: fleet.body, edge: fleet.edge };
+}
+
+/** The piled dice's faces: every leader line first, then every chip over them, then each
+ *  leader's dot on its die's centre over everything (the one place that says "this die"). */
+function writeOutsideFaces(ctx, faces) {
+  ctx.save();
+  ctx.lineCap = "round";
+  for (const { label: { lead }, style } of faces) {
+    for (const [width, colour] of [[4, "rgba(0,0,0,0.8)"], [2, style.line]]) {
+      ctx.beginPath();
+      ctx.moveTo(lead.x1, lead.y1);
+      ctx.lineTo(lead.x2, lead.y2);
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.stroke();
+    }
   }
-  writeText(ctx, text, box, size, "#ffffff", "rgba(0,0,0,0.75)");
-  labels.push({ kind: "face", id: b.id, text, x: box.x, y: box.y, w: box.w, h: box.h });
+  for (const { label, style } of faces) {
+    roundRect(ctx, label, label.h / 2);
+    ctx.fillStyle = style.fill;
+    ctx.fill();
+    ctx.strokeStyle = style.edge;
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+    writeText(ctx, label.text, label, label.size, style.ink, null);
+  }
+  for (const { label: { lead }, style } of faces) {
+    ctx.beginPath();
+    ctx.arc(lead.x1, lead.y1, 3, 0, 2 * Math.PI);
+    ctx.fillStyle = style.line;
+    ctx.fill();
+    ctx.strokeStyle = "rgba(0,0,0,0.85)";
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+  }
+  ctx.restore();
 }
 
 function writeText(ctx, text, box, size, ink, halo) {
