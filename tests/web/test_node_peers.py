@@ -182,8 +182,7 @@ def test_the_nodes_route_refuses_a_question_without_the_secret(nodes: Nodes) -> 
     host = urlsplit(nodes.b.url).netloc
 
     def headers_of(secret: str, asker: str = "a") -> dict[str, str]:
-        lines = signed(NODE_PATH, host, asker, secret).decode().strip().split("\r\n")
-        return dict(line.split(": ", 1) for line in lines)
+        return {name.decode(): value.decode() for name, value in signed(NODE_PATH, host, asker, secret)}
 
     good = headers_of(SECRET)
     # a client's request that a node vouches for (a forwarded one) is not a node's question

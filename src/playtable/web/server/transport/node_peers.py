@@ -5,8 +5,8 @@ an HTTP POST to `NODE_PATH` signed with the nodes' secret as a forwarded request
 (`node_routes.py`). Who is live comes from the store (`node_registry.py`), refreshed with this
 node's own heartbeat.
 
-The client is a few lines over asyncio's streams rather than a dependency: one JSON POST on a
-fresh connection (`Connection: close`), its answer's length declared and bounded.
+The client is httpx's (the `server` extra's, as the forwarding's is): one kept-alive client a
+process, no environment proxies, each answer's length declared and bounded.
 """
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from playtable.web.server.store.database import DatabaseError
 from playtable.web.server.store.node_registry import HEARTBEAT_SECONDS, NodeRegistry
 from playtable.web.server.transport.forward import forwarded_headers
 from playtable.web.server.transport.nodes import Locate, Node
+
+if TYPE_CHECKING:  # imported where a question is sent: httpx is the `server` extra's
+    import httpx
 
 log = logging.getLogger("playtable.web")
 
@@ -31,7 +34,6 @@ NODE_SECONDS = 3.0
 processes (`peers.PEER_SECONDS`), so that a slow process there leaves out only its part."""
 MAX_NODE_ANSWER = 4 << 20
 """The largest answer read from another node, in bytes."""
-MAX_HEADERS = 100
 FORGET_EVERY = 30
 """Every this many heartbeats, the nodes long dead are forgotten (`NodeRegistry.forget_dead`)."""
 
@@ -40,43 +42,30 @@ class NodeRefused(Exception):
     """Another node's answer that is not a question's answer (refused, too large, cut short)."""
 
 
-def signed(path: str, host: str, asker: str, secret: str) -> bytes:
-    """The header lines that prove a question comes from one of the site's nodes (`asker`): the
+def signed(path: str, host: str, asker: str, secret: str) -> list[tuple[bytes, bytes]]:
+    """The headers that prove a question comes from one of the site's nodes (`asker`): the
     signature a forwarded request carries (`forward.believe` checks it at the other end)."""
     scope = {"type": "http", "method": "POST", "path": path, "scheme": "http",
              "client": (f"node:{asker}", 0), "headers": [(b"host", host.encode())]}
-    return b"".join(name + b": " + value + b"\r\n" for name, value in forwarded_headers(scope, secret))
+    return forwarded_headers(scope, secret)
 
 
-async def post_json(url: str, path: str, node: Node, payload: Any) -> Any:
+async def post_json(client: httpx.AsyncClient, url: str, path: str, node: Node, payload: Any) -> Any:
     """POST `payload` as JSON to `url` + `path`, signed as from `node`; the answer's JSON.
     NodeRefused when the answer is not a 200 with a declared length of at most MAX_NODE_ANSWER."""
-    parts = urlsplit(url)
-    secure = parts.scheme == "https"
-    body = json.dumps(payload).encode()
-    reader, writer = await asyncio.open_connection(parts.hostname, parts.port or (443 if secure else 80),
-                                                   ssl=True if secure else None)
-    try:
-        writer.write(f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
-                     f"Content-Length: {len(body)}\r\n".encode()
-                     + signed(path, parts.netloc, node.name, node.secret)
-                     + b"Connection: close\r\n\r\n" + body)
-        await writer.drain()
-        status = (await reader.readline()).split(b" ", 2)
-        length = None
-        for _ in range(MAX_HEADERS):
-            line = await reader.readline()
-            if line in (b"\r\n", b"\n", b""):
-                break
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value.strip())
-        if len(status) < 2 or status[1] != b"200" or length is None or not 0 <= length <= MAX_NODE_ANSWER:
-            raise NodeRefused(f"{url} answered {b' '.join(status[1:]).decode(errors='replace').strip()!r} "
-                              f"(length {length})")
-        return json.loads(await reader.readexactly(length))
-    finally:
-        writer.close()
+    host = urlsplit(url).netloc
+    headers = [(b"content-type", b"application/json"), *signed(path, host, node.name, node.secret)]
+    async with client.stream("POST", url + path, content=json.dumps(payload).encode(),
+                             headers=headers) as answer:
+        length = answer.headers.get("content-length", "")
+        if answer.status_code != 200 or not length.isdecimal() or int(length) > MAX_NODE_ANSWER:
+            raise NodeRefused(f"{url} answered {answer.status_code} (length {length or None})")
+        body = b""
+        async for chunk in answer.aiter_bytes():
+            body += chunk
+            if len(body) > int(length):
+                raise NodeRefused(f"{url} sent more than it declared")
+        return json.loads(body)
 
 
 class NodePeers:
@@ -87,6 +76,15 @@ class NodePeers:
         self.node, self.registry, self.locate = node, registry, locate
         self.others: dict[str, str] = {}
         self._beating: asyncio.Task[None] | None = None
+        self._client: httpx.AsyncClient | None = None
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        import httpx
+
+        if self._client is None:  # made in the server's event loop, at the first question
+            self._client = httpx.AsyncClient(timeout=NODE_SECONDS, trust_env=False, follow_redirects=False)
+        return self._client
 
     async def start(self) -> None:
         """Register this node (a StoreError when another live node has its name) and keep its
@@ -97,6 +95,8 @@ class NodePeers:
     async def close(self) -> None:
         if self._beating is not None:
             self._beating.cancel()
+        if self._client is not None:
+            await self._client.aclose()
         try:
             self.registry.leave()
         except DatabaseError as err:  # it stops being live when its heartbeat is old enough
@@ -119,7 +119,8 @@ class NodePeers:
         list, one answer for each of its processes. Raises when it is down, refuses or is slower
         than NODE_SECONDS."""
         payload = {"question": question} if table is None else {"question": question, "table": table}
-        return await asyncio.wait_for(post_json(url, NODE_PATH, self.node, payload), NODE_SECONDS)
+        asking = post_json(self.client, url, NODE_PATH, self.node, payload)
+        return await asyncio.wait_for(asking, NODE_SECONDS)
 
     async def ask(self, question: dict[str, Any]) -> list[Any]:
         """Every process's answer at every other live node; a node that is down, refuses or is
