@@ -69,6 +69,9 @@ class ThirdTurnTroll:
     """The two-turn search, then a sampled third turn for its best few endings; see the module
     documentation."""
 
+    # Remote bounds (`core.params`): the dearest setting (width=4, outer_samples=16, inner_width=3,
+    # samples=16, leaf=network) took at most 1.9 CPU s a move on the first turns of deals 0 and 1
+    # (a spot check; `benchmarks/remote_bounds.py` lists it for the full measurement).
     width: int = field(default=3, metadata={"range": (1, 4)})
     """Root endings (the two-turn search's best first) searched a third turn (1: `strongest`)."""
     inner_width: int = field(default=2, metadata={"range": (1, 3)})
