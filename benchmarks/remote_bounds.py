@@ -58,7 +58,8 @@ GENERIC = ["greedy:samples=16,candidates=64", "ismcts:iterations=2000,width=128"
 DEAREST_AGENTS: dict[str, list[str]] = {
     "troll": ["expectimax:depth=2,leaf=network", "strongest",
               "hindsight:samples=32,width=8,late=52,nodes=200,depth=2,leaf=network",
-              "rollout:samples=64,width=8,horizon=4,leaf=network", *GENERIC],
+              "rollout:samples=64,width=8,horizon=4,leaf=network",
+              "thirdturn:width=4,outer_samples=16,inner_width=3,samples=16,leaf=network", *GENERIC],
     "rotator": ["solver", *GENERIC],
     "stardice": ["search-strong", *GENERIC],
     "wizard": ["heuristic", *GENERIC],

@@ -112,12 +112,13 @@ class TrollGame(Game[TrollParams, TrollState]):
 
     def bots(self) -> Mapping[str, Callable[[], Agent]]:
         from playtable.games.troll.bots import HeuristicTroll
+        from playtable.games.troll.deep import ThirdTurnTroll
         from playtable.games.troll.hindsight import HindsightTroll
         from playtable.games.troll.rollout import RolloutTroll
         from playtable.games.troll.search import ExpectimaxTroll, StrongestTroll
 
         return {"heuristic": HeuristicTroll, "expectimax": ExpectimaxTroll, "hindsight": HindsightTroll,
-                "rollout": RolloutTroll, "strongest": StrongestTroll}
+                "rollout": RolloutTroll, "strongest": StrongestTroll, "thirdturn": ThirdTurnTroll}
 
     def evaluate(self, state: TrollState, seat: int) -> float:
         return heuristic_evaluate(state)
