@@ -51,28 +51,42 @@ def paired_points(game_id: str, upper: str, lower: str, params: dict[str, str], 
                   seed: int, workers: int, log: bool = False,
                   played: list[tuple[int, str, str, float]] | None = None) -> PairedResult:
     """`upper`'s mean points per seed against `lower`, both seatings of each seed (1 = it won
-    both, 0.5 = even), with the normal 95% interval over seeds. `log` prints each seed's points
-    to stderr as it finishes (a long run stopped by Ctrl-C keeps and rates the seeds done);
-    `played` gets every game as (seed, the spec in seat 0, the other, points of seat 0's)."""
-    by_seed: dict[int, list[float]] = defaultdict(list)
+    both, 0.5 = even), with a 95% interval over seeds (`paired_result`). `log` prints each
+    seed's points to stderr as it finishes (a long run stopped by Ctrl-C keeps and rates the
+    seeds done); `played` gets every game as (seed, the spec in seat 0, the other, points of
+    seat 0's)."""
+    games_here: list[tuple[int, str, str, float]] = []
     game = get_game(game_id)
     the_params = params_from_dict(game.params_type, params) if params else None
     specs = (upper, lower)
 
     def count(s: int, i: int, j: int, points: float) -> None:
-        by_seed[s].append(points if i == 0 else 1.0 - points)
-        if played is not None:
-            played.append((s, specs[i], specs[j], points))
-        if log and len(by_seed[s]) == 2:
-            print(f"{game_id} {upper} v {lower} seed {s}: {by_seed[s]} "
+        games_here.append((s, specs[i], specs[j], points))
+        if log and i == 1:  # a seed's second game: the seed is done
+            mine = [x[3] if x[1] == upper else 1.0 - x[3] for x in games_here if x[0] == s]
+            print(f"{game_id} {upper} v {lower} seed {s}: {mine} "
                   f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
 
     play_tournament(game_id, [upper, lower], params=the_params, games=games, seed=seed,
-                    options=RunOptions(workers=workers), bootstrap=0, on_game=count)
+                    # a batch is a seed's two games: each seed is counted (and kept by a
+                    # Ctrl-C, which waits for the batch in play) as it ends, not a first batch
+                    # of eight slow games later
+                    options=RunOptions(workers=workers, batch_size=2), bootstrap=0, on_game=count)
+    if played is not None:
+        played.extend(games_here)
+    return paired_result(games_here, upper)
+
+
+def paired_result(games: list[tuple[int, str, str, float]], upper: str) -> PairedResult:
+    """`upper`'s mean points per seed in `games` (seed, seat 0's spec, the other's, seat 0's
+    points), with the 95% Wilson interval over seeds, each seed's mean counted as one trial: a
+    seed's mean (0, 1/2 or 1 in a two-sided game) varies less than a coin, so the interval is on
+    the safe side, and it stays an interval when every seed went one way (a normal interval
+    would shrink to a point)."""
+    by_seed: dict[int, list[float]] = defaultdict(list)
+    for s, first, _, points in games:
+        by_seed[s].append(points if first == upper else 1.0 - points)
     per_seed = [sum(v) / len(v) for v in by_seed.values()]
-    # Wilson over seeds, each seed's mean counted as one trial: a seed's mean (0, 1/2 or 1 in a
-    # two-sided game) varies less than a coin, so the interval is on the safe side, and it stays
-    # an interval when every seed went one way (a normal interval would shrink to a point).
     low, high = wilson(sum(per_seed), len(per_seed))
     return PairedResult(len(per_seed), sum(per_seed) / max(1, len(per_seed)), low, high)
 

@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bot_ladder import paired_points
+from benchmarks.bot_ladder import paired_points, paired_result
 
 from playtable.agents import available_agents, ladder
 from playtable.core.registry import game_ids, get_game
@@ -100,22 +100,50 @@ def ladder_pairs(game_id: str) -> list[tuple[str, str]]:
     return list(zip(specs, specs[1:], strict=False))
 
 
+def journalled(journal: Path | None, game_id: str, upper: str, lower: str, seeds: int,
+               seed: int) -> list[tuple[int, str, str, float]] | None:
+    """The pair's games on seeds `seed`.. `seed + seeds - 1` from the `journal` (JSON lines:
+    game, seed, first, other, points of the first), or None unless every seed has both."""
+    if journal is None or not journal.exists():
+        return None
+    wanted = range(seed, seed + seeds)
+    found = {}
+    for line in journal.read_text().splitlines():
+        row = json.loads(line)
+        if (row["game"] == game_id and row["seed"] in wanted
+                and {row["first"], row["other"]} == {upper, lower}):
+            found[(row["seed"], row["first"])] = (row["seed"], row["first"], row["other"], row["points"])
+    return sorted(found.values()) if len(found) == 2 * seeds else None
+
+
 def measure_ladder(game_id: str, games: list[int], workers: int, seed: int,
-                   out: Path) -> None:
+                   out: Path, journal: Path | None = None) -> None:
     """Each level against the one below on `games` seeds (both seatings: the paired design,
     the same deals for both), printed as the upper level's points with their interval; then
     every game through the server's rating update in seed order, each spec a newcomer. The
     ratings are on one scale because the pairs chain the levels together. `games`: seeds for
     each pair, weakest first (the last count serves the pairs beyond the list). The file is
     written after each pair (a long run stopped keeps the pairs done, the levels above them
-    left as they were)."""
+    left as they were). With a `journal`, every game played is appended to it, and a pair it
+    already holds on the same seeds is read from it instead of played again (a ladder whose
+    middle level changed replays only the two pairs that level is in)."""
     played: list[tuple[int, str, str, float]] = []
     pairs: list[dict[str, Any]] = []
     print(f"\n{get_game(game_id).name}: each level against the one below, both seatings\n"
           "| level | against | its points a seed (95%) | seeds |\n|---|---|---:|---:|")
     for k, (lower, upper) in enumerate(ladder_pairs(game_id)):
         seeds = games[min(k, len(games) - 1)]
-        p = paired_points(game_id, upper, lower, {}, seeds, seed, workers, log=True, played=played)
+        done = journalled(journal, game_id, upper, lower, seeds, seed)
+        if done is None:
+            done = []
+            paired_points(game_id, upper, lower, {}, seeds, seed, workers, log=True, played=done)
+            if journal is not None:
+                with journal.open("a") as f:
+                    for s, first, other, points in done:
+                        f.write(json.dumps({"game": game_id, "seed": s, "first": first,
+                                            "other": other, "points": points}) + "\n")
+        played.extend(done)
+        p = paired_result(done, upper)
         print(f"| {upper} | {lower} | {p.mean:.1%} [{p.low:.1%}, {p.high:.1%}] | {p.seeds} |",
               flush=True)
         pairs.append({"upper": upper, "lower": lower, "seeds": p.seeds, "points": round(p.mean, 4),
@@ -171,6 +199,9 @@ def main() -> None:
     parser.add_argument("--pair-games", default="",
                         help="with --ladder, seeds for each pair of levels, weakest first "
                              "(e.g. 40,40,8: the costly top pair on fewer); else --games")
+    parser.add_argument("--journal", type=Path,
+                        help="with --ladder, a file of the pairs' games: appended to, and a pair "
+                             "it holds on the same seeds is not played again")
     args = parser.parse_args()
     if args.levels_only:
         data = json.loads(args.out.read_text())
@@ -183,7 +214,7 @@ def main() -> None:
         start = time.monotonic()
         if args.ladder:
             per_pair = [int(n) for n in args.pair_games.split(",") if n] or [args.games]
-            measure_ladder(game_id, per_pair, args.workers, args.seed, args.out)
+            measure_ladder(game_id, per_pair, args.workers, args.seed, args.out, args.journal)
             continue
         skills, tournament = measure(game_id, args.games, args.workers, args.seed)
         print(f"\n{get_game(game_id).name}: {args.games} seeds per pair, both seatings "
