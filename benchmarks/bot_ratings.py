@@ -18,6 +18,15 @@ spec plays once in the tournament (a level named after a bot is that bot), and e
 entry is its spec's. `--levels-only` plays nothing: it writes the levels' entries from the specs
 the file already holds (for a ladder built of bots measured before), and names any level whose
 spec is not there.
+
+`--ladder` plays only each level against the one below (`--games` seeds a pair, or
+`--pair-games 40,40,8` weakest pair first), prints each pair's points with a 95% interval,
+rates the levels from those games (the pairs chain them onto one scale), and writes the pairs
+under "ladders" beside the entries, keeping the other bots' entries; `--journal FILE` keeps the
+games played and reads back a pair it holds on the same seeds instead of playing it again.
+
+    .venv/bin/python benchmarks/bot_ratings.py --ladder --game stardice --games 30 --workers 1
+        --seed 900000 [--journal ladder.jsonl]
 """
 
 from __future__ import annotations
