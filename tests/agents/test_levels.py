@@ -12,11 +12,15 @@ from playtable.core.registry import game_ids, get_game
 from playtable.games.stardice.aiming import AimingThrower
 
 
-@pytest.mark.parametrize("game_id", ["stardice", "wizard"])
-def test_every_game_with_opponents_has_four_to_six_named_levels(game_id: str) -> None:
+@pytest.mark.parametrize(("game_id", "top"), [
+    ("stardice", "Strongest"),
+    # The wizard game's search lost every measured game to Strong (levels.py), so it is no level.
+    ("wizard", "Strong"),
+])
+def test_every_game_with_opponents_has_named_levels_from_a_beginner(game_id: str, top: str) -> None:
     levels = ladder(game_id)
-    assert 4 <= len(levels) <= 6
-    assert levels[0].title == "Beginner" and levels[-1].title == "Strongest"
+    assert 3 <= len(levels) <= 6
+    assert levels[0].title == "Beginner" and levels[-1].title == top
     assert len({lv.agent for lv in levels}) == len(levels) == len({lv.title for lv in levels})
     game = get_game(game_id)
     for level in levels:

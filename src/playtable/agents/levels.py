@@ -67,13 +67,10 @@ LADDERS: dict[str, tuple[Level, ...]] = {
               "Plays it safe: heroes stay together and heal early; the wizard hoards less."),
         Level("strong", "Strong", "heuristic",
               "Rules of thumb for both sides: keys, the door, spells where they hurt most."),
-        # A search over the heuristic's own play: 100 iterations, each played on 8 steps by
-        # the heuristic, cost 0.54 CPU s a move (p95 0.77) in a server worker at 5 players
-        # (ISMCTS at 2,000 plain iterations takes 28-110 s). Weaker than `heuristic`: it lost
-        # all 8 games of 4 paired seeds at 4 players to it (0% a seed, 95% up to 49.0%;
-        # docs/web.md "The bot ladders, paired"): to be replaced by a search that beats it.
-        Level("strongest", "Strongest", "ismcts:iterations=100,rollout_agent=heuristic",
-              "Searches ahead, playing each line out with the rules of thumb."),
+        # No Strongest until a bot beats Strong: `ismcts:iterations=100,rollout_agent=heuristic`
+        # (0.54 CPU s a move, p95 0.77, in a server worker at 5 players) lost all 8 games of 4
+        # paired seeds at 4 players to `heuristic` (0% a seed, 95% up to 49.0%; docs/web.md
+        # "The bot ladders, paired"), so offering it as the strongest would mislead a player.
     ),
 }
 """Game id -> its levels, weakest first."""
