@@ -53,7 +53,8 @@ def test_a_played_tables_log_and_record_are_untracked_after_a_collection(game: s
     while not table.state.is_terminal and table.step < 60:
         canonical, after, events = table.try_action(str(rng.choice(table.state.legal_actions())))
         seat = table.state.current_player
-        table.commit(seat if seat >= 0 else None, canonical, after, events, "random" if table.step % 7 else None)
+        stand_in = None if table.step % 7 else "random"
+        table.commit(seat if seat >= 0 else None, canonical, after, events, stand_in)
     assert table.step >= 5
     gc.collect()
     log, record = table._steps, table.row.actions
