@@ -13,7 +13,8 @@ while every new state waits in the young generation; the tables that end free ol
 With 50,000 as the young threshold, after two minutes at 1,000 tables on one process the young
 generation held 460,000 objects and a young collection took 400-560 ms (docs/web.md,
 "Sustained load"). No threshold fixes that: at 500 the young generation still reached 70,000
-objects at times (`benchmarks/web_hold.py`'s figures in docs/web.md).
+objects at times, a collection of up to 38 ms of CPU (the churn of 1,000 tables through a hub,
+counted by temporary instrumentation, 6 Dec).
 
 So, once the server has started (modules imported, tables restored), `settle`:
 - freezes what exists then (`gc.freeze`): it lives as long as the server (modules, classes, the
