@@ -23,13 +23,13 @@ So, once the server has started (modules imported, tables restored), `settle`:
   start, which the server held anyway;
 - collects by the clock instead of by the count (`Schedule`): the young generation every
   `YOUNG_SECONDS`, so it holds only what a tenth of a second made and kept (about 13,000
-  objects at 1,000 tables, 10-20 ms of CPU: `benchmarks/collector_schedule.py`), and a full
+  objects at 1,000 tables, 5-20 ms of CPU: `benchmarks/collector_schedule.py`), and a full
   collection every `FULL_SECONDS`. What survives a young collection (mostly the tables'
   current states, which the next action frees by reference counting) waits in the middle
   generation, which only the full collection scans: scanning it every third tick too was
   measured and costs twice the collector's CPU for middle pauses of 41-58 ms (docs/web.md
   "Sustained load"). The price of the schedule is CPU: everything that outlives a tick is
-  scanned once, 55 us an action at 1,000 tables against 3 us by the count. A cycle that became
+  scanned once, 28-55 us an action at 1,000 tables against 2-3 us by the count. A cycle that became
   garbage after surviving one young collection is freed within `FULL_SECONDS`. The count's own
   young collections stay as a backstop (a burst of allocations between two ticks) at 50,000
   net new objects, and never start a middle or full one (their thresholds are out of reach);
