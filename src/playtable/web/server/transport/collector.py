@@ -60,7 +60,7 @@ YOUNG_SECONDS = 0.1
 """The young generation is collected this often (the event loop's own timer)."""
 FULL_SECONDS = 120.0
 """A full collection this often: every object made since the start that outlived a young
-collection (at 1,000 tables 80,000-140,000, 130-270 ms of CPU), and the cycles among them."""
+collection (at 1,000 tables 80,000-200,000, 130-430 ms of CPU), and the cycles among them."""
 
 PROBE_ENV = "PLAYTABLE_GC_PROBE"
 """A folder: record every collection of this process there (`Probe`); unset, nothing is."""
