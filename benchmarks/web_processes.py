@@ -95,7 +95,8 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
     ordered = level["times"]
     return {"tables": tables, "actions": len(ordered), "per_s": len(ordered) / level["elapsed"],
             "p50": 1000 * percentile(ordered, 0.5), "p99": 1000 * percentile(ordered, 0.99),
-            "cpu_ms": 1000 * cpu / max(1, len(ordered)), "errors": level["errors"],
+            "max": 1000 * percentile(ordered, 1.0), "cpu_ms": 1000 * cpu / max(1, len(ordered)),
+            "errors": level["errors"],
             "players_cpu_ms": 1000 * own / max(1, len(ordered)),
             "lag_p99": 1000 * percentile(level["lags"], 0.99),
             "unanswered": level["unanswered"], "load": load_average(),

@@ -133,34 +133,62 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+LogEntry = tuple[int | None, str | None, bytes | tuple[Event, ...], str | None]
+"""One step of a table's log as the table keeps it: the seat, the action's text, the events
+(packed) and the stand-in bot (`Step` reads it)."""
+
+
+def log_entry(seat: int | None, action: str | None, events: list[Event],
+              stand_in: str | None = None) -> LogEntry:
+    """A log step as a plain tuple of plain values, its events packed (`marshal`: bytes, exact
+    for JSON-ready data, in this process's memory only). A running table's log is most of its
+    objects, and CPython's cyclic collector stops tracking a tuple that holds only untracked
+    values the first time a collection sees it, so after that a step is nothing any collection
+    scans (docs/web.md "Sustained load"); an object with slots would stay tracked. Events whose
+    data marshal cannot hold stay as they are (a tuple of them, tracked)."""
+    try:
+        packed: bytes | tuple[Event, ...] = marshal.dumps([(e.kind, e.text, e.data) for e in events])
+    except ValueError:  # data beyond JSON's types (a game's own object): kept unpacked
+        packed = tuple(events)
+    return (seat, action, packed, stand_in)
+
+
 class Step:
-    """One entry of a table's log: step 0 is the setup, step k the k-th action.
+    """One entry of a table's log as it is read: step 0 is the setup, step k the k-th action
+    (a view of a `LogEntry`, made when the log is read: a welcome, the end's story, the last
+    step of a state message)."""
 
-    Its events are kept packed (`marshal`: bytes, exact for JSON-ready data, in this process's
-    memory only) and unpacked when the whole log is read (a welcome, the end's story): a running
-    table's log is most of its objects, and bytes are one object the cyclic collector never
-    scans, where the events were five or more an action that every young collection under load
-    scanned (docs/web.md "Sustained load"). Events whose data marshal cannot hold stay
-    as they are."""
-
-    __slots__ = ("seat", "action", "_events", "stand_in")
+    __slots__ = ("entry",)
 
     def __init__(self, seat: int | None, action: str | None, events: list[Event],
                  stand_in: str | None = None) -> None:
-        self.seat = seat
-        self.action = action
-        self.stand_in = stand_in
+        self.entry = log_entry(seat, action, events, stand_in)
+
+    @classmethod
+    def of(cls, entry: LogEntry) -> Step:
+        step = cls.__new__(cls)
+        step.entry = entry
+        return step
+
+    @property
+    def seat(self) -> int | None:
+        return self.entry[0]
+
+    @property
+    def action(self) -> str | None:
+        return self.entry[1]
+
+    @property
+    def stand_in(self) -> str | None:
         """The bot that played this step for the seat's person (their clock ran out)."""
-        try:
-            self._events: bytes | list[Event] = marshal.dumps([(e.kind, e.text, e.data) for e in events])
-        except ValueError:  # data beyond JSON's types (a game's own object): kept unpacked
-            self._events = list(events)
+        return self.entry[3]
 
     @property
     def events(self) -> list[Event]:
-        if isinstance(self._events, list):
-            return self._events
-        return [Event(kind, text, data) for kind, text, data in marshal.loads(self._events)]
+        packed = self.entry[2]
+        if isinstance(packed, tuple):
+            return list(packed)
+        return [Event(kind, text, data) for kind, text, data in marshal.loads(packed)]
 
 
 SNAPSHOT_EVERY = 50
@@ -168,8 +196,8 @@ SNAPSHOT_EVERY = 50
 at most this many of its actions, however long its record."""
 
 
-def replayed(row: TableRow, state: State, first: int, last: int) -> list[Step]:
-    """The record's actions `first` to `last` played on `state`, in place, as log steps. The
+def replayed(row: TableRow, state: State, first: int, last: int) -> list[LogEntry]:
+    """The record's actions `first` to `last` played on `state`, in place, as log entries. The
     record was legal when it was stored: no copy of the state at every step (a wizard game's
     copy is a JSON round trip: that copy was most of a restart's time,
     benchmarks/web_restart.py)."""
@@ -177,7 +205,7 @@ def replayed(row: TableRow, state: State, first: int, last: int) -> list[Step]:
     for k in range(first, last + 1):
         seat, text = row.actions[k - 1]
         events = list(state.apply(state.parse_action(text)))
-        steps.append(Step(seat, text, events, row.stand_ins.get(k)))
+        steps.append(log_entry(seat, text, events, row.stand_ins.get(k)))
     return steps
 
 
@@ -205,7 +233,11 @@ class Rebuilt:
     of_step: int
     state: State
     before: State | None
-    steps: list[Step]
+    log: list[LogEntry]
+
+    @property
+    def steps(self) -> list[Step]:
+        return [Step.of(entry) for entry in self.log]
 
 
 class Connection:
@@ -311,11 +343,11 @@ class Table:
         if snapshot is not None and snapshot.step < len(row.actions):
             self._snapshot = snapshot
             self.state = self.game.state_from_json(snapshot.state)
-            self._steps: list[Step] = []
+            self._steps: list[LogEntry] = []
             self._unreplayed, first = snapshot.step, snapshot.step + 1
         else:
             self.state = self.start.clone()
-            self._steps = [Step(None, None, list(self.start.setup_events))]
+            self._steps = [log_entry(None, None, list(self.start.setup_events))]
         self.connections: set[Connection] = set()
         self.bot_busy = False
         self.network = ""
@@ -370,15 +402,15 @@ class Table:
         """The whole log, step 0 (the setup) to the last action, with each step's events."""
         if self._unreplayed:
             start = self.start
-            self._steps[:0] = [Step(None, None, list(start.setup_events)),
+            self._steps[:0] = [log_entry(None, None, list(start.setup_events)),
                                *replayed(self.row, start.clone(), 1, self._unreplayed)]
             self._unreplayed = 0
-        return self._steps
+        return [Step.of(entry) for entry in self._steps]
 
     @property
     def last_step(self) -> Step:
         """The log's last step (known without rebuilding the whole log)."""
-        return self._steps[-1]
+        return Step.of(self._steps[-1])
 
     def snapshot(self) -> Snapshot | None:
         """The state before the last action with its step, to be stored (None: no action yet),
@@ -396,7 +428,7 @@ class Table:
         after = self.state.clone()
         events = list(after.apply(after.parse_action(text)))
         self.before, self.state = self.state, after
-        self._steps.append(Step(seat, text, events, stand_in))
+        self._steps.append(log_entry(seat, text, events, stand_in))
         return events
 
     def try_action(self, text: str) -> tuple[str, State, list[Event]]:
@@ -412,7 +444,7 @@ class Table:
         """Make a stored action current; `stand_in`: the bot that played it for the seat's
         person (their clock ran out)."""
         self.before, self.state = self.state, after
-        self._steps.append(Step(seat, text, events, stand_in))
+        self._steps.append(log_entry(seat, text, events, stand_in))
         self.row.actions.append((seat, text))
         if stand_in:
             self.row.stand_ins[len(self.row.actions)] = stand_in
@@ -435,7 +467,7 @@ class Table:
             return Rebuilt(of_step, state, before, self._steps[:kept + 1])
         start = self.start
         state, before = start.clone(), None
-        steps = [Step(None, None, list(start.setup_events)), *replayed(self.row, state, 1, kept - 1)]
+        steps = [log_entry(None, None, list(start.setup_events)), *replayed(self.row, state, 1, kept - 1)]
         if kept >= 1:  # the last kept action keeps the state before it, for the take-back rule
             before, state = state, state.clone()
             steps += replayed(self.row, state, kept, kept)
@@ -445,7 +477,7 @@ class Table:
         """Make an undo's replay current (the caller checked the table had not moved since)."""
         self.row.stand_ins.pop(len(self.row.actions), None)
         self.row.actions = self.row.actions[:-1]
-        self.state, self.before, self._steps = rebuilt.state, rebuilt.before, rebuilt.steps
+        self.state, self.before, self._steps = rebuilt.state, rebuilt.before, rebuilt.log
         self._unreplayed = 0
         if self._snapshot is not None and self._snapshot.step >= len(self.row.actions):
             self._snapshot = None  # as the store drops it: it no longer comes before an action
