@@ -95,6 +95,9 @@ def test_an_expired_lease_is_taken_over_and_the_old_holder_can_no_longer_write(
     assert first.leases.renew() == set() and second.leases.renew() == {"t1"}
     second.mark_ended("t1", "2026-12-06T05:02:00", None)
     assert second.leases.lease_of("t1") is None  # an ended table has no lease
+    # ...so its rematch is linked by whichever node serves its page, the old holder's too
+    first.link_rematch("t1", "t9")
+    assert (second.load("t1") or _row("")).rematch == "t9" and len(lost) == len(refused)
 
 
 def test_two_nodes_sweeping_at_once_never_both_take_a_table(

@@ -248,13 +248,20 @@ class SqlStore:
         return LeaseLost(f"table {table_id} is held by another node now; nothing was written")
 
     @contextlib.contextmanager
-    def _changing(self, table_id: str, *locking: str) -> Iterator[None]:
+    def _changing(self, table_id: str, *locking: str, once_ended: bool = False) -> Iterator[None]:
         """The transaction of a write that changes `table_id`: fenced by its lease when nodes
-        share the store (nothing is written unless this holder still holds it)."""
+        share the store (nothing is written unless this holder still holds it). `once_ended`:
+        the write may also be made to the table once it has ended, when no node holds it (its
+        lease went with its end) and any node may serve its page."""
         with self.db.transaction(*locking):
-            if self.leases is not None and not self.leases.still_held(table_id):
+            if self.leases is not None and not self.leases.still_held(table_id) \
+                    and not (once_ended and self._has_ended(table_id)):
                 raise self._refused(table_id)
             yield
+
+    def _has_ended(self, table_id: str) -> bool:
+        found = self.db.execute("SELECT ended FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return found is not None and found[0] is not None
 
     def _promptly(self, table_id: str, table: str, columns: str, values: tuple[Any, ...],
                   tail: str = "") -> None:
@@ -419,7 +426,8 @@ class SqlStore:
 
     @_writes
     def link_rematch(self, table_id: str, rematch_id: str) -> None:
-        with self._changing(table_id):
+        # the rematch of an ended table is asked for wherever its page is served
+        with self._changing(table_id, once_ended=True):
             self.db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch_id, table_id))
 
     @_writes
