@@ -70,17 +70,20 @@ LIMITS = ("--tables-per-minute", "10000", "--tables-per-network", "100000", "--r
 COMEBACK_WAIT = 60.0
 """How long the killed node's pages keep reconnecting (the lease runs out 4 to 6 s after a kill)."""
 RETRY = 0.5
+HTTP_ADDRESSES = 20
+"""The players' HTTP clients (new tables, rematches), each from a loopback address of its own:
+a node's budget of new tables an address a minute (10,000 at most) is shared by 50 players."""
 PROJECTED_MACHINES = (1, 2, 4, 8, 16, 32, 64)
+
+
+_TESTS_MAIN_CONFIG = tests.web.test_nginx.main_config
 
 
 def _nginx_for_thousands(tmp: Path, site: Path) -> str:
     """The tests' nginx.conf with room for every player's socket (the tests' 256 connections a
-    worker hold only 128 proxied WebSockets; each proxied one is two connections)."""
-    return _tests_main_config(tmp, site).replace("worker_connections 256;", "worker_connections 8192;")
-
-
-_tests_main_config = tests.web.test_nginx.main_config
-tests.web.test_nginx.main_config = _nginx_for_thousands
+    worker hold only 128 proxied WebSockets; each proxied one is two connections). main() puts
+    it in the tests' place, so that importing this module changes nothing."""
+    return _TESTS_MAIN_CONFIG(tmp, site).replace("worker_connections 256;", "worker_connections 8192;")
 
 
 # --- CPU from /proc -------------------------------------------------------------------------
@@ -143,47 +146,71 @@ def xact_commit(url: str) -> int:
 
 class ProxiedPlayer(Player):
     """web_load's player, its socket over wss://NAME:PORT through nginx (to 127.0.0.1, the TLS
-    name NAME's, the certificate checked), with the site's Origin, as a page served there."""
+    name NAME's, the certificate checked), with the site's Origin, as a page served there. Its
+    socket leaves from a loopback address of its own (`local_host`): nginx tells the nodes the
+    address it sees ($remote_addr), and a node admits at most 100 sockets an address."""
 
     https_port = 0
     tls: ssl.SSLContext | None = None
+    local_host = "127.0.0.1"
 
     async def connect(self) -> None:
         url = (f"wss://{NAME}:{self.https_port}/ws/tables/{self.table_id}"
                f"?seat={self.seat}&token={self.token}")
-        self.ws = await websockets.connect(url, host="127.0.0.1", ssl=self.tls, max_size=None,
-                                           compression=None, additional_headers=self.headers,
+        self.ws = await websockets.connect(url, host="127.0.0.1", local_addr=(self.local_host, 0),
+                                           ssl=self.tls, max_size=None, compression=None,
                                            origin=Origin(f"https://{NAME}:{self.https_port}"),
                                            open_timeout=30)
         self.state = await self.next_state()
 
+    async def rematch(self) -> None:
+        answer = await self.http.post(f"/api/tables/{self.table_id}/rematch",
+                                      json={"seat": self.seat, "token": self.token})
+        if answer.status_code not in (200, 201):
+            raise RuntimeError(f"rematch: {answer.status_code} {answer.text[:200]}")
+        self.table_id = answer.json()["table_id"]
+        await self.ws.close()
+        await self.connect()
+        self.progress = time.monotonic()
 
-def proxied_http(site: NodesSite) -> httpx.AsyncClient:
-    """An HTTPS client of the site through nginx: to 127.0.0.1 with the site's Host and Origin;
-    the certificate is checked against the site's own (not its name: an address has none)."""
+
+def player_address(k: int) -> str:
+    """Player k's own loopback address (all of 127.0.0.0/8 is this machine's)."""
+    return f"127.1.{k // 250}.{k % 250 + 1}"
+
+
+def proxied_http(site: NodesSite, local_host: str) -> httpx.AsyncClient:
+    """An HTTPS client of the site through nginx from `local_host`: to 127.0.0.1 with the site's
+    Host and Origin; the certificate is checked against the site's own (not its name: an address
+    has none)."""
     assert site.proxy is not None
     tls = ssl.create_default_context(cafile=str(site.proxy.cert))
     tls.check_hostname = False
     port = site.proxy.https_port
-    return httpx.AsyncClient(base_url=f"https://127.0.0.1:{port}", verify=tls, timeout=60,
-                             limits=httpx.Limits(max_connections=50),
+    transport = httpx.AsyncHTTPTransport(verify=tls, local_address=local_host,
+                                         limits=httpx.Limits(max_connections=10))
+    return httpx.AsyncClient(base_url=f"https://127.0.0.1:{port}", transport=transport, timeout=60,
                              headers={"Host": f"{NAME}:{port}", "Origin": site.public_url})
 
 
-async def open_players(site: NodesSite, http: httpx.AsyncClient, tables: int, seed: int) -> list[Player]:
-    """`tables` troll tables made through nginx, each with its player connected; each player
-    from an address of its own (X-Forwarded-For, which nginx extends and the nodes believe)."""
+async def open_players(site: NodesSite, clients: list[httpx.AsyncClient], tables: int,
+                       seed: int) -> list[Player]:
+    """`tables` troll tables made through nginx, each with its player connected (each player's
+    requests through one of `clients`, each from an address of its own, so that no address's
+    budget of new tables runs out)."""
     assert site.proxy is not None
     ProxiedPlayer.https_port, ProxiedPlayer.tls = site.proxy.https_port, site.proxy.tls
     rng = random.Random(seed)
     body, seat = TABLES["troll"]
 
     async def make(k: int) -> Player:
-        headers = {"X-Forwarded-For": f"10.1.{k // 250}.{k % 250 + 1}"}
-        answer = await http.post("/api/tables", json=body, headers=headers)
+        http = clients[k % len(clients)]
+        answer = await http.post("/api/tables", json=body)
         if answer.status_code != 201:
             raise RuntimeError(f"creating a table: {answer.status_code} {answer.text[:200]}")
-        return ProxiedPlayer(site.nodes[0], http, answer.json(), random.Random(rng.random()), seat, headers)
+        player = ProxiedPlayer(site.nodes[0], http, answer.json(), random.Random(rng.random()), seat)
+        player.local_host = player_address(k)
+        return player
 
     players: list[Player] = []
     for start in range(0, tables, 50):  # in batches, so setup does not flood the nodes
@@ -199,10 +226,10 @@ def node_pids(site: NodesSite) -> list[int]:
 
 
 async def run_level(site: NodesSite, pg: PgServer | None, url: str, tables: int, seconds: float,
-                    think: float, seed: int) -> tuple[dict[str, Any], list[Player], httpx.AsyncClient]:
-    """One level of play on a running site; the players and their client stay open (the kill)."""
-    http = proxied_http(site)
-    players = await open_players(site, http, tables, seed)
+                    think: float, seed: int, clients: list[httpx.AsyncClient]
+                    ) -> tuple[dict[str, Any], list[Player]]:
+    """One level of play on a running site; the players stay open (for the kill)."""
+    players = await open_players(site, clients, tables, seed)
     pids = node_pids(site)
     postmaster = postmaster_pid(pg.data) if pg is not None else None
     nodes_before = [tree_cpu_seconds(pid) for pid in pids]
@@ -224,7 +251,7 @@ async def run_level(site: NodesSite, pg: PgServer | None, url: str, tables: int,
         "errors": len(level["errors"]) + level["unanswered"] + level["stalled"],
         "first_error": level["errors"][:1], "unanswered": level["unanswered"], "stalled": level["stalled"],
         "load": os.getloadavg()[0],
-    }, players, http
+    }, players
 
 
 def holders(url: str) -> dict[str, str]:
@@ -279,15 +306,19 @@ def measure(pg: PgServer | None, count: int, args: argparse.Namespace, kill: boo
         with NodesSite(Path(tmp), url, count, extra_args=LIMITS) as site:
 
             async def run() -> dict[str, Any]:
-                row, players, http = await run_level(site, pg, url, args.tables, args.seconds,
-                                                     args.think, args.seed)
+                clients = [proxied_http(site, f"127.2.0.{i + 1}") for i in range(HTTP_ADDRESSES)]
+                players: list[Player] = []
                 try:
+                    row, players = await run_level(site, pg, url, args.tables, args.seconds,
+                                                   args.think, args.seed, clients)
+                    row["log"] = [line for node in site.nodes for line in node.log().splitlines()
+                                  if "error" in line.lower() or "not linked" in line][-3:]
                     if kill:
                         row["kill"] = await kill_one(site, url, players)
+                    return row
                 finally:
                     await close_players(players)
-                    await http.aclose()
-                return row
+                    await asyncio.gather(*(http.aclose() for http in clients))
 
             return asyncio.run(run())
 
@@ -331,6 +362,7 @@ def print_levels(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             print(f"\n{r['store']}, {r['nodes']} nodes: {stopped} players stopped by an error "
                   f"(first: {r['first_error']}), {r['unanswered']} round trips "
                   f"unanswered, {r['stalled']} tables did not move on in the level's last 5 s")
+            print("  the nodes' last errors logged:\n  " + "\n  ".join(r["log"]))
         if "kill" in r:
             k = r["kill"]
             print(f"\nnode-{r['nodes'] - 1} of {r['nodes']} killed (SIGKILL) after the level: its "
@@ -384,6 +416,7 @@ def main() -> None:
     if not 1 <= args.tables <= 5000 or not 1 <= args.seconds <= 3600:
         sys.exit("web_nodes: --tables is 1 to 5000, --seconds 1 to 3600")
     signal.signal(signal.SIGTERM, _interrupt)
+    tests.web.test_nginx.main_config = _nginx_for_thousands
     print(f"load before: {os.getloadavg()[0]:.2f} (1-min average, {os.cpu_count()} cores)")
     rows = []
     pg = PgServer()
