@@ -7,8 +7,9 @@
 It starts a PostgreSQL of its own in a scratch folder (tests/pg_server.py, with fsync on as a
 site's server) and, for each count in `--nodes`, that many `playtable serve --node` processes on
 a fresh database behind a real nginx running docs/deploy/nginx-nodes.conf (tests/web/nodes.py:
-its hash of the table id picks the node). `--sqlite` also runs one node on a fresh SQLite file
-behind the same nginx site: the one-machine store, for comparison. Each configuration: `--tables`
+its hash of the table id picks the node). `--sqlite` also runs one `playtable serve` on a fresh
+SQLite file behind the same nginx site, as one machine runs today (no `--node`, so no leases), for
+comparison. Each configuration: `--tables`
 tables made through nginx, one scripted player at each over a WebSocket through nginx (wss,
 the site's TLS), every player playing random troll games for `--seconds` as web_load.py plays
 (think time uniform in [0, 2 x think]; a rematch after each game). It prints:
@@ -60,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import tests.web.test_nginx  # noqa: E402
 from tests.pg_server import PgServer, skip_reason  # noqa: E402
 from tests.web.nodes import NodesSite  # noqa: E402
+from tests.web.server_process import ServerProcess  # noqa: E402
 from tests.web.test_nginx import NAME, NGINX, OPENSSL  # noqa: E402
 from tests.web.test_restart import _descendants  # noqa: E402
 
@@ -245,6 +247,7 @@ async def run_level(site: NodesSite, pg: PgServer | None, url: str, tables: int,
         "nodes": len(pids), "store": "PostgreSQL" if pg is not None else "SQLite",
         "actions": len(ordered), "per_s": len(ordered) / level["elapsed"],
         "p50": 1000 * percentile(ordered, 0.5), "p99": 1000 * percentile(ordered, 0.99),
+        "lag_p99": 1000 * percentile(level["lags"], 0.99),
         "node_ms": [1000 * cpu / actions for cpu in nodes_cpu],
         "pg_ms": 1000 * pg_cpu / actions, "commits_per_s": commits / level["elapsed"],
         "commits_per_action": commits / actions if pg is not None else float("nan"),
@@ -303,7 +306,11 @@ def measure(pg: PgServer | None, count: int, args: argparse.Namespace, kill: boo
     `pg` None, one node on a fresh SQLite file) behind nginx; a level of play, then the kill."""
     with tempfile.TemporaryDirectory(prefix="web-nodes-") as tmp:
         url = pg.database() if pg is not None else str(Path(tmp) / "tables.sqlite3")
-        with NodesSite(Path(tmp), url, count, extra_args=LIMITS) as site:
+        site = NodesSite(Path(tmp), url, count, extra_args=LIMITS)
+        if pg is None:  # the one-machine server as it runs today: no --node, so no leases
+            node = site.nodes[0]
+            site.nodes = [ServerProcess(url, node.port, extra_args=node.extra_args[4:])]  # past --node*
+        with site:
 
             async def run() -> dict[str, Any]:
                 clients = [proxied_http(site, f"127.2.0.{i + 1}") for i in range(HTTP_ADDRESSES)]
@@ -345,17 +352,18 @@ def project(node_ms: float, pg_ms: float, commits_per_action: float, cores: int,
 def print_levels(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print(f"\n{args.tables:,} tables, random troll games through nginx (wss), think time mean "
           f"{args.think} s, {args.seconds:g} s a configuration\n")
-    print("| store | nodes | actions | actions/s | p50 round trip | p99 round trip | server CPU an action, "
-          "each node | PostgreSQL CPU an action | commits/s | commits an action | errors | load |")
-    print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+    print("| store | nodes | actions | actions/s | p50 round trip | p99 round trip | players' loop lag p99 "
+          "| server CPU an action, each node | PostgreSQL CPU an action | commits/s | commits an action "
+          "| errors | load |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for r in rows:
         nodes = " / ".join(f"{ms:.2f}" for ms in r["node_ms"])
         pg = "" if r["store"] == "SQLite" else f"{r['pg_ms']:.2f} ms"
         commits = "" if r["store"] == "SQLite" else \
             f"{r['commits_per_s']:,.0f} | {r['commits_per_action']:.2f}"
         print(f"| {r['store']} | {r['nodes']} | {r['actions']:,} | {r['per_s']:,.0f} | {r['p50']:.1f} ms "
-              f"| {r['p99']:.1f} ms | {nodes} ms (sum {sum(r['node_ms']):.2f}) | {pg} | "
-              f"{commits or ' | '} | {r['errors']} | {r['load']:.1f} |")
+              f"| {r['p99']:.1f} ms | {r['lag_p99']:.1f} ms | {nodes} ms (sum {sum(r['node_ms']):.2f}) "
+              f"| {pg} | {commits or ' | '} | {r['errors']} | {r['load']:.1f} |")
     for r in rows:
         if r["errors"]:
             stopped = r["errors"] - r["unanswered"] - r["stalled"]
