@@ -400,7 +400,10 @@ def print_projection(rows: list[dict[str, Any]], cores: int, pg_cores: int) -> N
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt  # SIGTERM stops everything as Ctrl-C does: the context managers' exits
+    """Ctrl-C and SIGTERM stop the run wherever it is, through every context manager's exit.
+    Installed for SIGINT too: asyncio.run's own handler only cancels the players' task, whose
+    waits may take the cancellation for a timeout and play on."""
+    raise KeyboardInterrupt
 
 
 def main() -> None:
@@ -424,6 +427,7 @@ def main() -> None:
     if not 1 <= args.tables <= 5000 or not 1 <= args.seconds <= 3600:
         sys.exit("web_nodes: --tables is 1 to 5000, --seconds 1 to 3600")
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     tests.web.test_nginx.main_config = _nginx_for_thousands
     print(f"load before: {os.getloadavg()[0]:.2f} (1-min average, {os.cpu_count()} cores)")
     rows = []
