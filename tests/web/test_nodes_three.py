@@ -23,7 +23,7 @@ import pytest
 from tests.pg_server import PgServer
 from tests.web.nodes import NodesSite, holders, node_of
 from tests.web.test_nginx import NAME, NGINX, OPENSSL, ProxiedClient
-from tests.web.wire_client import TIMEOUT, Client, join_query
+from tests.web.wire_client import TIMEOUT, Client, create_table, join_query
 from websockets.exceptions import ConnectionClosed
 
 from playtable.web.server.tables.room import MAX_LISTED
@@ -46,6 +46,7 @@ ends before the kill."""
 WAIT = 120.0
 """The longest the test waits for the takeovers and for every bots' table to move again (the
 lease is 6 s; the survivors' bot workers then have a third more tables each)."""
+THROUGH_NGINX = 3
 
 
 def _until(check: Callable[[], bool], what: str | Callable[[], str], seconds: float = WAIT) -> None:
@@ -158,11 +159,12 @@ def _statuses(db: str, table_ids: list[str]) -> dict[str, tuple[str | None, str 
 
 
 def _asked_everywhere(site: NodesSite, path: str) -> list[Any]:
-    """The answer to GET `path` of each live node directly, then through nginx."""
+    """The answer to GET `path` of each live node directly, then through nginx THROUGH_NGINX
+    times (a request with no table in its path goes to a node of nginx's choosing each time)."""
     assert site.proxy is not None
     answers = [httpx.get(node.url + path, timeout=TIMEOUT).json()
                for node in site.nodes if node.process is not None and node.process.poll() is None]
-    return [*answers, site.proxy.request("GET", path).json()]
+    return [*answers, *(site.proxy.request("GET", path).json() for _ in range(THROUGH_NGINX))]
 
 
 def _agree(site: NodesSite, path: str, key: Callable[[Any], Any]) -> Any:
@@ -237,7 +239,9 @@ def test_three_nodes_one_killed_mid_game_lose_no_acknowledged_move(site: NodesSi
     for person in victims_people:
         welcome = person.open()
         record = _record(db, person.table_id)
-        assert person.state["step"] == len(record) == len(welcome["log"]) - 1
+        # caught up: the record's step once it is the person's turn (the bots may move after the
+        # welcome, at the new holder, as they were due to when the node died)
+        assert len(welcome["log"]) - 1 <= person.state["step"] == len(record)
         if not person.state["terminal"]:
             person.move()
         person.close()
@@ -271,3 +275,6 @@ def test_three_nodes_one_killed_mid_game_lose_no_acknowledged_move(site: NodesSi
         _, state = page.greet()
         assert state["step"] == len(_record(db, person.table_id))
     _lobby_agrees_with_the_store(site, db)
+    rejoined = create_table(victim.url, game="troll", seed=1)  # it serves again: a table made
+    # there is its own (made last: nobody sits at it, so it is open, not in the running list)
+    assert holders(db)[rejoined["table_id"]] == f"{victim_name}/0"
