@@ -8,7 +8,7 @@ each other by the nodes' shared secret.
 - `NodesSite`: N such subprocesses on one database (the `postgres` fixture's) behind a real nginx
   running docs/deploy/nginx-nodes.conf itself (its upstream lines, listen lines and certificate
   paths swapped for the test's), with bounded start and stop, `kill` (SIGKILL) of one node and
-  its `restart`.
+  its `restart`; `holders` reads who holds which running table, `node_of` a holder's node.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import psycopg
 import uvicorn
 from tests.web.server_process import ServerProcess, free_port
 from tests.web.test_nginx import NAME, REPO, Proxy, swapped
@@ -132,3 +133,15 @@ class NodesSite:
             self.proxy.stop()
         for node in self.nodes:
             node.__exit__(None, None, None)
+
+
+def holders(db: str) -> dict[str, str]:
+    """Each leased table's holder (`NAME/PROCESS`), read from the store itself."""
+    with psycopg.connect(db) as connection:
+        rows = connection.execute("SELECT table_id, holder FROM leases")
+        return {table_id: holder for table_id, holder in rows}
+
+
+def node_of(holder: str) -> str:
+    """The node's name in a lease's holder (`node-1/0`: node-1's process 0)."""
+    return holder.split("/", 1)[0]
