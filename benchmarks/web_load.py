@@ -88,6 +88,7 @@ class Player:
         self.ws: Any = None
         self.bot_waiting = False
         self.state: dict[str, Any] = {}
+        self.state_of = ""  # the table `state` is of (a rematch changes `table_id` first)
         self.actions = 0  # actions acknowledged (round trips completed)
         self.progress = time.monotonic()  # when this table last moved on (a state received)
         self.pending: float | None = None  # perf_counter of an action sent and not yet answered
@@ -97,6 +98,7 @@ class Player:
             f"{self.server.ws_url}/ws/tables/{self.table_id}?seat={self.seat}&token={self.token}",
             max_size=None, compression=None, additional_headers=self.headers)
         self.state = await self.next_state()
+        self.state_of = self.table_id
 
     async def next_state(self) -> dict[str, Any]:
         while True:

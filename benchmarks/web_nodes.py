@@ -271,8 +271,9 @@ def holders(url: str) -> dict[str, str]:
 async def come_back(player: Player, killed: float) -> tuple[float, bool]:
     """Reconnect `player`'s page through nginx every RETRY s until a move of its is acknowledged:
     the seconds from the kill (inf if never within COMEBACK_WAIT), and whether the table came
-    back with every move acknowledged before (its step not behind)."""
-    acknowledged = player.state["step"]
+    back with every move acknowledged before (its step not behind). A player stopped between a
+    rematch's answer and its new table's first state has acknowledged nothing there yet."""
+    acknowledged = player.state["step"] if player.state_of == player.table_id else 0
     while time.monotonic() - killed < COMEBACK_WAIT:
         try:
             await player.connect()

@@ -287,7 +287,8 @@ class Forward:
             except (httpx.ReadTimeout, httpx.WriteTimeout):  # reached, but too slow
                 await send_json(send, 504, {"error": "the table's server did not answer in time"})
                 return None
-            except httpx.TransportError:  # refused, unreachable, or gone mid-request
+            except httpx.TransportError as err:  # refused, unreachable, or gone mid-request
+                log.warning("a request for %s could not reach its node %s: %r", scope["path"], owner, err)
                 await _unreachable(send)
                 return None
             if attempt == 0 and answer.status_code == 307 and \
@@ -332,7 +333,8 @@ class Forward:
                         "headers": [(b"content-type", b"application/json")]})
             await send({"type": "websocket.http.response.body", "body": refused.response.body or b""})
             return None
-        except (OSError, TimeoutError, InvalidHandshake):
+        except (OSError, TimeoutError, InvalidHandshake) as err:  # the page retries (its backoff)
+            log.warning("a socket of %s could not reach its node %s: %r", scope["path"], owner, err)
             await _close_socket(send, TRY_AGAIN_LATER, "the table's server is unreachable")
             return None
         await send({"type": "websocket.accept", "subprotocol": upstream.subprotocol})
