@@ -82,13 +82,13 @@ _TESTS_MAIN_CONFIG = tests.web.test_nginx.main_config
 
 
 def _nginx_for_thousands(tmp: Path, site: Path) -> str:
-    """The tests' nginx.conf with room for every player's socket (the tests' 256 connections a
-    worker hold only 128 proxied WebSockets; each proxied one is two connections). main() puts
+    """The tests' nginx.conf with room for every player's socket (the tests' 1,024 connections a
+    worker hold only 512 proxied WebSockets; each proxied one is two connections). main() puts
     it in the tests' place, so that importing this module changes nothing."""
     config = _TESTS_MAIN_CONFIG(tmp, site)
-    if "worker_connections 256;" not in config:
+    if "worker_connections 1024;" not in config:
         raise RuntimeError("tests/web/test_nginx.py's nginx.conf changed: give web_nodes.py its room again")
-    return config.replace("worker_connections 256;", "worker_connections 8192;")
+    return config.replace("worker_connections 1024;", "worker_connections 8192;")
 
 
 # --- CPU from /proc -------------------------------------------------------------------------

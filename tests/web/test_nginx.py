@@ -96,7 +96,7 @@ def main_config(tmp: Path, site: Path) -> str:
     temp_paths = "".join(f"    {kind}_temp_path {tmp / kind};\n"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     return (f"{user}daemon off;\nworker_processes 1;\npid {tmp / 'nginx.pid'};\n"
-            f"error_log {tmp / 'error.log'} warn;\nevents {{ worker_connections 256; }}\n"
+            f"error_log {tmp / 'error.log'} warn;\nevents {{ worker_connections 1024; }}\n"
             f"http {{\n    access_log {tmp / 'access.log'};\n{temp_paths}    include {site};\n}}\n")
 
 

@@ -24,7 +24,7 @@ from tests.pg_server import PgServer
 from tests.web.nodes import NodesSite, holders, node_of
 from tests.web.test_nginx import NAME, NGINX, OPENSSL, ProxiedClient
 from tests.web.wire_client import TIMEOUT, Client, create_table, join_query
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from playtable.web.server.tables.room import MAX_LISTED
 
@@ -92,6 +92,12 @@ class Person:
                 self.close()
                 told = closed.rcvd.code if closed.rcvd is not None else None
                 assert told == 1013 and time.monotonic() < deadline, (self.table_id, told)
+                time.sleep(delay)
+                delay = min(8.0, 2 * delay)
+            except (InvalidMessage, OSError) as failed:  # the handshake cut short (nginx, a loaded
+                # machine): a page's socket fails and connection.js tries again, as here
+                self.close()
+                assert time.monotonic() < deadline, (self.table_id, repr(failed))
                 time.sleep(delay)
                 delay = min(8.0, 2 * delay)
         assert welcome["role"] == "player", welcome
