@@ -60,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tests.web.test_nginx  # noqa: E402
 from tests.pg_server import PgServer, skip_reason  # noqa: E402
-from tests.web.nodes import NodesSite  # noqa: E402
+from tests.web.nodes import NodesSite, holders  # noqa: E402
 from tests.web.server_process import ServerProcess  # noqa: E402
 from tests.web.test_nginx import NAME, NGINX, OPENSSL  # noqa: E402
 from tests.web.test_restart import _descendants  # noqa: E402
@@ -259,13 +259,6 @@ async def run_level(site: NodesSite, pg: PgServer | None, url: str, tables: int,
         "load": os.getloadavg()[0],
     }, players
 
-
-def holders(url: str) -> dict[str, str]:
-    db = opened(url)
-    try:
-        return dict(db.execute("SELECT table_id, holder FROM leases").fetchall())
-    finally:
-        db.close()
 
 
 async def come_back(player: Player, killed: float) -> tuple[float, bool]:

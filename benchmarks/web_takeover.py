@@ -32,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.pg_server import PgServer, skip_reason  # noqa: E402
+from tests.web.nodes import holders  # noqa: E402
 from tests.web.server_process import ServerProcess, free_port, start_server  # noqa: E402
 from tests.web.wire_client import Client, create_table, join_query  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
@@ -63,13 +64,6 @@ def try_move(server: ServerProcess, created: dict[str, Any]) -> dict[str, Any] |
     except (ConnectionClosed, OSError, TimeoutError):
         return None
 
-
-def holders(url: str) -> dict[str, str]:
-    db = opened(url)
-    try:
-        return dict(db.execute("SELECT table_id, holder FROM leases").fetchall())
-    finally:
-        db.close()
 
 
 def actions(url: str, table_id: str) -> int:

@@ -19,12 +19,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import psycopg
 import uvicorn
 from tests.web.server_process import ServerProcess, free_port
 from tests.web.test_nginx import NAME, REPO, Proxy, swapped
 
 from playtable.web.server.app import create_app
+from playtable.web.server.store.schema import opened
 from playtable.web.server.transport.forward import Forward, ForwardLimits, Locate
 from playtable.web.server.transport.nodes import NODE_SECRET_ENV, Node
 
@@ -136,10 +136,12 @@ class NodesSite:
 
 
 def holders(db: str) -> dict[str, str]:
-    """Each leased table's holder (`NAME/PROCESS`), read from the store itself."""
-    with psycopg.connect(db) as connection:
-        rows = connection.execute("SELECT table_id, holder FROM leases")
-        return {table_id: holder for table_id, holder in rows}
+    """Each leased table's holder (`NAME/PROCESS`), read from the store itself (either engine)."""
+    database = opened(db)
+    try:
+        return dict(database.execute("SELECT table_id, holder FROM leases").fetchall())
+    finally:
+        database.close()
 
 
 def node_of(holder: str) -> str:
