@@ -41,7 +41,6 @@ import contextlib
 import json
 import os
 import random
-import sqlite3
 import sys
 import tempfile
 import time
@@ -57,6 +56,7 @@ import tests.web.server_process  # noqa: E402
 from tests.web.server_process import ServerProcess, start_server  # noqa: E402
 from tests.web.test_restart import _descendants  # noqa: E402
 
+from playtable.web.server.store.schema import opened  # noqa: E402
 from web_load import Player, close_players, cpu_seconds, open_players, percentile, play_level  # noqa: E402
 
 # A loaded shared machine starts a server (N workers, each with its bot pool) slowly.
@@ -90,8 +90,11 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
         level = await play_level(players, seconds, think)
         cpu, own = server_cpu(server) - cpu, time.process_time() - own
         await close_players(players)
-    with sqlite3.connect(f"file:{server.db_path}?mode=ro", uri=True) as db:
-        (made,) = db.execute("SELECT COUNT(*) FROM tables").fetchone()
+    database = opened(server.db)  # an SQLite file or a node's PostgreSQL (web_hold.py --store node)
+    try:
+        (made,) = database.execute("SELECT COUNT(*) FROM tables").fetchone()
+    finally:
+        database.close()
     ordered = level["times"]
     return {"tables": tables, "actions": len(ordered), "per_s": len(ordered) / level["elapsed"],
             "p50": 1000 * percentile(ordered, 0.5), "p99": 1000 * percentile(ordered, 0.99),
