@@ -41,9 +41,10 @@ from playtable.web.server.tables.past_routes import past_routes
 from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_routes import table_routes
 from playtable.web.server.transport import collector
-from playtable.web.server.transport.forward import Forward
+from playtable.web.server.transport.forward import Forward, ForwardLimits
 from playtable.web.server.transport.guard import Guard, Policy
 from playtable.web.server.transport.http import EXCEPTION_HANDLERS, STATIC, client_of, page, read_body
+from playtable.web.server.transport.networks import IPV6_PREFIX
 from playtable.web.server.transport.node_peers import NodePeers
 from playtable.web.server.transport.node_routes import node_routes
 from playtable.web.server.transport.nodes import Locate, Node
@@ -114,7 +115,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
                tune_collector: bool = False, operator_token: str | None = None,
-               node: Node | None = None, locate: Locate | None = None) -> ASGIApp:
+               node: Node | None = None, locate: Locate | None = None,
+               forward_limits: ForwardLimits | None = None) -> ASGIApp:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -130,7 +132,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     live table is started from the web). `node`: this server's node among several machines'
     on one shared store (`nodes.py`; None: the only server on its store); `locate`: which node
     holds a table (the leases'), where its requests are sent on (`forward.py`) and its owner's
-    questions asked (`node_peers.py`) (None with a node: the leases', `leasing.Leasing.locate`)."""
+    questions asked (`node_peers.py`) (None with a node: the leases', `leasing.Leasing.locate`);
+    `forward_limits`: what its forwarding may hold at once (`forward.ForwardLimits`)."""
     owner = owner or Owner()
     if node is not None and peers is None:  # one process: its questions go to the other nodes
         peers = Peers(owner)
@@ -149,4 +152,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         policy = dataclasses.replace(policy, allowed_hosts=policy.allowed_hosts | {
             (urlsplit(node.url).hostname or "").lower()})
     guarded = Guard(inner, policy)
-    return guarded if node is None else Forward(guarded, node, locate)
+    if node is None:
+        return guarded
+    return Forward(guarded, node, locate, forward_limits,
+                   IPV6_PREFIX if limits is None else limits.ipv6_prefix)
