@@ -33,6 +33,7 @@ from playtable.web.server.people.player_routes import player_routes
 from playtable.web.server.people.rating_routes import rating_routes
 from playtable.web.server.playtests.playtest_routes import playtest_routes
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
+from playtable.web.server.store.live_places import LivePlaces
 from playtable.web.server.store.node_registry import NodeRegistry
 from playtable.web.server.store.rate_limits import RATE_PER_SECOND
 from playtable.web.server.store.store import SqlStore
@@ -69,7 +70,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     peers = server.peers
     ask_owner = None if peers is None else peers.ask_owner
     server.opened_playtests = Playtests(hub, PlaytestStore(server.db), ask_owner)
-    lives = server.opened_lives = LiveTables(server.record_dir)
+    lives = server.opened_lives = LiveTables(server.record_dir, places=None if node is None or (
+        server.owner.index != 0) else LivePlaces(store.db, node.name))  # process 0's live tables
     if peers is not None:
         await peers.start(functools.partial(answer_peer, server), None if node is None else NodePeers(
             node, NodeRegistry(store.db, node.name, node.url), server.locate))
@@ -144,6 +146,12 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             return await server.hub.leases.locate(table_id)
 
         server.locate = locate = held_at
+
+    async def live_at(live_id: str) -> str | None:
+        """Where a live table runs: here (None) when this process has it, else the store's word."""
+        if live_id in server.lives.tables or node is None:
+            return None
+        return LivePlaces(server.hub.store.db, node.name).url_of(live_id)  # type: ignore[attr-defined]
     app = Starlette(routes=routes(server), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     inner: ASGIApp = app if owner.count == 1 else OwnerCheck(app, owner)
@@ -155,4 +163,4 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     if node is None:
         return guarded
     return Forward(guarded, node, locate, forward_limits,
-                   IPV6_PREFIX if limits is None else limits.ipv6_prefix)
+                   IPV6_PREFIX if limits is None else limits.ipv6_prefix, live_at)

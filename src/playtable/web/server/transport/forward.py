@@ -4,9 +4,11 @@ table stays with the node that holds it when nodes come and go, so its requests 
 another one. `Forward` is the outermost ASGI middleware of a node (`create_app(..., node=...)`):
 
 - **Out**: a request naming a table or playtest (`owners.routed_key`: `/ws/tables/ID`,
-  `/api/tables/ID/...`, `/api/playtests/ID...`) asks `locate(ID)`; a URL (another live node's
-  `Node.url`) sends the request there, HTTP through one kept-alive httpx client, a WebSocket
-  through the `websockets` client, both directions, close codes passed on. None serves it here.
+  `/api/tables/ID/...`, `/api/playtests/ID...`) asks `locate(ID)`, one naming a live table
+  (`owners.live_key`: `/ws/live/ID`, `/api/live/ID`) `locate_live(ID)`; a URL (another live
+  node's `Node.url`, as the store has it: never an address a client named) sends the request
+  there, HTTP through one kept-alive httpx client, a WebSocket through the `websockets` client,
+  both directions, close codes passed on. None serves it here.
 - **Bounded**: a body is read up to the server's own limit (`guard.MAX_BODY`, else 413) before
   it travels; connecting and reading have timeouts; at most `ForwardLimits.requests` HTTP
   forwards and `ForwardLimits.sockets` forwarded WebSockets are open at once in this process,
@@ -56,7 +58,7 @@ from playtable.web.server.transport.guard import (
 )
 from playtable.web.server.transport.networks import IPV6_PREFIX, network_of
 from playtable.web.server.transport.nodes import Locate, Node
-from playtable.web.server.transport.owners import routed_key
+from playtable.web.server.transport.owners import live_key, routed_key
 
 if TYPE_CHECKING:  # imported where a request is sent on: httpx is the `server` extra's
     import httpx
@@ -206,11 +208,13 @@ async def _unreachable(send: Send, why: str = UNREACHABLE) -> None:
 class Forward:
     """The middleware (see the module's documentation). `locate` None: nothing is sent on, but
     requests other nodes forward here are still believed. `ipv6_prefix`: the length of one
-    client network's IPv6 prefix (`--ipv6-prefix`), whose share of the bounds it holds."""
+    client network's IPv6 prefix (`--ipv6-prefix`), whose share of the bounds it holds.
+    `locate_live`: which node runs a live table (None: every live table is served here)."""
 
     def __init__(self, app: ASGIApp, node: Node, locate: Locate | None,
-                 limits: ForwardLimits | None = None, ipv6_prefix: int = IPV6_PREFIX) -> None:
-        self.app, self.node, self.locate = app, node, locate
+                 limits: ForwardLimits | None = None, ipv6_prefix: int = IPV6_PREFIX,
+                 locate_live: Locate | None = None) -> None:
+        self.app, self.node, self.locate, self.locate_live = app, node, locate, locate_live
         self.limits = limits or ForwardLimits()
         self.ipv6_prefix = ipv6_prefix
         self.requests = Slots(self.limits.requests, self.limits.requests_per_network)
@@ -255,10 +259,14 @@ class Forward:
 
     async def _owner(self, scope: Scope) -> str | None:
         """The URL of the node this request must be sent to, or None: serve it here."""
-        key = routed_key(scope["path"])
-        if key is None or self.locate is None or scope.get(FORWARDED):
+        if scope.get(FORWARDED):
             return None
-        where = await self.locate(key)
+        key, locate = routed_key(scope["path"]), self.locate
+        if key is None:
+            key, locate = live_key(scope["path"]), self.locate_live
+        if key is None or locate is None:
+            return None
+        where = await locate(key)
         return None if where is None or where.rstrip("/") == self.node.url else where.rstrip("/")
 
     def _closing(self, receive: Receive) -> Receive:
