@@ -191,9 +191,10 @@ def test_an_old_holder_writes_no_proposal_and_leaves_the_count_in_play_to_the_ne
         db_where: str | Path) -> None:
     """Node one made two wizard tables (two people sat down at each) and node two took them over
     (their leases expired): node one, not yet knowing, is asked for a new game mid-game at one
-    and ends the other (its reaper, say). Neither is written: no proposal is stored, no end, and
-    the network that made them still has both in play (the new holder's to release); node one
-    lets both go, and answers the proposal with 503 (asked again, it reaches node two)."""
+    and ends the other (its reaper, say). Neither is written: no proposal is stored, no end, no
+    settlement of its ratings (which would leave the real end unrated), and the network that
+    made them still has both in play (the new holder's to release); node one lets both go, and
+    answers the proposal with 503 (asked again, it reaches node two)."""
     stores = [SqlStore(db_where) for _ in range(2)]
     one, two = (Hub(store, None, node=Node(name, f"http://{name}:8000", "s" * 32))  # type: ignore[arg-type]
                 for store, name in zip(stores, ("one", "two"), strict=True))  # no bots
@@ -209,8 +210,8 @@ def test_an_old_holder_writes_no_proposal_and_leaves_the_count_in_play_to_the_ne
         made.append((held, tokens))
     (asked, tokens), (ended, _) = made
 
-    def in_play(table_id: str) -> int:
-        return int(stores[1].db.execute("SELECT COUNT(*) FROM tables_in_play WHERE table_id = ?",
+    def rows(table: str, table_id: str) -> int:
+        return int(stores[1].db.execute(f"SELECT COUNT(*) FROM {table} WHERE table_id = ?",
                                         (table_id,)).fetchone()[0])
 
     async def scenario() -> None:
@@ -227,7 +228,7 @@ def test_an_old_holder_writes_no_proposal_and_leaves_the_count_in_play_to_the_ne
         assert two.proposals.of(asked.id) == []
         for table in (asked, ended):
             assert table.id not in one.tables  # let go at the refused write
-            assert in_play(table.id) == 1
+            assert rows("tables_in_play", table.id) == 1 and rows("rated_tables", table.id) == 0
             row = stores[1].load(table.id)
             assert row is not None and row.ended is None
     finally:

@@ -13,11 +13,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from playtable.web.server.store.database import Database, StoreError
-from playtable.web.server.store.leases import LeaseLost
-
-Fence = Callable[..., AbstractContextManager[None]]
-"""`SqlStore.fence`: the transaction of a write to a table (its id), made only where this holder
-still holds the table's lease (`once_ended=True`: or once the table has ended)."""
+from playtable.web.server.store.leases import Fence, LeaseLost
 
 log = logging.getLogger("playtable.web")
 
