@@ -25,7 +25,7 @@ from tests.web.test_nginx import NAME, REPO, Proxy, swapped
 
 from playtable.web.server.app import create_app
 from playtable.web.server.store.schema import opened
-from playtable.web.server.transport.forward import Forward, ForwardLimits, Locate
+from playtable.web.server.transport.forward import ForwardLimits, Locate
 from playtable.web.server.transport.nodes import NODE_SECRET_ENV, Node
 
 SECRET = "the-nodes-secret-of-the-tests-0123456789"
@@ -50,8 +50,7 @@ class ThreadedNode:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         node = Node(name, self.url, SECRET)
-        app = create_app(db, node=node, locate=locate, **options) if limits is None else \
-            Forward(create_app(db, **options), node, locate, limits)  # the same, with other bounds
+        app = create_app(db, node=node, locate=locate, forward_limits=limits, **options)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws="websockets-sansio", ws_max_size=1 << 20, lifespan="on",
                                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")

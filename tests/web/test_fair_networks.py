@@ -113,6 +113,28 @@ def test_a_64_shares_its_tables_names_seats_and_sockets(served: TestClient) -> N
             assert other.receive_json()["type"] == "welcome"
 
 
+@pytest.mark.parametrize("served", [Limits(creations_per_minute=3)], indirect=True)
+def test_a_64_proposes_new_games_mid_game_within_its_budget(served: TestClient) -> None:
+    """Each mid-game rematch is a proposal written to the store and told to every page: one
+    network may make as many a minute as it may make tables, from whichever of its addresses,
+    while another network's still go through."""
+    client = served
+    created = client.post("/api/tables", json={"game": "wizard", "players": 3}, headers=NEIGHBOUR).json()
+    table = created["table_id"]
+    with client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 0)}") as wizard, \
+            client.websocket_connect(f"/ws/tables/{table}?{seat_query(created, 1)}") as hero:
+        greet(wizard)
+        greet(hero)
+        asked = {"seat": 2, "token": token_of(created, 2)}
+        answers = [client.post(f"/api/tables/{table}/rematch", json=asked, headers=one_home(n)).status_code
+                   for n in range(4)]
+        assert answers == [202, 202, 202, 429]
+        elsewhere = client.post(f"/api/tables/{table}/rematch", json=asked,
+                                headers={"x-test-address": "198.51.100.1"})
+        assert elsewhere.status_code == 202, elsewhere.text
+    assert client.get(f"/api/tables/{table}").json()["rematch"] is None  # still a proposal
+
+
 def test_a_64_shares_its_replays_and_board_checks(served: TestClient) -> None:
     client = served
     table = client.post("/api/tables", json={"game": "troll"}, headers=NEIGHBOUR).json()["table_id"]

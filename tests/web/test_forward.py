@@ -6,12 +6,14 @@ its own, so whatever it answers about a table can only have come from the owner.
 
 from __future__ import annotations
 
+import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from tests.pg_server import PgServer
 from tests.web.nodes import SECRET, ThreadedNode, node_server
 from tests.web.server_process import ServerProcess
 from tests.web.wire_client import (
@@ -31,6 +33,8 @@ from playtable.web.server.transport.owners import owner_of
 
 ELSEWHERE = "198.51.100.7"
 """A client address on another network than the tests' 127.0.0.1 (as nginx would name it)."""
+ONE_NETWORK = "2001:db8:1:2::{}"
+"""Addresses of one IPv6 /64 (one network, `networks.network_of`), as nginx would name them."""
 
 
 BROKEN = "broken"
@@ -149,6 +153,72 @@ def test_a_refused_socket_and_the_bound_on_open_sockets(owner: ServerProcess, tm
                 except ConnectionClosed:
                     assert time.monotonic() < deadline, "the closed socket's slot never came back"
                     time.sleep(0.1)
+
+
+def _until(check: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not check():
+        assert time.monotonic() < deadline, f"not within {TIMEOUT:g} s: {what}"
+        time.sleep(0.1)
+
+
+def _slow_post(port: int, path: str, address: str) -> socket.socket:
+    """A POST whose body never comes (one byte of the 40 it declares): its forwarding holds a
+    slot until the node's `body_seconds` end it."""
+    slow = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    slow.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: 40\r\nX-Forwarded-For: {address}\r\n\r\n{{".encode())
+    return slow
+
+
+def test_one_network_holds_only_its_share_of_the_forwarding(tmp_path: Path, postgres: PgServer) -> None:
+    """Two real nodes on one PostgreSQL: the table is held by the owner (its lease), the node in
+    front sends its requests on. Its bounds are 8 sockets and 8 requests, 2 of each a network:
+    one IPv6 /64 opening sockets from many of its addresses gets 2, the next closed with 1013,
+    and HTTP requests whose bodies never come hold 2 slots, the next refused with 503, while
+    another network still gets through both; a body that does not come ends with 408 and gives
+    its slot back."""
+    db = postgres.database()
+    limits = ForwardLimits(requests=8, sockets=8, requests_per_network=2, sockets_per_network=2,
+                           body_seconds=5.0)
+    with node_server(db, "owner", ("--rate-limit", "1000")).start() as owner, \
+            ThreadedNode(db, "front", None, limits, workers=1, rate=1000) as front:
+        table_id = create_table(owner.url, game="troll", seed=4)["table_id"]
+        summary = f"{front.url}/api/tables/{table_id}"
+
+        def from_network(k: int) -> dict[str, str]:
+            return {"X-Forwarded-For": ONE_NETWORK.format(k)}
+
+        held = [Client(front.ws_url, table_id, headers=from_network(k)) for k in (1, 2)]
+        try:
+            for watcher in held:
+                assert watcher.greet()[0]["role"] == "watcher"  # sent on: the front never had it
+            with Client(front.ws_url, table_id, headers=from_network(3)) as third, \
+                    pytest.raises(ConnectionClosed) as busy:
+                third.recv()
+            assert busy.value.rcvd is not None and busy.value.rcvd.code == 1013
+            with Client(front.ws_url, table_id, headers={"X-Forwarded-For": ELSEWHERE}) as stranger:
+                assert stranger.greet()[0]["role"] == "watcher"
+        finally:
+            for watcher in held:
+                watcher.close()
+
+        slow = [_slow_post(front.port, f"/api/tables/{table_id}/rematch", ONE_NETWORK.format(k))
+                for k in (4, 5)]
+        try:
+            _until(lambda: httpx.get(summary, headers=from_network(6), timeout=TIMEOUT).status_code == 503,
+                   "the network's third request refused while two bodies are awaited")
+            refused = httpx.get(summary, headers=from_network(7), timeout=TIMEOUT)
+            assert refused.status_code == 503 and refused.headers["retry-after"].isdigit()
+            assert "your network" in refused.json()["error"]
+            other = httpx.get(summary, headers={"X-Forwarded-For": ELSEWHERE}, timeout=TIMEOUT)
+            assert other.status_code == 200 and other.json()["id"] == table_id
+            for waiting in slow:  # the node ends a body that does not come, and frees its slot
+                assert waiting.recv(4096).startswith(b"HTTP/1.1 408 ")
+        finally:
+            for waiting in slow:
+                waiting.close()
+        assert httpx.get(summary, headers=from_network(8), timeout=TIMEOUT).status_code == 200
 
 
 def test_an_owner_of_several_processes(tmp_path: Path, front: Front) -> None:

@@ -15,8 +15,9 @@ from playtable.web.server.hub import Hub
 from playtable.web.server.store.leases import LeaseLost, LeaseStore
 from playtable.web.server.store.store import PlayerRow, SeatRow, Snapshot, SqlStore, TableRow
 from playtable.web.server.tables import leasing
+from playtable.web.server.tables.proposals import SqlProposalStore
 from playtable.web.server.tables.room import Limits, rebuilt
-from playtable.web.server.tables.table_request import row_from_request
+from playtable.web.server.tables.table_request import BadRequest, row_from_request
 from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner, owner_of
 
@@ -80,6 +81,8 @@ def test_an_expired_lease_is_taken_over_and_the_old_holder_can_no_longer_write(
         "joined": lambda: first.mark_joined("t1", 0),
         "clock": lambda: first.save_clock("t1", {"settings": {}}),
         "rematch": lambda: first.link_rematch("t1", "t9"),
+        "proposal": lambda: SqlProposalStore(first.db, first.fence).ask("t1", 0, None, 1),
+        "proposal decided": lambda: SqlProposalStore(first.db, first.fence).clear("t1"),
         "end": lambda: first.mark_ended("t1", "2026-12-06T05:01:00", None),
     }
     for what, write in refused.items():
@@ -91,12 +94,17 @@ def test_an_expired_lease_is_taken_over_and_the_old_holder_can_no_longer_write(
     assert row is not None and row.actions == [(0, "roll")] and row.ended is None and row.rematch is None
     assert row.seats[0].player is None and not row.seats[0].joined and row.clock is None
     assert second.snapshot("t1") == Snapshot(1, {"at": 1})
+    assert SqlProposalStore(second.db, second.fence).of("t1") == []
+    SqlProposalStore(second.db, second.fence).ask("t1", 0, None, 1)  # the holder's are written
     second.append_action("t1", 2, 0, "walk")  # the new holder plays on
     assert first.leases.renew() == set() and second.leases.renew() == {"t1"}
     second.mark_ended("t1", "2026-12-06T05:02:00", None)
     assert second.leases.lease_of("t1") is None  # an ended table has no lease
-    # ...so its rematch is linked by whichever node serves its page, the old holder's too
+    # ...so its rematch is linked by whichever node serves its page, the old holder's too, and
+    # its decided proposals cleared
     first.link_rematch("t1", "t9")
+    SqlProposalStore(first.db, first.fence).clear("t1")
+    assert SqlProposalStore(second.db, second.fence).of("t1") == []
     assert (second.load("t1") or _row("")).rematch == "t9" and len(lost) == len(refused)
 
 
@@ -174,6 +182,55 @@ def test_locate_says_where_a_table_is_served_and_takes_an_expired_one_over(db_wh
     try:
         asyncio.run(scenario())
         assert [text for _, text in stores[1].load(row.id).actions] == played  # type: ignore[union-attr]
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_an_old_holder_writes_no_proposal_and_leaves_the_count_in_play_to_the_new_one(
+        db_where: str | Path) -> None:
+    """Node one made two wizard tables (two people sat down at each) and node two took them over
+    (their leases expired): node one, not yet knowing, is asked for a new game mid-game at one
+    and ends the other (its reaper, say). Neither is written: no proposal is stored, no end, no
+    settlement of its ratings (which would leave the real end unrated), and the network that
+    made them still has both in play (the new holder's to release); node one lets both go, and
+    answers the proposal with 503 (asked again, it reaches node two)."""
+    stores = [SqlStore(db_where) for _ in range(2)]
+    one, two = (Hub(store, None, node=Node(name, f"http://{name}:8000", "s" * 32))  # type: ignore[arg-type]
+                for store, name in zip(stores, ("one", "two"), strict=True))  # no bots
+    made = []
+    for seed in (1, 2):
+        row, tokens, _ = row_from_request({"game": "wizard", "players": 3, "seed": seed,
+                                           "seats": [{"kind": "human"}] * 3})
+        row.seats[0].joined = row.seats[1].joined = True
+        stores[0].create(row)
+        assert one.in_play.reserve(row.id, "198.51.100.7", None, False, 20, 10) is None
+        held = one.keep(row, rebuilt(row))
+        assert held is not None
+        made.append((held, tokens))
+    (asked, tokens), (ended, _) = made
+
+    def rows(table: str, table_id: str) -> int:
+        return int(stores[1].db.execute(f"SELECT COUNT(*) FROM {table} WHERE table_id = ?",
+                                        (table_id,)).fetchone()[0])
+
+    async def scenario() -> None:
+        _expire(stores[0])
+        for table in (asked, ended):
+            assert await two.locate(table.id) is None and table.id in two.tables
+        with pytest.raises(BadRequest) as refused:
+            await one.rematches.rematch(asked, {"seat": 0, "token": tokens[0]}, "198.51.100.7")
+        assert refused.value.status == 503 and "another server" in refused.value.message
+        one.mark_ended(ended)
+
+    try:
+        asyncio.run(scenario())
+        assert two.proposals.of(asked.id) == []
+        for table in (asked, ended):
+            assert table.id not in one.tables  # let go at the refused write
+            assert rows("tables_in_play", table.id) == 1 and rows("rated_tables", table.id) == 0
+            row = stores[1].load(table.id)
+            assert row is not None and row.ended is None
     finally:
         for store in stores:
             store.close()

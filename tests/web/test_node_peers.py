@@ -2,12 +2,14 @@
 real `playtable serve --node` processes on one real PostgreSQL, each asked directly. The lobby
 of one node lists the tables another holds; a player's tables and whose turn come from the
 node holding them; a new name reaches the seats, and the pages, of another node's tables; a
-rate budget, a name and a rating are the same whichever node is asked; the nodes' route
-answers only with their secret; the nodes' rows come and go with them; the sockets an address
-holds are counted over nodes, a dead node's not for ever."""
+rate budget, a name and a rating are the same whichever node is asked; a live table made on
+one node is watched through the other; the nodes' route answers only with their secret; the
+nodes' rows come and go with them; the sockets an address holds are counted over nodes, a dead
+node's not for ever."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -23,9 +25,10 @@ from starlette.testclient import TestClient
 from tests.cli.cli_runner import run
 from tests.pg_server import PgServer
 from tests.web.conftest import in_process_app
-from tests.web.server_process import ServerProcess, free_port
+from tests.web.server_process import OPERATOR_TOKEN, ServerProcess, free_port
 from tests.web.test_ratings import STARDICE_WON_BY_SEAT_0, bot, finished_row, person
 from tests.web.wire_client import Client, create_table, join_query
+from websockets.sync.client import connect
 
 from playtable.web.server.hub import Hub
 from playtable.web.server.people.people import hash_key
@@ -173,6 +176,39 @@ def test_a_rate_budget_spent_on_one_node_is_refused_on_the_other(nodes: Nodes) -
     there = [httpx.get(f"{nodes.b.url}/api/tables/{tables[nodes.b.url]}/replay", timeout=TIMEOUT).status_code
              for _ in range(2)]
     assert 429 in there, there
+
+
+def test_a_live_table_made_on_one_node_is_reached_on_the_other(nodes: Nodes) -> None:
+    """A live Star Dice table runs in one node's memory (its process 0, with its TUIO source):
+    its summary, its socket and its closing asked of the other node are sent on to it, both
+    ways (node b has two processes); where it runs is the store's word, so once it is closed
+    neither node knows it, and an id no node runs is answered 404 where it was asked."""
+    operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    for maker, other in ((nodes.a, nodes.b), (nodes.b, nodes.a)):
+        made = httpx.post(f"{maker.url}/api/live", json={"replay": "sample"}, headers=operator,
+                          timeout=TIMEOUT)
+        assert made.status_code == 201, made.text
+        live_id, control = made.json()["id"], made.json()["control"]
+        summary = httpx.get(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT)
+        assert summary.status_code == 200 and summary.json()["id"] == live_id, summary.text
+        with connect(f"{other.ws_url}/ws/live/{live_id}", open_timeout=TIMEOUT) as page:
+            for _ in range(50):
+                message = json.loads(page.recv(timeout=TIMEOUT))
+                if message["type"] == "welcome":
+                    break
+            assert message["type"] == "welcome" and message["table"]["id"] == live_id, message
+            page.send(json.dumps({"type": "control", "token": control}))  # through the other node too
+            for _ in range(200):
+                message = json.loads(page.recv(timeout=TIMEOUT))
+                if message["type"] in ("control", "error"):
+                    break
+            assert message == {"type": "control", "granted": True}
+        closed = httpx.delete(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT,
+                              headers={"Authorization": f"Bearer {control}"})
+        assert closed.status_code == 204, closed.text
+        for node in (maker, other):
+            assert httpx.get(f"{node.url}/api/live/{live_id}", timeout=TIMEOUT).status_code == 404
+    assert httpx.get(f"{nodes.a.url}/api/live/nosuch12", timeout=TIMEOUT).status_code == 404
 
 
 def test_the_nodes_route_refuses_a_question_without_the_secret(nodes: Nodes) -> None:

@@ -19,9 +19,10 @@ MAX_ACTIONS = 3000
 class Client:
     """One connection to a table; `received` keeps every message, in order."""
 
-    def __init__(self, ws_url: str, table_id: str, query: str = "") -> None:
+    def __init__(self, ws_url: str, table_id: str, query: str = "",
+                 headers: dict[str, str] | None = None) -> None:
         opened = connect(f"{ws_url}/ws/tables/{table_id}{'?' + query if query else ''}",
-                         open_timeout=TIMEOUT, max_size=None)
+                         open_timeout=TIMEOUT, max_size=None, additional_headers=headers)
         self.ws: ClientConnection = opened.__enter__()
         self.received: list[dict[str, Any]] = []
 

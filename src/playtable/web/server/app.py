@@ -33,6 +33,7 @@ from playtable.web.server.people.player_routes import player_routes
 from playtable.web.server.people.rating_routes import rating_routes
 from playtable.web.server.playtests.playtest_routes import playtest_routes
 from playtable.web.server.playtests.playtests import Playtests, PlaytestStore
+from playtable.web.server.store.live_places import LivePlaces
 from playtable.web.server.store.node_registry import NodeRegistry
 from playtable.web.server.store.rate_limits import RATE_PER_SECOND
 from playtable.web.server.store.store import SqlStore
@@ -41,9 +42,10 @@ from playtable.web.server.tables.past_routes import past_routes
 from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_routes import table_routes
 from playtable.web.server.transport import collector
-from playtable.web.server.transport.forward import Forward
+from playtable.web.server.transport.forward import Forward, ForwardLimits
 from playtable.web.server.transport.guard import Guard, Policy
 from playtable.web.server.transport.http import EXCEPTION_HANDLERS, STATIC, client_of, page, read_body
+from playtable.web.server.transport.networks import IPV6_PREFIX
 from playtable.web.server.transport.node_peers import NodePeers
 from playtable.web.server.transport.node_routes import node_routes
 from playtable.web.server.transport.nodes import Locate, Node
@@ -68,7 +70,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     peers = server.peers
     ask_owner = None if peers is None else peers.ask_owner
     server.opened_playtests = Playtests(hub, PlaytestStore(server.db), ask_owner)
-    lives = server.opened_lives = LiveTables(server.record_dir)
+    lives = server.opened_lives = LiveTables(server.record_dir, places=None if node is None or (
+        server.owner.index != 0) else LivePlaces(store.db, node.name))  # process 0's live tables
     if peers is not None:
         await peers.start(functools.partial(answer_peer, server), None if node is None else NodePeers(
             node, NodeRegistry(store.db, node.name, node.url), server.locate))
@@ -114,7 +117,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
                public_url: str | None = None, bot_seconds: float = BOT_SECONDS,
                owner: Owner | None = None, peers: Peers | None = None,
                tune_collector: bool = False, operator_token: str | None = None,
-               node: Node | None = None, locate: Locate | None = None) -> ASGIApp:
+               node: Node | None = None, locate: Locate | None = None,
+               forward_limits: ForwardLimits | None = None) -> ASGIApp:
     """The app over the SQLite file `db`, with `workers` bot/hint processes, allowing each
     connection `rate` messages a second (bursts of twice that). `live`: live tables (Star Dice
     on a real table, docs/web.md) started with the server, the first at /live/main; pages'
@@ -130,7 +134,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     live table is started from the web). `node`: this server's node among several machines'
     on one shared store (`nodes.py`; None: the only server on its store); `locate`: which node
     holds a table (the leases'), where its requests are sent on (`forward.py`) and its owner's
-    questions asked (`node_peers.py`) (None with a node: the leases', `leasing.Leasing.locate`)."""
+    questions asked (`node_peers.py`) (None with a node: the leases', `leasing.Leasing.locate`);
+    `forward_limits`: what its forwarding may hold at once (`forward.ForwardLimits`)."""
     owner = owner or Owner()
     if node is not None and peers is None:  # one process: its questions go to the other nodes
         peers = Peers(owner)
@@ -141,6 +146,12 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
             return await server.hub.leases.locate(table_id)
 
         server.locate = locate = held_at
+
+    async def live_at(live_id: str) -> str | None:
+        """Where a live table runs: here (None) when this process has it, else the store's word."""
+        if live_id in server.lives.tables or node is None:
+            return None
+        return LivePlaces(server.hub.store.db, node.name).url_of(live_id)  # type: ignore[attr-defined]
     app = Starlette(routes=routes(server), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     inner: ASGIApp = app if owner.count == 1 else OwnerCheck(app, owner)
@@ -149,4 +160,7 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
         policy = dataclasses.replace(policy, allowed_hosts=policy.allowed_hosts | {
             (urlsplit(node.url).hostname or "").lower()})
     guarded = Guard(inner, policy)
-    return guarded if node is None else Forward(guarded, node, locate)
+    if node is None:
+        return guarded
+    return Forward(guarded, node, locate, forward_limits,
+                   IPV6_PREFIX if limits is None else limits.ipv6_prefix, live_at)

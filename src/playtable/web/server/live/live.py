@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +43,8 @@ from playtable.tableinput.samples import sample_file
 from playtable.tableinput.tracking import TuioTable
 from playtable.tableinput.tuio import SILENT_SECONDS
 from playtable.web.server.live.operator import new_token
+from playtable.web.server.store.database import StoreError
+from playtable.web.server.store.live_places import LivePlaces
 from playtable.web.server.tables.tables import Connection
 
 log = logging.getLogger("playtable.web")
@@ -456,13 +459,18 @@ class LiveTable:
 
 
 class LiveTables:
-    """Every live table of one server."""
+    """Every live table of one server. `places`: on a site of nodes (process 0's), where the
+    store says which node runs each, so the other nodes send its requests here."""
 
-    def __init__(self, record_dir: Path | None, idle_seconds: float = LIVE_IDLE_SECONDS) -> None:
+    def __init__(self, record_dir: Path | None, idle_seconds: float = LIVE_IDLE_SECONDS,
+                 places: LivePlaces | None = None) -> None:
         self.record_dir = record_dir
         self.idle_seconds = idle_seconds
+        self.places = places
         self.tables: dict[str, LiveTable] = {}
         self.reaper: asyncio.Task[None] | None = None
+        if places is not None:
+            self._placing(LivePlaces.forget_mine)
 
     async def create(self, spec: LiveSpec, table_id: str | None = None) -> LiveTable:
         if len(self.tables) >= MAX_LIVE_TABLES:
@@ -471,15 +479,28 @@ class LiveTables:
         table = LiveTable(table_id or secrets.token_urlsafe(6), spec, self.record_dir)
         await table.start()
         self.tables[table.id] = table
+        if self.places is not None:
+            self._placing(functools.partial(LivePlaces.here, live_id=table.id))
         if spec.expires and self.reaper is None:
             self.reaper = asyncio.get_running_loop().create_task(self._reap())
         return table
+
+    def _placing(self, write: Callable[[LivePlaces], None]) -> None:
+        """A write of where the live tables run: one that fails leaves the table served here
+        only (the other nodes answer 404 for it), never the table refused."""
+        assert self.places is not None
+        try:
+            write(self.places)
+        except StoreError as err:
+            log.error("where the live tables run could not be written: %s", err)
 
     async def remove(self, table_id: str, why: str) -> bool:
         """Close one table (its UDP port freed, its pages told `why`); False: no such table."""
         table = self.tables.pop(table_id, None)
         if table is None:
             return False
+        if self.places is not None:
+            self._placing(functools.partial(LivePlaces.gone, live_id=table_id))
         await table.close(why)
         log.info("live table %s closed: %s", table_id, why)
         return True
@@ -514,5 +535,7 @@ class LiveTables:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.reaper
         for table in list(self.tables.values()):
+            if self.places is not None:
+                self._placing(functools.partial(LivePlaces.gone, live_id=table.id))
             await table.close()
         self.tables.clear()

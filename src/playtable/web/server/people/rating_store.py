@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from playtable.web.server.store.database import Database, DatabaseError, StoreError
+from playtable.web.server.store.leases import Fence
 
 ESTABLISHED_GAMES = 5
 ESTABLISHED_OPPONENTS = 3
@@ -113,8 +114,11 @@ class SqlRatingStore:
     """The ratings' tables in the tables' database (the same connection, on the event loop:
     every statement is an indexed lookup or a bounded page)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, fence: Fence | None = None) -> None:
         self.db = db
+        self.fence = fence
+        """The tables' store's (`SqlStore.fence`): on a site of nodes a table's settlement is
+        written only by the node holding the table (None: a plain transaction)."""
 
     def skills(self, game: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], Skill]:
         found: dict[tuple[str, str], Skill] = {}
@@ -136,8 +140,10 @@ class SqlRatingStore:
     def settle(self, table_id: str, game: str, settlement: Settlement, skills: list[Skill],
                scores: list[tuple[str, SoloScore]], at: str,
                met: list[tuple[str, str, str]] | None = None) -> bool:
+        settling = self.db.transaction("rated_tables") if self.fence is None else \
+            self.fence(table_id, "rated_tables")
         try:
-            with self.db.transaction("rated_tables"):
+            with settling:
                 inserted = self.db.execute(
                     "INSERT INTO rated_tables VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (table_id, game, int(settlement.rated), settlement.why, at,

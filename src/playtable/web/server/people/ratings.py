@@ -68,6 +68,7 @@ from playtable.web.server.people.rating_store import (
     SoloScore,
     SqlRatingStore,
 )
+from playtable.web.server.store.leases import LeaseLost
 from playtable.web.server.store.store import SeatRow, StoreError, TableStore
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Table
@@ -269,7 +270,8 @@ class Ratings:
 
     def __init__(self, store: TableStore) -> None:
         db = getattr(store, "db", None)
-        self.store: RatingStore | None = SqlRatingStore(db) if db is not None else None
+        self.store: RatingStore | None = None if db is None else \
+            SqlRatingStore(db, getattr(store, "fence", None))
         self._networks_seen: dict[tuple[str, int, str], None] = {}
         """(table, seat, network) already stored, oldest first: a move from a known network
         writes nothing."""
@@ -312,6 +314,8 @@ class Ratings:
         settlement = Settlement(why is None, why, changes)
         try:
             self.store.settle(table.id, row.game, settlement, skills, scores, now(), met)
+        except LeaseLost:  # another node holds the table (let go here): it settles its end
+            return None
         except StoreError as err:  # the table is settled at the next restart's end, or never
             log.error("table %s: ratings not saved: %s", table.id, err)
             return None

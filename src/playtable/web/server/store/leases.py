@@ -16,9 +16,16 @@ write in flight and then replays it with the rest of the record.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from playtable.web.server.store.database import Database, StoreError
+
+Fence = Callable[..., AbstractContextManager[None]]
+"""`SqlStore.fence(table_id, *locking, once_ended=False)`: the transaction of a write to a table
+that another store of the same database makes (its proposals, its ratings' settlement), made
+only where this holder still holds the table's lease (`once_ended=True`: or once it has ended)."""
 
 
 class LeaseLost(StoreError):

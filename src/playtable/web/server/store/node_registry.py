@@ -59,10 +59,12 @@ class NodeRegistry:
                              f"needs a name of its own (--node)")
 
     def forget_dead(self) -> None:
-        """Remove the nodes unseen for `FORGET_SECONDS` and the sockets counted by nodes gone."""
+        """Remove the nodes unseen for `FORGET_SECONDS`, the sockets counted by nodes gone and
+        the live tables they ran (`live_places.py`)."""
         self.db.execute(f"DELETE FROM nodes WHERE seen < {clock(self.db)} - ?", (FORGET_SECONDS,))
         self.db.execute("DELETE FROM address_sockets WHERE node != '' AND node NOT IN "
                         "(SELECT name FROM nodes)")
+        self.db.execute("DELETE FROM live_places WHERE node NOT IN (SELECT name FROM nodes)")
 
     def leave(self) -> None:
         """This node stops cleanly: the others stop asking it at once."""

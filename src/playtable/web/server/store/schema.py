@@ -287,8 +287,25 @@ CREATE TABLE IF NOT EXISTS proposals (
 """
 """Tables added by the proposals' layout step, after step 3's in a copy's order."""
 
+
+def _layout_live_places(db: Database) -> None:
+    """Which node runs each live Star Dice table (docs/web.md, "Several machines"): a live table
+    is in the memory of one node's process 0, with its UDP listener, so the other nodes send its
+    requests there (`live_places.py`). Who runs what now, not history: `db copy` leaves it."""
+    db.script(LAYOUT_LIVE_PLACES_TABLES)
+
+
+LAYOUT_LIVE_PLACES_TABLES = """
+CREATE TABLE IF NOT EXISTS live_places (
+    live_id TEXT NOT NULL,
+    node TEXT NOT NULL,
+    PRIMARY KEY (live_id, node)
+)
+"""
+
 MIGRATIONS: list[Callable[[Database], None]] = [_layout_1, _layout_2, _layout_3, _layout_nodes,
-                                                 _layout_chats, _layout_leases, _layout_proposals]
+                                                 _layout_chats, _layout_leases, _layout_proposals,
+                                                 _layout_live_places]
 """Step k (from 1) brings a database from version k-1 to k."""
 LATEST = len(MIGRATIONS)
 ORDERED = {"playtest_testers"}

@@ -259,6 +259,14 @@ class SqlStore:
                 raise self._refused(table_id)
             yield
 
+    def fence(self, table_id: str, *locking: str,
+              once_ended: bool = False) -> contextlib.AbstractContextManager[None]:
+        """The transaction of a write to `table_id` that a store of its own makes on this
+        database (a table's proposals, `proposals.SqlProposalStore`; its ratings' settlement,
+        `rating_store.SqlRatingStore`), fenced by the table's lease as every write here is
+        (`_changing`; `leases.Fence`)."""
+        return self._changing(table_id, *locking, once_ended=once_ended)
+
     def _has_ended(self, table_id: str) -> bool:
         found = self.db.execute("SELECT ended FROM tables WHERE id = ?", (table_id,)).fetchone()
         return found is not None and found[0] is not None

@@ -14,6 +14,7 @@ from typing import Any
 
 from playtable.core.protocol import Event
 from playtable.web.server.people.seat_claims import nobody_arrived
+from playtable.web.server.store.leases import LeaseLost
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.table_request import BadRequest, now
@@ -37,6 +38,9 @@ class Ends:
         room.ratings.settle(table)  # before the end is stored: a crash between them rates it at the restart
         try:
             room.store.mark_ended(table.id, table.row.ended, table.row.result)
+        except LeaseLost:  # another node holds the table (let go here): its end and its count are that node's
+            log.warning("table %s: not ended here, another node holds it now", table.id)
+            return
         except StoreError as err:  # it is rebuilt at the next start and marked then
             log.error("table %s: its end not saved: %s", table.id, err)
         room.in_play.ended(table.id)

@@ -1,15 +1,19 @@
 """A table's mid-game proposals to leave its game for a new one (docs/web.md, rematch): who asked
 for which variant, whose agreement the last one waits for, and the open proposal as the pages show
 it. Each ask is stored (`SqlProposalStore`, `schema._layout_proposals`), so a restart keeps an open proposal
-for a come-back-later table; a decided one (kept playing, or the rematch made) is deleted."""
+for a come-back-later table; a decided one (kept playing, or the rematch made) is deleted. On a
+site of nodes each write is fenced by the table's lease, as every write that changes a table is
+(`store.SqlStore.fence`): a node that no longer holds the table writes no proposal for it."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from playtable.web.server.store.database import Database, StoreError
+from playtable.web.server.store.leases import Fence, LeaseLost
 
 log = logging.getLogger("playtable.web")
 
@@ -23,23 +27,34 @@ def other_people(seats: Sequence[Any], seat: int) -> list[int]:
 
 class SqlProposalStore:
     """The asks of open proposals, one row per table and asking seat, in the tables' database;
-    `asked` orders them (the last one is the proposal the others are asked to agree to)."""
+    `asked` orders them (the last one is the proposal the others are asked to agree to). `fence`:
+    the tables' store's (`SqlStore.fence`); None: a plain transaction (no lease to check)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, fence: Fence | None = None) -> None:
         self.db = db
+        self.fence = fence
+
+    def _changing(self, table_id: str, once_ended: bool = False) -> AbstractContextManager[None]:
+        if self.fence is None:
+            return self.db.transaction()
+        return self.fence(table_id, once_ended=once_ended)
 
     def ask(self, table_id: str, seat: int, variant: str | None, order: int) -> None:
+        """Store an ask (StoreError: nothing stored; LeaseLost: another node holds the table)."""
         try:
-            with self.db.transaction():
+            with self._changing(table_id):
                 self.db.execute(
                     "INSERT INTO proposals (table_id, seat, variant, asked) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (table_id, seat) DO UPDATE SET variant = excluded.variant, "
                     "asked = excluded.asked", (table_id, seat, variant, order))
+        except LeaseLost:
+            raise
         except StoreError as err:
             raise StoreError(f"the proposal could not be saved ({err})") from None
 
     def clear(self, table_id: str) -> None:
-        with self.db.transaction():
+        # also once the table has ended: its end released the lease, and decided its proposals
+        with self._changing(table_id, once_ended=True):
             self.db.execute("DELETE FROM proposals WHERE table_id = ?", (table_id,))
 
     def of(self, table_id: str) -> list[tuple[int, str | None]]:

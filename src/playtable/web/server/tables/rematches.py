@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from playtable.core.params import resolve_params
+from playtable.web.server.store.leases import LeaseLost
 from playtable.web.server.store.store import StoreError
 from playtable.web.server.tables.room import Room
 from playtable.web.server.tables.seating import plan_seats, stand_in_agent
@@ -43,9 +44,15 @@ class Rematches:
             return again, next((i for i, s in enumerate(again.row.seats) if s.token_hash == mine), None)
         if not table.state.is_terminal:
             # One player may not end a game others are playing: mid-game, a new game is a
-            # proposal until every other person who sat down asks for the same.
+            # proposal until every other person who sat down asks for the same. Each one is
+            # written and told to every page: a network's budget of them is as of new tables.
+            room.per_network("proposals", client, room.limits.creations_per_minute,
+                             "too many new games proposed from your network; wait a minute")
             try:
                 missing = table.propose(seat, variant)
+            except LeaseLost:  # let go here: asked again, the request reaches the table's node
+                raise BadRequest("this table is now served by another server; nothing changed, "
+                                 "try again", 503) from None
             except StoreError as err:
                 log.error("table %s: a proposal not saved: %s", table.id, err)
                 raise BadRequest("the server could not save your proposal (its disk may be full); "

@@ -141,7 +141,7 @@ class Room:
         self.people = People(store)
         self.ratings = Ratings(store)
         self.votes = Votes(SqlVoteStore(store.db))  # type: ignore[attr-defined]
-        self.proposals = SqlProposalStore(store.db)  # type: ignore[attr-defined]
+        self.proposals = SqlProposalStore(store.db, store.fence)  # type: ignore[attr-defined]
         """The open mid-game proposals of the tables in play (`Proposals.keep_in`)."""
         self.budgets = Budgets(SharedBuckets(store.db) if shared else None)  # type: ignore[attr-defined]
         """Each network's tables, names, seats and pasts a minute (`rate_limits.py`): several

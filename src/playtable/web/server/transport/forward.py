@@ -4,13 +4,19 @@ table stays with the node that holds it when nodes come and go, so its requests 
 another one. `Forward` is the outermost ASGI middleware of a node (`create_app(..., node=...)`):
 
 - **Out**: a request naming a table or playtest (`owners.routed_key`: `/ws/tables/ID`,
-  `/api/tables/ID/...`, `/api/playtests/ID...`) asks `locate(ID)`; a URL (another live node's
-  `Node.url`) sends the request there, HTTP through one kept-alive httpx client, a WebSocket
-  through the `websockets` client, both directions, close codes passed on. None serves it here.
+  `/api/tables/ID/...`, `/api/playtests/ID...`) asks `locate(ID)`, one naming a live table
+  (`owners.live_key`: `/ws/live/ID`, `/api/live/ID`) `locate_live(ID)`; a URL (another live
+  node's `Node.url`, as the store has it: never an address a client named) sends the request
+  there, HTTP through one kept-alive httpx client, a WebSocket through the `websockets` client,
+  both directions, close codes passed on. None serves it here.
 - **Bounded**: a body is read up to the server's own limit (`guard.MAX_BODY`, else 413) before
   it travels; connecting and reading have timeouts; at most `ForwardLimits.requests` HTTP
-  forwards and `ForwardLimits.sockets` forwarded WebSockets are open at once in this process
-  (more: 503 / close 1013 at once, nothing queued).
+  forwards and `ForwardLimits.sockets` forwarded WebSockets are open at once in this process,
+  and one client network (`networks.network_of`, of the address uvicorn reports: behind the
+  proxy its X-Forwarded-For, believed only from `--forwarded-allow-ips`) holds at most a
+  quarter of each (`requests_per_network`, `sockets_per_network`), so that one network cannot
+  lock everyone else out of the tables that moved (more: 503 / close 1013 at once, nothing
+  queued).
 - **Unreachable owner**: HTTP 503 with Retry-After, a WebSocket accepted and closed with 1013
   ("try again later"); the table's page reconnects with its backoff (`static/js/connection.js`).
 - **In**: the owner must see the client's address (every per-address and per-network budget is
@@ -50,8 +56,9 @@ from playtable.web.server.transport.guard import (
     Send,
     send_json,
 )
+from playtable.web.server.transport.networks import IPV6_PREFIX, network_of
 from playtable.web.server.transport.nodes import Locate, Node
-from playtable.web.server.transport.owners import routed_key
+from playtable.web.server.transport.owners import live_key, routed_key
 
 if TYPE_CHECKING:  # imported where a request is sent on: httpx is the `server` extra's
     import httpx
@@ -78,6 +85,8 @@ HOP_BY_HOP = frozenset({b"connection", b"keep-alive", b"proxy-authenticate", b"p
 """Headers that describe one connection, not the request, and the front proxy's word on the
 client (already in the scope; the owner has the signed one): never passed on."""
 UNREACHABLE = "the table's server cannot be reached just now; try again in a moment"
+BUSY = ("this server is sending on as many requests for tables held elsewhere as it may (from your "
+        "network, or in all); try again in a moment")
 
 
 @dataclass(frozen=True)
@@ -88,10 +97,46 @@ class ForwardLimits:
     """HTTP requests being forwarded at once."""
     sockets: int = 1024
     """Forwarded WebSockets open at once (each a table's page being played or watched)."""
+    requests_per_network: int = 16
+    """Of `requests`, what one client network may hold at once (a quarter: four networks at
+    least share the bound, as the other shared things are budgeted, docs/web.md "Fair use")."""
+    sockets_per_network: int = 256
+    """Of `sockets`, what one client network may hold open at once (a quarter)."""
     connect_seconds: float = 3.0
+    body_seconds: float = 10.0
+    """The longest a client may take to send a request's body (at most `max_body` bytes): a
+    body sent a byte at a time would hold its slot for as long as the client liked."""
     read_seconds: float = 45.0
     """The longest an owner may take to answer (longer than a bot's move, `app.BOT_SECONDS`)."""
     max_body: int = MAX_BODY
+
+
+class Slots:
+    """What is held at once of one bound (`total`), of which one client network may hold
+    `per_network`: a slot is taken at once or refused, never waited for."""
+
+    def __init__(self, total: int, per_network: int) -> None:
+        self.total, self.per_network = total, per_network
+        self.held = 0
+        self.by_network: dict[str, int] = {}
+
+    def take(self, network: str) -> bool:
+        """Whether `network` may hold one more slot; if so it is counted."""
+        mine = self.by_network.get(network, 0)
+        if self.held >= self.total or mine >= self.per_network:
+            return False
+        self.held += 1
+        self.by_network[network] = mine + 1
+        return True
+
+    def give(self, network: str) -> None:
+        """A slot `network` took is given back."""
+        self.held -= 1
+        left = self.by_network.get(network, 1) - 1
+        if left > 0:
+            self.by_network[network] = left
+        else:
+            self.by_network.pop(network, None)
 
 
 def sign(secret: str, fields: Iterable[bytes]) -> bytes:
@@ -150,8 +195,9 @@ def _passed_on(scope: Scope, extra_drop: frozenset[bytes] = frozenset()) -> list
             if name not in HOP_BY_HOP and name not in extra_drop]
 
 
-async def _unreachable(send: Send) -> None:
-    data = b'{"error": "' + UNREACHABLE.encode() + b'"}'
+async def _unreachable(send: Send, why: str = UNREACHABLE) -> None:
+    """503 with Retry-After: the owner cannot be reached, or this node is busy (`why`)."""
+    data = b'{"error": "' + why.encode() + b'"}'
     await send({"type": "http.response.start", "status": 503,
                 "headers": [(b"content-type", b"application/json"), (b"retry-after", RETRY_AFTER),
                             (b"content-length", str(len(data)).encode()),
@@ -161,14 +207,18 @@ async def _unreachable(send: Send) -> None:
 
 class Forward:
     """The middleware (see the module's documentation). `locate` None: nothing is sent on, but
-    requests other nodes forward here are still believed."""
+    requests other nodes forward here are still believed. `ipv6_prefix`: the length of one
+    client network's IPv6 prefix (`--ipv6-prefix`), whose share of the bounds it holds.
+    `locate_live`: which node runs a live table (None: every live table is served here)."""
 
     def __init__(self, app: ASGIApp, node: Node, locate: Locate | None,
-                 limits: ForwardLimits | None = None) -> None:
-        self.app, self.node, self.locate = app, node, locate
+                 limits: ForwardLimits | None = None, ipv6_prefix: int = IPV6_PREFIX,
+                 locate_live: Locate | None = None) -> None:
+        self.app, self.node, self.locate, self.locate_live = app, node, locate, locate_live
         self.limits = limits or ForwardLimits()
-        self.requests = asyncio.Semaphore(self.limits.requests)
-        self.sockets = asyncio.Semaphore(self.limits.sockets)
+        self.ipv6_prefix = ipv6_prefix
+        self.requests = Slots(self.limits.requests, self.limits.requests_per_network)
+        self.sockets = Slots(self.limits.sockets, self.limits.sockets_per_network)
         self._client: httpx.AsyncClient | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -200,12 +250,23 @@ class Forward:
         elif (await receive())["type"] == "websocket.connect":
             await _close_socket(send, TRY_AGAIN_LATER, "the table's server is unreachable")
 
+    def _network(self, scope: Scope) -> str:
+        """The client's network: of the address uvicorn reports (behind the proxy its
+        X-Forwarded-For, believed only from `--forwarded-allow-ips`), never of a header the
+        client sent itself (a request carrying the nodes' signed headers is never sent on)."""
+        client = scope.get("client") or ("", 0)
+        return network_of(str(client[0]), self.ipv6_prefix)
+
     async def _owner(self, scope: Scope) -> str | None:
         """The URL of the node this request must be sent to, or None: serve it here."""
-        key = routed_key(scope["path"])
-        if key is None or self.locate is None or scope.get(FORWARDED):
+        if scope.get(FORWARDED):
             return None
-        where = await self.locate(key)
+        key, locate = routed_key(scope["path"]), self.locate
+        if key is None:
+            key, locate = live_key(scope["path"]), self.locate_live
+        if key is None or locate is None:
+            return None
+        where = await locate(key)
         return None if where is None or where.rstrip("/") == self.node.url else where.rstrip("/")
 
     def _closing(self, receive: Receive) -> Receive:
@@ -249,11 +310,17 @@ class Forward:
         if declared.isdigit() and int(declared) > self.limits.max_body:  # refused before reading
             await send_json(send, 413, {"error": f"the body is over {self.limits.max_body} bytes"})
             return
-        if self.requests.locked():
-            await _unreachable(send)
+        network = self._network(scope)
+        if not self.requests.take(network):
+            await _unreachable(send, BUSY)
             return
-        async with self.requests:
-            body = await self._read_body(receive)
+        try:
+            try:
+                async with asyncio.timeout(self.limits.body_seconds):
+                    body = await self._read_body(receive)
+            except TimeoutError:
+                await send_json(send, 408, {"error": "the request's body did not arrive in time"})
+                return
             if body is None:
                 await send_json(send, 413, {"error": f"the body is over {self.limits.max_body} bytes"})
                 return
@@ -269,6 +336,8 @@ class Forward:
                 await send({"type": "http.response.body", "body": b""})
             finally:
                 await answer.aclose()
+        finally:
+            self.requests.give(network)
 
     async def _send_on(self, owner: str, scope: Scope, body: bytes, send: Send) -> httpx.Response | None:
         """The owner's answer, its body still to stream; None when it could not be had (503 or
@@ -301,14 +370,17 @@ class Forward:
     async def _forward_socket(self, owner: str, scope: Scope, receive: Receive, send: Send) -> None:
         if (await receive())["type"] != "websocket.connect":
             return
-        if self.sockets.locked():
+        network = self._network(scope)
+        if not self.sockets.take(network):
             await _close_socket(send, TRY_AGAIN_LATER, "this server is busy; try again in a moment")
             return
-        async with self.sockets:
+        try:
             upstream = await self._open_upstream(owner, scope, send)
             if upstream is not None:
                 async with upstream:
                     await _pump(upstream, receive, send)
+        finally:
+            self.sockets.give(network)
 
     async def _open_upstream(self, owner: str, scope: Scope, send: Send) -> ClientConnection | None:
         """The owner's socket for this one, accepted here; None when the owner refused it (its

@@ -48,6 +48,14 @@ def routed_key(path: str) -> str | None:
     return None
 
 
+def live_key(path: str) -> str | None:
+    """The live table a request for `path` names (`/ws/live/ID`, `/api/live/ID`), or None."""
+    for prefix in ("/ws/live/", "/api/live/"):
+        if path.startswith(prefix):
+            return path[len(prefix):].split("/", 1)[0] or None
+    return None
+
+
 def route(path: str, count: int) -> int | None:
     """The process a request for `path` must reach, or None when any process may serve it."""
     if count == 1:
