@@ -38,12 +38,6 @@ def test_a_table_seats_a_level_by_its_name(client: TestClient) -> None:
     assert refused.status_code == 400 and "takes no options" in refused.json()["error"]
 
 
-
-WIZARD_NOT_APART = pytest.mark.xfail(strict=True, reason=(
-    "not met yet (docs/web.md 'The bot ladders, paired'): heuristic took 54.8% [45.0, 64.1] from "
-    "cautious over 100 paired seeds at 4 players"))
-
-
 def test_every_level_is_rated(client: TestClient) -> None:
     """Every level of both ladders is rated (benchmarks/bot_ratings.py --ladder), the wizard's
     strongest search too: none is left to start as a newcomer."""
@@ -75,7 +69,7 @@ def test_the_pairs_measured_are_the_levels_as_they_are(game_id: str) -> None:
     assert [(p["lower"], p["upper"]) for p in measured_pairs(game_id)] == adjacent
 
 
-@pytest.mark.parametrize("game_id", ["stardice", pytest.param("wizard", marks=WIZARD_NOT_APART)])
+@pytest.mark.parametrize("game_id", ["stardice", "wizard"])
 def test_each_level_beats_the_one_below_in_paired_games(game_id: str) -> None:
     """The ladder's rule (docs/web.md "Bot levels"): each level took more than half the points
     from the level below on the same deals in both seatings, by the whole of its 95% interval."""

@@ -3,11 +3,13 @@ what its seat may see."""
 
 from __future__ import annotations
 
+import pytest
 from tests.games.wizard.helpers import params
 
-from playtable.agents import make_agent
+from playtable.agents import check_remote_agent_spec, make_agent
 from playtable.agents.random_agent import RandomAgent
 from playtable.core.chance import Chance
+from playtable.core.errors import BadParameter
 from playtable.core.protocol import Agent
 from playtable.games.wizard.bots import (
     HERO_STYLES,
@@ -70,6 +72,29 @@ def _chooses_from_its_seat_alone(bot: Agent, seed: int, rng: Chance, checks: int
 def test_hero_bot_uses_only_what_its_seat_sees() -> None:
     """A hero bot chooses the same on the true state and on any determinization for its seat."""
     _chooses_from_its_seat_alone(HeuristicAgent(), 3, Chance(1), 60)
+
+
+def test_an_erring_heuristic_departs_from_the_heuristic_at_its_rate_only() -> None:
+    """`heuristic:mistakes=P` (the ladder's Casual, RULES.md §9): at rate 0 it is the heuristic
+    move for move on the same stream; at 0.5 some of its choices are other legal moves and the
+    rest the heuristic's; at 1 nearly none is. The rate is bounded for a web seat."""
+    heuristic = HeuristicAgent()
+    for rate, least, most in ((0.0, 1.0, 1.0), (0.5, 0.45, 0.9), (1.0, 0.0, 0.45)):
+        erring = make_agent(GAME, f"heuristic:mistakes={rate}")
+        st = GAME.new_state(params(4), 7)
+        play, same, choices = Chance(3), 0, 0
+        while not st.is_terminal and choices < 200:
+            legal = st.legal_actions()
+            act = erring.choose(st, Chance(choices))
+            assert act in legal
+            if len(legal) > 1:
+                same += str(act) == str(heuristic.choose(st, Chance(choices)))
+                choices += 1
+            st.apply(heuristic.choose(st, play))
+        assert least <= same / choices <= most, (rate, same, choices)
+    check_remote_agent_spec(GAME, "heuristic:mistakes=0.35")
+    with pytest.raises(BadParameter, match="from 0.0 to 1.0"):
+        check_remote_agent_spec(GAME, "heuristic:mistakes=1.5")
 
 
 def test_win_probability_formula() -> None:

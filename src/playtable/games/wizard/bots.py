@@ -10,7 +10,7 @@ the legal actions) is the other bot for both sides.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
@@ -71,10 +71,16 @@ def _noise(rng: Chance) -> float:
     return rng.random() * 0.01
 
 
+@dataclass
 class HeuristicAgent:
-    """Rules of thumb for both sides (see RULES.md, 'Bots')."""
+    """Rules of thumb for both sides (see RULES.md, 'Bots'); with `mistakes`, a weaker player
+    that errs at that rate (RULES.md §9, "A heuristic that errs")."""
 
     name = "heuristic"
+    mistakes: float = field(default=0.0, metadata={"range": (0.0, 1.0)})
+    """The chance that a decision with a choice is a legal move picked at random instead of the
+    rule of thumb's. The draw comes from the agent's own stream (the rng handed to `choose`),
+    and only when the rate is above 0, so the plain heuristic's moves are unchanged."""
     # The heroes' dials (RULES.md §9; the styled agents below turn them): how much a hero fears
     # a fight's damage, at how many hit points he drinks a potion, how strongly he keeps near
     # the others, what keeping a sprint is worth, the win chance he wants before storming the
@@ -99,6 +105,8 @@ class HeuristicAgent:
         legal: list[Act] = st.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if self.mistakes and rng.random() < self.mistakes:
+            return rng.choice(legal)
         kind = st.decision["kind"]
         method: Callable[[WizardPosition, list[Act], Chance], Act] | None = getattr(
             self, f"_{kind}", None)
