@@ -74,6 +74,8 @@ class Person:
         self.table_id = created["table_id"]
         self.rng = random.Random(seed)
         self.acknowledged: list[tuple[int, str]] = []
+        self.cut_short: list[tuple[int, int | None]] = []
+        """(step, close code or None) of each move whose socket ended before its answer."""
         self.page: Client | None = None
         self.state: dict[str, Any] = {}
 
@@ -113,14 +115,24 @@ class Person:
         raise AssertionError(f"{self.table_id}: never the person's turn")
 
     def move(self) -> None:
+        """One move, kept in `acknowledged` once a state past its step answers it. A socket
+        that ends before the answer (in the seconds a dead node's tables change hands, one
+        ended once with no close frame at all) is opened again, as connection.js does after
+        any close, and the move is not counted: whether it was written is the record's to say."""
         assert self.page is not None and not self.state["terminal"]
         step, action = self.state["step"], self.rng.choice(self.state["legal"])["action"]
-        self.page.send({"type": "act", "action": action, "step": step})
-        while True:
-            answer = self.page.recv()
-            assert answer["type"] not in ("error", "refused"), answer
-            if answer["type"] == "state" and answer["step"] > step:
-                break
+        try:
+            self.page.send({"type": "act", "action": action, "step": step})
+            while True:
+                answer = self.page.recv()
+                assert answer["type"] not in ("error", "refused"), answer
+                if answer["type"] == "state" and answer["step"] > step:
+                    break
+        except ConnectionClosed as closed:
+            self.cut_short.append((step, closed.rcvd.code if closed.rcvd is not None else None))
+            self.close()
+            self.open()
+            return
         self.acknowledged.append((step + 1, action))
         self.state = answer
         self._to_my_turn()
@@ -253,6 +265,9 @@ def test_three_nodes_one_killed_mid_game_lose_no_acknowledged_move(site: NodesSi
             person.move()
         person.close()
 
+    # A page whose move's socket ended before the answer opened it again; that stays rare.
+    cut_short = [(p.table_id, c) for p in people for c in p.cut_short]
+    assert len(cut_short) <= max(1, len(victims_people) // 4), cut_short
     # The bots' tables of the victim go on at the others, with no request.
     _until(lambda: all(node_of(holders(db).get(t, "ended/0")) != victim_name for t in victims_bots),
            lambda: f"the victim's bots' tables taken over: {_statuses(db, victims_bots)}")
