@@ -32,18 +32,16 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
-from playtable.core.protocol import State
 from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.leaves import LEAVES
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import (
     ExpectimaxTroll,
     Outcomes,
+    PlansEachTurn,
     _cost,
     awakening_outcomes,
     belief,
-    follow_plan,
-    seen_key,
     turn_ends,
 )
 
@@ -65,7 +63,7 @@ def systematic_sample(outcomes: Outcomes, count: int, offset: float) -> list[Tro
 
 
 @dataclass
-class ThirdTurnTroll:
+class ThirdTurnTroll(PlansEachTurn):
     """The two-turn search, then a sampled third turn for its best few endings; see the module
     documentation."""
 
@@ -95,13 +93,6 @@ class ThirdTurnTroll:
         if min(self.width, self.inner_width, self.samples, self.outer_samples) < 1:
             raise BadParameter("thirdturn: width, inner_width, samples and outer_samples must be at least 1")
         self._two_turns = ExpectimaxTroll(depth=2, leaf=self.leaf)
-
-    def choose(self, state: State, rng: Chance) -> Any:
-        assert isinstance(state, TrollState)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return follow_plan(self._plan, state, legal, lambda: self.best_line(state, rng), seen_key)
 
     def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
         """The actions of the best rest of this turn: the two-turn search's `width` best endings,

@@ -29,11 +29,10 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
-from playtable.core.protocol import State
 from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.leaves import LEAVES, Value
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import _cost, belief, follow_plan, seen_key, turn_ends
+from playtable.games.troll.search import PlansEachTurn, _cost, belief, turn_ends
 
 
 def greedy_turn(state: TrollState, value: Value) -> tuple[list[TrollAction], TrollState]:
@@ -59,7 +58,7 @@ def play_out(state: TrollState, value: Value, horizon: int) -> float:
 
 
 @dataclass
-class RolloutTroll:
+class RolloutTroll(PlansEachTurn):
     """Policy rollout over sampled futures; see the module documentation."""
 
     # Remote bounds (`core.params`): samples=64, width=8, horizon=4, leaf=network took at most
@@ -81,13 +80,6 @@ class RolloutTroll:
             raise BadParameter(f"rollout: leaf must be one of {', '.join(LEAVES)}, not '{self.leaf}'")
         if self.samples < 0 or self.width < 1 or self.horizon < 0:
             raise BadParameter("rollout: samples and horizon must be at least 0, width at least 1")
-
-    def choose(self, state: State, rng: Chance) -> Any:
-        assert isinstance(state, TrollState)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return follow_plan(self._plan, state, legal, lambda: self.best_line(state, rng), seen_key)
 
     def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
         """The actions of the best rest of this turn by the rollouts' means."""

@@ -264,6 +264,24 @@ def follow_plan(plan: dict[Any, TrollAction], state: TrollState, legal: list[Tro
     return line[0]
 
 
+class PlansEachTurn:
+    """A troll bot that searches once a turn for the best rest of it (`best_line`) and then plays
+    that line's second action at the position it was planned for (`follow_plan`, by what the
+    player sees); the bot's dataclass holds the plan in `_plan`."""
+
+    _plan: dict[Any, TrollAction]
+
+    def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
+        raise NotImplementedError
+
+    def choose(self, state: State, rng: Chance) -> Any:
+        assert isinstance(state, TrollState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return follow_plan(self._plan, state, legal, lambda: self.best_line(state, rng), seen_key)
+
+
 def seen_key(state: TrollState) -> Any:
     """What the player sees, to recognise the position the second action was planned for."""
     b = belief(state)
