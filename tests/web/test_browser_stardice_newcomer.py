@@ -261,6 +261,7 @@ def test_a_newcomer_on_a_phone_flicks_a_short_war(web_server: ServerProcess, chr
     # the end screen was brought into view (which is why the table may move at the war's end)
     page.wait_for_function("(() => { const t = document.querySelector('.end-screen')"
                            ".getBoundingClientRect().top; return t >= 0 && t < innerHeight - 100; })()")
+    page.screenshot(path=str(shots / "stardice-newcomer-end-screen-phone.png"))
     page.evaluate("window.scrollTo(0, 0)")
     # the table and the controls under it fit the phone's screen
     canvas = page.locator(".stardice-canvas").bounding_box()
