@@ -85,6 +85,17 @@ def another_tab(context: Any) -> Any:
     return tab
 
 
+def join_through_open_tab(page: Any, table_id: str) -> None:
+    """Bob's way into Alice's Star Dice table: the lobby's Open tab, her table's row (hers, with
+    an open seat), "Join as Klingon", until the table's page is connected."""
+    page.locator('.tabs [data-status="open"]').click()
+    row = page.locator(f'.table-list tr[data-table="{table_id}"]')
+    row.wait_for()
+    assert "Alice" in row.inner_text() and "open seat" in row.inner_text()
+    row.get_by_role("button", name="Join as Klingon").click()
+    wait_connected(page)
+
+
 def create_in_lobby(page: Any, game: str, seats: list[str], variant: str | None = None,
                     seed: int | None = None, minutes: str | None = None, days: str | None = None) -> None:
     """The lobby's create form: `seats` are the seat menus' values (me, open, invite, bot:NAME);
@@ -140,12 +151,7 @@ def meet_at_a_battle(chromium: Any, url: str, scripts: tuple[str, ...] = (),
     assert alice.locator(".seat-badge").inner_text() == "Alice · you play Federation"
 
     bob = person(chromium, url, "Bob", scripts=scripts)
-    bob.locator('.tabs [data-status="open"]').click()
-    row = bob.locator(f'.table-list tr[data-table="{table_id}"]')
-    row.wait_for()
-    assert "Alice" in row.inner_text() and "open seat" in row.inner_text()
-    row.get_by_role("button", name="Join as Klingon").click()
-    wait_connected(bob)
+    join_through_open_tab(bob, table_id)
     assert "token=" in bob.url  # the seat's new link, made for Bob
     assert bob.locator(".seat-badge").inner_text() == "Bob · you play Klingon"
     alice.wait_for_function("window.playtable.players[1] === 'Bob'")

@@ -17,7 +17,14 @@ from tests.pg_server import PgServer
 from tests.web.browser_support import table_state, wait_connected
 from tests.web.nodes import holders, node_server
 from tests.web.server_process import ServerProcess
-from tests.web.test_browser_people import create_in_lobby, log_heads, mover_of, person, play
+from tests.web.test_browser_people import (
+    create_in_lobby,
+    join_through_open_tab,
+    log_heads,
+    mover_of,
+    person,
+    play,
+)
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -46,12 +53,7 @@ def test_two_people_on_two_nodes_meet_through_the_open_tab_and_play(nodes: list[
     assert holders(at_node_0.db)[table_id] == "node-0/0"
 
     bob = person(chromium, at_node_1.url, "Bob")
-    bob.locator('.tabs [data-status="open"]').click()
-    row = bob.locator(f'.table-list tr[data-table="{table_id}"]')
-    row.wait_for()
-    assert "Alice" in row.inner_text() and "open seat" in row.inner_text()
-    row.get_by_role("button", name="Join as Klingon").click()
-    wait_connected(bob)
+    join_through_open_tab(bob, table_id)
     assert bob.url.startswith(at_node_1.url + "/t/") and "token=" in bob.url  # his page: node 1's
     assert bob.locator(".seat-badge").inner_text() == "Bob · you play Klingon"
     alice.wait_for_function("window.playtable.players[1] === 'Bob'")  # told across the nodes
