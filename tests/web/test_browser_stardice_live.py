@@ -149,7 +149,9 @@ def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> No
         # the engine's JSON for the same stream, received when the server received it, values
         # entered at the same point
         log = drawn(page)
-        reports = _engine_with_values(tmp_path, as_received(SESSION, log),
+        values = [(d["t"], die, d["values"][die]) for d, die in
+                  zip([d for d in log if d["source"] == "value"], ["F.d12a", "F.d20a"], strict=True)]
+        reports = _engine_with_values(as_received(SESSION, log), values,
                                       as_received(more, log, len(SESSION) + 1))
         check_every_frame(page, reports)
 
@@ -163,11 +165,14 @@ def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> No
         _replayed_the_same_way(chromium, server, name, recorded)
 
 
-def _engine_with_values(tmp: Path, session: list[tuple[float, bytes]],
+def _engine_with_values(session: list[tuple[float, bytes]], values: list[tuple[float, str, int]],
                         more: list[tuple[float, bytes]]) -> list[dict[str, Any]]:
+    """The engine's JSON for one timeline, as the server lived it: the session's datagrams, the
+    values entered when the page entered them, then the extras, with the quiet-time ticks
+    between (settling is timed)."""
     from playtable.games.stardice.params import StarDiceParams
     from playtable.tableinput.dicemap import parse_dice_map
-    from playtable.tableinput.listener import replay_recording
+    from playtable.tableinput.listener import QuietTicks
     from playtable.tableinput.tracking import TuioTable
 
     params = StarDiceParams()
@@ -175,12 +180,19 @@ def _engine_with_values(tmp: Path, session: list[tuple[float, bytes]],
     table = TuioTable(parse_dice_map(DICE), params.formation_params(), params.scoring_rules(),
                       borg_faces=params.borg_faces, borg_pips=params.borg_pips,
                       on_frame=reports.append)
-    # no quiet time after the session: the extras follow it, and the values were entered between
-    replay_recording(table, write_recording(tmp / "session.jsonl", session), quiet=0)
-    table.set_value("F.d12a", 9)
-    table.set_value("F.d20a", 1)
-    replay_recording(table, write_recording(tmp / "extras.jsonl", more))
-    return [r for r in reports if not r.get("tick")]
+    ticks = QuietTicks(table)
+    for t, data in session:
+        ticks.run(t)
+        table.feed(data, "127.0.0.1:3333", t)
+        ticks.heard(t)
+    for t, die, value in values:
+        ticks.run(t)
+        table.enter_value(die, value, t)
+    for t, data in more:
+        ticks.run(t)
+        table.feed(data, "127.0.0.1:3333", t)
+        ticks.heard(t)
+    return [r for r in reports if not r.get("tick") and r["source"] != "value"]
 
 
 def _replayed_the_same_way(chromium: Any, server: LiveServer, name: str, recorded: Path) -> None:

@@ -1,7 +1,9 @@
 """The UDP side of table input: a socket feeding a `TuioTable`, recordings, and their replay.
 
 A recording is JSON lines of {"t": seconds, "from": "host:port", "data": base64 datagram};
-replaying one feeds the same datagrams with the same quiet-time ticks the live listener gives.
+replaying one feeds the same datagrams with the same quiet-time ticks the live listener gives
+(`QuietTicks`: ticks are timed from the newest datagram, never from when a timer woke, so a
+live table and the replay of its recording decide the same).
 """
 
 from __future__ import annotations
@@ -31,6 +33,38 @@ TICK = 0.05
 """Seconds of quiet after which the listener lets time pass for the engine (`tick`)."""
 
 
+class QuietTicks:
+    """The quiet-time ticks of one stream: every TICK after its newest datagram, at times counted
+    from that datagram's (one float sum after another), never from when a timer or a socket
+    timeout happened to wake. Settling is timed and the formation engine decides on the order
+    dice settle in, so ticks at other instants could join dice the live table did not (or the
+    other way round); at these instants, a table fed the same datagrams at the same times
+    reports the same frames, live or replayed."""
+
+    def __init__(self, table: TuioTable) -> None:
+        self.table = table
+        self.next: float | None = None
+        """When the next tick is due; None before the first datagram (nothing to settle)."""
+
+    def due(self, now: float) -> list[float]:
+        """The ticks due before `now`, taken off the schedule (a tick that fails is not
+        retried: the table goes on)."""
+        times: list[float] = []
+        while self.next is not None and self.next < now:
+            times.append(self.next)
+            self.next += TICK
+        return times
+
+    def run(self, now: float) -> None:
+        """Let the table tick at every instant due before `now`."""
+        for t in self.due(now):
+            self.table.tick(t)
+
+    def heard(self, now: float) -> None:
+        """A datagram came at `now` (after `run(now)`): the quiet is counted from it."""
+        self.next = now + TICK
+
+
 class TuioListener:
     """A UDP socket on `host:port` (port 0: any free port) feeding a TuioTable; optional
     recording of every datagram (JSON lines: time, sender, base64 data). An existing
@@ -56,6 +90,7 @@ class TuioListener:
             raise
         self.start = time.monotonic()
         self.stopped = False
+        self.ticks = QuietTicks(table)
 
     def serve(self, duration: float | None = None, max_frames: int | None = None) -> None:
         """Receive until `stop()`, `duration` seconds, or `max_frames` committed frames."""
@@ -69,19 +104,26 @@ class TuioListener:
                 try:
                     data, addr = self.sock.recvfrom(65536)
                 except TimeoutError:
-                    self.table.tick(time.monotonic() - self.start)
+                    self.ticks.run(self.now())
                     continue
                 except OSError:
                     if self.stopped:
                         break
                     raise
-                now = time.monotonic() - self.start
+                now = self.now()
                 sender = f"{addr[0]}:{addr[1]}"
                 if self.record_file is not None:
                     self._record(recording_line(now, sender, data))
+                self.ticks.run(now)
                 self.table.feed(data, sender, now)
+                self.ticks.heard(now)
         finally:
             self.close()
+
+    def now(self) -> float:
+        """Seconds since the listener started, to the microsecond a recording keeps (a replay
+        feeds the very times the table was fed)."""
+        return round(time.monotonic() - self.start, 6)
 
     def _record(self, line: str) -> None:
         """One line of the recording; a full disk (any failed write) ends the recording with a
@@ -173,6 +215,7 @@ def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False,
     more datagrams follow, whose times would otherwise run backwards."""
     count = 0
     started = time.monotonic()
+    ticks = QuietTicks(table)
     last_t: float | None = None
     for t, sender, data in read_recording(path):
         if data is None:
@@ -183,14 +226,12 @@ def replay_recording(table: TuioTable, path: str | Path, realtime: bool = False,
             delay = t - (time.monotonic() - started)
             if delay > 0:
                 time.sleep(delay)
-        if last_t is not None:  # the quiet time between packets, as the live listener sees it
-            tick = last_t + TICK
-            while tick < t:
-                table.tick(tick)
-                tick += TICK
+        ticks.run(t)  # the quiet time between packets, as the live listener sees it
         table.feed(data, sender, t)
+        ticks.heard(t)
         last_t = t
         count += 1
     if last_t is not None and quiet > 0:
+        ticks.run(last_t + quiet)
         table.tick(last_t + quiet)
     return count

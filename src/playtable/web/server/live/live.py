@@ -35,6 +35,7 @@ from playtable.tableinput.fouls import FoulWatch
 from playtable.tableinput.listener import (
     MAX_RECORDING_BYTES,
     TICK,
+    QuietTicks,
     load_recording,
     open_recording,
     recording_line,
@@ -142,6 +143,7 @@ class LiveTable:
         self.seq = 0
         self.started = time.monotonic()
         self.last_datagram = -1.0
+        self.ticks = QuietTicks(self.tuio)
         self.transport: asyncio.DatagramTransport | None = None
         self.address: tuple[str, int] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -161,7 +163,9 @@ class LiveTable:
         """A replay starts when the first page connects, so that page sees it from the start."""
 
     def now(self) -> float:
-        return time.monotonic() - self.started
+        """Seconds since the table started, to the microsecond its reports and recordings keep
+        (an engine fed a recording offline is fed the very times this one was)."""
+        return round(time.monotonic() - self.started, 6)
 
     # -- input ---------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -202,10 +206,12 @@ class LiveTable:
                 self._whole_failed(err)
         if self.recording is not None:
             self._record(recording_line(now - self.recording_started, sender, data))
+        self._run_ticks(now)  # those the ticking task had not reached: they came first
         try:
             self.tuio.feed(data, sender, now)
         except Exception:  # noqa: BLE001 - one bad datagram never stops the table
             log.exception("live table %s: a datagram could not be handled", self.id)
+        self.ticks.heard(now)
 
     def _record(self, line: str) -> None:
         """One line of the page's recording, which stops at its limits or a failed write."""
@@ -239,16 +245,19 @@ class LiveTable:
         self.whole = None
 
     async def _tick(self) -> None:
-        """Quiet time lets still dice settle (the listener's TICK); recordings are flushed."""
+        """Quiet time lets still dice settle (`QuietTicks`: at the listener's instants, however
+        late this task wakes); recordings are flushed."""
         while True:
             await asyncio.sleep(TICK)
-            now = self.now()
-            if now - self.last_datagram >= TICK:
-                try:
-                    self.tuio.tick(now)
-                except Exception:  # noqa: BLE001 - the table keeps ticking whatever happened
-                    log.exception("live table %s: a tick failed", self.id)
+            self._run_ticks(self.now())
             self._flush()
+
+    def _run_ticks(self, now: float) -> None:
+        for t in self.ticks.due(now):
+            try:
+                self.tuio.tick(t)
+            except Exception:  # noqa: BLE001 - the table keeps ticking whatever happened
+                log.exception("live table %s: a tick failed", self.id)
 
     def _flush(self) -> None:
         if self.whole is not None:
@@ -384,7 +393,9 @@ class LiveTable:
     # -- what a page may ask -------------------------------------------------------------------
     def enter_value(self, die: str, value: int) -> None:
         """BadParameter (nothing changed) unless `die` is a die of this table and `value` a face."""
-        self.tuio.enter_value(die, value, self.now())
+        now = self.now()
+        self._run_ticks(now)
+        self.tuio.enter_value(die, value, now)
 
     def recording_status(self) -> dict[str, Any]:
         return {"type": "recording", "on": self.recording is not None, "file": self.recording_name,
