@@ -10,6 +10,7 @@ hash, so the database never holds an address.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
@@ -19,8 +20,11 @@ from playtable.web.server.store.store import TableRow
 from playtable.web.server.transport.networks import network_of
 
 
+@functools.lru_cache(maxsize=4096)
 def network_hash(address: str) -> str:
-    """The network of `address` as stored: 16 hex digits of its SHA-256."""
+    """The network of `address` as stored: 16 hex digits of its SHA-256. Asked at every move a
+    person plays (`Ratings.played_from`) with the few networks of the tables in play: kept for
+    the 4,096 latest, it is worked out once per network, not per move."""
     return hashlib.sha256(network_of(address).encode()).hexdigest()[:16]
 
 
