@@ -181,7 +181,8 @@ def test_a_rate_budget_spent_on_one_node_is_refused_on_the_other(nodes: Nodes) -
 def test_a_live_table_made_on_one_node_is_reached_on_the_other(nodes: Nodes) -> None:
     """A live Star Dice table runs in one node's memory (its process 0, with its TUIO source):
     its summary, its socket and its closing asked of the other node are sent on to it, both
-    ways (node b has two processes); where it runs is the store's word, so once it is closed
+    ways (node b has two processes), and both nodes' lobbies list it; where it runs is the
+    store's word, so once it is closed
     neither node knows it, and an id no node runs is answered 404 where it was asked."""
     operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
     for maker, other in ((nodes.a, nodes.b), (nodes.b, nodes.a)):
@@ -191,6 +192,11 @@ def test_a_live_table_made_on_one_node_is_reached_on_the_other(nodes: Nodes) -> 
         live_id, control = made.json()["id"], made.json()["control"]
         summary = httpx.get(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT)
         assert summary.status_code == 200 and summary.json()["id"] == live_id, summary.text
+        # both lobbies list it; its control link only where it runs, to the operator
+        for node in (maker, other):
+            listed = httpx.get(f"{node.url}/api/live", headers=operator, timeout=TIMEOUT).json()["tables"]
+            assert [t["id"] for t in listed] == [live_id], listed
+            assert ("control" in listed[0]) == (node is maker), listed
         with connect(f"{other.ws_url}/ws/live/{live_id}", open_timeout=TIMEOUT) as page:
             for _ in range(50):
                 message = json.loads(page.recv(timeout=TIMEOUT))

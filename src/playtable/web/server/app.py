@@ -17,6 +17,7 @@ import dataclasses
 import functools
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -92,6 +93,17 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server.playtests.store.close()
 
 
+async def live_elsewhere(server: ServerContext) -> list[dict[str, Any]]:
+    """The live tables the site's other live nodes run (their process 0's summaries); a node
+    that is down or slow is left out for the moment (`NodePeers.ask`)."""
+    nodes = None if server.peers is None else server.peers.nodes
+    if nodes is None:
+        return []
+    answers = await nodes.ask({"ask": "live"})
+    return [summary for answer in answers if isinstance(answer, list)
+            for summary in answer if isinstance(summary, dict) and isinstance(summary.get("id"), str)]
+
+
 def routes(server: ServerContext) -> list[BaseRoute]:
     """Every route of the app, room by room."""
     return [
@@ -102,7 +114,8 @@ def routes(server: ServerContext) -> list[BaseRoute]:
         *player_routes(),
         *past_routes(),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
-        *live_routes(lambda: server.lives, page, server.rate, server.operator_token),
+        *live_routes(lambda: server.lives, page, server.rate, server.operator_token,
+                     None if server.node is None else functools.partial(live_elsewhere, server)),
         *rating_routes(lambda: server.hub, read_body),
         *playtest_routes(lambda: server.playtests, page("playtest.html"), read_body, client_of),
         *board_routes(lambda: server.hub.workers, read_body, client_of, page("editor.html")),

@@ -11,7 +11,7 @@ the operator's"): `POST /api/live` and `DELETE /api/live/{id}` take the operator
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -185,19 +185,30 @@ def _refused(operator: str | None) -> JSONResponse:
 
 
 def live_routes(get: Callable[[], LiveTables], page: Callable[[str], Callable[[Request], Any]],
-                rate: float, operator: str | None = None) -> list[BaseRoute]:
+                rate: float, operator: str | None = None,
+                elsewhere: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None) -> list[BaseRoute]:
     """The routes (`page(name)`: the route of a static page); `operator`: the operator's token
-    (None: no table is started from the web)."""
+    (None: no table is started from the web); `elsewhere`: the summaries of the live tables the
+    site's other nodes run (None: one machine)."""
 
     def is_operator(request: Request) -> bool:
         return token_matches(bearer(request.headers), operator)
 
     async def listing(request: Request) -> Response:
+        """This node's live tables, then the other nodes' (an id two nodes run, each a `main`
+        from its command line, once: its page reaches this node's). A control link goes only
+        to the page that presented the token, and only for this node's tables: another
+        node's table is controlled with that node's operator token, on its own page."""
         tables = get()
-        shown = is_operator(request)  # control links only to the page that presented the token
-        return JSONResponse({"tables": [{**t.summary(), **({"control": t.control} if shown else {})}
-                                        for t in tables.tables.values()],
-                             "recordings": ["sample", *tables.recordings()]})
+        shown = is_operator(request)
+        here = [{**t.summary(), **({"control": t.control} if shown else {})} for t in tables.tables.values()]
+        there = [] if elsewhere is None else await elsewhere()
+        known = {t["id"] for t in here}
+        for summary in there:
+            if summary["id"] not in known:
+                known.add(summary["id"])
+                here.append(summary)
+        return JSONResponse({"tables": here, "recordings": ["sample", *tables.recordings()]})
 
     async def create(request: Request) -> Response:
         if not is_operator(request):

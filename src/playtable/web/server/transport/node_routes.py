@@ -21,7 +21,7 @@ from playtable.web.server.transport.forward import FORWARDED
 from playtable.web.server.transport.http import json_error, read_body
 from playtable.web.server.transport.node_peers import NODE_PATH
 
-BROADCAST = frozenset({"playing", "mine", "renamed"})
+BROADCAST = frozenset({"playing", "mine", "renamed", "live"})
 """The questions every node is asked (`peers.Peers.ask`)."""
 OF_A_TABLE = frozenset({"table_status", "seat_invited"})
 """The questions only a table's holder is asked (`peers.Peers.ask_owner`), with its id."""

@@ -1,6 +1,7 @@
 """What another table-owning process asks of this one's memory (`peers.Peers`, with
-`serve --processes N`): its tables in play, a player's entries and new name, and a playtest's
-table's status and next tester's seat."""
+`serve --processes N`, or another node): its tables in play, a player's entries and new name, a
+playtest's table's status and next tester's seat, and the live tables it runs (another node's
+lobby lists them)."""
 
 from __future__ import annotations
 
@@ -30,4 +31,6 @@ async def answer_peer(server: ServerContext, question: dict[str, Any]) -> Any:
             return {"token": hub.sitting.seat_invited(table, int(question["seat"]), player)}
         except BadRequest as refused:
             return {"refused": refused.message}
+    if question["ask"] == "live":  # process 0's; never their control links (live_routes.py)
+        return [table.summary() for table in server.lives.tables.values()]
     raise ValueError(f"unknown question {question['ask']!r}")
