@@ -164,8 +164,12 @@ def test_a_flood_of_keep_playing_is_cut_off_and_declines_once(strict: TestClient
             for _ in range(flood + 10):
                 got.append(asked.receive_json())
         assert closed.value.code == 1008
+        # One error a dropped message but the one that closes (STRIKES_BEFORE_CLOSE in a row).
+        # The bucket's first BURST messages pass; the flood's later ones may pass too on a slow
+        # machine (a token refills every 1/RATE s while the server works through the flood),
+        # and each passing one starts the strikes again, so the count of errors is a range.
         limited = [m for m in got if m.get("code") == "rate_limited"]
-        assert 0 < len(limited) <= STRIKES_BEFORE_CLOSE
+        assert STRIKES_BEFORE_CLOSE - 1 <= len(limited) <= flood - int(BURST) - 1
         assert [m["type"] for m in got].count("rematch_declined") == 1
         told = [m for m in _drained(asker) if m["type"] == "rematch_declined"]
         assert len(told) == 1
