@@ -153,3 +153,50 @@ def test_rotator_moves_are_taken_back_then_the_end_tells_the_story(
     assert not page.get_by_role("button", name="Undo (u)").is_visible()
     page.screenshot(path=str(tmp_path / "rotator-end-1280.png"))
     assert not page.script_errors and not page.foreign_requests
+
+
+_PLACE_END_SCREEN = """async ([above]) => {
+    const parts = await import('/static/js/frame_parts.js');
+    document.body.replaceChildren();
+    const spacer = document.createElement('div');
+    spacer.style.height = `${above}px`;
+    const details = document.createElement('div');
+    details.style.height = '1500px';  // the story under the buttons: taller than the screen
+    const panel = parts.endScreen({ title: 'You win!', text: 'Federation wins the war.', won: true,
+        details, replayUrl: '/', onRematch: () => {}, onClose: () => {} });
+    document.body.append(spacer, panel);
+    window.scrollTo(0, 0);
+    window.placedEndScreen = panel;
+    const buttons = panel.querySelector('.buttons').getBoundingClientRect();
+    return [panel.getBoundingClientRect().top, buttons.bottom, innerHeight];
+}"""
+_SHOWN = """() => {
+    const top = window.placedEndScreen.getBoundingClientRect().top;
+    const bottom = window.placedEndScreen.querySelector('.buttons').getBoundingClientRect().bottom;
+    return [top, bottom, scrollY];
+}"""
+
+
+def test_an_end_screen_comes_into_view_with_its_buttons(web_server: ServerProcess, chromium: Any) -> None:
+    """`frame_parts.bringIntoView` on a phone (390x844): an end screen whose title shows but whose
+    buttons are below the fold is scrolled just until its buttons show, its title still in view;
+    one wholly below the fold comes up to the window's top; one that shows whole stays put."""
+    page = new_page(chromium, 390, 844, touch=True)
+    page.emulate_media(reduced_motion="reduce")  # the page scrolls at once, not smoothly
+    page.goto(web_server.url + "/")
+    for above, moves in ((844 - 170, True), (844 + 400, True), (40, False)):
+        top, bottom, height = page.evaluate(_PLACE_END_SCREEN, [above])
+        assert (0 <= top < height and bottom > height) == (above == 844 - 170), (above, top, bottom)
+        page.evaluate("window.placedEndScreen && import('/static/js/frame_parts.js')"
+                      ".then((parts) => parts.bringIntoView(window.placedEndScreen))")
+        if moves:
+            page.wait_for_function(f"(() => {{ const [t, b] = ({_SHOWN})(); "
+                                   f"return t >= 0 && b <= innerHeight; }})()")
+            top, bottom, scrolled = page.evaluate(_SHOWN)
+            assert 0 <= top and bottom <= height and scrolled > 0, (above, top, bottom, scrolled)
+            if above == 844 - 170:  # just enough for the buttons: the title stays well down
+                assert top > 100 and bottom > height - 40, (top, bottom)
+        else:
+            page.wait_for_timeout(300)
+            assert page.evaluate(_SHOWN)[2] == 0
+    assert not page.script_errors and not page.foreign_requests

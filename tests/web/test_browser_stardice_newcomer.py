@@ -259,8 +259,11 @@ def test_a_newcomer_on_a_phone_flicks_a_short_war(web_server: ServerProcess, chr
     assert state["terminal"] and len(seen["frozen"]) == state["observation"]["battle"] - 1
     _kept_pace(page, "fast")
     # the end screen was brought into view (which is why the table may move at the war's end)
+    # with its title and what to do next: its buttons above the fold too
     page.wait_for_function("(() => { const t = document.querySelector('.end-screen')"
-                           ".getBoundingClientRect().top; return t >= 0 && t < innerHeight - 100; })()")
+                           ".getBoundingClientRect().top; const b = document.querySelector("
+                           "'.end-screen .buttons').getBoundingClientRect().bottom;"
+                           " return t >= 0 && b <= innerHeight; })()")
     page.screenshot(path=str(shots / "stardice-newcomer-end-screen-phone.png"))
     page.evaluate("window.scrollTo(0, 0)")
     # the table and the controls under it fit the phone's screen

@@ -138,14 +138,21 @@ export class RulesPanel {
 /** The game has just ended on this page: its end screen comes into view where it is not (on a
  * phone it sits under the board, below the fold; a person scrolled down to the controls on a
  * desktop too), its top just under what stays pinned at the window's top (a proposal's status,
- * Rotator's actions on a phone), so its title and verdict are read first. */
+ * Rotator's actions on a phone), so its title and verdict are read first, and far enough for its
+ * buttons (what to do next) where the title stays in view. */
 export function bringIntoView(panel) {
   if (!panel) return;
   const pinned = Math.max(0, ...[...document.querySelectorAll(".proposal-status, .actions-panel")]
     .filter((el) => !el.hidden && getComputedStyle(el).position === "sticky").map((el) => el.offsetHeight));
   const top = panel.getBoundingClientRect().top;
-  if (top >= pinned && top < window.innerHeight - 120) return;
-  window.scrollBy({ top: top - pinned - 8, behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  // What to do next (its buttons) must show too: on a phone the panel's top came into view
+  // with its buttons below the fold. Scroll just enough for them, never past the panel's top.
+  const actions = panel.querySelector(".buttons") ?? panel;
+  const short = actions.getBoundingClientRect().bottom - (window.innerHeight - 8);
+  const topShown = top >= pinned && top < window.innerHeight;
+  if (topShown && short <= 0) return;
+  const by = topShown ? Math.min(short, top - pinned - 8) : top - pinned - 8;
+  window.scrollBy({ top: by, behavior: prefersReducedMotion() ? "auto" : "smooth" });
 }
 
 /** The end screen over the board: who won, why the game ended, what was hidden and the game's
