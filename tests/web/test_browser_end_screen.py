@@ -193,7 +193,7 @@ def test_an_end_screen_comes_into_view_with_its_buttons(web_server: ServerProces
             page.wait_for_function(f"(() => {{ const [t, b] = ({_SHOWN})(); "
                                    f"return t >= 0 && b <= innerHeight; }})()")
             top, bottom, scrolled = page.evaluate(_SHOWN)
-            assert 0 <= top and bottom <= height and scrolled > 0, (above, top, bottom, scrolled)
+            assert top >= 0 and bottom <= height and scrolled > 0, (above, top, bottom, scrolled)
             if above == 844 - 170:  # just enough for the buttons: the title stays well down
                 assert top > 100 and bottom > height - 40, (top, bottom)
         else:

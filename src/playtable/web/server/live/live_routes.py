@@ -184,6 +184,20 @@ def _refused(operator: str | None) -> JSONResponse:
                          "the server printed at start (Authorization: Bearer TOKEN)"}, status_code=403)
 
 
+def _listed(tables: LiveTables, operator: bool, there: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """This node's live tables, then the other nodes' (`there`; an id two nodes run, each a
+    `main` from its command line, once: its page reaches this node's). A control link goes only
+    to the page that presented the operator's token, and only for this node's tables: another
+    node's table is controlled with that node's operator token, on its own page."""
+    here = [{**t.summary(), **({"control": t.control} if operator else {})} for t in tables.tables.values()]
+    known = {t["id"] for t in here}
+    for summary in there:
+        if summary["id"] not in known:
+            known.add(summary["id"])
+            here.append(summary)
+    return here
+
+
 def live_routes(get: Callable[[], LiveTables], page: Callable[[str], Callable[[Request], Any]],
                 rate: float, operator: str | None = None,
                 elsewhere: Callable[[], Awaitable[list[dict[str, Any]]]] | None = None) -> list[BaseRoute]:
@@ -195,20 +209,10 @@ def live_routes(get: Callable[[], LiveTables], page: Callable[[str], Callable[[R
         return token_matches(bearer(request.headers), operator)
 
     async def listing(request: Request) -> Response:
-        """This node's live tables, then the other nodes' (an id two nodes run, each a `main`
-        from its command line, once: its page reaches this node's). A control link goes only
-        to the page that presented the token, and only for this node's tables: another
-        node's table is controlled with that node's operator token, on its own page."""
         tables = get()
-        shown = is_operator(request)
-        here = [{**t.summary(), **({"control": t.control} if shown else {})} for t in tables.tables.values()]
         there = [] if elsewhere is None else await elsewhere()
-        known = {t["id"] for t in here}
-        for summary in there:
-            if summary["id"] not in known:
-                known.add(summary["id"])
-                here.append(summary)
-        return JSONResponse({"tables": here, "recordings": ["sample", *tables.recordings()]})
+        return JSONResponse({"tables": _listed(tables, is_operator(request), there),
+                             "recordings": ["sample", *tables.recordings()]})
 
     async def create(request: Request) -> Response:
         if not is_operator(request):
