@@ -317,3 +317,29 @@ def test_rotator_moves_chosen_from_the_list_keep_the_board_in_view(web_server: S
         page.screenshot(path=str(_shots(tmp_path) / f"rotator-list-{screen}-{move}.png"))
     assert move >= 3, "the board was played from the list several times"
     assert not page.script_errors
+
+
+def test_a_tab_picked_while_the_lobby_loads_is_the_one_shown(web_server: ServerProcess,
+                                                              chromium: Any) -> None:
+    """A person who clicks Running before the lobby has its games (a slow answer: held here)
+    sees the running tables, and still does once the games come: the click is neither lost nor
+    replaced by the starting tab."""
+    bots = [{"kind": "bot", "agent": "random-thrower"}] * 2
+    public_id = httpx.post(web_server.url + "/api/tables", json={"game": "stardice", "seats": bots},
+                           timeout=5).json()["table_id"]
+    page = _page(chromium, "desktop")
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route))  # held until released below
+    page.goto(web_server.url + "/")
+    for _ in range(300):  # bounded: the page asks for its games as it starts
+        if held:
+            break
+        page.wait_for_timeout(50)  # lets Playwright take the held request
+    assert held, "the lobby never asked for its games"
+    page.locator('.tabs [data-status="running"]').click()
+    page.locator(f'tr[data-table="{public_id}"]').wait_for()
+    held[0].continue_()
+    page.locator('.game-card[data-game="stardice"]').wait_for()
+    page.locator(f'tr[data-table="{public_id}"]').wait_for()
+    assert page.locator('.tabs [data-status="running"]').get_attribute("aria-selected") == "true"
+    assert not page.script_errors

@@ -205,6 +205,12 @@ function selectTab(status) {
 
 async function main() {
   drawPlayer();
+  // The tabs answer from the first moment; a tab the person picks while the page still loads
+  // is the one shown (it used to be replaced by the starting tab once the player's tables came).
+  let picked = false;
+  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
+    tab.addEventListener("click", () => { picked = true; selectTab(tab.dataset.status); });
+  }
   const host = document.getElementById("games");
   try {
     games = (await getJson("/api/games")).games;
@@ -212,12 +218,10 @@ async function main() {
   } catch (err) {
     host.replaceChildren(h("p", { class: "error" }, err.message));
   }
-  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
-    tab.addEventListener("click", () => selectTab(tab.dataset.status));
-  }
+  if (picked && currentTab === "leaderboard") loadTables(); // picked before the games were known
   await refreshMine();
   // A player coming back to moves waiting for them starts on "Your turn".
-  selectTab(me?.your_turn?.length ? "turn" : "mine");
+  if (!picked) selectTab(me?.your_turn?.length ? "turn" : "mine");
   setInterval(() => (["turn", "mine"].includes(currentTab) ? loadTables() : refreshMine()), POLL_MS);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) loadTables(); });
 }
