@@ -6,7 +6,8 @@ worker's CPU; and its paired result against the level below (each seed played in
 the mean points per seed with a 95% Wilson interval over seeds; by default as `bot_ratings.py
 --ladder` measured it, with `--games N` played now), apart when the interval is above 1/2.
 `--reference SPEC` also plays the strongest level against SPEC (e.g. `ismcts:iterations=2000`)
-on `--reference-games` seeds.
+on `--reference-games` seeds (0: none), and with `--reference-timing` first times SPEC's moves in
+a server worker as the levels' are.
 
     .venv/bin/python benchmarks/bot_ladder.py [--game stardice] [--games 0] [--moves 40]
         [--param players=5] [--reference greedy --reference-games 4] [--workers 2]
@@ -174,10 +175,27 @@ async def print_levels(game_id: str, levels: tuple[Level, ...], args: argparse.N
         workers.close()
 
 
+async def print_reference_seconds(game_id: str, args: argparse.Namespace, params: dict[str, str]) -> None:
+    """Each `--reference` spec's seconds a move in a server worker, as the levels' are timed."""
+    workers = await warm_workers()
+    try:
+        for reference in args.reference:
+            walls, cpus = await move_seconds(workers, game_id, reference, params, args.timing_games,
+                                             args.moves, args.seed)
+            print(f"{reference}: worker s/move p50 {quantile(walls, 0.5):.3f}, p95 "
+                  f"{quantile(walls, 0.95):.3f}; CPU s/move p50 {quantile(cpus, 0.5):.3f}, p95 "
+                  f"{quantile(cpus, 0.95):.3f}; {len(walls)} moves", flush=True)
+    finally:
+        workers.close()
+
+
 def print_references(game_id: str, levels: tuple[Level, ...], args: argparse.Namespace,
                      params: dict[str, str]) -> None:
-    """The strongest level against each `--reference` spec, paired."""
-    for reference in args.reference:
+    """The strongest level against each `--reference` spec, paired (and timed first, with
+    `--reference-timing`)."""
+    if args.reference_timing:
+        asyncio.run(print_reference_seconds(game_id, args, params))
+    for reference in args.reference if args.reference_games else ():
         p = paired_points(game_id, levels[-1].spec, reference, params, args.reference_games,
                           args.seed, args.workers, log=True)
         print(f"\n{levels[-1].title} against {reference}: {p.mean:.2f} [{p.low:.2f}, "
@@ -199,6 +217,8 @@ def main() -> None:
     parser.add_argument("--reference-games", type=int, default=4)
     parser.add_argument("--reference-only", action="store_true",
                         help="play only the --reference games: no levels' rows")
+    parser.add_argument("--reference-timing", action="store_true",
+                        help="time each --reference's moves as the levels' are (--timing-games, --moves)")
     args = parser.parse_args()
     params = split_assignments(args.param)
     for game_id in args.game or ["stardice", "wizard"]:
