@@ -42,6 +42,7 @@ from playtable.web.server.transport.forward import forwarded_headers
 from playtable.web.server.transport.node_peers import NODE_PATH, signed
 from playtable.web.server.transport.nodes import NODE_SECRET_ENV, Node
 from playtable.web.server.transport.owners import owner_of
+from playtable.web.server.transport.peers import SHARED_SECONDS
 
 SECRET = secrets.token_urlsafe(32)
 RATED_KEY = secrets.token_urlsafe(32)
@@ -178,6 +179,18 @@ def test_a_rate_budget_spent_on_one_node_is_refused_on_the_other(nodes: Nodes) -
     assert 429 in there, there
 
 
+def _live_listed(node: ServerProcess, headers: dict[str, str], live_id: str) -> list[dict[str, Any]]:
+    """The node's lobby's live tables once they are `live_id` alone, or as they are after a few
+    of the periods one answer is shared."""
+    deadline = time.monotonic() + 4 * SHARED_SECONDS
+    while True:
+        listed: list[dict[str, Any]] = httpx.get(f"{node.url}/api/live", headers=headers,
+                                                 timeout=TIMEOUT).json()["tables"]
+        if [t["id"] for t in listed] == [live_id] or time.monotonic() > deadline:
+            return listed
+        time.sleep(0.1)
+
+
 def test_a_live_table_made_on_one_node_is_reached_on_the_other(nodes: Nodes) -> None:
     """A live Star Dice table runs in one node's memory (its process 0, with its TUIO source):
     its summary, its socket and its closing asked of the other node are sent on to it, both
@@ -192,9 +205,10 @@ def test_a_live_table_made_on_one_node_is_reached_on_the_other(nodes: Nodes) -> 
         live_id, control = made.json()["id"], made.json()["control"]
         summary = httpx.get(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT)
         assert summary.status_code == 200 and summary.json()["id"] == live_id, summary.text
-        # both lobbies list it; its control link only where it runs, to the operator
+        # both lobbies list it (within the period one answer of the other node's is shared:
+        # peers.SHARED_SECONDS); its control link only where it runs, to the operator
         for node in (maker, other):
-            listed = httpx.get(f"{node.url}/api/live", headers=operator, timeout=TIMEOUT).json()["tables"]
+            listed = _live_listed(node, operator, live_id)
             assert [t["id"] for t in listed] == [live_id], listed
             assert ("control" in listed[0]) == (node is maker), listed
         with connect(f"{other.ws_url}/ws/live/{live_id}", open_timeout=TIMEOUT) as page:
@@ -307,11 +321,15 @@ def test_a_node_that_does_not_answer_in_time_is_left_out(nodes: Nodes) -> None:
         assert third.process is not None
         third.process.send_signal(signal.SIGSTOP)
         try:
+            time.sleep(SHARED_SECONDS)  # the answer node a shares for that long is c's no more
             answer = httpx.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT)
             assert answer.status_code == 200
             assert held_by_c not in {t["id"] for t in answer.json()["tables"]}
         finally:
             third.process.send_signal(signal.SIGCONT)
+        deadline = time.monotonic() + 4 * SHARED_SECONDS
+        while held_by_c not in _running_at(nodes.a) and time.monotonic() < deadline:
+            time.sleep(0.2)
         assert held_by_c in _running_at(nodes.a)
 
 

@@ -95,11 +95,12 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 async def live_elsewhere(server: ServerContext) -> list[dict[str, Any]]:
     """The live tables the site's other live nodes run (their process 0's summaries); a node
-    that is down or slow is left out for the moment (`NodePeers.ask`)."""
+    that is down or slow is left out for the moment (`NodePeers.ask`); one answer serves every
+request for a second (`peers.SharedAnswers`)."""
     nodes = None if server.peers is None else server.peers.nodes
-    if nodes is None:
+    if server.peers is None or nodes is None:
         return []
-    answers = await nodes.ask({"ask": "live"})
+    answers = await server.peers.shared.get("live", lambda: nodes.ask({"ask": "live"}))
     return [summary for answer in answers if isinstance(answer, list)
             for summary in answer if isinstance(summary, dict) and isinstance(summary.get("id"), str)]
 

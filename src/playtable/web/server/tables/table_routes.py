@@ -79,7 +79,7 @@ async def list_tables(request: Request) -> Response:
     if server.peers is None:
         return JSONResponse({"tables": server.hub.listing(status)})
     server.hub.playing(status)  # a wrong status is refused before anyone is asked
-    return JSONResponse({"tables": server.hub.listing(status, await server.peers.ask(
+    return JSONResponse({"tables": server.hub.listing(status, await server.peers.ask_shared(
         {"ask": "playing", "status": status}))})
 
 

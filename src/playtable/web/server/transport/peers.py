@@ -16,7 +16,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from playtable.web.server.transport.node_peers import NodePeers
 from playtable.web.server.transport.owners import Owner, owner_of
@@ -27,6 +27,36 @@ PEER_SECONDS = 2.0
 """The longest a worker waits for another's answer (a worker being restarted is left out)."""
 MAX_PEER_LINE = 4 << 20
 Answer = Callable[[dict[str, Any]], Awaitable[Any]]
+SHARED_SECONDS = 1.0
+"""How long one answer to a question of no one's in particular (the lobby's tables in play, the
+site's live tables) serves every request that needs it: however many requests come, from however
+many networks, a process asks the others that question at most once in this time (the lobby's
+page asks every 15 s, `lobby.js`)."""
+Kept = TypeVar("Kept")
+
+
+class SharedAnswers:
+    """The newest answer to each shared question, kept SHARED_SECONDS and shared with the
+    requests that come meanwhile, even while it is still being asked; an answer that failed is
+    not kept. The questions are few (each route checks its own before asking)."""
+
+    def __init__(self, seconds: float = SHARED_SECONDS) -> None:
+        self.seconds = seconds
+        self._kept: dict[str, tuple[float, asyncio.Future[Any]]] = {}
+
+    async def get(self, key: str, ask: Callable[[], Awaitable[Kept]]) -> Kept:
+        loop = asyncio.get_running_loop()
+        kept = self._kept.get(key)
+        if kept is None or loop.time() - kept[0] >= self.seconds:
+            kept = (loop.time(), asyncio.ensure_future(ask()))
+            self._kept[key] = kept
+        try:  # shielded: one request that goes away does not cancel the others' answer
+            answer: Kept = await asyncio.shield(kept[1])
+        except Exception:
+            if self._kept.get(key) is kept:
+                del self._kept[key]
+            raise
+        return answer
 
 
 class Peers:
@@ -39,6 +69,7 @@ class Peers:
         self.owner, self.directory = owner, directory
         self.answer: Answer | None = None
         self.nodes: NodePeers | None = None
+        self.shared = SharedAnswers()
         self._server: asyncio.AbstractServer | None = None
 
     def path(self, index: int) -> Path:
@@ -101,6 +132,10 @@ class Peers:
             return await siblings
         here, there = await asyncio.gather(siblings, self.nodes.ask(question))
         return [*here, *there]
+
+    async def ask_shared(self, question: dict[str, Any]) -> list[Any]:
+        """`ask`'s answer to a question of no one's in particular, shared (`SharedAnswers`)."""
+        return await self.shared.get(json.dumps(question, sort_keys=True), lambda: self.ask(question))
 
     async def ask_here(self, question: dict[str, Any]) -> list[Any]:
         """Every process of this node's answer, this one's first (another node's question)."""
