@@ -96,7 +96,7 @@ def main_config(tmp: Path, site: Path) -> str:
     temp_paths = "".join(f"    {kind}_temp_path {tmp / kind};\n"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     return (f"{user}daemon off;\nworker_processes 1;\npid {tmp / 'nginx.pid'};\n"
-            f"error_log {tmp / 'error.log'} warn;\nevents {{ worker_connections 1024; }}\n"
+            f"error_log {tmp / 'error.log'} info;\nevents {{ worker_connections 1024; }}\n"
             f"http {{\n    access_log {tmp / 'access.log'};\n{temp_paths}    include {site};\n}}\n")
 
 
@@ -141,6 +141,12 @@ class Proxy:
             raise
         self.origin = f"https://{NAME}:{https_port}"
         self.tls = ssl.create_default_context(cafile=str(self.cert))
+        self.error_log = tmp / "error.log"
+
+    def logged(self, lines: int = 20) -> str:
+        """The newest lines of nginx's error log (at `info`: every connection it ended and why),
+        for a failure's message."""
+        return "\n".join(self.error_log.read_text(errors="replace").splitlines()[-lines:])
 
     def site_text(self, upstream: int, https_port: int, key: Path) -> str:
         """The site nginx runs (tests/web/nodes.py's is the nodes' site)."""

@@ -78,6 +78,8 @@ class Person:
         """(step, close code or None) of each move whose socket ended before its answer."""
         self.page: Client | None = None
         self.state: dict[str, Any] = {}
+        self.handshakes_cut: list[str] = []
+        """nginx's newest log lines at each opening handshake ended with no close frame."""
 
     def open(self) -> dict[str, Any]:
         """Connect, as the table's page does (connection.js): while the table's holder cannot
@@ -87,7 +89,7 @@ class Person:
         deadline, delay = time.monotonic() + WAIT, 0.5
         while True:
             try:
-                self.page = ProxiedClient(self.site.proxy, self.table_id, join_query(self.created))
+                self.page = self._connected()
                 welcome, self.state = self.page.greet()
                 break
             except ConnectionClosed as closed:
@@ -99,12 +101,26 @@ class Person:
             except (InvalidMessage, OSError) as failed:  # the handshake cut short (nginx, a loaded
                 # machine): a page's socket fails and connection.js tries again, as here
                 self.close()
-                assert time.monotonic() < deadline, (self.table_id, repr(failed))
+                assert time.monotonic() < deadline, (self.table_id, repr(failed), self.handshakes_cut)
                 time.sleep(delay)
                 delay = min(8.0, 2 * delay)
         assert welcome["role"] == "player", welcome
         self._to_my_turn()
         return welcome
+
+    def _connected(self) -> Client:
+        """The page's socket through nginx. A TLS connection that nginx ends with no close frame
+        before the WebSocket's opening handshake is done (seen once in CI, under load, before any
+        node was killed) is cut short as the OSError and InvalidMessage cases below are: an
+        OSError here, with nginx's account of it (its log at `info`) kept for the message."""
+        assert self.site.proxy is not None
+        try:
+            return ProxiedClient(self.site.proxy, self.table_id, join_query(self.created))
+        except ConnectionClosed as closed:
+            if closed.rcvd is not None:
+                raise
+            self.handshakes_cut.append(self.site.proxy.logged(5))
+            raise OSError(f"the opening handshake ended with no close frame: {closed!r}") from closed
 
     def _to_my_turn(self) -> None:
         assert self.page is not None
@@ -268,6 +284,9 @@ def test_three_nodes_one_killed_mid_game_lose_no_acknowledged_move(site: NodesSi
     # A page whose move's socket ended before the answer opened it again; that stays rare.
     cut_short = [(p.table_id, c) for p in people for c in p.cut_short]
     assert len(cut_short) <= max(1, len(victims_people) // 4), cut_short
+    # So does an opening handshake that nginx ended (its log says why).
+    handshakes_cut = [(p.table_id, logged) for p in people for logged in p.handshakes_cut]
+    assert len(handshakes_cut) <= max(2, len(people) // 10), handshakes_cut
     # The bots' tables of the victim go on at the others, with no request.
     _until(lambda: all(node_of(holders(db).get(t, "ended/0")) != victim_name for t in victims_bots),
            lambda: f"the victim's bots' tables taken over: {_statuses(db, victims_bots)}")
