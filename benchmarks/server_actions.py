@@ -35,6 +35,11 @@ over the play's second half, new tables included): what a young collection under
 scans and the cause of its long pauses (docs/web.md "Sustained load"). Its CPU figure is then
 without the collector.
 
+`--store node` runs the server as one node of a site on PostgreSQL (`--node`, its leases and
+fenced writes; a durable PostgreSQL started in a scratch folder as web_hold.py starts it, a new
+database for each server): what a node's action costs against the same play on SQLite. The
+PostgreSQL server's own CPU is not in the figure.
+
 `--before REF` runs the server of a git ref (its `src/` unpacked, put first on PYTHONPATH) too,
 alternating with the working tree's for `--rounds` rounds, and prints both side by side.
 """
@@ -63,6 +68,8 @@ from websockets.sync.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.pg_server import PgServer, skip_reason  # noqa: E402
+from tests.web.nodes import NODE_ENV  # noqa: E402
 from tests.web.server_process import STARTUP_TIMEOUT, free_port  # noqa: E402
 
 from stardice_env_speed import unpack  # noqa: E402  # a git ref's src/, unpacked
@@ -90,17 +97,19 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 class Server:
     """`playtable serve` on a free port, from `src` (None: the working tree), maybe under callgrind."""
 
-    def __init__(self, tmp: Path, src: Path | None, callgrind: bool) -> None:
+    def __init__(self, tmp: Path, src: Path | None, callgrind: bool, db: str | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.callgrind_out = tmp / f"callgrind.{self.port}"
         """Each process its own file (`.PID`): the worker processes are forked under valgrind too."""
-        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONHASHSEED="0")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONHASHSEED="0", **(NODE_ENV if db else {}))
         if src is not None:
             env["PYTHONPATH"] = str(src) + os.pathsep + env.get("PYTHONPATH", "")
         command = [sys.executable, "-m", "playtable", "serve", "--host", "127.0.0.1", "--port",
-                   str(self.port), "--db", str(tmp / f"tables-{self.port}.sqlite3"), "--workers", "1",
+                   str(self.port), "--db", db or str(tmp / f"tables-{self.port}.sqlite3"), "--workers", "1",
                    "--rate-limit", "100000", "--tables-per-minute", "10000"]
+        if db:
+            command += ["--node", "actions-1", "--node-url", self.url]
         help_text = subprocess.run([*command[:4], "--help"], env=env, capture_output=True, text=True,
                                    timeout=60).stdout
         if "--tables-per-network" in help_text:  # every table comes from 127.0.0.1: one network
@@ -340,9 +349,9 @@ def measure_hub(src: Path | None, actions: int, tables: int, callgrind: bool,
 
 
 def measure(src: Path | None, actions: int, tables: int, callgrind: bool,
-            watchers: int = 0, tracked: bool = False) -> dict[str, float]:
+            watchers: int = 0, tracked: bool = False, pg: PgServer | None = None) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp), src, callgrind)
+        server = Server(Path(tmp), src, callgrind, None if pg is None else pg.database())
         try:
             rng = random.Random(1)
             warm_up = Player(server, WARM_UP_SEED, rng)
@@ -386,6 +395,8 @@ def main() -> None:
     ap.add_argument("--tracked", action="store_true",
                     help="with --hub: objects the collector tracks that an action leaves alive "
                          "(the collector paused, so the CPU figure is without it)")
+    ap.add_argument("--store", choices=("sqlite", "node"), default="sqlite",
+                    help="node: one node of a site on PostgreSQL (a scratch server)")
     ap.add_argument("--hub-worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.hub_worker:
@@ -395,6 +406,23 @@ def main() -> None:
         raise SystemExit("--tracked counts the objects of the hub in this process: give --hub too")
     if args.callgrind and shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+    if args.store == "node" and (args.hub or skip_reason()):
+        raise SystemExit("--store node plays through a real node on PostgreSQL: "
+                         + ("not with --hub" if args.hub else str(skip_reason())))
+    pg = None
+    if args.store == "node":
+        pg = PgServer()
+        pg.durable = True
+        pg.start()
+    try:
+        rows = play_rounds(args, pg)
+    finally:
+        if pg is not None:
+            pg.stop()
+    print_table(args, rows)
+
+
+def play_rounds(args: argparse.Namespace, pg: PgServer | None) -> list[tuple[int, str, dict[str, float]]]:
     with tempfile.TemporaryDirectory() as tmp:
         servers: list[tuple[str, Path | None]] = []
         if args.before:
@@ -403,13 +431,21 @@ def main() -> None:
         rows: list[tuple[int, str, dict[str, float]]] = []
         for round_ in range(1, args.rounds + 1):
             for name, src in servers:
-                how = measure_hub if args.hub else measure
-                rows.append((round_, name, how(src, args.actions, args.tables, args.callgrind,
-                                               args.watchers, args.tracked)))
+                if args.hub:
+                    row = measure_hub(src, args.actions, args.tables, args.callgrind, args.watchers,
+                                      args.tracked)
+                else:
+                    row = measure(src, args.actions, args.tables, args.callgrind, args.watchers, pg=pg)
+                rows.append((round_, name, row))
                 print(f"  round {round_}, {name}: {rows[-1][2]}", file=sys.stderr)
+    return rows
+
+
+def print_table(args: argparse.Namespace, rows: list[tuple[int, str, dict[str, float]]]) -> None:
     print(f"troll tables (plus-one), {args.tables} tables played in turn, {args.actions:,} actions "
           "one at a time" + (f", {args.watchers} watchers a table" if args.watchers else "")
-          + (", through the hub in-process (no transport)" if args.hub else ""))
+          + (", through the hub in-process (no transport)" if args.hub else "")
+          + (", one node on PostgreSQL" if args.store == "node" else ""))
     print(f"  command: {' '.join([Path(sys.executable).name, *sys.argv])}\n")
     head = ("| round | server | server CPU per action | of which user | of which system "
             "| round trip (wall) | new tables |")

@@ -23,7 +23,12 @@ the site's TLS), every player playing random troll games for `--seconds` as web_
 - with the largest count of nodes (2 or more), after its level: one node is killed (SIGKILL)
   and every page that was on it reconnects through nginx every 0.5 s until a move is
   acknowledged again: the time from the kill until the first table, half of them and all of
-  them are back, and the tables whose record lost an acknowledged move (must be 0).
+  them are back, and the tables whose record lost an acknowledged move (must be 0);
+- this machine's CPU an action, every part of the run: the nodes, PostgreSQL, nginx (its master
+  and worker, /proc) and the simulated players (this process's own CPU over the level), their
+  sum, and the cores the load the players offer (tables / mean think time actions a second)
+  needs of a machine that runs them all: where that passes the machine's cores, no node figure
+  of that run is the node's own.
 
 Then a projection for N machines of `--cores` cores each on one PostgreSQL machine of
 `--pg-cores` cores, from the CPU figures only (never from this shared machine's wall-clock
@@ -239,8 +244,12 @@ async def run_level(site: NodesSite, pg: PgServer | None, url: str, tables: int,
     postmaster = postmaster_pid(pg.data) if pg is not None else None
     nodes_before = [tree_cpu_seconds(pid) for pid in pids]
     pg_before = tree_cpu_seconds(postmaster, reaped=True) if postmaster else 0.0
+    assert site.proxy is not None
+    nginx_before, own_before = tree_cpu_seconds(site.proxy.process.pid), time.process_time()
     commits_before = xact_commit(url) if pg is not None else 0
     level = await play_level(players, seconds, think)
+    own_cpu = time.process_time() - own_before  # the players' (and this benchmark's) CPU
+    nginx_cpu = tree_cpu_seconds(site.proxy.process.pid) - nginx_before
     commits = xact_commit(url) - commits_before if pg is not None else 0
     pg_cpu = tree_cpu_seconds(postmaster, reaped=True) - pg_before if postmaster else float("nan")
     nodes_cpu = [tree_cpu_seconds(pid) - before for pid, before in zip(pids, nodes_before, strict=True)]
@@ -253,6 +262,8 @@ async def run_level(site: NodesSite, pg: PgServer | None, url: str, tables: int,
         "lag_p99": 1000 * percentile(level["lags"], 0.99),
         "node_ms": [1000 * cpu / actions for cpu in nodes_cpu],
         "pg_ms": 1000 * pg_cpu / actions, "commits_per_s": commits / level["elapsed"],
+        "nginx_ms": 1000 * nginx_cpu / actions, "players_ms": 1000 * own_cpu / actions,
+        "offered_per_s": tables / think,
         "commits_per_action": commits / actions if pg is not None else float("nan"),
         "errors": len(level["errors"]) + level["unanswered"] + level["stalled"],
         "first_error": level["errors"][:1], "unanswered": level["unanswered"], "stalled": level["stalled"],
@@ -377,6 +388,24 @@ def print_levels(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
                   f"move; load {k['load']:.1f}")
 
 
+def print_machine(rows: list[dict[str, Any]]) -> None:
+    """Everything on this machine, per action: what the offered load needs of its cores when
+    the site's parts share them (the nodes, PostgreSQL, nginx and the simulated players)."""
+    print(f"\nThis machine's CPU an action, every part of the run on its {os.cpu_count()} cores "
+          "(cores needed = the whole's CPU an action x the actions/s the players offer: "
+          "tables / mean think time)\n")
+    print("| store | nodes | nodes | PostgreSQL | nginx | players | whole | actions/s offered "
+          "| cores needed |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        pg = 0.0 if r["store"] == "SQLite" else r["pg_ms"]
+        whole = sum(r["node_ms"]) + pg + r["nginx_ms"] + r["players_ms"]
+        print(f"| {r['store']} | {r['nodes']} | {sum(r['node_ms']):.2f} ms | "
+              f"{'' if r['store'] == 'SQLite' else f'{pg:.2f} ms'} | {r['nginx_ms']:.2f} ms | "
+              f"{r['players_ms']:.2f} ms | {whole:.2f} ms | {r['offered_per_s']:,.0f} | "
+              f"{whole * r['offered_per_s'] / 1000:.2f} |")
+
+
 def print_projection(rows: list[dict[str, Any]], cores: int, pg_cores: int) -> None:
     measured = [r for r in rows if r["store"] == "PostgreSQL"]
     if not measured:
@@ -443,6 +472,7 @@ def main() -> None:
     finally:
         pg.stop()
     print_levels(rows, args)
+    print_machine(rows)
     print_projection(rows, args.cores, args.pg_cores)
     print(f"\nload after: {os.getloadavg()[0]:.2f}")
 
