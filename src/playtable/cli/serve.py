@@ -143,6 +143,10 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
               help="Tables one client address may create a minute.")
 @click.option("--tables-per-network", default=20, show_default=True, type=click.IntRange(1, 1_000_000),
               help="Tables one client network may keep in play at once (docs/web.md, 'Fair use').")
+@click.option("--api-requests-per-minute", default=1200.0, show_default=True,
+              type=click.FloatRange(1, 1_000_000),
+              help="Requests to /api/ one client network may make a minute, in bursts of as many "
+                   "(docs/web.md, 'Fair use'); past it: 429.")
 @click.option("--ipv6-prefix", default=64, show_default=True, type=click.IntRange(32, 128),
               help="The IPv6 prefix length of one client network: every budget counts a network.")
 @click.option("--idle-days", default=7.0, show_default=True, type=click.FloatRange(0.01, 3650),
@@ -165,9 +169,9 @@ def _processes(ctx: click.Context, param: click.Parameter, value: str) -> int:
 def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit: float,
           record_dir: Path | None, public_url: str | None, allowed_hosts: tuple[str, ...],
           forwarded_allow_ips: str | None, max_tables: int, tables_per_minute: float,
-          tables_per_network: int, ipv6_prefix: int, idle_days: float,
-          bot_seconds: float, processes: int, operator_token: str, node_name: str | None,
-          node_url: str | None) -> None:
+          tables_per_network: int, api_requests_per_minute: float, ipv6_prefix: int,
+          idle_days: float, bot_seconds: float, processes: int, operator_token: str,
+          node_name: str | None, node_url: str | None) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
@@ -206,7 +210,7 @@ def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit:
                                    f"serve?); choose another with --port")
     limits = Limits(tables=max_tables, creations_per_minute=tables_per_minute,
                     idle_seconds=idle_days * 86400.0, tables_per_network=tables_per_network,
-                    ipv6_prefix=ipv6_prefix)
+                    api_requests_per_minute=api_requests_per_minute, ipv6_prefix=ipv6_prefix)
     settings = ServeSettings(str(path), workers, rate_limit,
                              str(record_dir or default_db().parent / "recordings"), public_url,
                              list(allowed_hosts), forwarded_allow_ips, dataclasses.asdict(limits),

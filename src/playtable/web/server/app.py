@@ -43,6 +43,7 @@ from playtable.web.server.tables.past_routes import past_routes
 from playtable.web.server.tables.room import Limits
 from playtable.web.server.tables.table_routes import table_routes
 from playtable.web.server.transport import collector
+from playtable.web.server.transport.api_budget import ApiBudget
 from playtable.web.server.transport.forward import Forward, ForwardLimits
 from playtable.web.server.transport.guard import Guard, Policy
 from playtable.web.server.transport.http import EXCEPTION_HANDLERS, STATIC, client_of, page, read_body
@@ -173,7 +174,8 @@ def create_app(db: str | Path, workers: int = 1, rate: float = RATE_PER_SECOND,
     if node is not None:  # the other nodes reach this one under its --node-url's name
         policy = dataclasses.replace(policy, allowed_hosts=policy.allowed_hosts | {
             (urlsplit(node.url).hostname or "").lower()})
-    guarded = Guard(inner, policy)
+    limits = limits or Limits()
+    guarded = Guard(ApiBudget(inner, limits.api_requests_per_minute, limits.ipv6_prefix), policy)
     if node is None:
         return guarded
     return Forward(guarded, node, locate, forward_limits,

@@ -34,6 +34,7 @@ from playtable.web.server.tables.proposals import SqlProposalStore, other_people
 from playtable.web.server.tables.table_request import BadRequest, now
 from playtable.web.server.tables.tables import Connection, Table, fresh_start, row_summary
 from playtable.web.server.tables.votes import SqlVoteStore, Votes
+from playtable.web.server.transport.api_budget import API_REQUESTS_PER_MINUTE
 from playtable.web.server.transport.networks import IPV6_PREFIX
 from playtable.web.server.transport.nodes import Node
 from playtable.web.server.transport.owners import Owner, owner_of
@@ -81,6 +82,8 @@ class Limits:
     """Open seats one client network may take a minute (None: as many as tables it may create)."""
     ipv6_prefix: int = IPV6_PREFIX
     """The IPv6 prefix length of one client network (`networks.network_of`; `--ipv6-prefix`)."""
+    api_requests_per_minute: float = API_REQUESTS_PER_MINUTE
+    """Requests to /api/ one client network may make a minute, bursts of as many (`api_budget.py`)."""
     tables_per_network: int = 20
     """Tables (not tutorials) one network may keep in play at once (`in_play.py`)."""
     tables_per_person: int = 10
