@@ -5,8 +5,8 @@ oversized and malformed bodies and ask for bots with absurd options.
 
     .venv/bin/python benchmarks/web_hostile.py [--tables 200] [--seconds 20] [--think 0.5]
         [--replayers 3] [--syncers 6] [--sync-rate 20] [--flooders 2] [--creators 1]
-        [--big-body-mib 64] [--persons 5] [--no-baseline]
-        [--clients replay,sync,flood,create,bad,bots,botpool,rotate|none]
+        [--big-body-mib 64] [--persons 5] [--lobbyists 8] [--no-baseline]
+        [--clients replay,sync,flood,create,bad,bots,botpool,rotate,lobby|none]
 
 First, unless `--no-baseline`, web_load.py's own level (`web_load.measure`: the same players
 on a fresh server, no hostile client) gives the figure to compare with. Then a fresh
@@ -33,7 +33,9 @@ process runs the hostile clients for the same seconds:
 - the bot-pool attack: ten all-bot wizard tables of 5 `ismcts:iterations=2000` (the dearest
   bot a client may ask for) from one address at the level's start, playing on;
 - a /64 rotation: all-bot troll tables of `ismcts:iterations=2000`, 4 a second, each from
-  another address of one IPv6 /64.
+  another address of one IPv6 /64;
+- a lobby flood: `--lobbyists` connections from one address asking for the lobby's list of
+  every table (`GET /api/tables`, the API's dearest question) back to back, a 429 or not.
 
 Beside the normal players, `--persons` people each play Star Dice against the greedy bot (the
 bot a person picks by default; a table of their own, their own address, throws shown at once)
@@ -110,7 +112,7 @@ ROTATED = json.dumps({"game": "troll", "seats": [HEAVY_BOT]}).encode()
 ROTATION_PER_SECOND = 4.0
 PERSON_TABLE = {"game": "stardice", "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "human"}]}
 """A person's table as the brief's players open it: the bot a person picks by default, seat 0."""
-CLIENTS = ("replay", "sync", "flood", "create", "bad", "bots", "botpool", "rotate")
+CLIENTS = ("replay", "sync", "flood", "create", "bad", "bots", "botpool", "rotate", "lobby")
 MAX_REQUESTS = 20_000  # per hostile client: every loop also stops at the deadline
 MAX_RECONNECTS = 200
 
@@ -449,6 +451,14 @@ async def rotation(hostile: Hostile, http: httpx.AsyncClient) -> None:
         await asyncio.sleep(1.0 / ROTATION_PER_SECOND)
 
 
+async def lobby_flood(hostile: Hostile, http: httpx.AsyncClient) -> None:
+    """The lobby's list of every table, asked back to back from one address."""
+    for _ in range(MAX_REQUESTS):
+        if not hostile.live():
+            return
+        await hostile.request(http, "lobby flood (one address)", "GET", "/api/tables")
+
+
 async def run_hostile(config: dict[str, Any]) -> dict[str, Any]:
     await asyncio.sleep(max(0.0, config["start"] - time.time()))
     hostile = Hostile(config)
@@ -465,6 +475,7 @@ async def run_hostile(config: dict[str, Any]) -> dict[str, Any]:
         clients += [absurd_bots(hostile, http)] if "bots" in kinds else []
         clients += [bot_pool(hostile, http)] if "botpool" in kinds else []
         clients += [rotation(hostile, http)] if "rotate" in kinds else []
+        clients += [lobby_flood(hostile, http) for _ in range(config["lobbyists"] * ("lobby" in kinds))]
         tasks = [asyncio.ensure_future(c) for c in clients]
         late: set[asyncio.Future[None]] = set()
         if tasks:  # `--clients none`: nothing to wait for
@@ -547,6 +558,7 @@ async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict
                   "running_table": players[0].table_id, "replayers": args.replayers,
                   "syncers": args.syncers, "sync_rate": args.sync_rate, "flooders": args.flooders,
                   "creators": args.creators, "big_body_mib": args.big_body_mib,
+                  "lobbyists": args.lobbyists,
                   "addresses": addresses, "clients": args.clients}
         context = multiprocessing.get_context("spawn")
         out = context.Queue()
@@ -658,6 +670,7 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=2)
     parser.add_argument("--creators", type=int, default=1)
     parser.add_argument("--big-body-mib", type=int, default=64)
+    parser.add_argument("--lobbyists", type=int, default=8, help="connections of the lobby flood")
     parser.add_argument("--persons", type=int, default=5,
                         help="people at Star Dice tables against the greedy bot, its answer timed")
     parser.add_argument("--clients", default=",".join(CLIENTS),
