@@ -15,6 +15,7 @@ from tests.web.conftest import in_process_app
 from tests.web.server_process import start_server
 from tests.web.test_fair_networks import NEIGHBOUR, FromAddress, one_home
 
+from playtable.web.server.store.rate_limits import FORGET_PAST, Budgets
 from playtable.web.server.tables.room import Limits
 
 pytestmark = pytest.mark.timeout(120)
@@ -60,3 +61,26 @@ def test_serve_refuses_a_budget_out_of_its_bounds(tmp_path: Path) -> None:
                   "--api-requests-per-minute", "0")
     assert refused.code == 2 and refused.one_error_line(), refused
     assert "--api-requests-per-minute" in refused.err and "Traceback" not in refused.err
+
+
+def test_many_busy_networks_do_not_make_every_request_look_through_every_bucket() -> None:
+    """The buckets of networks seen once are forgotten once full again, so memory stays bounded;
+    while more than FORGET_PAST networks are all still refilling, the look for full buckets is
+    made each time they have doubled, not at every request (an API request checks one)."""
+    now = [0.0]
+    budgets = Budgets(clock=lambda: now[0])
+    busy = FORGET_PAST + 500
+    for k in range(busy):  # every one of them spends a token: none is full again for a while
+        assert budgets.allow("api", f"10.{k >> 16}.{(k >> 8) & 255}.{k & 255}", 60.0)
+    assert len(budgets.buckets) == busy and budgets.sweeps == 1  # one look, nothing full to forget
+    for _ in range(1000):  # a thousand more requests from those networks: no look at all
+        budgets.allow("api", "10.0.0.1", 60.0)
+    assert budgets.sweeps == 1
+    now[0] += 60.0  # a minute later every bucket is full again
+    for k in range(2 * busy):  # new networks: the next look, once the buckets have doubled,
+        budgets.allow("api", f"11.{k >> 16}.{(k >> 8) & 255}.{k & 255}", 60.0)  # forgets the full
+        if budgets.sweeps == 2:
+            break
+    assert budgets.sweeps == 2 and busy + k + 1 == 2 * (FORGET_PAST + 1) + 1  # past twice the first
+    # the minute-old networks' full buckets forgotten, the new ones (still refilling) kept
+    assert len(budgets.buckets) == k + 1 and all(key.startswith("11.") for _, key in budgets.buckets)

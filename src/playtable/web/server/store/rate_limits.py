@@ -127,6 +127,11 @@ class Budgets:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.shared, self.clock = shared, clock
         self.buckets: dict[tuple[str, str], RateLimit] = {}
+        self.sweep_past = FORGET_PAST
+        """The count of buckets past which the full ones are looked for next: twice what the last
+        look left, so that with many networks busy at once (every bucket still refilling) a look
+        is not made at every request, only each time the buckets have doubled."""
+        self.sweeps = 0
 
     def allow(self, kind: str, key: str, per_minute: float) -> bool:
         """Spend one of `key`'s `kind` budget if any is left."""
@@ -138,7 +143,9 @@ class Budgets:
         if bucket is None:
             bucket = self.buckets[kind, key] = RateLimit(per_minute / 60.0, per_minute, self.clock)
         allowed = bucket.allow()
-        if len(self.buckets) > FORGET_PAST:
+        if len(self.buckets) > self.sweep_past:
+            self.sweeps += 1
             for quiet in [k for k, b in self.buckets.items() if b.full and k != (kind, key)]:
                 del self.buckets[quiet]
+            self.sweep_past = max(FORGET_PAST, 2 * len(self.buckets))
         return allowed
