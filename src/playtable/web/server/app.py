@@ -97,7 +97,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 async def live_elsewhere(server: ServerContext) -> list[dict[str, Any]]:
     """The live tables the site's other live nodes run (their process 0's summaries); a node
     that is down or slow is left out for the moment (`NodePeers.ask`); one answer serves every
-request for a second (`peers.SharedAnswers`)."""
+    request for a second (`peers.SharedAnswers`)."""
     nodes = None if server.peers is None else server.peers.nodes
     if server.peers is None or nodes is None:
         return []
