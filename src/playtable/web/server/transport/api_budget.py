@@ -3,7 +3,8 @@ loop is shared by everyone at its tables, and an API request costs it 0.4-3 ms o
 lobby's list of tables in play the most), so one client asking back to back would otherwise
 hold most of it. Each network (`networks.network_of`, an IPv6 /64 as one) may make
 `per_minute` requests to `/api/` a minute, in bursts of as many; past that it is answered 429
-with `Retry-After`, before any route runs. Pages and static files are not counted: they cost
+with `Retry-After` as the guard refuses (its connection closed: a body it was sending is not
+read), before any route runs. Pages and static files are not counted: they cost
 little, and a school's page loads come from one address. WebSockets have their own limits (the
 messages of each socket, the sockets of each address).
 
@@ -14,11 +15,10 @@ nodes a network can so spend N budgets, still a bounded share.
 
 from __future__ import annotations
 
-import json
 import math
 
 from playtable.web.server.store.rate_limits import Budgets
-from playtable.web.server.transport.guard import SECURITY_HEADERS, ASGIApp, Receive, Scope, Send
+from playtable.web.server.transport.guard import ASGIApp, Receive, Scope, Send, send_json
 from playtable.web.server.transport.networks import network_of
 
 API_REQUESTS_PER_MINUTE = 1200.0
@@ -43,9 +43,5 @@ class ApiBudget:
             await self.app(scope, receive, send)
             return
         wait = max(1, math.ceil(60.0 / self.per_minute))
-        body = json.dumps({"error": f"too many requests from your network; wait {wait} s"}).encode()
-        await send({"type": "http.response.start", "status": 429,
-                    "headers": [(b"content-type", b"application/json"), (b"retry-after", str(wait).encode()),
-                                (b"cache-control", b"no-store"),
-                                (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]})
-        await send({"type": "http.response.body", "body": body})
+        await send_json(send, 429, {"error": f"too many requests from your network; wait {wait} s"},
+                        ((b"retry-after", str(wait).encode()),))

@@ -208,11 +208,12 @@ class BodyTooLarge(Exception):
         self.limit = limit
 
 
-async def send_json(send: Send, status: int, body: dict[str, Any]) -> None:
-    """A JSON answer that closes its connection, with the security headers."""
+async def send_json(send: Send, status: int, body: dict[str, Any],
+                    headers: Iterable[tuple[bytes, bytes]] = ()) -> None:
+    """A JSON answer that closes its connection, with the security headers (and `headers`)."""
     data = json.dumps(body).encode()
     # A refused request's connection is closed, so a body it was still sending is not read on.
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
-                            (b"content-length", str(len(data)).encode()), *SECURITY_HEADERS]})
+                            (b"content-length", str(len(data)).encode()), *SECURITY_HEADERS, *headers]})
     await send({"type": "http.response.body", "body": data})
