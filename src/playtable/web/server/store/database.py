@@ -152,7 +152,7 @@ class SqliteDatabase(Database):
                 raise StoreError(f"{path} is not a regular file")
             self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA busy_timeout=5000")
-            self.db.execute("PRAGMA journal_mode=WAL")
+            self._into_write_ahead_log()
             if serving:
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -174,6 +174,23 @@ class SqliteDatabase(Database):
             self._checkpointer = threading.Thread(target=self._checkpoints, name="sqlite-checkpoint",
                                                   daemon=True)
             self._checkpointer.start()
+
+    def _into_write_ahead_log(self) -> None:
+        """`PRAGMA journal_mode=WAL`, tried again for up to `APPEND_PATIENCE` seconds while another
+        connection holds the file's lock. Switching a new file to the log takes its exclusive
+        lock, and SQLite answers "database is locked" at once instead of waiting the busy
+        timeout: processes (`serve --processes N`, nodes) opening one new file together saw it
+        about once in 20 openings. The switch is made once per file; later it finds "wal"."""
+        pause, deadline = 1e-3, time.monotonic() + self.APPEND_PATIENCE
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as err:
+                if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
 
     def execute(self, sql: str, args: Any = ()) -> Any:
         try:
