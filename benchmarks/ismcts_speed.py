@@ -100,14 +100,16 @@ def original_agent_type() -> Any:
 
 
 def as_original(state: State) -> State:
-    """A copy of `state` whose `determinize` is the original full resampling and whose
-    `info_key` is the protocol's default (JSON text); its moves are played by the same engine."""
-    if not isinstance(state, TrollState):
-        return state  # other games: the protocol's JSON key was and is their default
+    """A copy of `state` whose `info_key` is the protocol's default (JSON text) and, for the
+    troll, whose `determinize` is the original full resampling; its moves are played by the
+    same engine. A game without a key of its own is used as it is."""
     engine = type(state)
-    original = type(f"Original{engine.__name__}", (engine,), {
-        "__slots__": (), "info_key": State.info_key,
-        "determinize": lambda self, seat, rng: original_determinize(self, rng)})
+    overrides: dict[str, Any] = {"__slots__": (), "info_key": State.info_key}
+    if isinstance(state, TrollState):
+        overrides["determinize"] = lambda self, seat, rng: original_determinize(self, rng)
+    elif engine.info_key is State.info_key:
+        return state
+    original = type(f"Original{engine.__name__}", (engine,), overrides)
     copy = state.clone()
     copy.__class__ = original
     return copy

@@ -6,6 +6,7 @@ This is the top of the game package; nothing in it imports this module but the g
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from playtable.core.chance import Chance
@@ -31,6 +32,7 @@ class WizardState(Presentation, WizardPosition):
         if not isinstance(action, Act):
             raise IllegalAction(f"not an action of this game: {action!r}")
         self.require_legal(action)
+        self._shared_keys = None
         self._events = []
         rules.perform(self, action)
         events, self._events = self._events, []
@@ -38,6 +40,14 @@ class WizardState(Presentation, WizardPosition):
 
     def observation(self, seat: int) -> dict[str, Any]:
         return observe.observation(self, seat)
+
+    _shared_keys: dict[bool, tuple[Any, ...]] | None = None
+    """`observe.info_key`'s views of this position, kept for its other seats until a move."""
+
+    def info_key(self, seat: int) -> Hashable:
+        if self._shared_keys is None:
+            self._shared_keys = {}
+        return observe.info_key(self, seat, self._shared_keys)
 
     def public_observation(self) -> dict[str, Any]:
         return observe.public_observation(self)
