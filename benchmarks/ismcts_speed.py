@@ -2,7 +2,7 @@
 original algorithm measured in the same process.
 
     .venv/bin/python benchmarks/ismcts_speed.py [--games troll rotator] [--iterations 2000]
-        [--positions 6] [--repeats 3] [--no-baseline] [--profile 25]
+        [--positions 6] [--repeats 3] [--no-baseline] [--profile 25] [--param players=5]
 
 Positions are reached by random play from seeds 0.. (a few steps in); each gets one decision of
 `--iterations` iterations, timed in this process's CPU seconds (other work on the machine
@@ -38,6 +38,7 @@ import playtable
 from playtable.agents.ismcts import IsmctsAgent
 from playtable.core import splitmix
 from playtable.core.chance import Chance
+from playtable.core.params import params_from_dict, split_assignments
 from playtable.core.protocol import State
 from playtable.core.registry import get_game
 from playtable.games.troll.rules import TrollState
@@ -47,11 +48,12 @@ ORIGINAL = "02d35d1"
 made faster (6495ff1): the code the speed work measured."""
 
 
-def positions(game_id: str, count: int) -> list[State]:
+def positions(game_id: str, count: int, params: dict[str, str] | None = None) -> list[State]:
     game = get_game(game_id)
+    the_params = params_from_dict(game.params_type, params) if params else game.default_params()
     out = []
     for seed in range(count):
-        state = game.new_state(game.default_params(), seed)
+        state = game.new_state(the_params, seed)
         rng = Chance(seed)
         for _ in range(seed % 5):
             if state.is_terminal:
@@ -136,6 +138,8 @@ def measure(game_id: str, runs: list[tuple[Any, list[State]]], iterations: int) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=["troll"])
+    parser.add_argument("--param", action="append", default=[],
+                        help="KEY=VALUE, a game parameter (e.g. players=5), for every game named")
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=3)
@@ -143,9 +147,10 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile today's agent and print its N costliest functions")
     args = parser.parse_args()
+    params = split_assignments(args.param)
     if args.profile:
         for game_id in args.games:
-            states = positions(game_id, args.positions)
+            states = positions(game_id, args.positions, params)
             profiler = cProfile.Profile()
             profiler.runcall(measure, game_id, [(IsmctsAgent, states)], args.iterations)
             print(f"{game_id}: {len(states)} decisions of {args.iterations} iterations")
@@ -158,7 +163,7 @@ def main() -> None:
     print(f"{'game':10} {'positions':>9} {'repeat':>6} {'original it/s':>13} {'today it/s':>10} "
           f"{'ratio':>6}")
     for game_id in args.games:
-        states = positions(game_id, args.positions)
+        states = positions(game_id, args.positions, params)
         old_states = [as_original(s) for s in states]
         ratios, rates = [], []
         for k in range(args.repeats):
