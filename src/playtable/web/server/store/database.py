@@ -20,9 +20,9 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from playtable.core.errors import PlaytableError
@@ -30,6 +30,7 @@ from playtable.core.errors import PlaytableError
 log = logging.getLogger("playtable.web")
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+T = TypeVar("T")
 
 
 class StoreError(PlaytableError):
@@ -129,6 +130,21 @@ class Database:
         raise NotImplementedError
 
 
+def _while_busy(run: Callable[[], T], pause: float, longest: float, patience: float) -> T:
+    """`run()`, tried again while SQLite answers that another connection holds the lock it
+    needs (`SQLITE_BUSY`), for `patience` seconds in all: after `pause` seconds, then twice as
+    long each time up to `longest`. Any other error, or busy past the patience, is raised."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return run()
+        except sqlite3.OperationalError as err:
+            if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, longest)
+
+
 class SqliteDatabase(Database):
     """An SQLite file in WAL mode. The tables' store (`serving`) sets `synchronous=NORMAL`, which
     keeps every committed transaction through a crash of the server process (kill -9); only a
@@ -176,21 +192,12 @@ class SqliteDatabase(Database):
             self._checkpointer.start()
 
     def _into_write_ahead_log(self) -> None:
-        """`PRAGMA journal_mode=WAL`, tried again for up to `APPEND_PATIENCE` seconds while another
-        connection holds the file's lock. Switching a new file to the log takes its exclusive
-        lock, and SQLite answers "database is locked" at once instead of waiting the busy
-        timeout: processes (`serve --processes N`, nodes) opening one new file together saw it
-        about once in 20 openings. The switch is made once per file; later it finds "wal"."""
-        pause, deadline = 1e-3, time.monotonic() + self.APPEND_PATIENCE
-        while True:
-            try:
-                self.db.execute("PRAGMA journal_mode=WAL")
-                return
-            except sqlite3.OperationalError as err:
-                if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
-                    raise
-            time.sleep(pause)
-            pause = min(2 * pause, 0.05)
+        """`PRAGMA journal_mode=WAL`, tried again while another connection holds the file's
+        lock. Switching a new file to the log takes its exclusive lock, and SQLite answers
+        "database is locked" at once instead of waiting the busy timeout: of new files opened
+        by four connections together (`serve --processes N`, nodes), 5-9% failed so. The
+        switch is made once per file; later it finds "wal"."""
+        _while_busy(lambda: self.db.execute("PRAGMA journal_mode=WAL"), 1e-3, 0.05, self.APPEND_PATIENCE)
 
     def execute(self, sql: str, args: Any = ()) -> Any:
         try:
@@ -217,17 +224,12 @@ class SqliteDatabase(Database):
         by 1-12 ms (benchmarks/web_processes.py)."""
         if self.appends is None:
             return int(self.execute(sql, args).rowcount)
-        pause, deadline = 50e-6, time.monotonic() + self.APPEND_PATIENCE
-        while True:
-            try:
-                return self.appends.execute(sql, args).rowcount
-            except sqlite3.OperationalError as err:
-                if err.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
-                    raise DatabaseError(str(err)) from err
-            except sqlite3.Error as err:
-                raise DatabaseError(str(err)) from err
-            time.sleep(pause)
-            pause = min(2 * pause, 1e-3)
+        appends = self.appends
+        try:
+            return int(_while_busy(lambda: appends.execute(sql, args).rowcount, 50e-6, 1e-3,
+                                   self.APPEND_PATIENCE))
+        except sqlite3.Error as err:
+            raise DatabaseError(str(err)) from err
 
     @contextlib.contextmanager
     def _transaction(self, begin: str) -> Iterator[None]:
