@@ -50,17 +50,18 @@ def state_to_json(self: WizardPosition) -> dict[str, Any]:
         "lost": [[t.kind, t.up, t.batch] for t in self.lost], "batches": self.batches,
         "tokens_placed": self.tokens_placed, "tokens_gone": self.tokens_gone,
         "keys_found": self.keys_found, "rage": self.rage, "round": self.round,
-        "decision": _copy(self.decision), "steps": _copy(self.steps),
+        "decision": plain_copy(self.decision), "steps": plain_copy(self.steps),
         "commits": {str(k): v for k, v in self.commits.items()},
         "winner": self.winner, "end": self.end, "stats": dict(self.stats),
     }
 
 
-def _copy(value: Any) -> Any:
+def plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data, tuples made lists (as JSON would)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: plain_copy(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_copy(v) for v in value]
+        return [plain_copy(v) for v in value]
     return value
 
 
@@ -126,8 +127,8 @@ def state_from_json(data: Any, cls: type[P]) -> P:
         st.rage = bool(data["rage"])
         if not isinstance(data["decision"], dict) or not isinstance(data["steps"], list):
             raise BadPosition("'decision' must be an object and 'steps' a list")
-        st.decision = _copy(data["decision"])
-        st.steps = _copy(data["steps"])
+        st.decision = plain_copy(data["decision"])
+        st.steps = plain_copy(data["steps"])
         st.commits = {int(k): str(v) for k, v in dict(data["commits"]).items()}
         st.winner = str(data["winner"])
         st.end = str(data["end"])
