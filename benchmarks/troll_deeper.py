@@ -1,0 +1,194 @@
+"""Does searching deeper help the troll? Two paired measurements against the two-turn search.
+
+    .venv/bin/python benchmarks/troll_deeper.py late [--games 300] [--first-seed 0] [--left 5]
+        [--results FILE] [--stop-at HH:MM]
+    .venv/bin/python benchmarks/troll_deeper.py third [--games 100] [--first-seed 0]
+        [--candidates 2] [--inner-width 2] [--results FILE] [--stop-at HH:MM]
+
+Both use the two-turn search on the `draws` leaf (`expectimax:leaf=draws`, the best measured on
+seeds 0-1999) as the reference, and every arm plays the same deals.
+
+`late`: the end of a deal. The reference plays each deal until the first turn that starts with
+at most `--left` cards still to come (the deck and the cards set aside), where the two-turn
+search no longer sees far from the end (seed 000 §7.1 "Winning": the deck must run out). From a
+copy of that position (its random stream included) each arm plays the deal out: the reference,
+and the search three turns deep (`inner_width=4`) once at most 2, 3 or 5 cards are to come. With
+2 to come, three turns reach the end of the deck, so that arm plays the last turns exactly by
+the odds. The table counts the deals that reached the late position and what each arm won of
+them.
+
+`third`: a third turn from the start. The reference's `--candidates` best endings of each turn
+(by their exact two-turn values) are weighed again three turns deep, exactly: every outcome of
+both awakenings enumerated, `--inner-width` replies by the leaf at each outcome of the first.
+It is the sampled third turn of `thirdturn` (`games/troll/deep.py`) without its sampling, and
+costs far more than the 10 CPU s a game a bot may take: it measures what a third turn is worth,
+not a bot to ship.
+
+`--results FILE` keeps each deal's result (JSON lines) and reads back the deals it holds for the
+same mode and settings, so a stopped run goes on, and two halves run at once
+(`--first-seed`) are read together by a run over both with `--games` covering them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from playtable.core.chance import Chance
+from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.game import GAME
+from playtable.games.troll.rules import TrollState
+from playtable.games.troll.search import ExpectimaxTroll, _cost, belief, turn_ends
+from playtable.lab.stats import paired, wilson
+
+LEAF = "draws"
+
+
+class ExactThirdTurn(ExpectimaxTroll):
+    """The two-turn search, then its `candidates` best endings weighed three turns deep."""
+
+    def __init__(self, candidates: int, inner_width: int):
+        super().__init__(leaf=LEAF, inner_width=inner_width)
+        self.candidates = candidates
+
+    def best_line(self, state: TrollState) -> list[TrollAction]:
+        weighed = sorted(((self.value_after_turn(after, 1), line, after)
+                          for line, after in turn_ends(belief(state))),
+                         key=lambda w: w[0] - 0.001 * _cost(w[1]), reverse=True)[: self.candidates]
+        if len(weighed) == 1:
+            return weighed[0][1]
+        best_value, best = -2.0, weighed[0][1]
+        for _, line, after in weighed:
+            value = self.value_after_turn(after, 2) - 0.001 * _cost(line)  # two more turns
+            if value > best_value:
+                best_value, best = value, line
+        return best
+
+
+class DeeperNearTheEnd(ExpectimaxTroll):
+    """The two-turn search, three turns deep once at most `left` cards are still to come."""
+
+    def __init__(self, left: int):
+        super().__init__(leaf=LEAF, inner_width=4)
+        self.left = left
+
+    def best_line(self, state: TrollState) -> list[TrollAction]:
+        self.depth = 3 if to_come(state) <= self.left else 2
+        return super().best_line(state)
+
+
+def to_come(state: TrollState) -> int:
+    return len(state.deck) + len(state.set_aside)
+
+
+def play_out(state: TrollState, bot: ExpectimaxTroll, seed: int) -> dict[str, Any]:
+    """Play `state` to its end with `bot` (the state's own random stream decides the awakenings;
+    the bot's stream is unused by these searches)."""
+    start, rng = time.process_time(), Chance(seed)
+    while not state.is_terminal:
+        state.apply(bot.choose(state, rng))
+    return {"win": state.outcome == "win", "deck_left": len(state.deck),
+            "cpu_s": round(time.process_time() - start, 3)}
+
+
+def late_deal(seed: int, left: int) -> dict[str, Any]:
+    reference = ExpectimaxTroll(leaf=LEAF)
+    state, rng = GAME.new_state(seed=seed), Chance(seed)
+    start = time.process_time()
+    while not state.is_terminal and not (to_come(state) <= left and state.actions_left == 2):
+        state.apply(reference.choose(state, rng))
+    row: dict[str, Any] = {"seed": seed, "reached": not state.is_terminal,
+                           "prefix_cpu_s": round(time.process_time() - start, 3)}
+    if row["reached"]:
+        arms: dict[str, ExpectimaxTroll] = {"two turns": ExpectimaxTroll(leaf=LEAF)}
+        for n in (2, 3, 5):
+            arms[f"three turns at <= {n} to come"] = DeeperNearTheEnd(n)
+        row["arms"] = {name: play_out(state.clone(), bot, seed) for name, bot in arms.items()}
+    return row
+
+
+def third_deal(seed: int, candidates: int, inner_width: int) -> dict[str, Any]:
+    return {"seed": seed, "arms": {
+        "two turns": play_out(GAME.new_state(seed=seed), ExpectimaxTroll(leaf=LEAF), seed),
+        f"third turn for {candidates}, {inner_width} replies":
+            play_out(GAME.new_state(seed=seed), ExactThirdTurn(candidates, inner_width), seed)}}
+
+
+def report(rows: list[dict[str, Any]]) -> None:
+    played = [r for r in rows if r.get("arms")]
+    if not played:
+        print("no deal reached an arm")
+        return
+    names = list(played[0]["arms"])
+    first = [float(r["arms"][names[0]]["win"]) for r in played]
+    print(f"\n| arm | deals | wins | win rate | 95% CI | vs {names[0]}, paired (pp) | CPU s a deal | p95 |")
+    print("|---|---:|---:|---:|---|---|---:|---:|")
+    for name in names:
+        wins = [float(r["arms"][name]["win"]) for r in played]
+        cpu = sorted(r["arms"][name]["cpu_s"] + r.get("prefix_cpu_s", 0.0) for r in played)
+        low, high = wilson(sum(wins), len(wins))
+        diff = ""
+        if name != names[0]:
+            d = paired(first, wins)
+            diff = f"{100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+        print(f"| {name} | {len(wins)} | {int(sum(wins))} | {100 * sum(wins) / len(wins):.1f}% | "
+              f"[{100 * low:.1f}, {100 * high:.1f}] | {diff} | {statistics.mean(cpu):.2f} | "
+              f"{cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))]:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("late", "third"))
+    parser.add_argument("--games", type=int, default=None, help="deals (late: 300, third: 100)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--left", type=int, default=5, help="late: cards to come at the late position")
+    parser.add_argument("--candidates", type=int, default=2, help="third: endings weighed three turns deep")
+    parser.add_argument("--inner-width", type=int, default=2, help="third: replies at each outcome")
+    parser.add_argument("--results", type=Path, default=None, help="JSON lines: keep and reuse deals")
+    parser.add_argument("--stop-at", default=None, help="HH:MM UTC: play no new deal after then")
+    args = parser.parse_args()
+    games = args.games if args.games is not None else (300 if args.mode == "late" else 100)
+    settings = (f"late, left={args.left}" if args.mode == "late"
+                else f"third, candidates={args.candidates}, inner_width={args.inner_width}")
+    deadline = None
+    if args.stop_at:
+        hour, _, minute = args.stop_at.partition(":")
+        deadline = dt.datetime.now(dt.UTC).replace(hour=int(hour), minute=int(minute or 0), second=0)
+    kept: dict[int, dict[str, Any]] = {}
+    if args.results and args.results.exists():
+        for line in args.results.read_text().splitlines():
+            row = json.loads(line)
+            if row.get("settings") == settings:
+                kept[row["seed"]] = row
+    print(f"troll (default rules), {settings}, seeds {args.first_seed}..{args.first_seed + games - 1}, "
+          f"leaf={LEAF}", flush=True)
+    rows = []
+    for seed in range(args.first_seed, args.first_seed + games):
+        if seed in kept:
+            rows.append(kept[seed])
+            continue
+        if deadline and dt.datetime.now(dt.UTC) >= deadline:
+            print(f"stopped at {args.stop_at} UTC", flush=True)
+            break
+        row = (late_deal(seed, args.left) if args.mode == "late"
+               else third_deal(seed, args.candidates, args.inner_width))
+        row["settings"] = settings
+        rows.append(row)
+        if args.results:
+            with args.results.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+        won = {name: arm["win"] for name, arm in row.get("arms", {}).items()}
+        print(f"  seed {seed}: {won or 'over before the late position'}", flush=True)
+    if args.mode == "late":
+        reached = sum(1 for r in rows if r.get("reached"))
+        print(f"\n{len(rows)} deals, {reached} reached a turn with at most {args.left} cards to come")
+    report(rows)
+
+
+if __name__ == "__main__":
+    main()
