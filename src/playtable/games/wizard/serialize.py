@@ -17,6 +17,9 @@ from playtable.games.wizard.position import MONSTERS, Cell, Hero, Token, WizardP
 
 P = TypeVar("P", bound=WizardPosition)
 
+CARD_LISTS = ("hand", "deck", "discard", "out", "offered", "loot_deck", "loot_discard", "unused_tiles")
+"""The position's lists of card ids (wizard cards, loot cards and unused tiles), in that order."""
+
 
 def state_to_json(self: WizardPosition) -> dict[str, Any]:
     return {
@@ -112,8 +115,7 @@ def state_from_json(data: Any, cls: type[P]) -> P:
             ))
         if [h.seat for h in st.heroes] != list(range(1, params.players)):
             raise BadPosition(f"heroes must be seats 1..{params.players - 1} in order")
-        for key in ("hand", "deck", "discard", "out", "offered", "loot_deck", "loot_discard",
-                    "unused_tiles"):
+        for key in CARD_LISTS:
             values = data[key]
             if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
                 raise BadPosition(f"'{key}' must be a list of card ids")

@@ -18,8 +18,6 @@ from playtable.games.wizard import hints, observe, rules, serialize
 from playtable.games.wizard.actions import Act, parse
 from playtable.games.wizard.position import WizardPosition
 
-_CARD_LISTS = ("hand", "deck", "discard", "out", "offered", "loot_deck", "loot_discard", "unused_tiles")
-
 
 class WizardState(Presentation, WizardPosition):
     """A wizard game as the protocol sees it."""
@@ -98,7 +96,7 @@ class WizardState(Presentation, WizardPosition):
         other.cells = {sq: replace(c, tokens=[replace(t) for t in c.tokens], items=list(c.items))
                        for sq, c in self.cells.items()}
         other.heroes = [replace(h, items=list(h.items)) for h in self.heroes]
-        for name in _CARD_LISTS:
+        for name in serialize.CARD_LISTS:
             setattr(other, name, list(getattr(self, name)))
         other.lost = [replace(t) for t in self.lost]
         other.decision = serialize.plain_copy(self.decision)
