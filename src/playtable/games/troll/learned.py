@@ -33,6 +33,7 @@ import math
 from collections.abc import Callable
 
 from playtable.games.troll import bridge as geo
+from playtable.games.troll import kernel
 from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DECK, DIAMONDS, SPADES, is_red
 from playtable.games.troll.evaluation import cut_slots, hit_chance, out_of_reach, troll_reach
 from playtable.games.troll.rules import TrollState
@@ -142,8 +143,7 @@ def draw_features(state: TrollState) -> list[float]:
     thin_row = bricks.index(min(bricks))
     thick_row = 1 - thin_row
     slots = [sum(1 for s in stacks[r * geo.COLUMNS:(r + 1) * geo.COLUMNS] if s) for r in (0, 1)]
-    unseen = len(DECK) - len(state.seen)
-    red = (len(DECK) // 2 - sum(1 for c in state.seen if is_red(c))) / unseen if unseen else 0.5
+    red = unseen_red_odds(state)
     lower_share = red if state.lower_red else 1.0 - red
     to_come = [len(state.deck) * lower_share, len(state.deck) * (1.0 - lower_share)]
     for card in state.set_aside:
@@ -154,6 +154,17 @@ def draw_features(state: TrollState) -> list[float]:
     return [bricks[thick_row] / 10, slots[thick_row], to_come[thin_row] / 10,
             to_come[thin_row] / 10 * (not slots[thin_row]), pressure[thin_row] / 10,
             pressure[thick_row] / 10, float(state.troll // geo.COLUMNS == thin_row), awake_thin]
+
+
+def unseen_red_odds(state: TrollState) -> float:
+    """The odds that a card the player has not seen yet is red (even when every card was seen)."""
+    unseen = len(DECK) - len(state.seen)
+    if not unseen:
+        return 0.5
+    red_seen = 0
+    for card in state.seen:
+        red_seen += is_red(card)
+    return (len(DECK) // 2 - red_seen) / unseen
 
 
 RISK_FEATURES = ("next_double", "next_out_of_reach", "next_hole", "next_cut_hole", "next_in_reach",
@@ -172,8 +183,7 @@ def next_awakening_risks(state: TrollState) -> list[float]:
     if state.set_aside:
         lower_odds = [1.0 if is_red(c) == state.lower_red else 0.0 for c in state.set_aside]
     elif state.deck:
-        unseen = len(DECK) - len(state.seen)
-        red = (len(DECK) // 2 - sum(1 for c in state.seen if is_red(c))) / unseen if unseen else 0.5
+        red = unseen_red_odds(state)
         lower_odds = [red if state.lower_red else 1.0 - red]
     else:
         lower_odds = []
@@ -182,12 +192,14 @@ def next_awakening_risks(state: TrollState) -> list[float]:
     troll_row, troll_col = divmod(troll, geo.COLUMNS)
     double = out = hole = cut_hole = near = 0.0
     for row in (0, 1):
-        p_row = sum(lower_odds) if row == 0 else len(lower_odds) - sum(lower_odds)
+        # Summed from 0.0: compiled by mypyc (setup.py), a sum from 0 is typed int | float and
+        # a float result is refused.
+        p_row = sum(lower_odds, 0.0) if row == 0 else len(lower_odds) - sum(lower_odds, 0.0)
         if not p_row:
             continue
         for column in range(geo.COLUMNS):
-            target = geo.awakening_target(stacks, row, column)
-            if target is None or target == troll:  # nothing, or `win_chance`'s own factor
+            target = kernel.awakening_target(stacks, row, column)  # compiled, -1 for none
+            if target < 0 or target == troll:  # nothing, or `win_chance`'s own factor
                 continue
             p, stack = p_row / geo.COLUMNS, stacks[target]
             t_row, t_col = divmod(target, geo.COLUMNS)
