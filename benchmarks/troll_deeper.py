@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/troll_deeper.py late [--games 300] [--first-seed 0] [--left 5]
         [--results FILE] [--stop-at HH:MM]
     .venv/bin/python benchmarks/troll_deeper.py third [--games 100] [--first-seed 0]
-        [--candidates 2] [--inner-width 2] [--results FILE] [--stop-at HH:MM]
+        [--candidates 2] [--inner-width 2] [--close 1] [--results FILE] [--stop-at HH:MM]
 
 Both use the two-turn search on the `draws` leaf (`expectimax:leaf=draws`, the best measured on
 seeds 0-1999) as the reference, and every arm plays the same deals.
@@ -20,9 +20,10 @@ them.
 `third`: a third turn from the start. The reference's `--candidates` best endings of each turn
 (by their exact two-turn values) are weighed again three turns deep, exactly: every outcome of
 both awakenings enumerated, `--inner-width` replies by the leaf at each outcome of the first.
-It is the sampled third turn of `thirdturn` (`games/troll/deep.py`) without its sampling, and
-costs far more than the 10 CPU s a game a bot may take: it measures what a third turn is worth,
-not a bot to ship.
+It is `thirdturn` (`games/troll/deep.py`) weighing every outcome (`outer_samples=0,samples=0`);
+on every turn (`--close 1`) it costs far more than the 10 CPU s a game a bot may take: it
+measures what a third turn is worth. `--close C` searches it only where the best ending leads
+the next by less than C in two-turn value.
 
 `--results FILE` keeps each deal's result (JSON lines) and reads back the deals it holds for the
 same mode and settings, so a stopped run goes on, and two halves run at once
@@ -40,34 +41,15 @@ from pathlib import Path
 from typing import Any
 
 from playtable.core.chance import Chance
+from playtable.core.protocol import Agent
 from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.deep import ThirdTurnTroll, Weighed, ranked_value
 from playtable.games.troll.game import GAME
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import ExpectimaxTroll, _cost, belief, turn_ends
+from playtable.games.troll.search import ExpectimaxTroll
 from playtable.lab.stats import paired, wilson
 
 LEAF = "draws"
-
-
-class ExactThirdTurn(ExpectimaxTroll):
-    """The two-turn search, then its `candidates` best endings weighed three turns deep."""
-
-    def __init__(self, candidates: int, inner_width: int):
-        super().__init__(leaf=LEAF, inner_width=inner_width)
-        self.candidates = candidates
-
-    def best_line(self, state: TrollState) -> list[TrollAction]:
-        weighed = sorted(((self.value_after_turn(after, 1), line, after)
-                          for line, after in turn_ends(belief(state))),
-                         key=lambda w: w[0] - 0.001 * _cost(w[1]), reverse=True)[: self.candidates]
-        if len(weighed) == 1:
-            return weighed[0][1]
-        best_value, best = -2.0, weighed[0][1]
-        for _, line, after in weighed:
-            value = self.value_after_turn(after, 2) - 0.001 * _cost(line)  # two more turns
-            if value > best_value:
-                best_value, best = value, line
-        return best
 
 
 class DeeperNearTheEnd(ExpectimaxTroll):
@@ -86,7 +68,7 @@ def to_come(state: TrollState) -> int:
     return len(state.deck) + len(state.set_aside)
 
 
-def play_out(state: TrollState, bot: ExpectimaxTroll, seed: int) -> dict[str, Any]:
+def play_out(state: TrollState, bot: Agent, seed: int) -> dict[str, Any]:
     """Play `state` to its end with `bot` (the state's own random stream decides the awakenings;
     the bot's stream is unused by these searches)."""
     start, rng = time.process_time(), Chance(seed)
@@ -112,11 +94,57 @@ def late_deal(seed: int, left: int) -> dict[str, Any]:
     return row
 
 
-def third_deal(seed: int, candidates: int, inner_width: int) -> dict[str, Any]:
-    return {"seed": seed, "arms": {
+class RecordedThirdTurn(ThirdTurnTroll):
+    """`thirdturn` noting, for each decision where it searched a third turn (two root endings
+    or more, the lead under `close`), the best ending's two-turn lead over the next (as the
+    ranking counts it), whether the third turn chose another ending, and the decision's CPU s."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.decisions: list[dict[str, Any]] = []
+        self._searched: list[Weighed] = []
+
+    def candidates(self, state: TrollState) -> list[Weighed]:
+        self._searched = super().candidates(state)
+        return self._searched
+
+    def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
+        start = time.process_time()
+        line = super().best_line(state, rng)
+        if len(self._searched) > 1:
+            first, second = self._searched[:2]
+            self.decisions.append({"lead": round(ranked_value(first) - ranked_value(second), 6),
+                                   "changed": line != first[1],
+                                   "cpu_s": round(time.process_time() - start, 3)})
+        return line
+
+
+def third_deal(seed: int, candidates: int, inner_width: int, close: float) -> dict[str, Any]:
+    third = RecordedThirdTurn(width=candidates, inner_width=inner_width, outer_samples=0, samples=0,
+                              leaf=LEAF, close=close)
+    row = {"seed": seed, "arms": {
         "two turns": play_out(GAME.new_state(seed=seed), ExpectimaxTroll(leaf=LEAF), seed),
         f"third turn for {candidates}, {inner_width} replies":
-            play_out(GAME.new_state(seed=seed), ExactThirdTurn(candidates, inner_width), seed)}}
+            play_out(GAME.new_state(seed=seed), third, seed)}}
+    row["decisions"] = third.decisions
+    return row
+
+
+def close_calls(rows: list[dict[str, Any]]) -> None:
+    """How often the third turn changed the choice, by the two-turn lead it had to overturn, and
+    the share of its CPU those decisions took: what a `close` setting keeps and costs."""
+    decisions = [d for r in rows for d in r.get("decisions", [])]
+    if not decisions:
+        return
+    total = sum(d["cpu_s"] for d in decisions) or 1.0
+    print(f"\n{len(decisions)} decisions searched a third turn; {sum(d['changed'] for d in decisions)} "
+          "changed the two-turn choice")
+    print("\n| lead under | decisions | changed | share of the third turn's CPU |")
+    print("|---:|---:|---:|---:|")
+    for limit in (0.002, 0.003, 0.005, 0.0075, 0.01, 0.02, 0.05, 1.0):
+        under = [d for d in decisions if d["lead"] < limit]
+        print(f"| {limit} | {len(under)} | {sum(d['changed'] for d in under)} | "
+              f"{sum(d['cpu_s'] for d in under) / total:.2f} |")
 
 
 def report(rows: list[dict[str, Any]]) -> None:
@@ -149,12 +177,15 @@ def main() -> None:
     parser.add_argument("--left", type=int, default=5, help="late: cards to come at the late position")
     parser.add_argument("--candidates", type=int, default=2, help="third: endings weighed three turns deep")
     parser.add_argument("--inner-width", type=int, default=2, help="third: replies at each outcome")
+    parser.add_argument("--close", type=float, default=1.0,
+                        help="third: only where the best ending leads the next by less (1: always)")
     parser.add_argument("--results", type=Path, default=None, help="JSON lines: keep and reuse deals")
     parser.add_argument("--stop-at", default=None, help="HH:MM UTC: play no new deal after then")
     args = parser.parse_args()
     games = args.games if args.games is not None else (300 if args.mode == "late" else 100)
     settings = (f"late, left={args.left}" if args.mode == "late"
-                else f"third, candidates={args.candidates}, inner_width={args.inner_width}")
+                else f"third, candidates={args.candidates}, inner_width={args.inner_width}"
+                + (f", close={args.close}" if args.close < 1.0 else ""))
     deadline = None
     if args.stop_at:
         hour, _, minute = args.stop_at.partition(":")
@@ -176,7 +207,7 @@ def main() -> None:
             print(f"stopped at {args.stop_at} UTC", flush=True)
             break
         row = (late_deal(seed, args.left) if args.mode == "late"
-               else third_deal(seed, args.candidates, args.inner_width))
+               else third_deal(seed, args.candidates, args.inner_width, args.close))
         row["settings"] = settings
         rows.append(row)
         if args.results:
@@ -188,6 +219,7 @@ def main() -> None:
         reached = sum(1 for r in rows if r.get("reached"))
         print(f"\n{len(rows)} deals, {reached} reached a turn with at most {args.left} cards to come")
     report(rows)
+    close_calls(rows)
 
 
 if __name__ == "__main__":

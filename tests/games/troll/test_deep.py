@@ -9,13 +9,14 @@ import math
 import pytest
 
 from playtable.agents import make_agent
+from playtable.agents.spec import check_remote_spec
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
 from playtable.core.playout import play_out
 from playtable.games.troll import deep
 from playtable.games.troll.deep import ThirdTurnTroll, systematic_sample
 from playtable.games.troll.game import GAME
-from playtable.games.troll.search import awakening_outcomes, belief, turn_ends
+from playtable.games.troll.search import ExpectimaxTroll, awakening_outcomes, belief, turn_ends
 
 # Small budgets, so that a test game is quick.
 FAST = "thirdturn:width=2,outer_samples=2,inner_width=1,samples=2"
@@ -35,9 +36,19 @@ def test_it_is_selectable_by_name_with_the_other_troll_bots() -> None:
     assert "thirdturn" in GAME.bots()
     agent = make_agent(GAME, "thirdturn:samples=5,leaf=draws")
     assert isinstance(agent, ThirdTurnTroll) and agent.samples == 5 and agent.leaf == "draws"
-    for spec in ("thirdturn:leaf=nope", "thirdturn:width=0", "thirdturn:samples=0"):
+    for spec in ("thirdturn:leaf=nope", "thirdturn:width=0", "thirdturn:samples=-1"):
         with pytest.raises(BadParameter):
             make_agent(GAME, spec)
+
+
+def test_every_outcome_is_a_lab_setting_a_remote_client_cannot_ask_for() -> None:
+    """Weighing every outcome (`samples=0`, `outer_samples=0`) has no bound on a move's cost: the
+    lab may set it, a web client may not (its bounds are 1-16 draws)."""
+    assert make_agent(GAME, "thirdturn:samples=0,outer_samples=0").samples == 0
+    for spec in ("thirdturn:samples=0", "thirdturn:outer_samples=0"):
+        with pytest.raises(BadParameter, match="remote"):
+            check_remote_spec(GAME, GAME.bots(), spec)
+    check_remote_spec(GAME, GAME.bots(), "thirdturn:samples=16,close=0.01")
 
 
 def test_it_never_reads_hidden_cards_or_future_dice() -> None:
@@ -56,6 +67,30 @@ def test_with_one_root_ending_it_plays_as_the_strongest_bot() -> None:
     mine = play_out(state, [make_agent(GAME, "thirdturn:width=1")], Chance(4))
     theirs = play_out(GAME.new_state(seed=5), [make_agent(GAME, "strongest")], Chance(4))
     assert [str(a) for a in mine] == [str(a) for a in theirs]
+
+
+def test_with_no_close_call_it_plays_as_the_two_turn_search_on_its_leaf() -> None:
+    """`close=0`: no lead is close enough to search a third turn, so every move is the two-turn
+    search's own."""
+    mine = play_out(GAME.new_state(seed=5), [make_agent(GAME, "thirdturn:close=0,leaf=draws")], Chance(4))
+    theirs = play_out(GAME.new_state(seed=5), [make_agent(GAME, "expectimax:leaf=draws")], Chance(4))
+    assert [str(a) for a in mine] == [str(a) for a in theirs]
+
+
+def test_weighing_every_outcome_gives_the_exact_three_turn_value() -> None:
+    """With every outcome weighed, the two-turn value plus the third turn's correction is the
+    three-turn expectimax value (`ExpectimaxTroll` at depth 3 with the same replies), whatever
+    the values remembered within the decision."""
+    for seed, inner in ((3, 1), (8, 2)):
+        agent = ThirdTurnTroll(width=2, inner_width=inner, outer_samples=0, samples=0, leaf="draws")
+        exact = ExpectimaxTroll(depth=3, inner_width=inner, leaf="draws")
+        ends = turn_ends(belief(GAME.new_state(seed=seed)))
+        for _, after in ends[:3]:
+            two_turns = exact.value_after_turn(after, 1)
+            value = agent.three_turns(after, two_turns, 0.5, Chance(1))
+            assert value == pytest.approx(exact.value_after_turn(after, 2), abs=1e-9)
+            assert value != pytest.approx(two_turns, abs=1e-6)  # the third turn did change it
+        assert agent._last_turns and agent._next_awakenings
 
 
 def test_the_third_turn_searches_a_bounded_number_of_positions(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,6 +17,12 @@ Here the third turn is searched selectively and without bias:
   unbiased estimate of the exact expectation), and each sampled position is scored by the troll's
   best third turn on the leaf.
 - The root ending with the best three-turn value is played; with `width=1` this is `strongest`.
+- Only where the call is close (`close`): when the best root ending leads the next by `close`
+  or more in two-turn value, it is played as the two-turn search found it.
+- With `outer_samples=0` and `samples=0` (a lab setting: a move's cost has no bound) nothing is
+  sampled: an ending's value is then its exact three-turn expectimax value, and the values
+  found are remembered within the decision, since outcomes and replies often reach the same
+  position again.
 
 It never reads a hidden card: it plans on the belief copy (`search.belief`) as the two-turn search
 does, and the sampling offsets come from the rng it is given (never the deal's own stream), so it
@@ -42,8 +48,12 @@ from playtable.games.troll.search import (
     _cost,
     awakening_outcomes,
     belief,
+    position_key,
     turn_ends,
 )
+
+Weighed = tuple[float, list[TrollAction], TrollState]
+"""A root ending weighed by the two-turn search: its value, the actions that reach it, the position."""
 
 
 def systematic_sample(outcomes: Outcomes, count: int, offset: float) -> list[TrollState]:
@@ -82,27 +92,37 @@ class ThirdTurnTroll(PlansEachTurn):
     there are no more outcomes than this, all are weighed exactly instead."""
     leaf: str = field(default="rows", metadata={"one_of": tuple(LEAVES)})
     """The static score, one of `leaves.LEAVES` (as the two-turn search's `leaf`)."""
+    close: float = field(default=1.0, metadata={"range": (0.0, 1.0)})
+    """Search the third turn only when the best root ending leads the next by less than this in
+    two-turn value (1: always); a clear lead is played as the two-turn search found it."""
     name = "thirdturn"
     _two_turns: ExpectimaxTroll = field(default_factory=ExpectimaxTroll, init=False, repr=False,
                                         compare=False)
     _plan: dict[Any, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # Values already found in this decision, by `position_key`: a position's best last turn, and
+    # (weighing every outcome) a reply's exact next awakening. Different outcomes and replies
+    # often reach the same position (a brick woken and stomped back to sleep), so a quarter to a
+    # third of them recur.
+    _last_turns: dict[Any, float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _next_awakenings: dict[Any, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.leaf not in LEAVES:
             raise BadParameter(f"thirdturn: leaf must be one of {', '.join(LEAVES)}, not '{self.leaf}'")
-        if min(self.width, self.inner_width, self.samples, self.outer_samples) < 1:
-            raise BadParameter("thirdturn: width, inner_width, samples and outer_samples must be at least 1")
+        if min(self.width, self.inner_width) < 1:
+            raise BadParameter("thirdturn: width and inner_width must be at least 1")
+        if min(self.samples, self.outer_samples) < 0:
+            raise BadParameter("thirdturn: samples and outer_samples must be at least 0 (0: every outcome)")
         self._two_turns = ExpectimaxTroll(depth=2, leaf=self.leaf)
 
     def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
         """The actions of the best rest of this turn: the two-turn search's `width` best endings,
         compared by their three-turn values."""
-        weighed = sorted(((self._two_turns.value_after_turn(after, 1), line, after)
-                          for line, after in turn_ends(belief(state))),
-                         key=lambda w: w[0] - 0.001 * _cost(w[1]), reverse=True)
-        candidates = weighed[: self.width]
+        candidates = self.candidates(state)
         if len(candidates) == 1:
             return candidates[0][1]
+        self._last_turns.clear()
+        self._next_awakenings.clear()
         offset = rng.random()  # one for every candidate: their corrections are compared on the same draws
         best_value, best = -2.0, candidates[0][1]
         for two_turns, line, after in candidates:
@@ -110,6 +130,16 @@ class ThirdTurnTroll(PlansEachTurn):
             if value > best_value:
                 best_value, best = value, line
         return best
+
+    def candidates(self, state: TrollState) -> list[Weighed]:
+        """The root endings to weigh three turns deep, each with its two-turn value: the two-turn
+        search's `width` best, or only the best when it leads the next by `close` or more."""
+        weighed = sorted(((self._two_turns.value_after_turn(after, 1), line, after)
+                          for line, after in turn_ends(belief(state))),
+                         key=ranked_value, reverse=True)[: self.width]
+        if len(weighed) > 1 and ranked_value(weighed[0]) - ranked_value(weighed[1]) >= self.close:
+            return weighed[:1]
+        return weighed
 
     def three_turns(self, state: TrollState, two_turns: float, offset: float, rng: Chance) -> float:
         """The value of a position held at the end of this turn with two more troll turns:
@@ -120,7 +150,7 @@ class ThirdTurnTroll(PlansEachTurn):
         if state.outcome:
             return _terminal(state)
         outcomes = awakening_outcomes(state)
-        if len(outcomes) <= self.outer_samples:
+        if self.outer_samples == 0 or len(outcomes) <= self.outer_samples:
             weighed = outcomes
         else:
             weight = 1.0 / self.outer_samples
@@ -136,13 +166,20 @@ class ThirdTurnTroll(PlansEachTurn):
         `inner_width` best endings by the leaf are weighed over the sampled awakening after them
         than by the leaf alone."""
         leaf = self._two_turns.evaluate
+        # The first of equals by the leaf, as the two-turn search ranks its replies.
         ends = sorted(((leaf(after), after) for _, after in turn_ends(state)),
-                      key=lambda e: e[0])[-self.inner_width:]
-        return max(self._sampled_next(after, rng) for _, after in ends) - ends[-1][0]
+                      key=lambda e: e[0], reverse=True)[: self.inner_width]
+        return max(self._sampled_next(after, rng) for _, after in ends) - ends[0][0]
 
     def _sampled_next(self, state: TrollState, rng: Chance) -> float:
         if state.outcome:
             return _terminal(state)
+        if self.samples == 0:
+            key = position_key(state)
+            if key not in self._next_awakenings:
+                outcomes = awakening_outcomes(state)
+                self._next_awakenings[key] = sum(p * self._last_turn(after) for p, after in outcomes)
+            return self._next_awakenings[key]
         outcomes = awakening_outcomes(state)
         if len(outcomes) <= self.samples:
             return sum(p * self._last_turn(after) for p, after in outcomes)
@@ -152,8 +189,16 @@ class ThirdTurnTroll(PlansEachTurn):
     def _last_turn(self, state: TrollState) -> float:
         if state.outcome:
             return _terminal(state)
-        leaf = self._two_turns.evaluate
-        return max(leaf(after) for _, after in turn_ends(state))
+        key = position_key(state)
+        if key not in self._last_turns:
+            leaf = self._two_turns.evaluate
+            self._last_turns[key] = max(leaf(after) for _, after in turn_ends(state))
+        return self._last_turns[key]
+
+
+def ranked_value(weighed: Weighed) -> float:
+    """A weighed root ending's place in the ranking: its two-turn value, each item a thousandth."""
+    return weighed[0] - 0.001 * _cost(weighed[1])
 
 
 def _terminal(state: TrollState) -> float:
