@@ -48,6 +48,7 @@ from playtable.games.troll.game import GAME
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import ExpectimaxTroll
 from playtable.lab.stats import paired, wilson
+from troll_strength import stop_time
 
 LEAF = "draws"
 
@@ -186,10 +187,7 @@ def main() -> None:
     settings = (f"late, left={args.left}" if args.mode == "late"
                 else f"third, candidates={args.candidates}, inner_width={args.inner_width}"
                 + (f", close={args.close}" if args.close < 1.0 else ""))
-    deadline = None
-    if args.stop_at:
-        hour, _, minute = args.stop_at.partition(":")
-        deadline = dt.datetime.now(dt.UTC).replace(hour=int(hour), minute=int(minute or 0), second=0)
+    deadline = stop_time(args.stop_at)
     kept: dict[int, dict[str, Any]] = {}
     if args.results and args.results.exists():
         for line in args.results.read_text().splitlines():

@@ -39,11 +39,14 @@ from playtable.lab.stats import paired, wilson
 
 
 def stop_time(text: str | None) -> dt.datetime | None:
+    """The next time it is `text` (HH:MM, UTC): tomorrow's when today's has passed, so that a
+    run started before midnight with `--stop-at 00:50` stops after midnight, not at once."""
     if not text:
         return None
     hour, _, minute = text.partition(":")
     now = dt.datetime.now(dt.UTC)
-    return now.replace(hour=int(hour), minute=int(minute or 0), second=0, microsecond=0)
+    then = now.replace(hour=int(hour), minute=int(minute or 0), second=0, microsecond=0)
+    return then if then > now else then + dt.timedelta(days=1)
 
 
 def main() -> None:
