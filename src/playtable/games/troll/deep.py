@@ -21,7 +21,7 @@ Here the third turn is searched selectively and without bias:
   or more in two-turn value, it is played as the two-turn search found it.
 - With `outer_samples=0` and `samples=0` (a lab setting: a move's cost has no bound) nothing is
   sampled: an ending's value is then its exact three-turn expectimax value, and the values
-  found are remembered within the decision, since outcomes and replies often reach the same
+  found are remembered within the decision, since outcomes and replies can reach the same
   position again.
 
 It never reads a hidden card: it plans on the belief copy (`search.belief`) as the two-turn search
@@ -100,9 +100,10 @@ class ThirdTurnTroll(PlansEachTurn):
                                         compare=False)
     _plan: dict[Any, TrollAction] = field(default_factory=dict, init=False, repr=False, compare=False)
     # Values already found in this decision, by `position_key`: a position's best last turn, and
-    # (weighing every outcome) a reply's exact next awakening. Different outcomes and replies
-    # often reach the same position (a brick woken and stomped back to sleep), so a quarter to a
-    # third of them recur.
+    # (weighing every outcome) a reply's exact next awakening. Different outcomes and replies can
+    # reach the same position (a brick woken and stomped back to sleep): in the first three
+    # decisions of deal 3, 26%, 23% and 1% of the turns the exact third turn enumerated were
+    # repeats.
     _last_turns: dict[Any, float] = field(default_factory=dict, init=False, repr=False, compare=False)
     _next_awakenings: dict[Any, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
