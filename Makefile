@@ -26,9 +26,9 @@ setup: $(STAMP) $(BUILT)
 
 # The editable install compiles the troll engine's kernel, the SplitMix shuffle and the troll bots'
 # static scores (evaluation.py, learned.py) with mypyc where a C compiler and Python's headers are
-# (setup.py), and installs them as Python source
-# where not; it prints which. It is redone when the engine's sources change, so that the compiled
-# modules never run older code than their sources (a test checks that too).
+# (setup.py), and installs them as Python source where not; it prints which. It is redone when
+# these sources change, so that the compiled modules never run older code than their sources (a
+# test checks that too).
 ENGINE := src/playtable/core/splitmix.py src/playtable/games/troll/kernel.py \
 	src/playtable/games/troll/evaluation.py src/playtable/games/troll/learned.py
 INSTALL := $(PIP) install --quiet --no-build-isolation --no-deps -e .

@@ -79,18 +79,18 @@ def _source_path(module: ModuleType) -> Path:
     return Path(str(module.__file__)).with_name(module.__name__.rsplit(".", 1)[1] + ".py")
 
 
-def _as_source(module: ModuleType) -> ModuleType:
-    """The module's Python source loaded on its own (under another name), beside the compiled
-    module that the package imports."""
+def _as_source(module: ModuleType, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The module's Python source loaded on its own (under another name, registered for the
+    test's length only), beside the compiled module that the package imports."""
     spec = importlib.util.spec_from_file_location(module.__name__ + "_as_source", _source_path(module))
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = loaded  # a dataclass looks its module up there
+    monkeypatch.setitem(sys.modules, spec.name, loaded)  # a dataclass looks its module up there
     spec.loader.exec_module(loaded)
     return loaded
 
 
-def test_the_compiled_leaf_scores_are_the_scores_of_their_source() -> None:
+def test_the_compiled_leaf_scores_are_the_scores_of_their_source(monkeypatch: pytest.MonkeyPatch) -> None:
     """The install compiles the search bots' static scores (`evaluation.py`, `learned.py`) too:
     every leaf gives exactly its source's value on the positions of random games in every
     variant cycled (the searches compare these values, so a last digit changed would change a
@@ -99,7 +99,7 @@ def test_the_compiled_leaf_scores_are_the_scores_of_their_source() -> None:
         pytest.skip("not compiled (no C compiler at install, or make slow): the source runs")
     if not _source_path(learned).exists():
         pytest.skip("installed from a wheel: no source beside the compiled module")
-    learned_py, evaluation_py = _as_source(learned), _as_source(evaluation)
+    learned_py, evaluation_py = _as_source(learned, monkeypatch), _as_source(evaluation, monkeypatch)
     pairs = [(lambda s: evaluation.score(s, evaluation.TUNED_WEIGHTS),
               lambda s: evaluation_py.score(s, evaluation_py.TUNED_WEIGHTS)),
              (learned.win_chance, learned_py.win_chance),
