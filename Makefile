@@ -25,12 +25,13 @@ LOCK := $(PYPI_ONLY) $(PY) -m piptools compile --quiet --strip-extras --generate
 setup: $(STAMP) $(BUILT)
 
 # The editable install compiles the troll engine's kernel, the SplitMix shuffle and the troll bots'
-# static scores (evaluation.py, learned.py) with mypyc where a C compiler and Python's headers are
-# (setup.py), and installs them as Python source where not; it prints which. It is redone when
-# these sources change, so that the compiled modules never run older code than their sources (a
-# test checks that too).
+# static scores (evaluation.py, learned.py, and cards.py, which they ask each card's colour) with
+# mypyc where a C compiler and Python's headers are (setup.py), and installs them as Python
+# source where not; it prints which. It is redone when these sources change, so that the compiled
+# modules never run older code than their sources (a test checks that too).
 ENGINE := src/playtable/core/splitmix.py src/playtable/games/troll/kernel.py \
-	src/playtable/games/troll/evaluation.py src/playtable/games/troll/learned.py
+	src/playtable/games/troll/evaluation.py src/playtable/games/troll/learned.py \
+	src/playtable/games/troll/cards.py
 INSTALL := $(PIP) install --quiet --no-build-isolation --no-deps -e .
 ENGINE_SAYS := $(PY) -c 'from playtable.games.troll import kernel; print("troll engine:", \
 	"compiled by mypyc" if kernel.compiled() else "Python source (no C compiler, Python headers or mypyc)")'
@@ -124,16 +125,16 @@ slow:
 PURE := build/python-source
 test-python: setup
 	rm -rf $(PURE) && mkdir -p $(PURE) && cp -r src/playtable $(PURE)/ && find $(PURE) -name '*.so' -delete
-	PYTHONPATH=$(abspath $(PURE)) $(PY) -c 'from playtable.games.troll import kernel, learned, evaluation; \
+	PYTHONPATH=$(abspath $(PURE)) $(PY) -c 'from playtable.games.troll import kernel, learned, evaluation, cards; \
 		from playtable.core import splitmix; assert not kernel.compiled() and not splitmix.compiled(); \
-		assert learned.__file__.endswith(".py") and evaluation.__file__.endswith(".py")'
+		assert all(m.__file__.endswith(".py") for m in (learned, evaluation, cards))'
 	PYTHONPATH=$(abspath $(PURE)) $(VENV)/bin/pytest -n 2 -p no:cacheprovider -rs tests/games/troll tests/core
 
 # The suite ran the compiled engine: a check that it did, for CI where a C compiler is.
 check-compiled: setup
-	$(PY) -c 'from playtable.games.troll import kernel, learned, evaluation; from playtable.core import splitmix; \
+	$(PY) -c 'from playtable.games.troll import kernel, learned, evaluation, cards; from playtable.core import splitmix; \
 		assert kernel.compiled() and splitmix.compiled(), "the engine was not compiled"; \
-		assert not learned.__file__.endswith(".py") and not evaluation.__file__.endswith(".py"), \
+		assert not any(m.__file__.endswith(".py") for m in (learned, evaluation, cards)), \
 		"the leaf scores were not compiled"'
 
 clean: slow

@@ -26,7 +26,8 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 COMPILED = ["src/playtable/core/splitmix.py", "src/playtable/games/troll/kernel.py",
-            "src/playtable/games/troll/evaluation.py", "src/playtable/games/troll/learned.py"]
+            "src/playtable/games/troll/evaluation.py", "src/playtable/games/troll/learned.py",
+            "src/playtable/games/troll/cards.py"]
 # Only the commands that build code compile (not egg_info, dist_info, sdist): pip runs setup.py
 # once for each of its steps, and each compilation type-checks the engine first.
 BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}

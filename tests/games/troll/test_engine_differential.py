@@ -14,7 +14,7 @@ import pytest
 
 from playtable.core import splitmix
 from playtable.core.params import resolve_params
-from playtable.games.troll import differential, evaluation, kernel, learned
+from playtable.games.troll import cards, differential, evaluation, kernel, learned
 from playtable.games.troll.engine import FastTrollState
 from playtable.games.troll.game import GAME
 from playtable.games.troll.params import VARIANTS, TrollParams
@@ -61,8 +61,8 @@ def test_events_are_built_when_read_and_equal_a_list() -> None:
     assert events[-1] == list(events)[-1] and events[:1] == list(events)[:1]
 
 
-@pytest.mark.parametrize("module", [kernel, splitmix, evaluation, learned],
-                         ids=["kernel", "splitmix", "evaluation", "learned"])
+@pytest.mark.parametrize("module", [kernel, splitmix, evaluation, learned, cards],
+                         ids=["kernel", "splitmix", "evaluation", "learned", "cards"])
 def test_a_compiled_module_is_not_older_than_its_source(module: ModuleType) -> None:
     """An editable install (`make setup`, setup.py) compiles these modules into extension modules
     beside their sources, which Python imports instead: after an edit of the source they would run

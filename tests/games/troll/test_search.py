@@ -14,6 +14,7 @@ from playtable.core.params import resolve_params
 from playtable.core.playout import play_out
 from playtable.games.troll.cards import card_text
 from playtable.games.troll.game import GAME
+from playtable.games.troll.leaves import LEAVES
 from playtable.games.troll.params import TrollParams
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import (
@@ -22,6 +23,7 @@ from playtable.games.troll.search import (
     _card_class,
     awakening_outcomes,
     belief,
+    best_turn_value,
     end_key,
     position_key,
     turn_ends,
@@ -155,6 +157,26 @@ def test_turn_ends_cover_every_pair_of_actions() -> None:
             two.apply(second)
             assert end_key(two) in ends, (str(first), str(second))
     assert all(card_text(c) for c in state.deck)
+
+
+def test_the_best_turn_value_is_the_best_leaf_over_the_distinct_endings() -> None:
+    """`best_turn_value` scores every way through the turn, repeats included: it must equal the
+    best leaf over `turn_ends`' distinct endings for every leaf, in the final rules and in the
+    draft's (whose spade wakes a brick mid-turn, seed 001 §4.1), along whole random games."""
+    for rules in ("final", "draft"):
+        compared = 0
+        for seed in range(10, 30):
+            state = GAME.new_state(seed=seed, params=TrollParams(rules=rules))
+            rng = Chance(seed)
+            while not state.is_terminal:
+                if state.actions_left == 2:
+                    held = belief(state)
+                    for leaf in LEAVES.values():
+                        expected = max(leaf(after) for _, after in turn_ends(held))
+                        assert best_turn_value(held, leaf) == expected, (rules, seed, state.turn)
+                    compared += 1
+                state.apply(rng.choice(state.legal_actions()))
+        assert compared >= 20, rules
 
 
 def test_the_within_turn_copy_keeps_every_field_and_leaves_the_original_alone() -> None:

@@ -48,6 +48,7 @@ from playtable.games.troll.search import (
     _cost,
     awakening_outcomes,
     belief,
+    best_turn_value,
     position_key,
     turn_ends,
 )
@@ -192,8 +193,7 @@ class ThirdTurnTroll(PlansEachTurn):
             return _terminal(state)
         key = position_key(state)
         if key not in self._last_turns:
-            leaf = self._two_turns.evaluate
-            self._last_turns[key] = max(leaf(after) for _, after in turn_ends(state))
+            self._last_turns[key] = best_turn_value(state, self._two_turns.evaluate)
         return self._last_turns[key]
 
 

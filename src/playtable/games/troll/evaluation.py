@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from playtable.games.troll import bridge as geo
+from playtable.games.troll import kernel
 from playtable.games.troll.cards import ACE_OF_CLUBS, CLUBS, DIAMONDS, SPADES
 from playtable.games.troll.rules import TrollState
 
@@ -159,5 +160,5 @@ def hit_chance(state: TrollState, slot: int) -> float:
     it (§7.1 "No brick there...")."""
     row, faces = slot // geo.COLUMNS, 0
     for column in range(geo.COLUMNS):
-        faces += geo.awakening_target(state.stacks, row, column) == slot
+        faces += kernel.awakening_target(state.stacks, row, column) == slot  # compiled, remembered
     return 0.5 * faces / 6

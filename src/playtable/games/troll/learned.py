@@ -444,7 +444,17 @@ def distilled_inputs(state: TrollState) -> list[float]:
 
 def _fitted_chance(state: TrollState, weights: tuple[float, ...],
                    inputs: Callable[[TrollState], list[float]]) -> float:
-    return chance_from_logit(state, lambda s: sum(w * x for w, x in zip(weights, inputs(s), strict=True)))
+    if state.outcome:
+        return 1.0 if state.outcome == "win" else 0.0
+    values = inputs(state)
+    if len(values) != len(weights):
+        raise ValueError(f"{len(weights)} weights for {len(values)} inputs")
+    # A loop, not sum() over zip(): compiled (setup.py) it adds in the same order without a
+    # closure and a generator for every position scored.
+    z = 0.0
+    for i in range(len(values)):
+        z += weights[i] * values[i]
+    return _logistic(state, z)
 
 
 def chance_from_logit(state: TrollState, logit: Callable[[TrollState], float]) -> float:
@@ -452,7 +462,10 @@ def chance_from_logit(state: TrollState, logit: Callable[[TrollState], float]) -
     of the model's `logit` times `survival`."""
     if state.outcome:
         return 1.0 if state.outcome == "win" else 0.0
-    z = logit(state)
+    return _logistic(state, logit(state))
+
+
+def _logistic(state: TrollState, z: float) -> float:
     return survival(state) / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 

@@ -231,6 +231,27 @@ def turn_ends(state: TrollState) -> list[tuple[list[TrollAction], TrollState]]:
     return list(out.values())
 
 
+def best_turn_value(state: TrollState, evaluate: Callable[[TrollState], float]) -> float:
+    """The best static score of an ending of the rest of this turn, `max(evaluate(after) for _,
+    after in turn_ends(state))`, found without telling the endings apart: an ending reached twice
+    is scored twice, alike, since a leaf reads only what `end_key` holds and the deck and seen
+    cards the turn shares (leaves.py). Most turns searched are horizon turns, where keys and
+    lines cost more than the few repeats they save (one ending in seven is reached twice)."""
+    best = -1.0
+    within_turn = state.params.rules != "draft"
+    for action in state.legal_actions():
+        after = state.clone(within_turn)
+        after.hold_next_turn = True
+        after.apply(action)
+        if after.outcome or after.actions_left == 0:
+            value = evaluate(after)
+        else:
+            value = best_turn_value(after, evaluate)
+        if value > best:
+            best = value
+    return best
+
+
 def end_key(state: TrollState) -> Key:
     """What tells two endings of the same turn apart (the deck and the seen cards are the same)."""
     return (tuple(tuple(s) for s in state.stacks), frozenset(state.face_up), state.troll,
@@ -351,9 +372,9 @@ class ExpectimaxTroll:
 
     def value_of_turn(self, state: TrollState, turns: int) -> float:
         """The value of the best turn from the start of a troll action phase."""
-        ends = turn_ends(state)
         if turns <= 1:
-            return max(self.evaluate(after) for _, after in ends)
+            return best_turn_value(state, self.evaluate)
+        ends = turn_ends(state)
         ranked = sorted(ends, key=lambda e: self.evaluate(e[1]), reverse=True)[: max(1, self.inner_width)]
         return max(self.value_after_turn(after, turns - 1) for _, after in ranked)
 
