@@ -33,6 +33,7 @@ from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
 from playtable.core.protocol import State
 from playtable.games.troll import bridge as geo
+from playtable.games.troll import kernel
 from playtable.games.troll.actions import TrollAction
 from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
 from playtable.games.troll.leaves import LEAVES
@@ -165,13 +166,14 @@ def _play_one(state: TrollState, card: int | None) -> Outcomes:
         row = 0 if is_red(drawn) == current.lower_red else 1
         current.played[row].append(drawn)
         current.seen.add(drawn)
-        faces: dict[int | None, int] = {}
+        faces: dict[int, int] = {}
         for column in range(geo.COLUMNS):
-            target = geo.awakening_target(current.stacks, row, column)
+            target = kernel.awakening_target(current.stacks, row, column)  # compiled; -1: none
             faces[target] = faces.get(target, 0) + 1
+        identities: list[tuple[float, int]] | None = None  # the same for every unseen top
         for target, count in faces.items():
             p = p_card * count / geo.COLUMNS
-            if target is None:
+            if target < 0:
                 out.append((p, current.clone()))
                 continue
             top = current.stacks[target][-1]
@@ -180,7 +182,9 @@ def _play_one(state: TrollState, card: int | None) -> Outcomes:
                 after._awaken_top(target, [], by_troll=False)
                 out.append((p, after))
                 continue
-            for q, identity in _identities(current):
+            if identities is None:
+                identities = _identities(current)
+            for q, identity in identities:
                 after = current.clone()
                 _swap(after, identity, top)
                 after._awaken_top(target, [], by_troll=False)

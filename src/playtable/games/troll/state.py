@@ -56,7 +56,7 @@ class TrollPosition(State):
         copy must not go on to an awakening phase (hold it with `hold_next_turn`)."""
         other = type(self).__new__(type(self))
         other.params = self.params
-        other.stacks = [list(s) for s in self.stacks]
+        other.stacks = list(map(list, self.stacks))
         other.face_up = set(self.face_up)
         if within_turn:
             other.chance, other.seen = self.chance, self.seen
