@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from playtable.core.checks import action_text
@@ -17,6 +18,7 @@ from playtable.core.errors import IllegalAction
 DIRECTIONS = ("left", "right", "up", "down")
 ROWS = ("lower", "upper")
 DIRECTED = ("move", "pick", "club", "throw", "shovel", "wake")
+ITEM_VERBS = ("club", "throw", "shovel", "wake")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,18 @@ DIRECTED_ACTIONS = {(v, d): TrollAction(v, d) for v in DIRECTED for d in DIRECTI
 LAY = [TrollAction("lay", slot=s) for s in range(12)]
 ALL_ACTIONS = [STOMP, WAIT, *DIRECTED_ACTIONS.values(), *LAY]
 _BY_TEXT = {str(a): a for a in ALL_ACTIONS}
+
+
+def items_used(actions: Iterable[TrollAction]) -> int:
+    """How many of `actions` spend an item (a club, a diamond or a spade, §7.1)."""
+    return sum(1 for a in actions if a.verb in ITEM_VERBS)
+
+
+def priced(value: float, actions: Iterable[TrollAction]) -> float:
+    """A plan's value less a thousandth for each item it uses: stomping is free and an item
+    costs an awakening (its card is set aside, §7.1), so of near-equal plans the bots take the
+    one that spends less."""
+    return value - 0.001 * items_used(actions)
 
 
 def parse_troll_action(text: str) -> TrollAction:

@@ -20,6 +20,7 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import State
+from playtable.games.troll.actions import priced
 from playtable.games.troll.evaluation import HEURISTIC_WEIGHTS, hit_chance, score
 from playtable.games.troll.rules import TrollState
 
@@ -45,7 +46,7 @@ class HeuristicTroll:
                 value = evaluate(after_first)
             else:
                 value = max(self._after(after_first, second) for second in after_first.legal_actions())
-            value -= 0.001 * _cost(first)
+            value = priced(value, [first])
             if value > best_value:
                 best_value, best = value, first
         return best
@@ -54,9 +55,4 @@ class HeuristicTroll:
     def _after(state: TrollState, action: Any) -> float:
         after = state.clone()
         after.apply(action)
-        return evaluate(after) - 0.001 * _cost(action)
-
-
-def _cost(action: Any) -> int:
-    """Items cost an awakening; everything else is free."""
-    return 1 if action.verb in ("club", "throw", "shovel", "wake") else 0
+        return priced(evaluate(after), [action])

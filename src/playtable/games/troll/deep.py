@@ -38,14 +38,13 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
-from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.actions import TrollAction, priced
 from playtable.games.troll.leaves import LEAVES
 from playtable.games.troll.rules import TrollState
 from playtable.games.troll.search import (
     ExpectimaxTroll,
     Outcomes,
     PlansEachTurn,
-    _cost,
     awakening_outcomes,
     belief,
     best_turn_value,
@@ -128,7 +127,7 @@ class ThirdTurnTroll(PlansEachTurn):
         offset = rng.random()  # one for every candidate: their corrections are compared on the same draws
         best_value, best = -2.0, candidates[0][1]
         for two_turns, line, after in candidates:
-            value = self.three_turns(after, two_turns, offset, rng) - 0.001 * _cost(line)
+            value = priced(self.three_turns(after, two_turns, offset, rng), line)
             if value > best_value:
                 best_value, best = value, line
         return best
@@ -199,7 +198,7 @@ class ThirdTurnTroll(PlansEachTurn):
 
 def ranked_value(weighed: Weighed) -> float:
     """A weighed root ending's place in the ranking: its two-turn value, each item a thousandth."""
-    return weighed[0] - 0.001 * _cost(weighed[1])
+    return priced(weighed[0], weighed[1])
 
 
 def _terminal(state: TrollState) -> float:

@@ -30,10 +30,10 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import State
-from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.actions import TrollAction, priced
 from playtable.games.troll.leaves import LEAVES
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import ExpectimaxTroll, _cost, belief, follow_plan, seen_key, turn_ends
+from playtable.games.troll.search import ExpectimaxTroll, belief, follow_plan, seen_key, turn_ends
 from playtable.games.troll.solver import solve
 
 
@@ -81,7 +81,7 @@ class HindsightTroll:
         search = self._expectimax
         ranked = []
         for line, after in turn_ends(belief(state)):
-            ranked.append((search.value_after_turn(after, search.depth - 1) - 0.001 * _cost(line), line))
+            ranked.append((priced(search.value_after_turn(after, search.depth - 1), line), line))
         ranked.sort(key=lambda r: r[0], reverse=True)
         candidates = ranked[: max(1, self.width)]
         if len(candidates) == 1:

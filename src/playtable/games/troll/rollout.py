@@ -29,16 +29,16 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.errors import BadParameter
-from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.actions import TrollAction, priced
 from playtable.games.troll.leaves import LEAVES, Value
 from playtable.games.troll.rules import TrollState
-from playtable.games.troll.search import PlansEachTurn, _cost, belief, turn_ends
+from playtable.games.troll.search import PlansEachTurn, belief, turn_ends
 
 
 def greedy_turn(state: TrollState, value: Value) -> tuple[list[TrollAction], TrollState]:
     """The one-turn search: the ending of this turn (held before the next awakening) that
     `value` rates best, cheaper items first among equals."""
-    return max(turn_ends(state), key=lambda e: value(e[1]) - 0.001 * _cost(e[0]))
+    return max(turn_ends(state), key=lambda e: priced(value(e[1]), e[0]))
 
 
 def play_out(state: TrollState, value: Value, horizon: int) -> float:
@@ -85,7 +85,7 @@ class RolloutTroll(PlansEachTurn):
         """The actions of the best rest of this turn by the rollouts' means."""
         value = LEAVES[self.leaf]
         ends = turn_ends(belief(state))
-        ranked = sorted(ends, key=lambda e: value(e[1]) - 0.001 * _cost(e[0]), reverse=True)
+        ranked = sorted(ends, key=lambda e: priced(value(e[1]), e[0]), reverse=True)
         candidates = ranked[: max(1, self.width)]
         if len(candidates) == 1 or self.samples <= 0:
             return candidates[0][0]
@@ -101,7 +101,7 @@ class RolloutTroll(PlansEachTurn):
                     for action in line:
                         current.apply(action)
                     total += play_out(current, value, self.horizon)
-            mean = total / len(futures) - 0.001 * _cost(line)
+            mean = priced(total / len(futures), line)
             if mean > best_value:
                 best_value, best_line = mean, line
         return best_line

@@ -34,14 +34,13 @@ from playtable.core.errors import BadParameter
 from playtable.core.protocol import State
 from playtable.games.troll import bridge as geo
 from playtable.games.troll import kernel
-from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.actions import TrollAction, items_used, priced
 from playtable.games.troll.cards import ACE_OF_CLUBS, ACE_OF_DIAMONDS, is_red
 from playtable.games.troll.leaves import LEAVES
 from playtable.games.troll.rules import TrollState
 
 Key = tuple[object, ...]
 Outcomes = list[tuple[float, TrollState]]
-_ITEM_VERBS = ("club", "throw", "shovel", "wake")
 
 
 # -- what the player knows ------------------------------------------------------------------
@@ -228,7 +227,7 @@ def turn_ends(state: TrollState) -> list[tuple[list[TrollAction], TrollState]]:
             line = [*actions, action]
             if after.outcome or after.actions_left == 0:
                 key = end_key(after)
-                if key not in out or _cost(line) < _cost(out[key][0]):
+                if key not in out or items_used(line) < items_used(out[key][0]):
                     out[key] = (line, after)
             else:
                 frontier.append((line, after))
@@ -260,10 +259,6 @@ def end_key(state: TrollState) -> Key:
     """What tells two endings of the same turn apart (the deck and the seen cards are the same)."""
     return (tuple(tuple(s) for s in state.stacks), frozenset(state.face_up), state.troll,
             tuple(state.carried), tuple(state.set_aside), state.outcome)
-
-
-def _cost(line: Iterable[TrollAction]) -> int:
-    return sum(1 for a in line if a.verb in _ITEM_VERBS)
 
 
 def _terminal_value(state: TrollState) -> float:
@@ -357,7 +352,7 @@ class ExpectimaxTroll:
         """The turn endings weighed at the root (best by the static score first), each with its
         searched value (`benchmarks/troll_distil.py` fits a leaf to these)."""
         ends = turn_ends(belief(state))
-        ranked = sorted(ends, key=lambda e: self.evaluate(e[1]) - 0.001 * _cost(e[0]), reverse=True)
+        ranked = sorted(ends, key=lambda e: priced(self.evaluate(e[1]), e[0]), reverse=True)
         if self.width > 0:
             ranked = ranked[: self.width]
         return [(line, after, self.value_after_turn(after, self.depth - 1)) for line, after in ranked]
@@ -400,8 +395,8 @@ def best_of(weighed: Iterable[tuple[list[TrollAction], TrollState, float]]) -> l
     of equals)."""
     best_value, best_line = -2.0, []
     for line, _, value in weighed:
-        if value - 0.001 * _cost(line) > best_value:
-            best_value, best_line = value - 0.001 * _cost(line), line
+        if priced(value, line) > best_value:
+            best_value, best_line = priced(value, line), line
     return best_line
 
 
