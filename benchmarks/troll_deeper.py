@@ -42,7 +42,7 @@ from typing import Any
 
 from playtable.core.chance import Chance
 from playtable.core.protocol import Agent
-from playtable.games.troll.actions import TrollAction
+from playtable.games.troll.actions import TrollAction, priced
 from playtable.games.troll.deep import ThirdTurnTroll, Weighed, ranked_value
 from playtable.games.troll.game import GAME
 from playtable.games.troll.rules import TrollState
@@ -98,24 +98,35 @@ def late_deal(seed: int, left: int) -> dict[str, Any]:
 class RecordedThirdTurn(ThirdTurnTroll):
     """`thirdturn` noting, for each decision where it searched a third turn (two root endings
     or more, the lead under `close`), the best ending's two-turn lead over the next (as the
-    ranking counts it), whether the third turn chose another ending, and the decision's CPU s."""
+    ranking counts it), whether the third turn chose another ending, what that gained in
+    three-turn value (its choice's over the two-turn choice's, each item a thousandth), and the
+    decision's CPU s."""
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
         self.decisions: list[dict[str, Any]] = []
         self._searched: list[Weighed] = []
+        self._three_turn_values: list[float] = []
 
     def candidates(self, state: TrollState) -> list[Weighed]:
         self._searched = super().candidates(state)
+        self._three_turn_values = []
         return self._searched
+
+    def three_turns(self, state: TrollState, two_turns: float, offset: float, rng: Chance) -> float:
+        value = super().three_turns(state, two_turns, offset, rng)
+        self._three_turn_values.append(value)
+        return value
 
     def best_line(self, state: TrollState, rng: Chance) -> list[TrollAction]:
         start = time.process_time()
         line = super().best_line(state, rng)
         if len(self._searched) > 1:
             first, second = self._searched[:2]
+            values = [priced(v, w[1]) for v, w in zip(self._three_turn_values, self._searched, strict=True)]
             self.decisions.append({"lead": round(ranked_value(first) - ranked_value(second), 6),
                                    "changed": line != first[1],
+                                   "gain": round(max(values) - values[0], 6),
                                    "cpu_s": round(time.process_time() - start, 3)})
         return line
 
@@ -138,14 +149,22 @@ def close_calls(rows: list[dict[str, Any]]) -> None:
     if not decisions:
         return
     total = sum(d["cpu_s"] for d in decisions) or 1.0
+    # The value the changes gained, where recorded (runs before it was noted have none).
+    gained = [d for d in decisions if "gain" in d]
+    total_gain = sum(d["gain"] for d in gained) or 1.0
     print(f"\n{len(decisions)} decisions searched a third turn; {sum(d['changed'] for d in decisions)} "
           "changed the two-turn choice")
-    print("\n| lead under | decisions | changed | share of the third turn's CPU |")
-    print("|---:|---:|---:|---:|")
-    for limit in (0.002, 0.003, 0.005, 0.0075, 0.01, 0.02, 0.05, 1.0):
+    print("\n| lead under | decisions | changed | share of the third turn's CPU | share of the three-turn "
+          "value its changes gained |")
+    print("|---:|---:|---:|---:|---:|")
+    for limit in (0.002, 0.003, 0.005, 0.0075, 0.01, 0.02, 0.05, 0.1, 1.0):
         under = [d for d in decisions if d["lead"] < limit]
+        gain = f"{sum(d['gain'] for d in gained if d['lead'] < limit) / total_gain:.2f}" if gained else ""
         print(f"| {limit} | {len(under)} | {sum(d['changed'] for d in under)} | "
-              f"{sum(d['cpu_s'] for d in under) / total:.2f} |")
+              f"{sum(d['cpu_s'] for d in under) / total:.2f} | {gain} |")
+    if gained:
+        print(f"\n({len(gained)} decisions with the gain noted: {total_gain:.3f} of three-turn value in all, "
+              f"{total_gain / len(gained):.5f} a decision)")
 
 
 def report(rows: list[dict[str, Any]]) -> None:
