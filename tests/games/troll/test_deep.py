@@ -49,6 +49,9 @@ def test_every_outcome_is_a_lab_setting_a_remote_client_cannot_ask_for() -> None
         with pytest.raises(BadParameter, match="remote"):
             check_remote_spec(GAME, GAME.bots(), spec)
     check_remote_spec(GAME, GAME.bots(), "thirdturn:samples=16,close=0.01")
+    for spec in ("thirdturn:close=2", "thirdturn:close=-0.5"):
+        with pytest.raises(BadParameter, match="'close' must be from 0.0 to 1.0"):
+            check_remote_spec(GAME, GAME.bots(), spec)
 
 
 def test_it_never_reads_hidden_cards_or_future_dice() -> None:
