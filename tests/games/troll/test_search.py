@@ -160,9 +160,10 @@ def test_turn_ends_cover_every_pair_of_actions() -> None:
 
 
 def test_the_best_turn_value_is_the_best_leaf_over_the_distinct_endings() -> None:
-    """`best_turn_value` scores every way through the turn, repeats included: it must equal the
-    best leaf over `turn_ends`' distinct endings for every leaf, in the final rules and in the
-    draft's (whose spade wakes a brick mid-turn, seed 001 §4.1), along whole random games."""
+    """`best_turn_value` scores every way through the turn, repeats included: in the final rules
+    it equals the best leaf over `turn_ends`' distinct endings for every leaf, along whole random
+    games. In the draft's (a spade's wake reveals a brick mid-turn, seed 001 §4.1) two ways may end
+    alike with different bricks seen, and `turn_ends` keeps only the first: never worse there."""
     for rules in ("final", "draft"):
         compared = 0
         for seed in range(10, 30):
@@ -172,8 +173,10 @@ def test_the_best_turn_value_is_the_best_leaf_over_the_distinct_endings() -> Non
                 if state.actions_left == 2:
                     held = belief(state)
                     for leaf in LEAVES.values():
-                        expected = max(leaf(after) for _, after in turn_ends(held))
-                        assert best_turn_value(held, leaf) == expected, (rules, seed, state.turn)
+                        distinct = max(leaf(after) for _, after in turn_ends(held))
+                        found = best_turn_value(held, leaf)
+                        same = found == distinct if rules == "final" else found >= distinct
+                        assert same, (rules, seed, state.turn)
                     compared += 1
                 state.apply(rng.choice(state.legal_actions()))
         assert compared >= 20, rules

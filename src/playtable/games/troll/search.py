@@ -239,7 +239,9 @@ def best_turn_value(state: TrollState, evaluate: Callable[[TrollState], float]) 
     after in turn_ends(state))`, found without telling the endings apart: an ending reached twice
     is scored twice, alike, since a leaf reads only what `end_key` holds and the deck and seen
     cards the turn shares (leaves.py). Most turns searched are horizon turns, where keys and
-    lines cost more than the few repeats they save (one ending in seven is reached twice)."""
+    lines cost more than the few repeats they save (one ending in seven is reached twice).
+    In the draft's rules a spade wakes a brick mid-turn and so reveals it: two ways can end
+    alike with different bricks seen, of which `turn_ends` keeps the first and this the better."""
     best = -1.0
     within_turn = state.params.rules != "draft"
     for action in state.legal_actions():
