@@ -397,8 +397,9 @@ def best_of(weighed: Iterable[tuple[list[TrollAction], TrollState, float]]) -> l
     of equals)."""
     best_value, best_line = -2.0, []
     for line, _, value in weighed:
-        if priced(value, line) > best_value:
-            best_value, best_line = priced(value, line), line
+        value = priced(value, line)
+        if value > best_value:
+            best_value, best_line = value, line
     return best_line
 
 
