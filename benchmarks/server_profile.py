@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("WebSocket protocol (websockets)", ("/websockets/",)),
     ("uvicorn", ("/uvicorn/",)),
     ("Starlette", ("/starlette/",)),
-    ("h11 / httpx (HTTP)", ("/h11/", "/httpx/", "/anyio/")),
+    ("h11 / httpx2 (HTTP)", ("/h11/", "/httpx2/", "/anyio/")),
     ("asyncio and sockets", ("/asyncio/", "selectors.py", "socket.py", "method send", "method recv",
                              "_asyncio.", "select.epoll", "method _run", "sock_")),
     ("games (engine: views, legal actions, apply)", ("/playtable/games/", "/playtable/core/")),

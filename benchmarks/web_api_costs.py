@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -40,7 +40,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp, \
             start_server(Path(tmp) / "tables.sqlite3", extra_args=extra) as server, \
-            httpx.Client(base_url=server.url, timeout=30) as http:
+            httpx2.Client(base_url=server.url, timeout=30) as http:
         assert server.process is not None
         for k in range(args.tables):
             made = http.post("/api/tables", json={"game": "troll", "seed": k, "seats": [{"kind": "human"}]})

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -75,7 +75,7 @@ def main() -> None:
 
         with node_server(Path(tmp) / "owner.sqlite3", "owner", ("--rate-limit", "10000")).start() as owner, \
                 ThreadedNode(Path(tmp) / "front.sqlite3", "front", locate, workers=1, rate=10_000) as front, \
-                httpx.Client(timeout=30) as http:
+                httpx2.Client(timeout=30) as http:
             table_id = create_table(owner.url, game="troll", seed=1)["table_id"]
             held[table_id] = owner.url
             rows: list[tuple[str, str, float | None, float]] = []

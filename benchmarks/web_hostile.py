@@ -78,7 +78,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 
 from web_load import (
@@ -167,20 +167,20 @@ class Hostile:
     def count(self, kind: str, outcome: str) -> None:
         self.got[kind][outcome] += 1
 
-    async def request(self, http: httpx.AsyncClient, kind: str, method: str, path: str,
-                      **options: Any) -> httpx.Response | None:
+    async def request(self, http: httpx2.AsyncClient, kind: str, method: str, path: str,
+                      **options: Any) -> httpx2.Response | None:
         """One request, its status code (or the exception that ended it) counted under `kind`."""
         self.sent[kind] += 1
         options["headers"] = {**self.headers(kind), **options.get("headers", {})}
         try:
             answer = await http.request(method, path, **options)
-        except httpx.TimeoutException:
+        except httpx2.TimeoutException:
             self.count(kind, "timeout")
             return None
         except asyncio.CancelledError:
             self.count(kind, "still waiting at the end")
             raise
-        except (httpx.HTTPError, OSError) as err:
+        except (httpx2.HTTPError, OSError) as err:
             self.count(kind, type(err).__name__)
             return None
         self.count(kind, str(answer.status_code))
@@ -244,7 +244,7 @@ async def socket_session(hostile: Hostile, kind: str, path: str,
         await asyncio.sleep(max(0.0, began + 1.0 - time.monotonic()))
 
 
-async def replayer(hostile: Hostile, http: httpx.AsyncClient) -> None:
+async def replayer(hostile: Hostile, http: httpx2.AsyncClient) -> None:
     tables: list[dict[str, Any]] = hostile.config["big_tables"]
     for n in range(MAX_REQUESTS):
         if not hostile.live():
@@ -258,7 +258,7 @@ async def replayer(hostile: Hostile, http: httpx.AsyncClient) -> None:
         await hostile.request(http, "replay and position of a big table", "GET", path)
 
 
-async def syncer(hostile: Hostile, http: httpx.AsyncClient, k: int) -> None:
+async def syncer(hostile: Hostile, http: httpx2.AsyncClient, k: int) -> None:
     """A watcher socket without a token sending `sync` at --sync-rate: odd ones on a big
     finished table, even ones on a running table of a normal player (found as anyone would)."""
     table_id = hostile.config["big_tables"][k % len(hostile.config["big_tables"])]["id"]
@@ -276,7 +276,7 @@ async def syncer(hostile: Hostile, http: httpx.AsyncClient, k: int) -> None:
     await socket_session(hostile, "sync flood (watcher, no token)", f"/ws/tables/{table_id}", send)
 
 
-async def flooder(hostile: Hostile, http: httpx.AsyncClient, k: int) -> None:
+async def flooder(hostile: Hostile, http: httpx2.AsyncClient, k: int) -> None:
     """A seated socket at a table of its own sending bad and costly messages back to back."""
     answer = await hostile.request(http, "message flood: its table", "POST", "/api/tables",
                                    content=TROLL, headers=JSON_TYPE)
@@ -303,7 +303,7 @@ async def flooder(hostile: Hostile, http: httpx.AsyncClient, k: int) -> None:
                          f"?{query}", send)
 
 
-async def creator(hostile: Hostile, http: httpx.AsyncClient) -> None:
+async def creator(hostile: Hostile, http: httpx2.AsyncClient) -> None:
     bodies = [TROLL, json.dumps({"game": "rotator"}).encode(),
               json.dumps({"game": "wizard"}).encode()]
     for n in range(MAX_REQUESTS):
@@ -313,7 +313,7 @@ async def creator(hostile: Hostile, http: httpx.AsyncClient) -> None:
                               content=bodies[n % len(bodies)], headers=JSON_TYPE)
 
 
-async def bad_requests(hostile: Hostile, http: httpx.AsyncClient) -> None:
+async def bad_requests(hostile: Hostile, http: httpx2.AsyncClient) -> None:
     """Each bad request in turn, again and again, until the deadline."""
     running = hostile.config["running_table"]
     foreign = "https://evil.example"
@@ -363,7 +363,7 @@ def sent_by(sent: int, total: int) -> str:
 
 async def big_bodies(hostile: Hostile) -> None:
     """A --big-body-mib body sent in 64 KiB chunks (no length announced), again and again, on a
-    raw socket that reads while it sends (httpx would send the whole body before reading):
+    raw socket that reads while it sends (httpx2 would send the whole body before reading):
     counts the answer and how much had been sent when it came."""
     kind = f"body of {hostile.config['big_body_mib']} MiB in 64 KiB chunks"
     host, port = hostile.url.removeprefix("http://").rsplit(":", 1)
@@ -414,7 +414,7 @@ async def foreign_socket(hostile: Hostile, path: str, origin: str) -> None:
         hostile.count(kind, type(err).__name__)
 
 
-async def absurd_bots(hostile: Hostile, http: httpx.AsyncClient) -> None:
+async def absurd_bots(hostile: Hostile, http: httpx2.AsyncClient) -> None:
     for n in range(MAX_REQUESTS):
         if not hostile.live():
             return
@@ -427,7 +427,7 @@ async def absurd_bots(hostile: Hostile, http: httpx.AsyncClient) -> None:
         await asyncio.sleep(0.5)
 
 
-async def bot_pool(hostile: Hostile, http: httpx.AsyncClient) -> None:
+async def bot_pool(hostile: Hostile, http: httpx2.AsyncClient) -> None:
     """The bot-pool attack: BOT_POOL_TABLES all-bot wizard tables of the dearest bots a client
     may ask for, from one address (within its 20 tables a minute), left to play on."""
     for _ in range(BOT_POOL_TABLES):
@@ -437,7 +437,7 @@ async def bot_pool(hostile: Hostile, http: httpx.AsyncClient) -> None:
                               "POST", "/api/tables", content=BOT_POOL, headers=JSON_TYPE)
 
 
-async def rotation(hostile: Hostile, http: httpx.AsyncClient) -> None:
+async def rotation(hostile: Hostile, http: httpx2.AsyncClient) -> None:
     """All-bot tables created ROTATION_PER_SECOND times a second, each from another address of
     one IPv6 /64 (X-Forwarded-For), as a client holding a /64 may: a limit per address does
     not see it, one per network does."""
@@ -451,7 +451,7 @@ async def rotation(hostile: Hostile, http: httpx.AsyncClient) -> None:
         await asyncio.sleep(1.0 / ROTATION_PER_SECOND)
 
 
-async def lobby_flood(hostile: Hostile, http: httpx.AsyncClient) -> None:
+async def lobby_flood(hostile: Hostile, http: httpx2.AsyncClient) -> None:
     """The lobby's list of every table, asked back to back from one address."""
     for _ in range(MAX_REQUESTS):
         if not hostile.live():
@@ -462,8 +462,8 @@ async def lobby_flood(hostile: Hostile, http: httpx.AsyncClient) -> None:
 async def run_hostile(config: dict[str, Any]) -> dict[str, Any]:
     await asyncio.sleep(max(0.0, config["start"] - time.time()))
     hostile = Hostile(config)
-    limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(base_url=hostile.url, timeout=30, limits=limits) as http:
+    limits = httpx2.Limits(max_connections=64)
+    async with httpx2.AsyncClient(base_url=hostile.url, timeout=30, limits=limits) as http:
         kinds = config["clients"]
         clients = [replayer(hostile, http) for _ in range(config["replayers"] * ("replay" in kinds))]
         clients += [syncer(hostile, http, k) for k in range(config["syncers"] * ("sync" in kinds))]
@@ -494,7 +494,7 @@ def hostile_process(config: dict[str, Any], out: Any) -> None:
     out.put(asyncio.run(run_hostile(config)))
 
 
-async def big_tables(http: httpx.AsyncClient, count: int, seed: int) -> list[dict[str, Any]]:
+async def big_tables(http: httpx2.AsyncClient, count: int, seed: int) -> list[dict[str, Any]]:
     """`count` all-bot wizard tables played to the end (at most 120 s), as {"id", "step"}."""
     ids = []
     for k in range(count):
@@ -519,7 +519,7 @@ class Person(Player):
         await self.ws.send(json.dumps({"type": "pace", "pace": "instant"}))
 
 
-async def open_persons(server: ServerProcess, http: httpx.AsyncClient, count: int, seed: int,
+async def open_persons(server: ServerProcess, http: httpx2.AsyncClient, count: int, seed: int,
                        addresses: bool) -> list[Player]:
     """`count` people, each at a PERSON_TABLE of their own, from an address of their own."""
     persons: list[Player] = []
@@ -545,8 +545,8 @@ def server_args() -> tuple[str, ...]:
 
 async def hostile_level(server: ServerProcess, args: argparse.Namespace) -> dict[str, Any]:
     assert server.process is not None
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
+    limits = httpx2.Limits(max_connections=50)
+    async with httpx2.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         print("  playing the big tables to the end ...", file=sys.stderr)
         big = await big_tables(http, args.replay_tables, args.seed)
         addresses = "--forwarded-allow-ips" in server.extra_args

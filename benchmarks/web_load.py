@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -78,7 +78,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Player:
-    def __init__(self, server: ServerProcess, http: httpx.AsyncClient, created: dict[str, Any],
+    def __init__(self, server: ServerProcess, http: httpx2.AsyncClient, created: dict[str, Any],
                  rng: random.Random, seat: int = 0, headers: dict[str, str] | None = None) -> None:
         self.server, self.http, self.rng, self.seat = server, http, rng, seat
         self.headers = headers or {}  # sent with every request (web_hostile.py: X-Forwarded-For)
@@ -162,7 +162,7 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def open_players(server: ServerProcess, http: httpx.AsyncClient, tables: int, game: str,
+async def open_players(server: ServerProcess, http: httpx2.AsyncClient, tables: int, game: str,
                        rng: random.Random, addresses: bool = False) -> list[Player]:
     """`tables` new tables of `game` (TABLES), each with its player connected. `addresses`:
     each player comes from an address of its own (10.1.x.y in X-Forwarded-For, which a server
@@ -242,8 +242,8 @@ async def run_level(server: ServerProcess, tables: int, seconds: float, think: f
                     seed: int, game: str = "troll", addresses: bool = False) -> dict[str, Any]:
     assert server.process is not None
     base_rss = rss_kib(server.process.pid)
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
+    limits = httpx2.Limits(max_connections=50)
+    async with httpx2.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         players = await open_players(server, http, tables, game, random.Random(seed), addresses)
         loaded_rss = rss_kib(server.process.pid)
         profiled = bool(server.interpreter_args)  # server_profile.py: profile the play only

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -45,7 +45,7 @@ def cpu(server: ServerProcess) -> float:
 
 def fill(server: ServerProcess, tables: int) -> None:
     for seed in range(tables):
-        answer = httpx.post(f"{server.url}/api/tables", json={"game": "troll", "seed": seed,
+        answer = httpx2.post(f"{server.url}/api/tables", json={"game": "troll", "seed": seed,
                             "seats": [{"kind": "human"}]}, timeout=20)
         assert answer.status_code == 201, answer.text
 
@@ -54,7 +54,7 @@ def lobby(a: ServerProcess, others: list[ServerProcess], requests: int) -> tuple
     """p50 and p99 wall seconds of node a's lobby, CPU seconds a request at a and at the others."""
     walls = []
     before = [cpu(s) for s in (a, *others)]
-    with httpx.Client(timeout=20) as client:
+    with httpx2.Client(timeout=20) as client:
         for _ in range(requests):
             start = time.perf_counter()
             answer = client.get(f"{a.url}/api/tables?status=running")

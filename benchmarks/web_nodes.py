@@ -57,7 +57,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 from websockets.typing import Origin
 
@@ -189,7 +189,7 @@ def player_address(k: int) -> str:
     return f"127.1.{k // 250}.{k % 250 + 1}"
 
 
-def proxied_http(site: NodesSite, local_host: str) -> httpx.AsyncClient:
+def proxied_http(site: NodesSite, local_host: str) -> httpx2.AsyncClient:
     """An HTTPS client of the site through nginx from `local_host`: to 127.0.0.1 with the site's
     Host and Origin; the certificate is checked against the site's own (not its name: an address
     has none)."""
@@ -197,13 +197,13 @@ def proxied_http(site: NodesSite, local_host: str) -> httpx.AsyncClient:
     tls = ssl.create_default_context(cafile=str(site.proxy.cert))
     tls.check_hostname = False
     port = site.proxy.https_port
-    transport = httpx.AsyncHTTPTransport(verify=tls, local_address=local_host,
-                                         limits=httpx.Limits(max_connections=10))
-    return httpx.AsyncClient(base_url=f"https://127.0.0.1:{port}", transport=transport, timeout=60,
+    transport = httpx2.AsyncHTTPTransport(verify=tls, local_address=local_host,
+                                         limits=httpx2.Limits(max_connections=10))
+    return httpx2.AsyncClient(base_url=f"https://127.0.0.1:{port}", transport=transport, timeout=60,
                              headers={"Host": f"{NAME}:{port}", "Origin": site.public_url})
 
 
-async def open_players(site: NodesSite, clients: list[httpx.AsyncClient], tables: int,
+async def open_players(site: NodesSite, clients: list[httpx2.AsyncClient], tables: int,
                        seed: int) -> list[Player]:
     """`tables` troll tables made through nginx, each with its player connected (each player's
     requests through one of `clients`, each from an address of its own, so that no address's
@@ -236,7 +236,7 @@ def node_pids(site: NodesSite) -> list[int]:
 
 
 async def run_level(site: NodesSite, pg: PgServer | None, url: str, tables: int, seconds: float,
-                    think: float, seed: int, clients: list[httpx.AsyncClient]
+                    think: float, seed: int, clients: list[httpx2.AsyncClient]
                     ) -> tuple[dict[str, Any], list[Player]]:
     """One level of play on a running site; the players stay open (for the kill)."""
     players = await open_players(site, clients, tables, seed)

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -40,7 +40,7 @@ def main() -> None:
     extra = ("--forwarded-allow-ips", "127.0.0.1", "--max-tables", str(args.max_tables))
     with tempfile.TemporaryDirectory() as tmp, \
             start_server(Path(tmp) / "t.sqlite3", extra_args=extra) as server, \
-            httpx.Client(base_url=server.url, timeout=30) as http:
+            httpx2.Client(base_url=server.url, timeout=30) as http:
         answers: Counter[int] = Counter()
         started = time.monotonic()
         for n in range(1, requests + 1):

@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -79,10 +79,10 @@ def load_average() -> float:
 
 async def run_level(server: ServerProcess, tables: int, seconds: float, think: float,
                     seed: int) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=50)
+    limits = httpx2.Limits(max_connections=50)
     # A rematch asked on a kept-alive connection that went to another process is redirected
     # (307, the same request again on a new connection): the client follows, as a browser does.
-    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits,
+    async with httpx2.AsyncClient(base_url=server.url, timeout=60, limits=limits,
                                  follow_redirects=True) as http:
         players: list[Player] = await open_players(server, http, tables, "troll", random.Random(seed), True)
         cpu, own = server_cpu(server), time.process_time()

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from playtable.core.chance import Chance
 from playtable.core.registry import get_game
@@ -186,11 +186,11 @@ def time_start(path: Path) -> tuple[float, int]:
         deadline = began + 600
         while time.perf_counter() < deadline:
             try:
-                answer = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=5)
+                answer = httpx2.get(f"http://127.0.0.1:{port}/api/tables", timeout=5)
                 if answer.status_code == 200:
                     listed: Any = answer.json()
                     return time.perf_counter() - began, len(listed.get("tables", listed))
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             if server.poll() is not None:
                 said = server.stderr.read().decode()[-2000:] if server.stderr else ""

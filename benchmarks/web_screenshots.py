@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import httpx  # noqa: E402
+import httpx2  # noqa: E402
 from benchmarks.stardice_scatter import drive, plan  # noqa: E402
 from tests.web.browser_support import (  # noqa: E402
     browser,
@@ -84,7 +84,7 @@ Alice of every screenshot is the same player."""
 def as_player(page: Any, url: str, name: str) -> str:
     """Name a player on the server and give `page`'s browser its key (as the lobby would)."""
     key = PLAYER_KEYS.setdefault(name, secrets.token_urlsafe(32))
-    httpx.post(url + "/api/players", json={"name": name, "key": key}, timeout=10).raise_for_status()
+    httpx2.post(url + "/api/players", json={"name": name, "key": key}, timeout=10).raise_for_status()
     page.context.add_init_script(f"localStorage.setItem('playtable.playerKey', '{key}');"
                                  f"localStorage.setItem('playtable.playerName', '{name}');")
     return key
@@ -93,7 +93,7 @@ def as_player(page: Any, url: str, name: str) -> str:
 def lobby_tables(page: Any, url: str) -> None:
     alice = as_player(page, url, "Alice")
     bob = secrets.token_urlsafe(32)
-    httpx.post(url + "/api/players", json={"name": "Bob", "key": bob}, timeout=10).raise_for_status()
+    httpx2.post(url + "/api/players", json={"name": "Bob", "key": bob}, timeout=10).raise_for_status()
     mine = {"kind": "human", "mine": True}
     create_table(url, game="wizard", players=4, seed=4, key=alice,
                  seats=[mine, {"kind": "human"}, {"kind": "human", "reserved": True},

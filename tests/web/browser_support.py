@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 CHROMIUM = os.environ.get("PLAYTABLE_CHROMIUM", "/usr/bin/chromium")
@@ -140,7 +140,7 @@ def legal_actions(page: Any) -> list[dict[str, Any]]:
 
 def create_table(url: str, **body: Any) -> dict[str, Any]:
     """POST /api/tables; the created table's answer (join links, watch link)."""
-    answer = httpx.post(url + "/api/tables", json=body, timeout=WAIT_MS / 1000)
+    answer = httpx2.post(url + "/api/tables", json=body, timeout=WAIT_MS / 1000)
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created

@@ -1,7 +1,7 @@
 """A real `playtable serve` in a subprocess on a free loopback port, for tests and benchmarks.
 
     with start_server(tmp_path / "tables.sqlite3") as server:
-        httpx.get(server.url + "/api/games")
+        httpx2.get(server.url + "/api/games")
         server.kill()      # SIGKILL, as a crash would
         server.restart()   # same port, same database
 

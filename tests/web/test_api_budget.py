@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from starlette.testclient import TestClient
 from tests.cli.cli_runner import run
@@ -46,7 +46,7 @@ def test_a_served_network_flooding_the_lobby_is_answered_429_and_others_play_on(
     stranger's own requests are answered."""
     extra = ("--api-requests-per-minute", "30", "--forwarded-allow-ips", "127.0.0.1")
     with start_server(tmp_path / "t.sqlite3", extra_args=extra) as server, \
-            httpx.Client(base_url=server.url, timeout=20) as http:
+            httpx2.Client(base_url=server.url, timeout=20) as http:
         flood = {"x-forwarded-for": "203.0.113.7"}
         codes = [http.get("/api/tables", headers=flood).status_code for _ in range(40)]
         assert codes[:30] == [200] * 30 and set(codes[30:]) == {429}, codes

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.web.browser_support import create_table, new_page, play_script, poll
 from tests.web.server_process import ServerProcess
@@ -63,7 +63,7 @@ def test_a_tutorial_played_to_its_end_on_a_phone_shows_its_end_screen(
         web_server: ServerProcess, chromium: Any, tmp_path: Path, game: str, tutorial: str) -> None:
     """The tutorial's table (its fixed deal, whose scripted moves win) without its guide, whose
     bubbles follow the script's steps, not moves sent as these are."""
-    made = httpx.post(web_server.url + "/api/tutorials", json={"name": tutorial}, timeout=10).json()
+    made = httpx2.post(web_server.url + "/api/tutorials", json={"name": tutorial}, timeout=10).json()
     page = new_page(chromium, *PHONE, touch=True, strict_csp=True)
     page.goto(web_server.url + made["join_url"].split("&tutorial=", 1)[0])
     play_script(page, [step["expect"] for step in shipped()[tutorial].steps if "expect" in step])

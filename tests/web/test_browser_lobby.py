@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.web.browser_support import new_page, play_script, poll
 from tests.web.server_process import ServerProcess
@@ -93,7 +93,7 @@ def _seated(url: str, key: str, table_id: str) -> None:
     """Wait until the server has the table among the player's (the page's hello sat them)."""
     deadline = time.monotonic() + POLL_SECONDS
     while time.monotonic() < deadline:
-        tables = httpx.post(url + "/api/players/me", json={"key": key}, timeout=5).json()["tables"]
+        tables = httpx2.post(url + "/api/players/me", json={"key": key}, timeout=5).json()["tables"]
         if any(t["id"] == table_id for t in tables):
             return
         time.sleep(0.1)
@@ -127,7 +127,7 @@ def test_a_tutorial_is_marked_never_your_turn_and_can_be_left(web_server: Server
     page.screenshot(path=str(_shots(tmp_path) / f"lobby-tutorial-{screen}.png"), full_page=True)
     row.get_by_role("button", name="Leave").click()
     row.wait_for(state="detached")
-    assert httpx.get(f"{web_server.url}/api/tables/{table_id}", timeout=5).json()["status"] == "finished"
+    assert httpx2.get(f"{web_server.url}/api/tables/{table_id}", timeout=5).json()["status"] == "finished"
     assert not page.script_errors and not page.foreign_requests
 
 
@@ -140,7 +140,7 @@ def test_a_strangers_tutorial_is_not_in_the_public_lists(web_server: ServerProce
     owner = _page(chromium, screen)
     tutorial_id = _in_tutorial(owner, web_server.url, f"Lena {screen}")
     bots = [{"kind": "bot", "agent": "random-thrower"}] * 2
-    public_id = httpx.post(web_server.url + "/api/tables", json={"game": "stardice", "seats": bots},
+    public_id = httpx2.post(web_server.url + "/api/tables", json={"game": "stardice", "seats": bots},
                            timeout=5).json()["table_id"]
 
     stranger = _page(chromium, screen)
@@ -158,7 +158,7 @@ def test_a_strangers_tutorial_is_not_in_the_public_lists(web_server: ServerProce
     row.get_by_role("button", name="Leave").click()
     row.wait_for(state="detached")
     for status in ("running", "finished", None):
-        listed = httpx.get(web_server.url + "/api/tables", params={"status": status} if status else {},
+        listed = httpx2.get(web_server.url + "/api/tables", params={"status": status} if status else {},
                            timeout=5).json()["tables"]
         assert tutorial_id not in {t["id"] for t in listed}, status
     assert not owner.script_errors and not stranger.script_errors
@@ -255,7 +255,7 @@ def test_the_table_header_is_short(web_server: ServerProcess, chromium: Any, tmp
     for body in ({"game": "troll", "seed": 3}, {"game": "rotator", "variant": "easy", "seed": 2},
                  {"game": "stardice", "variant": "battle", "seed": 4,
                   "seats": [{"kind": "human"}, {"kind": "bot", "agent": "random"}]}):
-        answer = httpx.post(web_server.url + "/api/tables", json=body, timeout=15)
+        answer = httpx2.post(web_server.url + "/api/tables", json=body, timeout=15)
         page = _page(chromium, screen)
         page.goto(web_server.url + answer.json()["seats"][0]["join_url"])
         poll(page, "window.playtable && window.playtable.state")
@@ -292,7 +292,7 @@ def test_rotator_moves_chosen_from_the_list_keep_the_board_in_view(web_server: S
     square on the screen, and the list too; the move that ends the game brings the end screen
     into view instead (on a phone it comes under the board)."""
     body = {"game": "rotator", "variant": "easy", "seed": 2}
-    created = httpx.post(web_server.url + "/api/tables", json=body, timeout=15).json()
+    created = httpx2.post(web_server.url + "/api/tables", json=body, timeout=15).json()
     touch = SCREENS[screen][2]
     page = _page(chromium, screen)
     page.emulate_media(reduced_motion="reduce")  # no turn of the board to wait for
@@ -325,7 +325,7 @@ def test_a_tab_picked_while_the_lobby_loads_is_the_one_shown(web_server: ServerP
     sees the running tables, and still does once the games come: the click is neither lost nor
     replaced by the starting tab."""
     bots = [{"kind": "bot", "agent": "random-thrower"}] * 2
-    public_id = httpx.post(web_server.url + "/api/tables", json={"game": "stardice", "seats": bots},
+    public_id = httpx2.post(web_server.url + "/api/tables", json={"game": "stardice", "seats": bots},
                            timeout=5).json()["table_id"]
     page = _page(chromium, "desktop")
     held: list[Any] = []

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.web.browser_support import click_action, new_page, table_state, wait_connected
 from tests.web.server_process import ServerProcess, start_server
@@ -156,7 +156,7 @@ def meet_at_a_battle(chromium: Any, url: str, scripts: tuple[str, ...] = (),
     assert bob.locator(".seat-badge").inner_text() == "Bob · you play Klingon"
     alice.wait_for_function("window.playtable.players[1] === 'Bob'")
     assert bob.evaluate("window.playtable.players") == ["Alice", "Bob"]
-    summary = httpx.get(f"{url}/api/tables/{table_id}").json()
+    summary = httpx2.get(f"{url}/api/tables/{table_id}").json()
     assert [s["player"] for s in summary["seats"]] == ["Alice", "Bob"] and summary["status"] == "running"
     return alice, bob, table_id
 
@@ -197,7 +197,7 @@ def test_two_people_meet_through_the_open_tab_and_play_a_battle(web_server: Serv
         assert any(re.match(r"\d+\. Bob: ", h) for h in heads), heads
         assert not any(re.match(r"\d+\. (You|Federation|Klingon):", h) for h in heads), heads
         assert not page.script_errors
-    finished = httpx.get(f"{web_server.url}/api/tables/{table_id}").json()
+    finished = httpx2.get(f"{web_server.url}/api/tables/{table_id}").json()
     assert finished["status"] == "finished" and [s["player"] for s in finished["seats"]] == ["Alice", "Bob"]
 
 

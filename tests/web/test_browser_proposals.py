@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.web.browser_support import create_table, open_connected, wait_open
 from tests.web.conftest import token_of
@@ -83,9 +83,9 @@ def _seated(server: ServerProcess, created: dict[str, Any], seat: int) -> Client
     return player
 
 
-def _ask(server: ServerProcess, created: dict[str, Any], seat: int) -> httpx.Response:
+def _ask(server: ServerProcess, created: dict[str, Any], seat: int) -> httpx2.Response:
     """Seat `seat` asks for a new game of the balanced rules (a proposal while others play on)."""
-    return httpx.post(f"{server.url}/api/tables/{created['table_id']}/rematch", timeout=10,
+    return httpx2.post(f"{server.url}/api/tables/{created['table_id']}/rematch", timeout=10,
                       json={"seat": seat, "token": token_of(created, seat), "variant": "balanced"})
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from tests.web.browser_support import (
     click_action,
     create_table,
@@ -73,7 +73,7 @@ def test_watcher_sees_public_view_wrong_token_is_refused(web_server: ServerProce
     assert watcher.locator(".replay-step").inner_text() == "Step 0 of 1"
     assert watcher.get_by_role("button", name="The record (replays the whole game)").is_disabled()
     assert watcher.get_by_role("button", name="The position at this step").is_disabled()
-    refusal = httpx.get(web_server.url + f"/api/tables/{created['table_id']}/record").json()["error"]
+    refusal = httpx2.get(web_server.url + f"/api/tables/{created['table_id']}/record").json()["error"]
     watcher.locator(".replay-downloads .note", has_text=refusal).wait_for()
     for page in (player, watcher, intruder):
         assert not page.script_errors

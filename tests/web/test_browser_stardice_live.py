@@ -27,7 +27,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from tests.tableinput.tuio_script import bundle, cur_set, obj_set
 from tests.web.browser_support import new_page
 from tests.web.live_support import (
@@ -118,7 +118,7 @@ def test_a_tuio_stream_drives_the_live_page(chromium: Any, tmp_path: Path) -> No
         assert last["values"]["F.d12a"] is None and last["labels"] == ["6 ?"]
         assert last["points"] == [0, 0]  # the square waits for F.d12a's value
         assert "F.d12a" in page.locator(".live-unknown").inner_text()
-        report = httpx.get(server.url + "/api/live/main", timeout=10).json()
+        report = httpx2.get(server.url + "/api/live/main", timeout=10).json()
         assert report["id"] == "main"
 
         # values by taps (the seed's "hotkey the rolled dice values")
@@ -198,11 +198,11 @@ def _engine_with_values(session: list[tuple[float, bytes]], values: list[tuple[f
 def _replayed_the_same_way(chromium: Any, server: LiveServer, name: str, recorded: Path) -> None:
     """The page's recording, replayed (real time) from the lobby's API, drives a new page the same
     way: every committed frame drawn as the engine's JSON for that recording says."""
-    listing = httpx.get(server.url + "/api/live", timeout=10).json()
+    listing = httpx2.get(server.url + "/api/live", timeout=10).json()
     assert name in listing["recordings"]
     page = new_page(chromium, 1024, 700)
     # the replay starts when its first page connects: that page sees every frame
-    answer = httpx.post(server.url + "/api/live", json={"replay": name, "dice": DICE},
+    answer = httpx2.post(server.url + "/api/live", json={"replay": name, "dice": DICE},
                         headers=OPERATOR_HEADERS, timeout=10)
     assert answer.status_code == 201, answer.text
     page.goto(server.url + answer.json()["url"])
@@ -257,7 +257,7 @@ def test_a_live_table_started_from_the_operator_page(chromium: Any, web_server: 
     operator.locator(".live-row .live-close").first.click()
     operator.locator(".live-message", has_text="Closed live table").wait_for()
     page.locator(".live-status", has_text="the operator closed this table").wait_for()
-    assert httpx.get(web_server.url + "/api/live", timeout=10).json()["tables"] == []
+    assert httpx2.get(web_server.url + "/api/live", timeout=10).json()["tables"] == []
     assert not operator.script_errors, operator.script_errors
     operator.context.close()
     page.context.close()

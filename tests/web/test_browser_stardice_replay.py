@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
+import httpx2
 from tests.web.browser_support import WAIT_MS, create_table, new_page
 from tests.web.server_process import ServerProcess
 
@@ -23,7 +23,7 @@ def _finished(url: str, table_id: str) -> dict[str, Any]:
     battles of random throws)."""
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
-        table: dict[str, Any] = httpx.get(f"{url}/api/tables/{table_id}", timeout=WAIT_MS / 1000).json()
+        table: dict[str, Any] = httpx2.get(f"{url}/api/tables/{table_id}", timeout=WAIT_MS / 1000).json()
         if table["status"] == "finished":
             return table
         time.sleep(0.5)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.web.browser_support import WAIT_MS, create_table, new_page
 from tests.web.server_process import ServerProcess
@@ -31,7 +31,8 @@ def finished_war(web_server: ServerProcess) -> dict[str, Any]:
                            seats=[{"kind": "bot", "agent": "random-thrower"}] * 2)
     deadline = time.monotonic() + 180  # bounded: three battles of random throws
     while time.monotonic() < deadline:
-        table = httpx.get(f"{web_server.url}/api/tables/{created['table_id']}", timeout=WAIT_MS / 1000).json()
+        url = f"{web_server.url}/api/tables/{created['table_id']}"
+        table = httpx2.get(url, timeout=WAIT_MS / 1000).json()
         if table["status"] == "finished":
             return created
         time.sleep(0.5)

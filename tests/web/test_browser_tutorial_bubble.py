@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.web.browser_support import WAIT_MS, new_page
 from tests.web.server_process import ServerProcess
@@ -56,7 +56,7 @@ def _shots(tmp_path: Path) -> Path:
 
 
 def _open_tutorial(url: str, page: Any) -> None:
-    answer = httpx.post(url + "/api/tutorials", json={"name": NAME}, timeout=WAIT_MS / 1000)
+    answer = httpx2.post(url + "/api/tutorials", json={"name": NAME}, timeout=WAIT_MS / 1000)
     assert answer.status_code == 201, answer.text
     page.goto(url + answer.json()["join_url"])
 

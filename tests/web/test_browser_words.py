@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from tests.web.browser_support import create_table, new_page, poll
 from tests.web.server_process import ServerProcess
 
@@ -150,7 +150,7 @@ def test_a_solitaire_table_has_no_chat_and_a_shared_one_has(web_server: ServerPr
 
 def test_the_lobby_keeps_the_operators_words_on_the_operators_page(web_server: ServerProcess, chromium: Any,
                                                                     tmp_path: Path) -> None:
-    assert httpx.get(web_server.url + "/api/live", timeout=10).json()["tables"] == []
+    assert httpx2.get(web_server.url + "/api/live", timeout=10).json()["tables"] == []
     for size in (DESKTOP, PHONE):
         lobby = new_page(chromium, *size, strict_csp=True)
         lobby.goto(web_server.url + "/")

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from tests.pg_server import PgServer
 from tests.web.nodes import SECRET, ThreadedNode, node_server
@@ -87,13 +87,13 @@ def test_a_whole_game_through_the_node_in_front(owner: ServerProcess, front: Fro
         state = play_to_the_end(player, state, 11)
         seen = watched_to_the_end(watcher)  # through the same node, the watcher saw it end too
         assert seen["step"] == state["step"] and seen["result"] == state["result"]
-    summary = httpx.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT)
+    summary = httpx2.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT)
     assert summary.status_code == 200 and summary.json()["status"] == "finished"
     assert summary.headers["content-security-policy"]  # the owner's own answer, headers and all
-    replay = httpx.get(f"{front.url}/api/tables/{table_id}/replay", timeout=TIMEOUT)
+    replay = httpx2.get(f"{front.url}/api/tables/{table_id}/replay", timeout=TIMEOUT)
     assert replay.status_code == 200 and len(replay.json()["steps"]) == state["step"] + 1
     front.held.clear()  # asked of the node in front itself: it has never had the table
-    assert httpx.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT).status_code == 404
+    assert httpx2.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT).status_code == 404
 
 
 def test_a_post_and_refusals_come_back_from_the_owner(owner: ServerProcess, front: Front) -> None:
@@ -102,7 +102,7 @@ def test_a_post_and_refusals_come_back_from_the_owner(owner: ServerProcess, fron
     front.hold(owner, table_id)
     seat = created["seats"][0]
     token = join_query(created).split("token=", 1)[1].split("&", 1)[0]
-    with httpx.Client(base_url=front.url, timeout=TIMEOUT) as http:
+    with httpx2.Client(base_url=front.url, timeout=TIMEOUT) as http:
         wrong = http.post(f"/api/tables/{table_id}/rematch", json={"seat": 0, "token": "x" * 20})
         assert wrong.status_code == 403 and "token" in wrong.json()["error"]
         front.hold(owner, "nosuch12")
@@ -121,7 +121,7 @@ def test_a_post_and_refusals_come_back_from_the_owner(owner: ServerProcess, fron
         assert again.status_code == 200, again.text
     rematch = again.json()["table_id"]
     assert rematch and seat["seat"] == 0
-    assert httpx.get(f"{owner.url}/api/tables/{rematch}", timeout=TIMEOUT).status_code == 200
+    assert httpx2.get(f"{owner.url}/api/tables/{rematch}", timeout=TIMEOUT).status_code == 200
 
 
 def test_a_refused_socket_and_the_bound_on_open_sockets(owner: ServerProcess, tmp_path: Path) -> None:
@@ -206,19 +206,19 @@ def test_one_network_holds_only_its_share_of_the_forwarding(tmp_path: Path, post
         slow = [_slow_post(front.port, f"/api/tables/{table_id}/rematch", ONE_NETWORK.format(k))
                 for k in (4, 5)]
         try:
-            _until(lambda: httpx.get(summary, headers=from_network(6), timeout=TIMEOUT).status_code == 503,
+            _until(lambda: httpx2.get(summary, headers=from_network(6), timeout=TIMEOUT).status_code == 503,
                    "the network's third request refused while two bodies are awaited")
-            refused = httpx.get(summary, headers=from_network(7), timeout=TIMEOUT)
+            refused = httpx2.get(summary, headers=from_network(7), timeout=TIMEOUT)
             assert refused.status_code == 503 and refused.headers["retry-after"].isdigit()
             assert "your network" in refused.json()["error"]
-            other = httpx.get(summary, headers={"X-Forwarded-For": ELSEWHERE}, timeout=TIMEOUT)
+            other = httpx2.get(summary, headers={"X-Forwarded-For": ELSEWHERE}, timeout=TIMEOUT)
             assert other.status_code == 200 and other.json()["id"] == table_id
             for waiting in slow:  # the node ends a body that does not come, and frees its slot
                 assert waiting.recv(4096).startswith(b"HTTP/1.1 408 ")
         finally:
             for waiting in slow:
                 waiting.close()
-        assert httpx.get(summary, headers=from_network(8), timeout=TIMEOUT).status_code == 200
+        assert httpx2.get(summary, headers=from_network(8), timeout=TIMEOUT).status_code == 200
 
 
 def test_an_owner_of_several_processes(tmp_path: Path, front: Front) -> None:
@@ -235,7 +235,7 @@ def test_an_owner_of_several_processes(tmp_path: Path, front: Front) -> None:
         assert len(by_process) == 2
         for table_id in by_process.values():
             front.hold(owner, table_id)
-        with httpx.Client(base_url=front.url, timeout=TIMEOUT) as http:
+        with httpx2.Client(base_url=front.url, timeout=TIMEOUT) as http:
             for _ in range(3):
                 for table_id in by_process.values():
                     answer = http.get(f"/api/tables/{table_id}")
@@ -252,19 +252,19 @@ def test_the_owner_spends_the_clients_budget_not_the_nodes(tmp_path: Path, front
         front.hold(owner, table_id)
         body = {"seat": 0, "token": join_query(created).split("token=", 1)[1].split("&", 1)[0]}
         rematch = f"/api/tables/{table_id}/rematch"
-        assert httpx.post(owner.url + rematch, json=body, timeout=TIMEOUT).status_code == 429
+        assert httpx2.post(owner.url + rematch, json=body, timeout=TIMEOUT).status_code == 429
         forged = {"x-playtable-node-client": ELSEWHERE, "x-playtable-node-time": str(int(time.time())),
                   "x-playtable-node-signature": "0" * 64}
-        assert httpx.post(owner.url + rematch, json=body, headers=forged, timeout=TIMEOUT).status_code == 429
+        assert httpx2.post(owner.url + rematch, json=body, headers=forged, timeout=TIMEOUT).status_code == 429
         wrongly_signed = dict(forwarded_headers(
             {"type": "http", "method": "POST", "path": rematch, "client": (ELSEWHERE, 1),
              "headers": [(b"host", f"127.0.0.1:{owner.port}".encode())]}, "not-the-" + SECRET))
-        answer = httpx.post(owner.url + rematch, json=body, timeout=TIMEOUT,
+        answer = httpx2.post(owner.url + rematch, json=body, timeout=TIMEOUT,
                             headers={k.decode(): v.decode() for k, v in wrongly_signed.items()})
         assert answer.status_code == 429
-        from_here = httpx.post(front.url + rematch, json=body, timeout=TIMEOUT)
+        from_here = httpx2.post(front.url + rematch, json=body, timeout=TIMEOUT)
         assert from_here.status_code == 429  # the node in front sends 127.0.0.1 on, unchanged
-        sent_on = httpx.post(front.url + rematch, json=body, timeout=TIMEOUT,
+        sent_on = httpx2.post(front.url + rematch, json=body, timeout=TIMEOUT,
                              headers={"X-Forwarded-For": ELSEWHERE})
         assert sent_on.status_code == 200, sent_on.text
 
@@ -280,7 +280,7 @@ def test_an_unreachable_owner(owner: ServerProcess, front: Front) -> None:
             for _ in range(100):  # whatever was on its way, then the close
                 player.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
-    answer = httpx.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT)
+    answer = httpx2.get(f"{front.url}/api/tables/{table_id}", timeout=TIMEOUT)
     assert answer.status_code == 503 and answer.headers["retry-after"].isdigit()
     with Client(front.ws_url, table_id) as late, pytest.raises(ConnectionClosed) as refused:
         late.recv()

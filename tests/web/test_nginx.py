@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.web.server_process import ServerProcess, free_port, start_server
 from tests.web.wire_client import TIMEOUT, Client, join_query, play_to_the_end, watched_to_the_end
@@ -162,13 +162,13 @@ class Proxy:
                 self.process.kill()
                 self.process.wait(timeout=10)
 
-    def client(self, host: str = NAME) -> httpx.Client:
+    def client(self, host: str = NAME) -> httpx2.Client:
         """An HTTPS client for https://NAME:PORT that connects to 127.0.0.1 (no DNS here): the
         TLS server name is NAME's and its certificate is checked; the Host header is `host`'s."""
-        return httpx.Client(base_url=f"https://127.0.0.1:{self.https_port}", verify=self.tls,
+        return httpx2.Client(base_url=f"https://127.0.0.1:{self.https_port}", verify=self.tls,
                             headers={"Host": f"{host}:{self.https_port}"}, timeout=TIMEOUT)
 
-    def request(self, method: str, path: str, host: str = NAME, **options: Any) -> httpx.Response:
+    def request(self, method: str, path: str, host: str = NAME, **options: Any) -> httpx2.Response:
         with self.client(host) as http:
             return http.request(method, path, extensions={"sni_hostname": NAME}, **options)
 
@@ -236,7 +236,7 @@ def test_a_whole_troll_game_through_nginx(deployed: tuple[ServerProcess, Proxy])
 
 def test_nginx_sends_http_to_https_and_stops_big_bodies(deployed: tuple[ServerProcess, Proxy]) -> None:
     _, proxy = deployed
-    plain = httpx.get(f"http://127.0.0.1:{proxy.http_port}/t/abc?seat=0&token=T",
+    plain = httpx2.get(f"http://127.0.0.1:{proxy.http_port}/t/abc?seat=0&token=T",
                       headers={"Host": NAME}, timeout=TIMEOUT, follow_redirects=False)
     assert plain.status_code == 301
     assert plain.headers["location"] == f"https://{NAME}/t/abc?seat=0&token=T"
@@ -291,5 +291,5 @@ def test_a_backup_taken_mid_game_restores(deployed: tuple[ServerProcess, Proxy],
     copy = Path(made.stdout.strip())
     assert copy.parent == tmp_path / "backups" and copy.stat().st_mode & 0o077 == 0
     with start_server(copy) as restored:
-        summary = httpx.get(f"{restored.url}/api/tables/{table_id}", timeout=TIMEOUT).json()
+        summary = httpx2.get(f"{restored.url}/api/tables/{table_id}", timeout=TIMEOUT).json()
     assert summary["step"] == state["step"] and summary["game"] == "rotator"

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
+import httpx2
 import psycopg
 import pytest
 from starlette.testclient import TestClient
@@ -93,7 +93,7 @@ def nodes(postgres: PgServer) -> Iterator[Nodes]:
 
 def _player(url: str, name: str, key: str | None = None) -> str:
     key = key or secrets.token_urlsafe(32)
-    answer = httpx.post(f"{url}/api/players", json={"key": key, "name": name}, timeout=TIMEOUT)
+    answer = httpx2.post(f"{url}/api/players", json={"key": key, "name": name}, timeout=TIMEOUT)
     assert answer.status_code == 201, answer.text
     return key
 
@@ -116,9 +116,9 @@ def _at_each_process_of_b(nodes: Nodes, key: str) -> dict[int, dict[str, Any]]:
 def test_the_lobby_of_one_node_lists_the_tables_in_play_held_by_another(nodes: Nodes) -> None:
     key = _player(nodes.b.url, "Lobby " + secrets.token_hex(3))
     held_by_b = {t["table_id"] for t in _at_each_process_of_b(nodes, key).values()}
-    listed = httpx.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT).json()["tables"]
+    listed = httpx2.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT).json()["tables"]
     assert held_by_b <= {t["id"] for t in listed}
-    assert httpx.get(f"{nodes.a.url}/api/tables?status=nope", timeout=TIMEOUT).status_code == 400
+    assert httpx2.get(f"{nodes.a.url}/api/tables?status=nope", timeout=TIMEOUT).status_code == 400
 
 
 def test_a_rename_on_one_node_reaches_the_seats_and_pages_of_another_node_tables(nodes: Nodes) -> None:
@@ -132,17 +132,17 @@ def test_a_rename_on_one_node_reaches_the_seats_and_pages_of_another_node_tables
     with Client(nodes.b.ws_url, table_id, join_query(created)) as page:
         _, state = page.greet()
         state = page.act(state["legal"][0]["action"], state["step"])
-        mine = httpx.post(f"{nodes.a.url}/api/players/me", json={"key": key}, timeout=TIMEOUT).json()
+        mine = httpx2.post(f"{nodes.a.url}/api/players/me", json={"key": key}, timeout=TIMEOUT).json()
         assert {t["table_id"] for t in held.values()} <= set(mine["your_turn"])
         assert {t["id"]: t["step"] for t in mine["tables"]}[table_id] == state["step"] == 1
 
         renamed = "Bo" + secrets.token_hex(3)
-        assert httpx.post(f"{nodes.a.url}/api/players", json={"key": key, "name": renamed},
+        assert httpx2.post(f"{nodes.a.url}/api/players", json={"key": key, "name": renamed},
                           timeout=TIMEOUT).status_code == 200
         seats = page.recv_type("seats")  # the page connected at node b hears it
         assert seats["players"] == [renamed]
     for other in held.values():  # at both processes of node b
-        summary = httpx.get(f"{nodes.b.url}/api/tables/{other['table_id']}", timeout=TIMEOUT,
+        summary = httpx2.get(f"{nodes.b.url}/api/tables/{other['table_id']}", timeout=TIMEOUT,
                             follow_redirects=True).json()
         assert summary["seats"][0]["player"] == renamed
 
@@ -150,15 +150,15 @@ def test_a_rename_on_one_node_reaches_the_seats_and_pages_of_another_node_tables
 def test_a_name_taken_on_one_node_is_refused_on_the_other(nodes: Nodes) -> None:
     name = "Cara" + secrets.token_hex(3)
     _player(nodes.a.url, name)
-    refused = httpx.post(f"{nodes.b.url}/api/players", timeout=TIMEOUT,
+    refused = httpx2.post(f"{nodes.b.url}/api/players", timeout=TIMEOUT,
                          json={"key": secrets.token_urlsafe(32), "name": name.upper()})
     assert refused.status_code == 409 and "taken" in refused.json()["error"]
 
 
 def test_a_rating_is_the_same_whichever_node_is_asked(nodes: Nodes) -> None:
-    asked = [(httpx.get(f"{n.url}/api/games/stardice/bots", timeout=TIMEOUT).json(),
-              httpx.get(f"{n.url}/api/tables/sd-rated/rating", timeout=TIMEOUT).json(),
-              httpx.post(f"{n.url}/api/players/me/scores", json={"key": RATED_KEY}, timeout=TIMEOUT).json())
+    asked = [(httpx2.get(f"{n.url}/api/games/stardice/bots", timeout=TIMEOUT).json(),
+              httpx2.get(f"{n.url}/api/tables/sd-rated/rating", timeout=TIMEOUT).json(),
+              httpx2.post(f"{n.url}/api/players/me/scores", json={"key": RATED_KEY}, timeout=TIMEOUT).json())
              for n in (nodes.a, nodes.b)]
     assert asked[0] == asked[1]
     assert asked[0][1]["settled"] and asked[0][0]["bots"]["random"]["games"] == 1  # rated once, not twice
@@ -169,12 +169,12 @@ def test_a_rate_budget_spent_on_one_node_is_refused_on_the_other(nodes: Nodes) -
     tables = {n.url: _solo(n.url, key)["table_id"] for n in (nodes.a, nodes.b)}
     answers = []
     while len(answers) < 2 * PER_ADDRESS_PER_MINUTE and 429 not in answers:  # bounded
-        answers.append(httpx.get(f"{nodes.a.url}/api/tables/{tables[nodes.a.url]}/replay",
+        answers.append(httpx2.get(f"{nodes.a.url}/api/tables/{tables[nodes.a.url]}/replay",
                                  timeout=TIMEOUT).status_code)
     assert answers[-1] == 429 and set(answers[:-1]) == {200}, answers
     # Node b counts the same address's replays in the same budget, in the store: of two asked
     # now, one at most got a token refilled meanwhile (a budget of its own would give both).
-    there = [httpx.get(f"{nodes.b.url}/api/tables/{tables[nodes.b.url]}/replay", timeout=TIMEOUT).status_code
+    there = [httpx2.get(f"{nodes.b.url}/api/tables/{tables[nodes.b.url]}/replay", timeout=TIMEOUT).status_code
              for _ in range(2)]
     assert 429 in there, there
 
@@ -184,7 +184,7 @@ def _live_listed(node: ServerProcess, headers: dict[str, str], live_id: str) -> 
     of the periods one answer is shared."""
     deadline = time.monotonic() + 4 * SHARED_SECONDS
     while True:
-        listed: list[dict[str, Any]] = httpx.get(f"{node.url}/api/live", headers=headers,
+        listed: list[dict[str, Any]] = httpx2.get(f"{node.url}/api/live", headers=headers,
                                                  timeout=TIMEOUT).json()["tables"]
         if [t["id"] for t in listed] == [live_id] or time.monotonic() > deadline:
             return listed
@@ -199,11 +199,11 @@ def test_a_live_table_made_on_one_node_is_reached_on_the_other(nodes: Nodes) -> 
     neither node knows it, and an id no node runs is answered 404 where it was asked."""
     operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
     for maker, other in ((nodes.a, nodes.b), (nodes.b, nodes.a)):
-        made = httpx.post(f"{maker.url}/api/live", json={"replay": "sample"}, headers=operator,
+        made = httpx2.post(f"{maker.url}/api/live", json={"replay": "sample"}, headers=operator,
                           timeout=TIMEOUT)
         assert made.status_code == 201, made.text
         live_id, control = made.json()["id"], made.json()["control"]
-        summary = httpx.get(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT)
+        summary = httpx2.get(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT)
         assert summary.status_code == 200 and summary.json()["id"] == live_id, summary.text
         # both lobbies list it (within the period one answer of the other node's is shared:
         # peers.SHARED_SECONDS); its control link only where it runs, to the operator
@@ -223,12 +223,12 @@ def test_a_live_table_made_on_one_node_is_reached_on_the_other(nodes: Nodes) -> 
                 if message["type"] in ("control", "error"):
                     break
             assert message == {"type": "control", "granted": True}
-        closed = httpx.delete(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT,
+        closed = httpx2.delete(f"{other.url}/api/live/{live_id}", timeout=TIMEOUT,
                               headers={"Authorization": f"Bearer {control}"})
         assert closed.status_code == 204, closed.text
         for node in (maker, other):
-            assert httpx.get(f"{node.url}/api/live/{live_id}", timeout=TIMEOUT).status_code == 404
-    assert httpx.get(f"{nodes.a.url}/api/live/nosuch12", timeout=TIMEOUT).status_code == 404
+            assert httpx2.get(f"{node.url}/api/live/{live_id}", timeout=TIMEOUT).status_code == 404
+    assert httpx2.get(f"{nodes.a.url}/api/live/nosuch12", timeout=TIMEOUT).status_code == 404
 
 
 def test_the_nodes_route_refuses_a_question_without_the_secret(nodes: Nodes) -> None:
@@ -249,15 +249,15 @@ def test_the_nodes_route_refuses_a_question_without_the_secret(nodes: Nodes) -> 
                  {**good, "x-playtable-node-time": str(int(good["x-playtable-node-time"]) + 1)},
                  vouched_client)
     for headers in forgeries:
-        forged = httpx.post(nodes.b.url + NODE_PATH, json=question, headers=headers, timeout=TIMEOUT)
+        forged = httpx2.post(nodes.b.url + NODE_PATH, json=question, headers=headers, timeout=TIMEOUT)
         assert forged.status_code == 403 and set(forged.json()) == {"error"}, headers
         assert table_id not in forged.text
-    asked = httpx.post(nodes.b.url + NODE_PATH, json=question, headers=headers_of(SECRET), timeout=TIMEOUT)
+    asked = httpx2.post(nodes.b.url + NODE_PATH, json=question, headers=headers_of(SECRET), timeout=TIMEOUT)
     # every process of b answers (the receiving one first, whichever the front chose)
     assert asked.status_code == 200 and table_id in {t["id"] for part in asked.json() for t in part}
     for body in ({"question": {"ask": "table_status", "table": table_id}},  # of one table: its id
                  {"question": {"ask": "delete_everything"}}, {"question": "playing"}, [1]):
-        bad = httpx.post(nodes.b.url + NODE_PATH, json=body, headers=headers_of(SECRET), timeout=TIMEOUT)
+        bad = httpx2.post(nodes.b.url + NODE_PATH, json=body, headers=headers_of(SECRET), timeout=TIMEOUT)
         assert bad.status_code == 400, body
 
 
@@ -287,7 +287,7 @@ def test_a_table_question_reaches_the_node_that_locate_names(nodes: Nodes) -> No
         seated = here.portal.call(peers.ask_owner, invited, seat_question)
         assert set(seated) == {"token"} and len(seated["token"]) >= 24
         assert "refused" in here.portal.call(peers.ask_owner, invited, seat_question)  # taken now
-        seats = httpx.get(f"{nodes.b.url}/api/tables/{invited}", timeout=TIMEOUT,
+        seats = httpx2.get(f"{nodes.b.url}/api/tables/{invited}", timeout=TIMEOUT,
                           follow_redirects=True).json()["seats"]
         assert seats[1]["player"] == name  # seated at node b, where the table is held
         assert "c" in nodes.names()
@@ -322,7 +322,7 @@ def test_a_node_that_does_not_answer_in_time_is_left_out(nodes: Nodes) -> None:
         third.process.send_signal(signal.SIGSTOP)
         try:
             time.sleep(SHARED_SECONDS)  # the answer node a shares for that long is c's no more
-            answer = httpx.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT)
+            answer = httpx2.get(f"{nodes.a.url}/api/tables?status=running", timeout=TIMEOUT)
             assert answer.status_code == 200
             assert held_by_c not in {t["id"] for t in answer.json()["tables"]}
         finally:
@@ -334,7 +334,7 @@ def test_a_node_that_does_not_answer_in_time_is_left_out(nodes: Nodes) -> None:
 
 
 def _running_at(server: ServerProcess) -> set[str]:
-    listed = httpx.get(f"{server.url}/api/tables?status=running", timeout=TIMEOUT).json()["tables"]
+    listed = httpx2.get(f"{server.url}/api/tables?status=running", timeout=TIMEOUT).json()["tables"]
     return {t["id"] for t in listed}
 
 

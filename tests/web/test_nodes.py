@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from tests.pg_server import BIN, PgServer
 from tests.web.nodes import NodesProxy, NodesSite
@@ -70,7 +70,7 @@ def test_a_table_outlives_every_node_killed_and_is_played_through_nginx(site: No
     assert summary["status"] == "finished" and summary["step"] == state["step"]
     restored = restore_a_dump(postgres, site.nodes[0].db, tmp_path)
     with start_server(restored) as server:
-        again = httpx.get(f"{server.url}/api/tables/{table_id}", timeout=TIMEOUT)
+        again = httpx2.get(f"{server.url}/api/tables/{table_id}", timeout=TIMEOUT)
     assert again.status_code == 200 and again.json()["step"] == state["step"]
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.pg_server import PgServer
 from tests.web.browser_support import table_state, wait_connected
@@ -79,5 +79,5 @@ def test_two_people_on_two_nodes_meet_through_the_open_tab_and_play(nodes: list[
             assert any(re.match(rf"\d+\. {name}: ", head) for head in heads), (name, heads)
         assert not page.script_errors
     for node in nodes:  # the record, asked of either node, is the pages'
-        summary = httpx.get(f"{node.url}/api/tables/{table_id}", timeout=20, follow_redirects=True).json()
+        summary = httpx2.get(f"{node.url}/api/tables/{table_id}", timeout=20, follow_redirects=True).json()
         assert summary["step"] == step and [s["player"] for s in summary["seats"]] == names

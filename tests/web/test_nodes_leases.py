@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-import httpx
+import httpx2
 import pytest
 from tests.web.server_process import ServerProcess, free_port, start_server
 from tests.web.wire_client import Client, create_table, join_query, play_moves
@@ -103,7 +103,7 @@ def test_a_killed_nodes_tables_go_on_at_another_node_with_every_acknowledged_mov
         # A rematch made at node two is leased to it with its creation; the table it replaces
         # ends there, and an ended table has no lease.
         token = parse_qs(join_query(person))["token"][0]
-        again = httpx.post(f"{two.url}/api/tables/{person['table_id']}/rematch",
+        again = httpx2.post(f"{two.url}/api/tables/{person['table_id']}/rematch",
                            json={"seat": 0, "token": token}, timeout=20)
         assert again.status_code == 200, again.text
         assert _holder(db_where, again.json()["table_id"]) == "two/0"

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.pg_server import PgServer
 from tests.web.nodes import NodesSite, holders, node_of
@@ -46,10 +46,10 @@ def site(postgres: PgServer, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield running
 
 
-def _everywhere(site: NodesSite, method: str, path: str, **options: Any) -> list[httpx.Response]:
+def _everywhere(site: NodesSite, method: str, path: str, **options: Any) -> list[httpx2.Response]:
     """The answers of each node asked directly, then of nginx asked THROUGH_NGINX times."""
     assert site.proxy is not None
-    direct = [httpx.request(method, node.url + path, timeout=TIMEOUT, **options) for node in site.nodes]
+    direct = [httpx2.request(method, node.url + path, timeout=TIMEOUT, **options) for node in site.nodes]
     return direct + [site.proxy.request(method, path, **options) for _ in range(THROUGH_NGINX)]
 
 
@@ -65,7 +65,7 @@ def test_a_name_is_the_same_whichever_node_is_asked(site: NodesSite) -> None:
                                                             "name": name.upper()})
     assert {(answer.status_code, "taken" in answer.json()["error"]) for answer in taken} == {(409, True)}
     renamed = "Re" + secrets.token_hex(3)
-    assert httpx.post(f"{site.nodes[2].url}/api/players", json={"key": key, "name": renamed},
+    assert httpx2.post(f"{site.nodes[2].url}/api/players", json={"key": key, "name": renamed},
                       timeout=TIMEOUT).status_code == 200
     assert {answer.json()["player"]["name"] for answer in _everywhere(site, "POST", "/api/players/me",
                                                              json={"key": key})} == {renamed}
@@ -108,7 +108,7 @@ def test_a_rate_budget_spent_through_nginx_is_spent_at_every_node(site: NodesSit
             answers.append(fetched.status_code)
     assert answers[-1] == 429 and set(answers[:-1]) == {200}, answers
     for table_id in held.values():
-        asked = [[httpx.get(f"{node.url}/api/tables/{table_id}/replay", timeout=TIMEOUT).status_code
+        asked = [[httpx2.get(f"{node.url}/api/tables/{table_id}/replay", timeout=TIMEOUT).status_code
                   for _ in range(2)] for node in site.nodes]
         asked.append([site.proxy.request("GET", f"/api/tables/{table_id}/replay").status_code
                       for _ in range(2)])

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import psycopg
 import pytest
 from tests.pg_server import PgServer
@@ -196,7 +196,7 @@ def _asked_everywhere(site: NodesSite, path: str) -> list[Any]:
     """The answer to GET `path` of each live node directly, then through nginx THROUGH_NGINX
     times (a request with no table in its path goes to a node of nginx's choosing each time)."""
     assert site.proxy is not None
-    answers = [httpx.get(node.url + path, timeout=TIMEOUT).json()
+    answers = [httpx2.get(node.url + path, timeout=TIMEOUT).json()
                for node in site.nodes if node.process is not None and node.process.poll() is None]
     return [*answers, *(site.proxy.request("GET", path).json() for _ in range(THROUGH_NGINX))]
 

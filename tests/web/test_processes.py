@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
@@ -230,7 +230,7 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
     with start_server(tmp_path / "tables.sqlite3",
                       extra_args=("--processes", "2", "--tables-per-minute", "1000")) as server:
         key = "k" * KEY_LENGTH
-        assert httpx.post(f"{server.url}/api/players", json={"key": key, "name": "Ann"},
+        assert httpx2.post(f"{server.url}/api/players", json={"key": key, "name": "Ann"},
                           timeout=10).status_code == 201
         owned: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
         for _ in range(40):  # about half of them each; bounded
@@ -250,7 +250,7 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
         half = socket.create_connection(("127.0.0.1", server.port))
         half.sendall(b"GET /api/tab")
         # The lobby lists the tables of both processes, each with its own state.
-        listed = {t["id"]: t for t in httpx.get(f"{server.url}/api/tables", timeout=10).json()["tables"]}
+        listed = {t["id"]: t for t in httpx2.get(f"{server.url}/api/tables", timeout=10).json()["tables"]}
         for tables in owned.values():
             assert all(t["table_id"] in listed for t in tables)
             assert listed[tables[0]["table_id"]]["step"] == 3
@@ -259,13 +259,13 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
         half.close()
         # A player's tables and whose turn it is, from both processes' memory; a new name
         # reaches the seats of both processes' tables in play.
-        mine = httpx.post(f"{server.url}/api/players/me", json={"key": key}, timeout=10).json()
+        mine = httpx2.post(f"{server.url}/api/players/me", json={"key": key}, timeout=10).json()
         assert {t["table_id"] for v in owned.values() for t in v} <= set(mine["your_turn"])
         assert {t["id"]: t["step"] for t in mine["tables"]}[owned[1][0]["table_id"]] == 3
-        assert httpx.post(f"{server.url}/api/players", json={"key": key, "name": "Bo"},
+        assert httpx2.post(f"{server.url}/api/players", json={"key": key, "name": "Bo"},
                           timeout=10).status_code == 200
         for tables in owned.values():
-            seat = httpx.get(f"{server.url}/api/tables/{tables[0]['table_id']}", timeout=10,
+            seat = httpx2.get(f"{server.url}/api/tables/{tables[0]['table_id']}", timeout=10,
                              follow_redirects=True).json()["seats"][0]
             assert seat["player"] == "Bo"
 
@@ -292,7 +292,7 @@ def test_two_processes_serve_one_port_and_a_dead_one_comes_back(tmp_path: Path) 
         # alternately of both, it gets its burst once (and what refilled meanwhile), not twice.
         began, answers = time.monotonic(), []
         while len(answers) < 2 * PER_ADDRESS_PER_MINUTE and 429 not in answers:
-            answers.append(httpx.get(f"{server.url}/api/tables/{owned[len(answers) % 2][0]['table_id']}"
+            answers.append(httpx2.get(f"{server.url}/api/tables/{owned[len(answers) % 2][0]['table_id']}"
                                      "/replay", timeout=10).status_code)
         refilled = (time.monotonic() - began) * PER_ADDRESS_PER_MINUTE / 60
         assert answers[-1] == 429 and set(answers[:-1]) == {200}, answers
@@ -333,13 +333,13 @@ def test_a_playtest_reaches_its_tables_that_a_new_process_count_moved(tmp_path: 
     found = None
     with start_server(db, extra_args=("--tables-per-minute", "1000")) as server:
         for name, k in (("Ann", key), ("Bo", other)):
-            assert httpx.post(f"{server.url}/api/players", json={"key": k, "name": name},
+            assert httpx2.post(f"{server.url}/api/players", json={"key": k, "name": name},
                               timeout=10).status_code == 201
         for attempt in range(20):  # a table each; about half are moved away from their playtest
             store = PlaytestStore(db)
             playtest_id = store.create(wizard, random.Random(attempt))
             store.close()
-            opened = httpx.post(f"{server.url}/api/playtests/{playtest_id}/play", json={"key": key},
+            opened = httpx2.post(f"{server.url}/api/playtests/{playtest_id}/play", json={"key": key},
                                 timeout=10).json()
             if owner_of(opened["table_id"], 2) != owner_of(playtest_id, 2):
                 found = (playtest_id, opened["table_id"])
@@ -348,7 +348,7 @@ def test_a_playtest_reaches_its_tables_that_a_new_process_count_moved(tmp_path: 
     playtest_id, table_id = found
     with start_server(db, extra_args=("--processes", "2", "--tables-per-minute", "1000")) as server:
         api = f"{server.url}/api/playtests/{playtest_id}"
-        mine = httpx.post(f"{api}/me", json={"key": key}, timeout=10)
+        mine = httpx2.post(f"{api}/me", json={"key": key}, timeout=10)
         assert mine.status_code == 200, mine.text
         assert mine.json()["last"] == {"table_id": table_id, "seat": 1, "over": False, "answered": False,
                                        "waiting_for": 2}
@@ -356,14 +356,14 @@ def test_a_playtest_reaches_its_tables_that_a_new_process_count_moved(tmp_path: 
         # on a busy machine (its bot workers, the table read back) can miss the peers' 2-s answer,
         # and the tester then rightly goes to another table; that start-up is not what is tested.
         deadline = time.monotonic() + 60
-        while httpx.get(f"{server.url}/api/tables/{table_id}", timeout=10,
+        while httpx2.get(f"{server.url}/api/tables/{table_id}", timeout=10,
                         follow_redirects=True).status_code != 200:
             assert time.monotonic() < deadline, "the table's owner never answered"
             time.sleep(0.2)
-        joined = httpx.post(f"{api}/play", json={"key": other}, timeout=10)
+        joined = httpx2.post(f"{api}/play", json={"key": other}, timeout=10)
         assert joined.status_code == 201, joined.text
         assert (joined.json()["table_id"], joined.json()["seat"]) == (table_id, 2)
-        seats = httpx.get(f"{server.url}/api/tables/{table_id}", timeout=10,
+        seats = httpx2.get(f"{server.url}/api/tables/{table_id}", timeout=10,
                           follow_redirects=True).json()["seats"]
         assert [s.get("player") for s in seats[1:3]] == ["Ann", "Bo"]
         # Bo's token, made by the table's owner, is the seat's: his page can play there.
@@ -371,5 +371,5 @@ def test_a_playtest_reaches_its_tables_that_a_new_process_count_moved(tmp_path: 
         with Client(server.ws_url, table_id, query) as page:
             welcome, _state = page.greet()
             assert welcome["seat"] == 2 and welcome["role"] == "player"
-        back = httpx.post(f"{api}/play", json={"key": key}, timeout=10).json()
+        back = httpx2.post(f"{api}/play", json={"key": key}, timeout=10).json()
         assert back["resumed"] and back["table_id"] == table_id

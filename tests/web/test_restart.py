@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from tests.web.server_process import start_server
 from tests.web.wire_client import Client, create_table, join_query
 
@@ -45,7 +45,7 @@ def test_sigkill_mid_game_then_restart_rebuilds_the_same_position(db_where: str 
                 assert player.act(after["legal"][0]["action"], after["step"])["step"] == after["step"] + 1
 
         def bot_table() -> dict[str, Any]:
-            summary: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{bot['table_id']}",
+            summary: dict[str, Any] = httpx2.get(f"{server.url}/api/tables/{bot['table_id']}",
                                                 timeout=10).json()
             return summary
 
@@ -93,7 +93,7 @@ def test_a_server_killed_outright_leaves_no_bot_workers_behind(tmp_path: Path) -
         bot = create_table(server.url, game="troll", seats=[{"kind": "bot", "agent": "heuristic"}])
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # the bots have played: the workers are up
-            summary = httpx.get(f"{server.url}/api/tables/{bot['table_id']}", timeout=10).json()
+            summary = httpx2.get(f"{server.url}/api/tables/{bot['table_id']}", timeout=10).json()
             if summary["step"] > 0:
                 break
             time.sleep(0.1)

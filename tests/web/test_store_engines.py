@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from tests.cli.cli_runner import run
 from tests.pg_server import BIN, PgServer
@@ -297,7 +297,7 @@ def test_a_whole_game_over_postgresql_survives_a_restart(postgres: PgServer) -> 
         server.restart()
 
         assert _actions_in_postgresql(url, finished["table_id"]) == end_step  # not in a file
-        summary = httpx.get(f"{server.url}/api/tables/{finished['table_id']}", timeout=10).json()
+        summary = httpx2.get(f"{server.url}/api/tables/{finished['table_id']}", timeout=10).json()
         assert summary["status"] == "finished" and summary["step"] == end_step
         with Client(server.ws_url, going["table_id"], join_query(going)) as player:
             _, after = player.greet()

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -93,7 +93,7 @@ def _play(server: ServerProcess, game: str, seed: int, rng: random.Random, **ext
             if rng.random() < 0.05:  # a reconnecting page asks for everything again
                 watcher.send({"type": "sync"})
                 log.extend((state["step"], "watcher", m) for m in watcher.greet())
-    record = Record.from_json(httpx.get(f"{server.url}/api/tables/{table_id}/record", timeout=10).json())
+    record = Record.from_json(httpx2.get(f"{server.url}/api/tables/{table_id}/record", timeout=10).json())
     assert record.seed == seed
     positions = [start_state(record)]
     for text in record.actions:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from tests.web.server_process import start_server
 from tests.web.wire_client import Client, create_table, join_query
 
@@ -68,22 +68,22 @@ def test_a_real_time_clock_hands_absent_seats_to_the_stand_in_and_survives_a_res
     the stand-in plays every later move of theirs; the clocks (who is out of time) survive a
     restart, and the stand-in plays on after it."""
     with start_server(tmp_path / "tables.sqlite3") as server:
-        answer = httpx.post(f"{server.url}/api/tables", json={
+        answer = httpx2.post(f"{server.url}/api/tables", json={
             "game": "wizard", "players": 3, "clock": {"pace": "real-time", "seconds": 4}}, timeout=10)
         assert answer.status_code == 400 and "clock" in answer.json()["error"]
         plain = create_table(server.url, game="wizard", seed=3, players=3)
         plain_url = f"{server.url}/api/tables/{plain['table_id']}"
-        assert httpx.get(plain_url, timeout=10).json()["clock"] is None
+        assert httpx2.get(plain_url, timeout=10).json()["clock"] is None
         created = create_table(server.url, game="wizard", seed=3, players=3,
                                clock={"pace": "real-time", "seconds": 5})
         url = f"{server.url}/api/tables/{created['table_id']}"
 
         def step() -> int:
-            summary = httpx.get(url, timeout=10).json()
+            summary = httpx2.get(url, timeout=10).json()
             assert summary["clock"]["pace"] == "real-time" and summary["clock"]["seconds"] == 5
             return int(summary["step"])
 
-        assert httpx.get(url, timeout=10).json()["clock"]["waiting"] == 0  # nobody came yet
+        assert httpx2.get(url, timeout=10).json()["clock"]["waiting"] == 0  # nobody came yet
         for seat in range(3):
             with Client(server.ws_url, created["table_id"], join_query(created, seat)) as person:
                 person.greet()
@@ -91,7 +91,7 @@ def test_a_real_time_clock_hands_absent_seats_to_the_stand_in_and_survives_a_res
         while step() < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert step() >= 2, server.log()
-        assert httpx.get(plain_url, timeout=10).json()["step"] == 0
+        assert httpx2.get(plain_url, timeout=10).json()["step"] == 0
         server.kill()
         server.restart()
         reached = step()

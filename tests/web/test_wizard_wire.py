@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -129,7 +129,7 @@ def _play(server: ServerProcess, players: int, seed: int, rng: random.Random) ->
     finally:
         for _, client in clients:
             client.close()
-    record = Record.from_json(httpx.get(f"{server.url}/api/tables/{table_id}/record", timeout=10).json())
+    record = Record.from_json(httpx2.get(f"{server.url}/api/tables/{table_id}/record", timeout=10).json())
     positions: list[WizardState] = [start_state(record)]  # type: ignore[list-item]
     for text in record.actions:
         positions.append(positions[-1].clone())
@@ -167,7 +167,7 @@ def test_a_heros_token_acts_for_no_other_seat(server: ServerProcess) -> None:
         hero.send({"type": "act", "action": "tower c3", "step": state["step"]})
         refused = hero.recv_type("error")
         assert refused["code"] == "illegal" and "not your turn" in refused["message"]
-    summary = httpx.get(f"{server.url}/api/tables/{table_id}", timeout=10).json()
+    summary = httpx2.get(f"{server.url}/api/tables/{table_id}", timeout=10).json()
     assert summary["step"] == 0
 
 
@@ -200,19 +200,19 @@ def test_every_seats_replay_opens_only_after_the_end(server: ServerProcess) -> N
     every seat's view (the wizard's hand and tokens too) is open to everyone."""
     running = create_table(server.url, game="wizard", seed=5, players=3)
     base = f"{server.url}/api/tables/{running['table_id']}/replay"
-    steps = httpx.get(f"{base}?seat=0", timeout=10).json()["steps"]
+    steps = httpx2.get(f"{base}?seat=0", timeout=10).json()["steps"]
     assert steps[-1]["observation"]["role"] == "watcher"
     token = join_query(running, 0)
-    steps = httpx.get(f"{base}?{token}", timeout=10).json()["steps"]
+    steps = httpx2.get(f"{base}?{token}", timeout=10).json()["steps"]
     assert steps[-1]["observation"]["role"] == "wizard"
     bots = [{"kind": "bot", "agent": "random"}] * 3
     done = create_table(server.url, game="wizard", seed=6, players=3, seats=bots, params={"max_rounds": 1})
     url = f"{server.url}/api/tables/{done['table_id']}"
     for _ in range(600):  # bounded: three random bots finish a one-round game in well under a minute
-        if httpx.get(url, timeout=10).json()["status"] == "finished":
+        if httpx2.get(url, timeout=10).json()["status"] == "finished":
             break
         time.sleep(0.1)
-    steps = httpx.get(f"{url}/replay?seat=0", timeout=10).json()["steps"]
+    steps = httpx2.get(f"{url}/replay?seat=0", timeout=10).json()["steps"]
     assert steps[-1]["observation"]["role"] == "wizard" and "hand" in steps[-1]["observation"]["wizard"]
     assert all(s["action"] is None or "secret" not in s["action"] for s in steps)
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.sync.client import ClientConnection, connect
 
 TIMEOUT = 20.0
@@ -83,7 +83,7 @@ def watched_to_the_end(watcher: Client) -> dict[str, Any]:
 
 
 def create_table(url: str, **body: Any) -> dict[str, Any]:
-    answer = httpx.post(f"{url}/api/tables", json=body, timeout=TIMEOUT)
+    answer = httpx2.post(f"{url}/api/tables", json=body, timeout=TIMEOUT)
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created

@@ -186,8 +186,8 @@ def serve(host: str, port: int, db: str | Path | None, workers: int, rate_limit:
     if (node_name is None) != (node_url is None):
         raise BadParameter("--node and --node-url go together: a node's name and the address "
                            "the other nodes reach it at")
-    if node_name is not None and importlib.util.find_spec("httpx") is None:
-        raise BadParameter("--node sends requests between nodes with httpx, part of the 'server' "
+    if node_name is not None and importlib.util.find_spec("httpx2") is None:
+        raise BadParameter("--node sends requests between nodes with httpx2, part of the 'server' "
                            "extra: pip install 'playtable[server]'")
     try:  # checked now, in one line; each worker process makes its own from the same settings
         if node_name is not None:

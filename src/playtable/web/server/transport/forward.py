@@ -7,7 +7,7 @@ another one. `Forward` is the outermost ASGI middleware of a node (`create_app(.
   `/api/tables/ID/...`, `/api/playtests/ID...`) asks `locate(ID)`, one naming a live table
   (`owners.live_key`: `/ws/live/ID`, `/api/live/ID`) `locate_live(ID)`; a URL (another live
   node's `Node.url`, as the store has it: never an address a client named) sends the request
-  there, HTTP through one kept-alive httpx client, a WebSocket through the `websockets` client,
+  there, HTTP through one kept-alive httpx2 client, a WebSocket through the `websockets` client,
   both directions, close codes passed on. None serves it here.
 - **Bounded**: a body is read up to the server's own limit (`guard.MAX_BODY`, else 413) before
   it travels; connecting and reading have timeouts; at most `ForwardLimits.requests` HTTP
@@ -60,8 +60,8 @@ from playtable.web.server.transport.networks import IPV6_PREFIX, network_of
 from playtable.web.server.transport.nodes import Locate, Node
 from playtable.web.server.transport.owners import live_key, routed_key
 
-if TYPE_CHECKING:  # imported where a request is sent on: httpx is the `server` extra's
-    import httpx
+if TYPE_CHECKING:  # imported where a request is sent on: httpx2 is the `server` extra's
+    import httpx2
 
 log = logging.getLogger("playtable.web")
 
@@ -219,7 +219,7 @@ class Forward:
         self.ipv6_prefix = ipv6_prefix
         self.requests = Slots(self.limits.requests, self.limits.requests_per_network)
         self.sockets = Slots(self.limits.sockets, self.limits.sockets_per_network)
-        self._client: httpx.AsyncClient | None = None
+        self._client: httpx2.AsyncClient | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -280,15 +280,15 @@ class Forward:
         return wrapped
 
     @property
-    def client(self) -> httpx.AsyncClient:
-        import httpx
+    def client(self) -> httpx2.AsyncClient:
+        import httpx2
 
         if self._client is None:  # made in the server's event loop, on the first forward
-            timeout = httpx.Timeout(self.limits.read_seconds, connect=self.limits.connect_seconds,
+            timeout = httpx2.Timeout(self.limits.read_seconds, connect=self.limits.connect_seconds,
                                     pool=self.limits.connect_seconds)
-            self._client = httpx.AsyncClient(
+            self._client = httpx2.AsyncClient(
                 timeout=timeout, trust_env=False, follow_redirects=False,
-                limits=httpx.Limits(max_connections=self.limits.requests,
+                limits=httpx2.Limits(max_connections=self.limits.requests,
                                     max_keepalive_connections=self.limits.requests))
         return self._client
 
@@ -339,12 +339,12 @@ class Forward:
         finally:
             self.requests.give(network)
 
-    async def _send_on(self, owner: str, scope: Scope, body: bytes, send: Send) -> httpx.Response | None:
+    async def _send_on(self, owner: str, scope: Scope, body: bytes, send: Send) -> httpx2.Response | None:
         """The owner's answer, its body still to stream; None when it could not be had (503 or
         504 answered). An owner with several processes answers a request that reached the wrong
         one of them on a kept-alive connection with a redirect to the same address and
         `Connection: close` (`owners.OwnerCheck`): sent once more, on a new connection."""
-        import httpx
+        import httpx2
 
         target = _target(scope)
         headers = _passed_on(scope) + forwarded_headers(scope, self.node.secret)
@@ -353,10 +353,10 @@ class Forward:
                                                 headers=headers, content=body)
             try:
                 answer = await self.client.send(request, stream=True)
-            except (httpx.ReadTimeout, httpx.WriteTimeout):  # reached, but too slow
+            except (httpx2.ReadTimeout, httpx2.WriteTimeout):  # reached, but too slow
                 await send_json(send, 504, {"error": "the table's server did not answer in time"})
                 return None
-            except httpx.TransportError as err:  # refused, unreachable, or gone mid-request
+            except httpx2.TransportError as err:  # refused, unreachable, or gone mid-request
                 log.warning("a request for %s could not reach its node %s: %r", scope["path"], owner, err)
                 await _unreachable(send)
                 return None

@@ -5,7 +5,7 @@ an HTTP POST to `NODE_PATH` signed with the nodes' secret as a forwarded request
 (`node_routes.py`). Who is live comes from the store (`node_registry.py`), refreshed with this
 node's own heartbeat.
 
-The client is httpx's (the `server` extra's, as the forwarding's is): one kept-alive client a
+The client is httpx2's (the `server` extra's, as the forwarding's is): one kept-alive client a
 process, no environment proxies, each answer's length declared and bounded.
 """
 
@@ -22,8 +22,8 @@ from playtable.web.server.store.node_registry import HEARTBEAT_SECONDS, NodeRegi
 from playtable.web.server.transport.forward import forwarded_headers
 from playtable.web.server.transport.nodes import Locate, Node
 
-if TYPE_CHECKING:  # imported where a question is sent: httpx is the `server` extra's
-    import httpx
+if TYPE_CHECKING:  # imported where a question is sent: httpx2 is the `server` extra's
+    import httpx2
 
 log = logging.getLogger("playtable.web")
 
@@ -50,7 +50,7 @@ def signed(path: str, host: str, asker: str, secret: str) -> list[tuple[bytes, b
     return forwarded_headers(scope, secret)
 
 
-async def post_json(client: httpx.AsyncClient, url: str, path: str, node: Node, payload: Any) -> Any:
+async def post_json(client: httpx2.AsyncClient, url: str, path: str, node: Node, payload: Any) -> Any:
     """POST `payload` as JSON to `url` + `path`, signed as from `node`; the answer's JSON.
     NodeRefused when the answer is not a 200 with a declared length of at most MAX_NODE_ANSWER."""
     host = urlsplit(url).netloc
@@ -76,14 +76,14 @@ class NodePeers:
         self.node, self.registry, self.locate = node, registry, locate
         self.others: dict[str, str] = {}
         self._beating: asyncio.Task[None] | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._client: httpx2.AsyncClient | None = None
 
     @property
-    def client(self) -> httpx.AsyncClient:
-        import httpx
+    def client(self) -> httpx2.AsyncClient:
+        import httpx2
 
         if self._client is None:  # made in the server's event loop, at the first question
-            self._client = httpx.AsyncClient(timeout=NODE_SECONDS, trust_env=False, follow_redirects=False)
+            self._client = httpx2.AsyncClient(timeout=NODE_SECONDS, trust_env=False, follow_redirects=False)
         return self._client
 
     async def start(self) -> None:
