@@ -1,6 +1,7 @@
 """The troll app's words: actions described and keyed, prompts, the quick reference, the end.
 
-Like troll_view, it reads only the observation and the canonical action texts.
+Like troll_view, it reads only the observation and the canonical action texts (and, from the
+game's public face, which verbs spend an item: the "use" word offers them).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from playtable.games.troll import ITEM_VERBS
 from playtable.tui.troll_view import (
     ARROW,
     card_face,
@@ -21,9 +23,8 @@ from playtable.tui.troll_view import (
     top_card,
 )
 
-USE_VERBS = ("club", "throw", "shovel", "wake")
 GROUPS: dict[str, tuple[str, ...]] = {
-    "pick": ("pick",), "use": USE_VERBS, "club": ("club",), "throw": ("throw",),
+    "pick": ("pick",), "use": ITEM_VERBS, "club": ("club",), "throw": ("throw",),
     "shovel": ("shovel",), "wake": ("wake",), "lay": ("lay",),
 }
 PROMPTS = {
@@ -109,8 +110,8 @@ def key_for(obs: Mapping[str, Any], text: str, legal: Sequence[str]) -> str:
     verb, direction, lay_slot = split_action(text)
     if verb == "move":
         return ARROW[direction]
-    if verb in USE_VERBS:
-        use_verbs = {split_action(t)[0] for t in legal} & set(USE_VERBS)
+    if verb in ITEM_VERBS:
+        use_verbs = {split_action(t)[0] for t in legal} & set(ITEM_VERBS)
         letter = "u" if len(use_verbs) == 1 else VERB_KEY[verb]
         return f"{letter} {ARROW[direction]}"
     if verb == "lay" and lay_slot is not None:

@@ -6,6 +6,7 @@ else in this package is the game's own and may change without notice; `tests/tes
 fails on any import of one of its modules from outside the game.
 """
 
+from playtable.games.troll.actions import ITEM_VERBS
 from playtable.games.troll.game import GAME
 from playtable.games.troll.params import TrollParams
 from playtable.games.troll.rules import TrollState
@@ -16,4 +17,6 @@ __all__ = [
     "GAME", "TrollParams", "TrollState",
     # the clairvoyant solver of a whole deal (`playtable troll solve`, `claims --luck`)
     "Verdict", "solve_deal",
+    # the action verbs that spend an item (a club, a diamond or a spade, seed 000 §7.1)
+    "ITEM_VERBS",
 ]
